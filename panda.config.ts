@@ -1,0 +1,43 @@
+import { defineConfig } from '@pandacss/dev'
+
+export default defineConfig({
+  preflight: true,
+  include: ['./src/**/*.{ts,tsx}'],
+  exclude: [],
+  jsxFramework: 'react',
+  outdir: 'styled-system',
+  theme: {
+    extend: {
+      tokens: {
+        colors: {
+          brand: {
+            50: { value: '#eef4ff' },
+            100: { value: '#dbe6fe' },
+            500: { value: '#3b6cf6' },
+            600: { value: '#2852d8' },
+            700: { value: '#1f40ad' },
+          },
+        },
+        fonts: {
+          body: { value: "Inter, ui-sans-serif, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif" },
+        },
+      },
+      semanticTokens: {
+        colors: {
+          bg: { value: '#f6f7fb' },
+          surface: { value: '#ffffff' },
+          border: { value: '#e3e6ee' },
+          text: { value: '#1c2233' },
+          muted: { value: '#5b6478' },
+          accent: { value: '{colors.brand.600}' },
+          danger: { value: '#b42318' },
+          dangerBg: { value: '#fef3f2' },
+        },
+      },
+    },
+  },
+  globalCss: {
+    body: { bg: 'bg', color: 'text', fontFamily: 'body', lineHeight: '1.5' },
+    ':focus-visible': { outline: '2px solid', outlineColor: 'brand.500', outlineOffset: '2px' },
+  },
+})

@@ -1,0 +1,76 @@
+/**
+ * The one HTTP path from the browser to /api/v1: cookies included, JSON in and out, the response
+ * checked against its contract. Every failure becomes an ApiError with the HTTP status (0 when
+ * the server could not be reached) and the server's message.
+ */
+import type { z } from 'zod'
+import { type Endpoint, ErrorEnvelopeSchema, fillPath } from '#contracts/endpoint.ts'
+
+export class ApiError extends Error {
+  readonly status: number
+  /** Seconds to wait, from a 429's Retry-After header. */
+  readonly retryAfter: number | undefined
+
+  constructor(status: number, message: string, retryAfter?: number) {
+    super(message)
+    this.name = 'ApiError'
+    this.status = status
+    this.retryAfter = retryAfter
+  }
+}
+
+export type HttpOptions = {
+  /** '' in the browser (same origin); the mock server's URL in Pact tests. */
+  baseUrl?: string
+  fetch?: typeof fetch
+}
+
+export type CallInput = {
+  params?: Record<string, string>
+  query?: Record<string, string>
+  body?: unknown
+}
+
+export type Http = <E extends Endpoint>(endpoint: E, input?: CallInput) => Promise<z.infer<E['response']>>
+
+export function createHttp({
+  baseUrl = '',
+  fetch: doFetch = globalThis.fetch.bind(globalThis),
+}: HttpOptions = {}): Http {
+  return async (endpoint, input = {}) => {
+    const search = input.query ? `?${new URLSearchParams(input.query)}` : ''
+    const url = `${baseUrl}${fillPath(endpoint.path, input.params)}${search}`
+    const hasBody = input.body !== undefined
+    let response: Response
+    try {
+      response = await doFetch(url, {
+        method: endpoint.method,
+        credentials: 'include',
+        headers: hasBody
+          ? { 'content-type': 'application/json', accept: 'application/json' }
+          : { accept: 'application/json' },
+        body: hasBody ? JSON.stringify(input.body) : undefined,
+      })
+    } catch (cause) {
+      throw new ApiError(0, cause instanceof Error ? cause.message : 'Network error')
+    }
+    const json: unknown = await response.json().catch(() => undefined)
+    if (!response.ok) {
+      const parsed = ErrorEnvelopeSchema.safeParse(json)
+      const retryAfter = Number(response.headers.get('retry-after')) || undefined
+      throw new ApiError(
+        response.status,
+        parsed.success ? parsed.data.message : response.statusText,
+        retryAfter,
+      )
+    }
+    const parsed = endpoint.response.safeParse(json)
+    if (!parsed.success) throw new ApiError(response.status, `Unexpected response from ${endpoint.path}`)
+    return parsed.data
+  }
+}
+
+/** 401 and 403 from the session check are expected (SPEC §8): not logged. */
+export function isAuthFailure(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 401 || error.status === 403)
+}
