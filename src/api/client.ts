@@ -37,7 +37,10 @@ export function createHttp({
   baseUrl = '',
   fetch: doFetch = globalThis.fetch.bind(globalThis),
 }: HttpOptions = {}): Http {
-  return async (endpoint, input = {}) => {
+  return async function call<E extends Endpoint>(
+    endpoint: E,
+    input: CallInput = {},
+  ): Promise<z.infer<E['response']>> {
     const search = input.query ? `?${new URLSearchParams(input.query)}` : ''
     const url = `${baseUrl}${fillPath(endpoint.path, input.params)}${search}`
     const hasBody = input.body !== undefined
@@ -66,7 +69,7 @@ export function createHttp({
     }
     const parsed = endpoint.response.safeParse(json)
     if (!parsed.success) throw new ApiError(response.status, `Unexpected response from ${endpoint.path}`)
-    return parsed.data
+    return parsed.data as z.infer<E['response']>
   }
 }
 
