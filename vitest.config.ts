@@ -22,12 +22,21 @@ export default defineConfig({
       },
       {
         test: {
-          name: 'contracts',
-          include: ['tests/contracts/**/*.test.ts'],
+          name: 'pact-consumer',
+          include: ['tests/contracts/**/*.pact.test.ts'],
           environment: 'node',
-          testTimeout: 60_000,
+          globalSetup: ['tests/contracts/pact-global-setup.ts'],
+          testTimeout: 30_000,
           fileParallelism: false,
-          sequence: { groupOrder: 0 },
+        },
+      },
+      // Verifies the pact the consumer tests wrote, so it runs after them: `npm run test:unit`.
+      {
+        test: {
+          name: 'pact-provider',
+          include: ['tests/contracts/**/*.provider.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
         },
       },
     ],

@@ -1,0 +1,7 @@
+/** The baseline: a bare Fastify app with one hello route, no plugins. */
+import Fastify from 'fastify'
+
+const app = Fastify({ logger: false })
+app.get('/hello', async () => ({ hello: 'world' }))
+await app.listen({ port: Number(process.env.PORT ?? 3301), host: '127.0.0.1' })
+process.on('SIGTERM', () => void app.close().then(() => process.exit(0)))

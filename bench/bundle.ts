@@ -1,0 +1,69 @@
+/**
+ * Bundle weight as a browser meets it: real Chromium opens /login and /dashboard (signed in) on
+ * the built app and records every JavaScript file it loads; sizes are gzip -9 of those files.
+ * Targets: /login <= 120 KB gz; the whole app (every JS file in dist/) <= 200 KB gz.
+ * Usage: npm run bench:bundle   (builds first)
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { chromium } from '@playwright/test'
+import { ROOT, signedInCookie, startApp } from './lib.ts'
+
+const DIST = path.join(ROOT, 'dist')
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
+const gz = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length
+
+async function scriptsLoaded(url: string, cookie?: string): Promise<string[]> {
+  const browser = await chromium.launch({
+    executablePath: existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  })
+  try {
+    const context = await browser.newContext()
+    if (cookie) {
+      const origin = new URL(url).origin
+      await context.addCookies(
+        cookie.split('; ').map((pair) => {
+          const [name = '', value = ''] = pair.split('=')
+          return { name, value, url: origin }
+        }),
+      )
+    }
+    const page = await context.newPage()
+    const seen = new Set<string>()
+    page.on('response', (r) => {
+      if (r.url().endsWith('.js')) seen.add(new URL(r.url()).pathname)
+    })
+    await page.goto(url, { waitUntil: 'networkidle' })
+    return [...seen]
+  } finally {
+    await browser.close()
+  }
+}
+
+const app = await startApp(3303)
+try {
+  const cookie = await signedInCookie(app.url)
+  const login = await scriptsLoaded(`${app.url}/login`)
+  const dashboard = await scriptsLoaded(`${app.url}/dashboard`, cookie)
+  const total = readdirSync(path.join(DIST, 'assets'))
+    .filter((f) => f.endsWith('.js'))
+    .reduce((sum, f) => sum + gz(path.join(DIST, 'assets', f)), 0)
+  const sum = (files: string[]) => files.reduce((s, f) => s + gz(path.join(DIST, f)), 0)
+  console.log('| page | JS files | gzip | target |')
+  console.log('|---|---:|---:|---:|')
+  console.log(`| /login | ${login.length} | ${kb(sum(login))} | <= 120 KB |`)
+  console.log(`| /dashboard (signed in) | ${dashboard.length} | ${kb(sum(dashboard))} | |`)
+  console.log(`| whole app (dist/assets/*.js) | | ${kb(total)} | <= 200 KB |`)
+} finally {
+  await app.stop()
+}
