@@ -21,6 +21,8 @@ export type Endpoint<
   request: Req
   /** The whole success body, envelope included. */
   response: Res
+  /** The query string, for the calls that take one. */
+  query?: z.ZodType
 }
 
 export function endpoint<

@@ -1,0 +1,69 @@
+/**
+ * Google Drive: the three Drive calls of SPEC §7 plus the connect window's URL. The `email` the
+ * spec's client sends is checked against the signed-in user and never picks a user or a token.
+ */
+import { z } from 'zod'
+import { API_PREFIX, endpoint, okEnvelope } from './endpoint.ts'
+
+/** Opened by the browser in a new window (SPEC §7); answers a redirect, not JSON. */
+export const DRIVE_CONNECT_PATH = `${API_PREFIX}/google-drive/auth/google`
+export const DRIVE_CALLBACK_PATH = `${API_PREFIX}/google-drive/auth/google/callback`
+/** What the callback page posts to its opener so the app can refresh the list (same origin). */
+export const DRIVE_CONNECTED_MESSAGE = 'docchat:google-drive-connected'
+
+export const EmailQuerySchema = z.strictObject({
+  email: z.string({ error: 'email is required' }).trim().min(1, 'email is required'),
+})
+export const IngestRequestSchema = EmailQuerySchema
+
+/** Drive ids are URL-safe base64-ish strings; anything else is refused before Google is asked. */
+export const FileIdParamsSchema = z.strictObject({
+  fileId: z.string().regex(/^[A-Za-z0-9_-]{10,200}$/, 'Not a valid Drive file id'),
+})
+
+export const DriveFileSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  mimeType: z.string(),
+  modifiedTime: z.string(),
+  webContentLink: z.string().nullable(),
+  webViewLink: z.string().nullable(),
+})
+export type DriveFile = z.infer<typeof DriveFileSchema>
+
+export const IngestFailureSchema = z.object({ name: z.string(), reason: z.string() })
+
+export const IngestReportSchema = z.object({
+  /** One sentence a person reads in the Documents banner (SPEC §2, §8). */
+  message: z.string(),
+  added: z.array(z.string()),
+  updated: z.array(z.string()),
+  unchanged: z.array(z.string()),
+  removed: z.array(z.string()),
+  skipped: z.array(IngestFailureSchema),
+  failed: z.array(IngestFailureSchema),
+})
+export type IngestReport = z.infer<typeof IngestReportSchema>
+
+export const driveEndpoints = {
+  listFiles: endpoint({
+    method: 'GET',
+    path: '/google-drive/list-files',
+    request: undefined,
+    query: EmailQuerySchema,
+    response: okEnvelope(z.object({ files: z.array(DriveFileSchema) })),
+  }),
+  getFile: endpoint({
+    method: 'GET',
+    path: '/google-drive/get-file/:fileId',
+    request: undefined,
+    query: EmailQuerySchema,
+    response: okEnvelope(DriveFileSchema),
+  }),
+  ingestDocuments: endpoint({
+    method: 'POST',
+    path: '/google-drive/ingest-documents',
+    request: IngestRequestSchema,
+    response: okEnvelope(IngestReportSchema),
+  }),
+} as const
