@@ -1,0 +1,113 @@
+/**
+ * Session check behind the guard (SPEC §4, §8, §9): fetch the current user; on failure refresh
+ * the token and fetch again, at most MAX_REFRESH_ATTEMPTS refreshes (a failed refresh counts too);
+ * then give up. Ends with output `User | null`. fetchMe, refreshToken and log are injected with
+ * provideSessionMachine(deps).
+ */
+import { assign, fromPromise, setup } from 'xstate'
+import type { User } from '#contracts/auth.ts'
+import { actionNotProvided, type Logger, notProvided, statusOf } from '#machines/shared/effects.ts'
+
+export const MAX_REFRESH_ATTEMPTS = 3
+
+export type SessionContext = { user: User | null; refreshAttempts: number }
+export type SessionOutput = User | null
+export type SessionDeps = {
+  fetchMe: () => Promise<User>
+  refreshToken: () => Promise<void>
+  log: Logger
+}
+
+/** SPEC §8: 401 and 403 from the current-user call are the expected "signed out" answer. */
+function isExpectedAuthFailure(error: unknown): boolean {
+  const status = statusOf(error)
+  return status === 401 || status === 403
+}
+
+export const sessionMachine = setup({
+  types: {
+    context: {} as SessionContext,
+    output: {} as SessionOutput,
+  },
+  actors: {
+    fetchMe: notProvided<User>('fetchMe'),
+    refreshToken: notProvided<void>('refreshToken'),
+  },
+  actions: {
+    storeUser: assign((_, params: { user: User }) => ({ user: params.user })),
+    countRefreshAttempt: assign(({ context }) => ({ refreshAttempts: context.refreshAttempts + 1 })),
+    // Filled by provideSessionMachine: logging is an effect like any other.
+    logFetchFailure: actionNotProvided<{ error: unknown }>('logFetchFailure'),
+    logRefreshFailure: actionNotProvided<{ error: unknown }>('logRefreshFailure'),
+  },
+  guards: {
+    canRefreshAgain: ({ context }) => context.refreshAttempts < MAX_REFRESH_ATTEMPTS,
+  },
+}).createMachine({
+  id: 'session',
+  context: { user: null, refreshAttempts: 0 },
+  initial: 'fetchingUser',
+  states: {
+    fetchingUser: {
+      invoke: {
+        src: 'fetchMe',
+        onDone: {
+          target: 'authenticated',
+          actions: { type: 'storeUser', params: ({ event }) => ({ user: event.output }) },
+        },
+        onError: [
+          {
+            guard: 'canRefreshAgain',
+            target: 'refreshingToken',
+            actions: { type: 'logFetchFailure', params: ({ event }) => ({ error: event.error }) },
+          },
+          {
+            target: 'unauthenticated',
+            actions: { type: 'logFetchFailure', params: ({ event }) => ({ error: event.error }) },
+            description: 'Every refresh attempt is spent: give up.',
+          },
+        ],
+      },
+    },
+    refreshingToken: {
+      entry: 'countRefreshAttempt',
+      invoke: {
+        src: 'refreshToken',
+        onDone: { target: 'fetchingUser' },
+        onError: [
+          {
+            guard: 'canRefreshAgain',
+            target: 'refreshingToken',
+            reenter: true,
+            actions: { type: 'logRefreshFailure', params: ({ event }) => ({ error: event.error }) },
+            description: 'A failed refresh counts as an attempt and is retried while attempts remain.',
+          },
+          {
+            target: 'unauthenticated',
+            actions: { type: 'logRefreshFailure', params: ({ event }) => ({ error: event.error }) },
+          },
+        ],
+      },
+    },
+    authenticated: { type: 'final' },
+    unauthenticated: { type: 'final' },
+  },
+  output: ({ context }) => context.user,
+})
+
+export function provideSessionMachine(deps: SessionDeps) {
+  return sessionMachine.provide({
+    actors: {
+      fetchMe: fromPromise(() => deps.fetchMe()),
+      refreshToken: fromPromise(() => deps.refreshToken()),
+    },
+    actions: {
+      logFetchFailure: (_, { error }) => {
+        if (!isExpectedAuthFailure(error)) deps.log.error('Session check: fetching the current user failed', error)
+      },
+      logRefreshFailure: (_, { error }) => {
+        deps.log.warn('Session check: token refresh failed', error)
+      },
+    },
+  })
+}
