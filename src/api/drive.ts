@@ -1,0 +1,19 @@
+/** One client function per Google Drive endpoint; the deps injected into the drive machines. */
+import { type DriveFile, driveEndpoints, type IngestReport } from '#contracts/drive.ts'
+import type { Http } from './client.ts'
+
+export type DriveApi = ReturnType<typeof createDriveApi>
+
+export function createDriveApi(http: Http) {
+  return {
+    async listFiles(email: string): Promise<DriveFile[]> {
+      return (await http(driveEndpoints.listFiles, { query: { email } })).data.files
+    },
+    async getFile(fileId: string, email: string): Promise<DriveFile> {
+      return (await http(driveEndpoints.getFile, { params: { fileId }, query: { email } })).data
+    },
+    async ingestDocuments(email: string): Promise<IngestReport> {
+      return (await http(driveEndpoints.ingestDocuments, { body: { email } })).data
+    },
+  }
+}

@@ -1,0 +1,182 @@
+import { MatchersV3 } from '@pact-foundation/pact'
+import { expect, test } from 'vitest'
+import { createChatApi } from '#src/api/chat.ts'
+import { type ApiError, createHttp } from '#src/api/client.ts'
+import { createPact } from './pact.ts'
+
+const { like, uuid, iso8601DateTimeWithMillis, string, integer, eachLike, fromProviderState, boolean } =
+  MatchersV3
+
+const SESSION_ID = '6d1c7b1e-5b7a-4f0e-9d55-0b7c2f1a9e01'
+const MESSAGE_ID = '0b9a6a51-77f4-4a37-8c1e-3cc1d7a2f9b2'
+const time = () => iso8601DateTimeWithMillis('2026-11-22T10:00:00.000Z')
+
+const sessionMatcher = (title: string) => ({
+  _id: uuid(SESSION_ID),
+  title: string(title),
+  createdAt: time(),
+  updatedAt: time(),
+  messageCount: integer(0),
+  lastMessage: string(''),
+})
+
+// A message with no sources: the signed-in user in these states has no documents.
+const messageMatcher = (isUser: boolean, content: string) => ({
+  _id: uuid(MESSAGE_ID),
+  isUser: boolean(isUser),
+  content: string(content),
+  createdAt: time(),
+  messageType: 'text',
+  feedback: null,
+  sources: [],
+})
+
+// Ids the provider creates in its state handler are injected into the replayed request.
+const sessionPath = (suffix: string) =>
+  fromProviderState(
+    `/api/v1/chat/sessions/\${sessionId}/${suffix}`,
+    `/api/v1/chat/sessions/${SESSION_ID}/${suffix}`,
+  )
+
+function api(url: string) {
+  return createChatApi(createHttp({ baseUrl: url }))
+}
+
+test('creating a session answers it with its id', async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in')
+    .uponReceiving('a request to create a chat session')
+    .withRequest('POST', '/api/v1/chat/sessions/create', (b) => b.jsonBody({ title: 'What is in my notes?' }))
+    .willRespondWith(201, (b) => b.jsonBody({ success: true, data: sessionMatcher('What is in my notes?') }))
+    .executeTest(async (server) => {
+      const session = await api(server.url).createSession('What is in my notes?')
+      expect(session._id).toBe(SESSION_ID)
+    })
+})
+
+test('listing sessions answers the user sessions with counts and previews', async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in with one answered chat session')
+    .uponReceiving('a request for all chat sessions')
+    .withRequest('GET', '/api/v1/chat/sessions/all')
+    .willRespondWith(200, (b) =>
+      b.jsonBody({
+        success: true,
+        data: eachLike({ ...sessionMatcher('Hello'), messageCount: integer(2), lastMessage: string('Hi!') }),
+      }),
+    )
+    .executeTest(async (server) => {
+      const sessions = await api(server.url).listSessions()
+      expect(sessions[0]?.messageCount).toBe(2)
+    })
+})
+
+test('listing messages answers them oldest first', async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in with one answered chat session')
+    .uponReceiving('a request for the messages of a session')
+    .withRequest('GET', sessionPath('messages'))
+    .willRespondWith(200, (b) =>
+      b.jsonBody({
+        success: true,
+        data: [messageMatcher(true, 'Hello'), { ...messageMatcher(false, 'Hi!'), feedback: like(null) }],
+      }),
+    )
+    .executeTest(async (server) => {
+      const messages = await api(server.url).listMessages(SESSION_ID)
+      expect(messages.map((m) => m.isUser)).toEqual([true, false])
+    })
+})
+
+test('sending a message answers the stored message and the reply', async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in with an empty chat session')
+    .uponReceiving('a message sent to a session')
+    .withRequest('POST', sessionPath('messages/send'), (b) =>
+      b.jsonBody({ content: 'Hello there', isUser: true, messageType: 'text' }),
+    )
+    .willRespondWith(200, (b) =>
+      b.jsonBody({
+        success: true,
+        data: {
+          userMessage: messageMatcher(true, 'Hello there'),
+          aiMessage: messageMatcher(false, 'A reply'),
+        },
+      }),
+    )
+    .executeTest(async (server) => {
+      const { userMessage, aiMessage } = await api(server.url).sendMessage(SESSION_ID, 'Hello there')
+      expect(userMessage.isUser).toBe(true)
+      expect(aiMessage.isUser).toBe(false)
+    })
+})
+
+test('a blank message is refused with 400 and a reason', async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in with an empty chat session')
+    .uponReceiving('a blank message sent to a session')
+    .withRequest('POST', sessionPath('messages/send'), (b) =>
+      b.jsonBody({ content: '   ', isUser: true, messageType: 'text' }),
+    )
+    .willRespondWith(400, (b) => b.jsonBody({ success: false, message: 'Message cannot be empty' }))
+    .executeTest(async (server) => {
+      const error = (await api(server.url)
+        .sendMessage(SESSION_ID, '   ')
+        .catch((e: unknown) => e)) as ApiError
+      expect(error.status).toBe(400)
+    })
+})
+
+test('another user session answers 404 as if it did not exist', async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in and bob@example.com has a chat session')
+    .uponReceiving('a request for the messages of somebody else session')
+    .withRequest('GET', sessionPath('messages'))
+    .willRespondWith(404, (b) => b.jsonBody({ success: false, message: like('Conversation not found') }))
+    .executeTest(async (server) => {
+      const error = (await api(server.url)
+        .listMessages(SESSION_ID)
+        .catch((e: unknown) => e)) as ApiError
+      expect(error.status).toBe(404)
+    })
+})
+
+test('deleting a session answers success', async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in with one answered chat session')
+    .uponReceiving('a request to delete a session')
+    .withRequest('DELETE', sessionPath('delete'))
+    .willRespondWith(200, (b) => b.jsonBody({ success: true, data: null }))
+    .executeTest(async (server) => {
+      await expect(api(server.url).deleteSession(SESSION_ID)).resolves.toBeUndefined()
+    })
+})
+
+test('feedback on an answer is stored and answered back', async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in with one answered chat session')
+    .uponReceiving('a like on an answer')
+    .withRequest(
+      'PATCH',
+      fromProviderState(
+        '/api/v1/chat/messages/${answerId}/feedback',
+        `/api/v1/chat/messages/${MESSAGE_ID}/feedback`,
+      ),
+      (b) => b.jsonBody({ feedback: 'like' }),
+    )
+    .willRespondWith(200, (b) =>
+      b.jsonBody({ success: true, data: { ...messageMatcher(false, 'Hi!'), feedback: 'like' } }),
+    )
+    .executeTest(async (server) => {
+      const message = await api(server.url).setFeedback(MESSAGE_ID, 'like')
+      expect(message.feedback).toBe('like')
+    })
+})
