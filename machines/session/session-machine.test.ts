@@ -62,7 +62,11 @@ test('yields the user when the second refresh succeeds', async () => {
 
 test('does not log 401 or 403 from the current-user call, but logs other failures', async () => {
   const quiet = fakeDeps({
-    fetchMe: vi.fn().mockRejectedValueOnce(httpError(401)).mockRejectedValueOnce(httpError(403)).mockResolvedValue(ada),
+    fetchMe: vi
+      .fn()
+      .mockRejectedValueOnce(httpError(401))
+      .mockRejectedValueOnce(httpError(403))
+      .mockResolvedValue(ada),
   })
   await runCheck(quiet)
   expect(quiet.log.error).not.toHaveBeenCalled()

@@ -103,7 +103,8 @@ export function provideSessionMachine(deps: SessionDeps) {
     },
     actions: {
       logFetchFailure: (_, { error }) => {
-        if (!isExpectedAuthFailure(error)) deps.log.error('Session check: fetching the current user failed', error)
+        if (!isExpectedAuthFailure(error))
+          deps.log.error('Session check: fetching the current user failed', error)
       },
       logRefreshFailure: (_, { error }) => {
         deps.log.warn('Session check: token refresh failed', error)

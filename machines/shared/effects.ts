@@ -13,14 +13,20 @@ export type Logger = Pick<Console, 'error' | 'warn'>
  */
 export function notProvided<TOutput, TInput = void>(name: string) {
   return fromPromise<TOutput, TInput>(async () => {
-    throw new Error(`The "${name}" effect was not provided: build the machine with its provide…Machine(deps).`)
+    throw new Error(
+      `The "${name}" effect was not provided: build the machine with its provide…Machine(deps).`,
+    )
   })
 }
 
 /** The same loud failure for an action slot (logging, notifying the app). */
-export function actionNotProvided<TParams = undefined>(name: string): (args: unknown, params: TParams) => void {
+export function actionNotProvided<TParams = undefined>(
+  name: string,
+): (args: unknown, params: TParams) => void {
   return () => {
-    throw new Error(`The "${name}" action was not provided: build the machine with its provide…Machine(deps).`)
+    throw new Error(
+      `The "${name}" action was not provided: build the machine with its provide…Machine(deps).`,
+    )
   }
 }
 

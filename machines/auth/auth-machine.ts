@@ -1,0 +1,126 @@
+/**
+ * App-wide auth state (SPEC §3, §4): the current user and a loading flag. 'auth.check' (sent on
+ * each path change under the guard) runs the session machine as a child; login and register set
+ * the user; 'auth.logout' calls the API and clears the user only on success (a failure is only
+ * logged, §8). Effects are injected with provideAuthMachine(deps).
+ */
+import { assign, fromPromise, setup } from 'xstate'
+import type { User } from '#contracts/auth.ts'
+import {
+  provideSessionMachine,
+  type SessionDeps,
+  type SessionOutput,
+  sessionMachine,
+} from '#machines/session/session-machine.ts'
+import { actionNotProvided, notProvided } from '#machines/shared/effects.ts'
+
+export type AuthContext = { user: User | null; loading: boolean }
+
+export type AuthEvent =
+  | { type: 'auth.check' }
+  | { type: 'auth.login'; user: User }
+  | { type: 'auth.register'; user: User }
+  | { type: 'auth.logout' }
+  | { type: 'auth.setLoading'; loading: boolean }
+
+export type AuthDeps = SessionDeps & { logout: () => Promise<void> }
+
+export const authMachine = setup({
+  types: { context: {} as AuthContext, events: {} as AuthEvent },
+  actors: {
+    session: sessionMachine,
+    logout: notProvided<void>('logout'),
+  },
+  actions: {
+    storeUser: assign((_, params: { user: User }) => ({ user: params.user })),
+    storeCheckedUser: assign((_, params: { user: SessionOutput }) => ({ user: params.user })),
+    clearUser: assign({ user: null }),
+    storeLoading: assign((_, params: { loading: boolean }) => ({ loading: params.loading })),
+    logLogoutFailure: actionNotProvided<{ error: unknown }>('logLogoutFailure'),
+  },
+  guards: {
+    hasUser: ({ context }) => context.user !== null,
+    isUser: (_, params: { user: SessionOutput }) => params.user !== null,
+  },
+}).createMachine({
+  id: 'auth',
+  context: { user: null, loading: false },
+  initial: 'unknown',
+  on: {
+    'auth.login': {
+      target: '.signedIn',
+      actions: { type: 'storeUser', params: ({ event }) => ({ user: event.user }) },
+    },
+    'auth.register': {
+      target: '.signedIn',
+      actions: { type: 'storeUser', params: ({ event }) => ({ user: event.user }) },
+      description: 'SPEC §4: register sets the user (the screen then goes to /login).',
+    },
+    'auth.setLoading': {
+      actions: { type: 'storeLoading', params: ({ event }) => ({ loading: event.loading }) },
+    },
+  },
+  states: {
+    unknown: {
+      on: { 'auth.check': 'checking' },
+    },
+    checking: {
+      tags: 'checking',
+      entry: { type: 'storeLoading', params: { loading: true } },
+      exit: { type: 'storeLoading', params: { loading: false } },
+      invoke: {
+        src: 'session',
+        onDone: [
+          {
+            guard: { type: 'isUser', params: ({ event }) => ({ user: event.output }) },
+            target: 'signedIn',
+            actions: { type: 'storeCheckedUser', params: ({ event }) => ({ user: event.output }) },
+          },
+          { target: 'signedOut', actions: 'clearUser' },
+        ],
+      },
+      on: { 'auth.logout': { guard: 'hasUser', target: 'loggingOut' } },
+    },
+    signedIn: {
+      on: {
+        'auth.check': {
+          target: 'checking',
+          description: 'Re-check on every path change; the known user stays on screen meanwhile.',
+        },
+        'auth.logout': 'loggingOut',
+      },
+    },
+    signedOut: {
+      tags: 'signedOut',
+      description:
+        'Known to have no session (a check gave up, or logout succeeded): the guard redirects to /login ' +
+        'without asking again; only login or register leave this state.',
+    },
+    loggingOut: {
+      tags: 'busy',
+      invoke: {
+        src: 'logout',
+        onDone: { target: 'signedOut', actions: 'clearUser' },
+        onError: {
+          target: 'signedIn',
+          actions: { type: 'logLogoutFailure', params: ({ event }) => ({ error: event.error }) },
+          description: 'SPEC §8: a failed logout is logged only; the user stays signed in.',
+        },
+      },
+    },
+  },
+})
+
+export function provideAuthMachine(deps: AuthDeps) {
+  return authMachine.provide({
+    actors: {
+      session: provideSessionMachine(deps),
+      logout: fromPromise(() => deps.logout()),
+    },
+    actions: {
+      logLogoutFailure: (_, { error }) => {
+        deps.log.error('Logout failed', error)
+      },
+    },
+  })
+}

@@ -1,0 +1,73 @@
+/**
+ * Sign-up submission (SPEC §2, §4, §8): idle → submitting → registered, or back to idle holding
+ * the sentence to show. The register call and what success does (set the user, go to /login)
+ * come from provideRegisterMachine(deps).
+ */
+import { assertEvent, assign, fromPromise, setup } from 'xstate'
+import type { RegisterRequest, User } from '#contracts/auth.ts'
+import { actionNotProvided, notProvided, statusOf } from '#machines/shared/effects.ts'
+
+export const REGISTER_ERRORS = {
+  emailTaken: 'An account with this email already exists.',
+  failed: 'Failed to create account. Please try again.',
+} as const
+
+export type RegisterContext = { error: string | null }
+export type RegisterEvent = { type: 'register.submit'; account: RegisterRequest }
+export type RegisterDeps = {
+  register: (account: RegisterRequest) => Promise<User>
+  onRegistered: (user: User) => void
+}
+
+export function registerErrorMessage(error: unknown): string {
+  return statusOf(error) === 409 ? REGISTER_ERRORS.emailTaken : REGISTER_ERRORS.failed
+}
+
+export const registerMachine = setup({
+  types: { context: {} as RegisterContext, events: {} as RegisterEvent },
+  actors: {
+    register: notProvided<User, RegisterRequest>('register'),
+  },
+  actions: {
+    clearError: assign({ error: null }),
+    storeError: assign((_, params: { error: unknown }) => ({ error: registerErrorMessage(params.error) })),
+    notifyRegistered: actionNotProvided<{ user: User }>('notifyRegistered'),
+  },
+}).createMachine({
+  id: 'register',
+  context: { error: null },
+  initial: 'idle',
+  states: {
+    idle: {
+      on: { 'register.submit': 'submitting' },
+    },
+    submitting: {
+      tags: 'busy',
+      entry: 'clearError',
+      invoke: {
+        src: 'register',
+        input: ({ event }) => {
+          assertEvent(event, 'register.submit')
+          return event.account
+        },
+        onDone: {
+          target: 'registered',
+          actions: { type: 'notifyRegistered', params: ({ event }) => ({ user: event.output }) },
+          description: 'SPEC §4: any 200 or 201 answer is success.',
+        },
+        onError: {
+          target: 'idle',
+          actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
+        },
+      },
+    },
+    registered: { type: 'final' },
+  },
+})
+
+export function provideRegisterMachine(deps: RegisterDeps) {
+  return registerMachine.provide({
+    actors: { register: fromPromise(({ input }) => deps.register(input)) },
+    actions: { notifyRegistered: (_, { user }) => deps.onRegistered(user) },
+  })
+}
