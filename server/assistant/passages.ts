@@ -1,0 +1,20 @@
+/** What retrieval hands the assistant: a ranked passage of one of the user's own documents. */
+export type Passage = {
+  chunkId: string
+  documentId: string
+  documentName: string
+  /** 1-based page for PDFs, null otherwise. */
+  page: number | null
+  /** The nearest heading above the passage, when the document has headings. */
+  heading: string | null
+  link: string | null
+  text: string
+  rank: number
+}
+
+/** A previous turn of this conversation, oldest first. */
+export type Turn = { isUser: boolean; content: string }
+
+export function passageLabel(p: Pick<Passage, 'documentName' | 'page'>): string {
+  return p.page ? `${p.documentName}, p. ${p.page}` : p.documentName
+}
