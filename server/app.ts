@@ -1,0 +1,100 @@
+/**
+ * Builds the Fastify app: external plugins (headers, cookies, rate limits), then app plugins
+ * (errors, request guards, database, authentication), then the routes, then the SPA. Used by
+ * main.ts and by every server test (`app.inject`); nothing listens here.
+ */
+import { fileURLToPath } from 'node:url'
+import Fastify, { type FastifyServerOptions } from 'fastify'
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
+import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from './auth/rate-limits.ts'
+import type { Config } from './config.ts'
+import { authenticationPlugin } from './plugins/app/authentication.ts'
+import { databasePlugin } from './plugins/app/database.ts'
+import { BODY_LIMIT_BYTES, errorHandlerPlugin } from './plugins/app/error-handler.ts'
+import { requestGuardsPlugin } from './plugins/app/request-guards.ts'
+import { cookiesPlugin } from './plugins/external/cookies.ts'
+import { rateLimitPlugin } from './plugins/external/rate-limit.ts'
+import { securityHeadersPlugin } from './plugins/external/security-headers.ts'
+import { spaPlugin } from './plugins/external/spa.ts'
+import { authRoutes } from './routes/auth/auth-routes.ts'
+import { healthRoutes } from './routes/health/health-routes.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config
+  }
+}
+
+/** Vite's output at the repository root. */
+export const DEFAULT_DIST_DIR = fileURLToPath(new URL('../dist', import.meta.url))
+
+export type BuildAppOptions = {
+  /** Fastify's logger option; default: pino at LOG_LEVEL, pretty on a terminal outside production. */
+  logger?: FastifyServerOptions['logger']
+  /** Per-limit overrides of DEFAULT_AUTH_RATE_LIMITS (tests use small ones). */
+  rateLimits?: Partial<AuthRateLimits>
+  /** Where the built SPA is; default DEFAULT_DIST_DIR. */
+  distDir?: string
+  /** The clock for token issue and expiry; tests move it to expire tokens. */
+  now?: () => Date
+}
+
+export async function buildApp(config: Config, options: BuildAppOptions = {}) {
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(config),
+    bodyLimit: BODY_LIMIT_BYTES,
+  }).withTypeProvider<ZodTypeProvider>()
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(serializerCompiler)
+  app.decorate('config', config)
+
+  try {
+    await app.register(errorHandlerPlugin)
+    await app.register(securityHeadersPlugin, { https: config.secureCookies })
+    await app.register(cookiesPlugin)
+    await app.register(rateLimitPlugin)
+    await app.register(requestGuardsPlugin, { publicOrigin: config.publicOrigin })
+    await app.register(databasePlugin, { config })
+    await app.register(authenticationPlugin, {
+      appSecret: config.appSecret,
+      now: options.now ?? (() => new Date()),
+    })
+
+    await app.register(healthRoutes)
+    await app.register(authRoutes, { rateLimits: { ...DEFAULT_AUTH_RATE_LIMITS, ...options.rateLimits } })
+
+    await app.register(spaPlugin, { distDir: options.distDir ?? DEFAULT_DIST_DIR })
+  } catch (error) {
+    // Whatever opened before the failure (the database, its lock) must be released.
+    await app.close().catch(() => undefined)
+    throw error
+  }
+  return app
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>
+
+function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+  return {
+    level: config.logLevel,
+    // Fastify's request serializer logs no headers today; this keeps secrets out if that changes.
+    redact: {
+      paths: [
+        'req.headers.cookie',
+        'req.headers.authorization',
+        'res.headers["set-cookie"]',
+        'headers.cookie',
+        'headers.authorization',
+      ],
+      censor: '[redacted]',
+    },
+    ...(!config.isProduction && process.stdout.isTTY
+      ? {
+          transport: {
+            target: 'pino-pretty',
+            options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' },
+          },
+        }
+      : {}),
+  }
+}

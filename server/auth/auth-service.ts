@@ -1,0 +1,243 @@
+/**
+ * Accounts and sign-ins: register, login, refresh with rotation and reuse detection, logout, and
+ * the session check every authenticated request goes through. Routes stay thin and call this;
+ * the repositories hold the SQL. Auth events are logged with a user id or an email domain at
+ * most, never a password, hash, token or cookie.
+ */
+import type { FastifyBaseLogger } from 'fastify'
+import type { SessionsRepository } from '../repositories/sessions-repository.ts'
+import type { UserRecord, UsersRepository } from '../repositories/users-repository.ts'
+import type { SessionTokens } from './cookies.ts'
+import { hashPassword, spendDummyVerify, verifyPassword, warmUpDummyHash } from './passwords.ts'
+import { type CachedUser, createSessionCache } from './session-cache.ts'
+import {
+  type AccessClaims,
+  FAMILY_MAX_AGE_MS,
+  hashRefreshToken,
+  newRefreshToken,
+  REFRESH_TOKEN_TTL_MS,
+  signAccessToken,
+  verifyAccessToken,
+} from './tokens.ts'
+
+/** The signed-in person, as routes see it (`request.user`). */
+export type CurrentUser = CachedUser
+
+export type SignedIn = { user: CurrentUser; tokens: SessionTokens }
+
+export type AuthService = ReturnType<typeof createAuthService>
+
+type Deps = {
+  users: UsersRepository
+  sessions: SessionsRepository
+  accessTokenKey: Uint8Array
+  now: () => Date
+}
+
+export function createAuthService({ users, sessions, accessTokenKey, now }: Deps) {
+  const cache = createSessionCache()
+  warmUpDummyHash()
+
+  function remember(record: UserRecord): CurrentUser {
+    const user = { id: record.id, email: record.email, createdAt: record.createdAt }
+    cache.rememberUser(user)
+    return user
+  }
+
+  async function userById(id: string): Promise<CurrentUser | null> {
+    const cached = cache.user(id)
+    if (cached) return cached
+    const record = await users.findById(id)
+    return record ? remember(record) : null
+  }
+
+  async function claimsOf(token: string, at: Date): Promise<AccessClaims | null> {
+    const cached = cache.token(token, at.getTime())
+    if (cached) return cached
+    const claims = await verifyAccessToken(accessTokenKey, token, at)
+    if (claims) cache.rememberToken(token, claims)
+    return claims
+  }
+
+  async function familyIsLive(familyId: string, userId: string, at: Date): Promise<boolean> {
+    const atMs = at.getTime()
+    let state = cache.family(familyId, atMs)
+    if (!state) {
+      const family = await sessions.findFamily(familyId)
+      if (!family) return false
+      state = {
+        userId: family.userId,
+        live: family.revokedAt === null,
+        expiresAt: family.expiresAt.getTime(),
+        checkedAt: atMs,
+      }
+      cache.rememberFamily(familyId, state)
+    }
+    return state.live && state.userId === userId && state.expiresAt > atMs
+  }
+
+  async function revoke(familyId: string, userId: string, reason: 'logout' | 'reuse'): Promise<void> {
+    const at = now()
+    await sessions.revokeFamily(familyId, reason, at)
+    cache.markFamilyRevoked(familyId, userId, at.getTime())
+  }
+
+  async function issueTokens(
+    user: CurrentUser,
+    familyId: string,
+    refreshToken: string,
+    refreshExpiresAt: Date,
+  ) {
+    const access = await signAccessToken(accessTokenKey, { userId: user.id, familyId, now: now() })
+    const tokens: SessionTokens = {
+      accessToken: access.token,
+      accessExpiresAt: access.expiresAt,
+      refreshToken,
+      refreshExpiresAt,
+    }
+    return tokens
+  }
+
+  return {
+    /** Null when the email is already taken (case-insensitive). */
+    async register(
+      input: { email: string; password: string },
+      log: FastifyBaseLogger,
+    ): Promise<CurrentUser | null> {
+      const passwordHash = await hashPassword(input.password)
+      const record = await users.create({ email: input.email, passwordHash, createdAt: now() })
+      if (!record) {
+        log.info({ event: 'auth.register.taken', emailDomain: emailDomain(input.email) }, 'sign-up refused')
+        return null
+      }
+      log.info({ event: 'auth.register', userId: record.id }, 'account created')
+      return remember(record)
+    },
+
+    /** Null for a wrong password and for an unknown email alike, after the same argon2 work. */
+    async login(
+      input: { email: string; password: string },
+      log: FastifyBaseLogger,
+    ): Promise<SignedIn | null> {
+      const record = await users.findByEmail(input.email)
+      const ok = record
+        ? await verifyPassword(record.passwordHash, input.password)
+        : await spendDummyVerify(input.password)
+      if (!record || !ok) {
+        log.info({ event: 'auth.login.failed', emailDomain: emailDomain(input.email) }, 'sign-in refused')
+        return null
+      }
+      const at = now()
+      const refreshToken = newRefreshToken()
+      const familyExpiresAt = new Date(at.getTime() + FAMILY_MAX_AGE_MS)
+      const refreshExpiresAt = new Date(at.getTime() + REFRESH_TOKEN_TTL_MS)
+      const family = await sessions.startFamily({
+        userId: record.id,
+        now: at,
+        familyExpiresAt,
+        tokenHash: hashRefreshToken(refreshToken),
+        tokenExpiresAt: refreshExpiresAt,
+      })
+      cache.rememberFamily(family.id, {
+        userId: record.id,
+        live: true,
+        expiresAt: familyExpiresAt.getTime(),
+        checkedAt: at.getTime(),
+      })
+      const user = remember(record)
+      log.info({ event: 'auth.login', userId: user.id }, 'signed in')
+      return { user, tokens: await issueTokens(user, family.id, refreshToken, refreshExpiresAt) }
+    },
+
+    /**
+     * Rotation: each refresh token works once. A used one presented again means it was copied,
+     * so the whole sign-in is revoked, the successor and its access tokens included.
+     */
+    async refresh(refreshToken: string | undefined, log: FastifyBaseLogger): Promise<SignedIn | null> {
+      if (!refreshToken) return null
+      const found = await sessions.findToken(hashRefreshToken(refreshToken))
+      if (!found) {
+        log.info({ event: 'auth.refresh.unknown' }, 'refresh refused: unknown token')
+        return null
+      }
+      const { token, family } = found
+      const at = now()
+      if (family.revokedAt !== null || family.expiresAt <= at) {
+        log.info({ event: 'auth.refresh.ended', userId: family.userId }, 'refresh refused: sign-in ended')
+        return null
+      }
+      if (token.usedAt !== null) {
+        await revoke(family.id, family.userId, 'reuse')
+        log.warn(
+          { event: 'auth.refresh.reuse', userId: family.userId },
+          'refresh token reused: sign-in revoked',
+        )
+        return null
+      }
+      if (token.expiresAt <= at) {
+        log.info({ event: 'auth.refresh.expired', userId: family.userId }, 'refresh refused: token expired')
+        return null
+      }
+      const next = newRefreshToken()
+      const nextExpiresAt = new Date(
+        Math.min(at.getTime() + REFRESH_TOKEN_TTL_MS, family.expiresAt.getTime()),
+      )
+      const rotated = await sessions.rotate({
+        usedTokenId: token.id,
+        familyId: family.id,
+        now: at,
+        tokenHash: hashRefreshToken(next),
+        tokenExpiresAt: nextExpiresAt,
+      })
+      if (!rotated) {
+        await revoke(family.id, family.userId, 'reuse')
+        log.warn(
+          { event: 'auth.refresh.reuse', userId: family.userId },
+          'refresh token reused: sign-in revoked',
+        )
+        return null
+      }
+      const user = await userById(family.userId)
+      if (!user) return null
+      log.info({ event: 'auth.refresh', userId: user.id }, 'session refreshed')
+      return { user, tokens: await issueTokens(user, family.id, next, nextExpiresAt) }
+    },
+
+    /** Ends the sign-in named by the refresh cookie, else by the access cookie; fine with neither. */
+    async logout(
+      input: { refreshToken?: string; accessToken?: string },
+      log: FastifyBaseLogger,
+    ): Promise<void> {
+      let target: { familyId: string; userId: string } | undefined
+      if (input.refreshToken) {
+        const found = await sessions.findToken(hashRefreshToken(input.refreshToken))
+        if (found) target = { familyId: found.family.id, userId: found.family.userId }
+      }
+      if (!target && input.accessToken) {
+        const claims = await claimsOf(input.accessToken, now())
+        if (claims) target = { familyId: claims.familyId, userId: claims.userId }
+      }
+      if (!target) return
+      await revoke(target.familyId, target.userId, 'logout')
+      log.info({ event: 'auth.logout', userId: target.userId }, 'signed out')
+    },
+
+    /** The session check: no database query when the token, its family and its user are cached. */
+    async authenticate(
+      accessToken: string | undefined,
+    ): Promise<{ user: CurrentUser; familyId: string } | null> {
+      if (!accessToken) return null
+      const at = now()
+      const claims = await claimsOf(accessToken, at)
+      if (!claims) return null
+      if (!(await familyIsLive(claims.familyId, claims.userId, at))) return null
+      const user = await userById(claims.userId)
+      return user ? { user, familyId: claims.familyId } : null
+    },
+  }
+}
+
+/** What auth logs may say about an email: its domain. */
+function emailDomain(email: string): string {
+  return email.slice(email.lastIndexOf('@') + 1).toLowerCase()
+}

@@ -1,0 +1,46 @@
+/**
+ * The session cookies. HttpOnly so page scripts never see a token; SameSite=Lax; Secure when the
+ * app is served over https. The access cookie goes with every /api call, the refresh cookie only
+ * to /api/v1/auth (refresh and logout), so it travels as rarely as possible.
+ */
+import type { CookieSerializeOptions } from '@fastify/cookie'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { API_PREFIX } from '#contracts/endpoint.ts'
+
+export const ACCESS_COOKIE = 'docchat_access'
+export const REFRESH_COOKIE = 'docchat_refresh'
+const ACCESS_COOKIE_PATH = '/api'
+const REFRESH_COOKIE_PATH = `${API_PREFIX}/auth`
+
+export type SessionTokens = {
+  accessToken: string
+  accessExpiresAt: Date
+  refreshToken: string
+  refreshExpiresAt: Date
+}
+
+function baseOptions(secure: boolean): CookieSerializeOptions {
+  return { httpOnly: true, sameSite: 'lax', secure }
+}
+
+export function setSessionCookies(reply: FastifyReply, tokens: SessionTokens, secure: boolean): void {
+  reply.setCookie(ACCESS_COOKIE, tokens.accessToken, {
+    ...baseOptions(secure),
+    path: ACCESS_COOKIE_PATH,
+    expires: tokens.accessExpiresAt,
+  })
+  reply.setCookie(REFRESH_COOKIE, tokens.refreshToken, {
+    ...baseOptions(secure),
+    path: REFRESH_COOKIE_PATH,
+    expires: tokens.refreshExpiresAt,
+  })
+}
+
+export function clearSessionCookies(reply: FastifyReply, secure: boolean): void {
+  reply.clearCookie(ACCESS_COOKIE, { ...baseOptions(secure), path: ACCESS_COOKIE_PATH })
+  reply.clearCookie(REFRESH_COOKIE, { ...baseOptions(secure), path: REFRESH_COOKIE_PATH })
+}
+
+export function readSessionCookies(request: FastifyRequest): { accessToken?: string; refreshToken?: string } {
+  return { accessToken: request.cookies[ACCESS_COOKIE], refreshToken: request.cookies[REFRESH_COOKIE] }
+}

@@ -1,0 +1,87 @@
+/**
+ * What the session check behind every authenticated request would otherwise ask the database:
+ * verified access tokens, whether a sign-in (family) is live, and who a user is. PGlite answers
+ * ~2.5k queries/s, a bare route ~23k req/s (STACK-NOTES), so the hot path must not query.
+ * Revocation in this process updates the cache at once; a family entry is also re-read after
+ * FAMILY_RECHECK_MS so a revocation made by another process (PostgreSQL deployments) lands soon.
+ */
+import type { AccessClaims } from './tokens.ts'
+
+const FAMILY_RECHECK_MS = 30_000
+const MAX_ENTRIES = 10_000
+
+export type CachedUser = { id: string; email: string; createdAt: Date }
+type FamilyState = { userId: string; live: boolean; expiresAt: number; checkedAt: number }
+
+/** Insertion-ordered map that forgets its oldest entry past `max`: a cheap bound, not an LRU. */
+class BoundedMap<K, V> {
+  readonly #map = new Map<K, V>()
+  readonly #max: number
+
+  constructor(max: number) {
+    this.#max = max
+  }
+
+  get(key: K): V | undefined {
+    return this.#map.get(key)
+  }
+
+  set(key: K, value: V): void {
+    this.#map.delete(key)
+    this.#map.set(key, value)
+    if (this.#map.size > this.#max) {
+      const oldest = this.#map.keys().next()
+      if (!oldest.done) this.#map.delete(oldest.value)
+    }
+  }
+
+  delete(key: K): void {
+    this.#map.delete(key)
+  }
+}
+
+export type SessionCache = ReturnType<typeof createSessionCache>
+
+export function createSessionCache(maxEntries = MAX_ENTRIES) {
+  const tokens = new BoundedMap<string, AccessClaims>(maxEntries)
+  const families = new BoundedMap<string, FamilyState>(maxEntries)
+  const users = new BoundedMap<string, CachedUser>(maxEntries)
+
+  return {
+    /** Claims of a token verified before, while it is unexpired. */
+    token(token: string, nowMs: number): AccessClaims | undefined {
+      const claims = tokens.get(token)
+      if (claims && claims.expiresAt * 1000 <= nowMs) {
+        tokens.delete(token)
+        return undefined
+      }
+      return claims
+    },
+    rememberToken(token: string, claims: AccessClaims): void {
+      tokens.set(token, claims)
+    },
+
+    /** undefined: not known or due for a re-read. */
+    family(familyId: string, nowMs: number): FamilyState | undefined {
+      const state = families.get(familyId)
+      if (state?.live && nowMs - state.checkedAt > FAMILY_RECHECK_MS) return undefined
+      return state
+    },
+    rememberFamily(familyId: string, state: FamilyState): void {
+      // A read that started before a revocation must not bring the family back to life.
+      if (families.get(familyId)?.live === false) return
+      families.set(familyId, state)
+    },
+    /** Revocation is final, so a dead family never needs another read. */
+    markFamilyRevoked(familyId: string, userId: string, nowMs: number): void {
+      families.set(familyId, { userId, live: false, expiresAt: 0, checkedAt: nowMs })
+    },
+
+    user(userId: string): CachedUser | undefined {
+      return users.get(userId)
+    },
+    rememberUser(user: CachedUser): void {
+      users.set(user.id, user)
+    },
+  }
+}

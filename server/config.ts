@@ -1,0 +1,142 @@
+/**
+ * The server's whole configuration, read once from the environment and checked with zod: a bad
+ * value stops the start with a message that names the variable. Empty strings count as unset, so
+ * a blank line in an env file means "use the default".
+ */
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { z } from 'zod'
+
+export const APP_SECRET_MIN_LENGTH = 32
+const APP_SECRET_FILE = 'app-secret'
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
+
+export type LogLevel = (typeof LOG_LEVELS)[number]
+
+/** Where the data lives: a PGlite directory, a throwaway in-memory PGlite, or a PostgreSQL server. */
+export type DatabaseConfig =
+  | { kind: 'pglite'; dataDir: string }
+  | { kind: 'memory' }
+  | { kind: 'postgres'; url: string }
+
+export type Config = {
+  port: number
+  host: string
+  database: DatabaseConfig
+  /** Absolute path; holds the PGlite files, the generated app secret and the lock. */
+  dataDir: string
+  appSecret: string
+  publicUrl: string
+  /** `new URL(publicUrl).origin`: what a same-site request's `Origin` header says. */
+  publicOrigin: string
+  /** True when PUBLIC_URL is https: cookies get `Secure`, HSTS is sent. */
+  secureCookies: boolean
+  logLevel: LogLevel
+  nodeEnv: string
+  isProduction: boolean
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ConfigError'
+  }
+}
+
+const EnvSchema = z.object({
+  PORT: z.coerce
+    .number({ error: 'PORT must be a number' })
+    .int('PORT must be a whole number')
+    .min(1, 'PORT must be between 1 and 65535')
+    .max(65535, 'PORT must be between 1 and 65535')
+    .default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  DATABASE_URL: z
+    .string()
+    .refine((v) => v === 'memory:' || /^postgres(ql)?:\/\/.+/.test(v), {
+      message: 'DATABASE_URL must be unset (PGlite in DATA_DIR), "memory:", or a postgres:// URL',
+    })
+    .optional(),
+  DATA_DIR: z.string().default('./.data'),
+  APP_SECRET: z
+    .string()
+    .min(APP_SECRET_MIN_LENGTH, `APP_SECRET must be at least ${APP_SECRET_MIN_LENGTH} characters`)
+    .optional(),
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'PUBLIC_URL must be an http:// or https:// URL' })
+    .optional(),
+  LOG_LEVEL: z
+    .enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
+    .default('info'),
+  NODE_ENV: z.string().default('development'),
+})
+
+type Env = Record<string, string | undefined>
+
+export function loadConfig(env: Env = process.env): Config {
+  const parsed = EnvSchema.safeParse(withoutBlanks(env))
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${String(issue.path[0])}: ${issue.message}`)
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`)
+  }
+  const e = parsed.data
+  const isProduction = e.NODE_ENV === 'production'
+  const dataDir = resolve(e.DATA_DIR)
+  const database = databaseConfig(e.DATABASE_URL, dataDir)
+  const publicUrl = e.PUBLIC_URL ?? `http://localhost:${e.PORT}`
+  const url = new URL(publicUrl)
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    database,
+    dataDir,
+    appSecret: e.APP_SECRET ?? generatedSecret({ isProduction, database, dataDir }),
+    publicUrl,
+    publicOrigin: url.origin,
+    secureCookies: url.protocol === 'https:',
+    logLevel: e.LOG_LEVEL,
+    nodeEnv: e.NODE_ENV,
+    isProduction,
+  }
+}
+
+function withoutBlanks(env: Env): Env {
+  return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''))
+}
+
+function databaseConfig(url: string | undefined, dataDir: string): DatabaseConfig {
+  if (url === undefined) return { kind: 'pglite', dataDir: join(dataDir, 'pglite') }
+  if (url === 'memory:') return { kind: 'memory' }
+  return { kind: 'postgres', url }
+}
+
+/**
+ * Outside production a missing APP_SECRET is generated once and kept beside the data, so
+ * sessions survive a restart; an in-memory database gets a secret that dies with it.
+ */
+function generatedSecret(input: { isProduction: boolean; database: DatabaseConfig; dataDir: string }) {
+  if (input.isProduction) {
+    throw new ConfigError(
+      `Invalid configuration:\n  APP_SECRET: required when NODE_ENV=production (at least ${APP_SECRET_MIN_LENGTH} random characters, e.g. from \`openssl rand -base64 48\`)`,
+    )
+  }
+  const fresh = randomBytes(48).toString('base64url')
+  if (input.database.kind === 'memory') return fresh
+  const file = join(input.dataDir, APP_SECRET_FILE)
+  mkdirSync(input.dataDir, { recursive: true, mode: 0o700 })
+  try {
+    // 'wx': two processes starting at once must not each write their own secret.
+    writeFileSync(file, fresh, { mode: 0o600, flag: 'wx' })
+    return fresh
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+  }
+  const kept = readFileSync(file, 'utf8').trim()
+  if (kept.length < APP_SECRET_MIN_LENGTH) {
+    throw new ConfigError(
+      `Invalid configuration:\n  APP_SECRET: the stored secret in ${file} is shorter than ${APP_SECRET_MIN_LENGTH} characters; delete the file to generate a new one`,
+    )
+  }
+  return kept
+}

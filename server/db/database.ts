@@ -1,0 +1,81 @@
+/**
+ * Opens the database the config names, applies the migrations and hands back a Drizzle handle
+ * plus the one way to close it. PGlite directories are locked first: PGlite allows one process
+ * per directory, and two writers lose data silently (STACK-NOTES).
+ */
+import { mkdir } from 'node:fs/promises'
+import { PGlite } from '@electric-sql/pglite'
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
+import pg from 'pg'
+import type { Config } from '../config.ts'
+import { lockDataDir } from './data-dir-lock.ts'
+import { openMemoryClone } from './memory-template.ts'
+import { MIGRATIONS_FOLDER } from './migrations-folder.ts'
+import * as schema from './schema.ts'
+
+/** The Drizzle handle the repositories take; the same API over PGlite and node-postgres. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
+
+export type Database = {
+  db: Db
+  kind: Config['database']['kind']
+  /** Closes the connection (and releases the data-directory lock); safe to call twice. */
+  close: () => Promise<void>
+}
+
+export async function openDatabase(config: Pick<Config, 'database' | 'dataDir'>): Promise<Database> {
+  const target = config.database
+  switch (target.kind) {
+    case 'memory': {
+      const client = await openMemoryClone()
+      return withClose(drizzlePglite({ client, schema }), 'memory', () => client.close())
+    }
+    case 'pglite': {
+      await mkdir(config.dataDir, { recursive: true, mode: 0o700 })
+      const release = await lockDataDir(config.dataDir)
+      try {
+        const client = new PGlite({ dataDir: target.dataDir })
+        await client.waitReady
+        const db = drizzlePglite({ client, schema })
+        await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER })
+        return withClose(db, 'pglite', async () => {
+          try {
+            await client.close()
+          } finally {
+            await release()
+          }
+        })
+      } catch (error) {
+        await release()
+        throw error
+      }
+    }
+    case 'postgres': {
+      const pool = new pg.Pool({ connectionString: target.url, max: 10 })
+      try {
+        const db = drizzlePg({ client: pool, schema })
+        await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER })
+        return withClose(db, 'postgres', () => pool.end())
+      } catch (error) {
+        await pool.end()
+        throw error
+      }
+    }
+  }
+}
+
+function withClose(db: Db, kind: Database['kind'], close: () => Promise<void>): Database {
+  let closing: Promise<void> | undefined
+  return {
+    db,
+    kind,
+    close: () => {
+      closing ??= close()
+      return closing
+    },
+  }
+}

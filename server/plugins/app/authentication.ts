@@ -1,0 +1,58 @@
+/**
+ * Accounts and sessions for the whole app: `app.auth` (the service) and `app.authenticate`, the
+ * hook any route puts in front of its handler to require a signed-in user:
+ *
+ *   app.route({ ..., onRequest: app.authenticate, handler: (request) => requireUser(request) })
+ *
+ * It answers 401 "Not signed in" unless the access cookie holds a valid token whose sign-in is
+ * still live, and sets `request.user`.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { type AuthService, type CurrentUser, createAuthService } from '../../auth/auth-service.ts'
+import { ACCESS_COOKIE } from '../../auth/cookies.ts'
+import { deriveAccessTokenKey } from '../../auth/tokens.ts'
+import { unauthorized } from '../../http-errors.ts'
+import { createSessionsRepository } from '../../repositories/sessions-repository.ts'
+import { createUsersRepository } from '../../repositories/users-repository.ts'
+import { sharedPlugin } from '../shared-plugin.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    auth: AuthService
+    /** onRequest (or preHandler) hook: 401 unless signed in; sets `request.user`. */
+    authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+  }
+  interface FastifyRequest {
+    /** Set by `app.authenticate`; null on routes that don't use it. */
+    user: CurrentUser | null
+    /** The sign-in (refresh-token family) the access token belongs to. */
+    sessionFamilyId: string | null
+  }
+}
+
+export const authenticationPlugin = sharedPlugin<{ appSecret: string; now: () => Date }>(
+  'authentication',
+  async (app, opts) => {
+    const auth = createAuthService({
+      users: createUsersRepository(app.db),
+      sessions: createSessionsRepository(app.db),
+      accessTokenKey: deriveAccessTokenKey(opts.appSecret),
+      now: opts.now,
+    })
+    app.decorate('auth', auth)
+    app.decorateRequest('user', null)
+    app.decorateRequest('sessionFamilyId', null)
+    app.decorate('authenticate', async (request: FastifyRequest, _reply: FastifyReply) => {
+      const session = await auth.authenticate(request.cookies[ACCESS_COOKIE])
+      if (!session) throw unauthorized()
+      request.user = session.user
+      request.sessionFamilyId = session.familyId
+    })
+  },
+)
+
+/** The user `app.authenticate` found; throws 401 if the route forgot the hook. */
+export function requireUser(request: FastifyRequest): CurrentUser {
+  if (!request.user) throw unauthorized()
+  return request.user
+}

@@ -1,0 +1,22 @@
+/**
+ * Opens the database at start (migrations applied, PGlite directory locked) and closes it when
+ * the app closes. Feature plugins build their repositories from `app.db`.
+ */
+import type { Config } from '../../config.ts'
+import { type Db, openDatabase } from '../../db/database.ts'
+import { sharedPlugin } from '../shared-plugin.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The Drizzle handle; use it only to build a repository. */
+    db: Db
+  }
+}
+
+export const databasePlugin = sharedPlugin<{ config: Config }>('database', async (app, { config }) => {
+  const database = await openDatabase(config)
+  app.decorate('db', database.db)
+  app.addHook('onClose', async () => {
+    await database.close()
+  })
+})

@@ -1,0 +1,53 @@
+/**
+ * The one error handler: every failure leaves as `{ success: false, message }`. A 4xx message is
+ * written for the person who sent the request; a 5xx says only that it is our fault, and the
+ * details go to the log. Bad input never becomes a 500.
+ */
+import type { FastifyError } from 'fastify'
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
+import { HttpError } from '../../http-errors.ts'
+import { sharedPlugin } from '../shared-plugin.ts'
+
+export const SERVER_FAULT_MESSAGE = 'Something went wrong on our side.'
+export const BODY_LIMIT_BYTES = 1024 * 1024
+
+type ClientError = { statusCode: number; message: string }
+
+export const errorHandlerPlugin = sharedPlugin('error-handler', async (app) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const { statusCode, message } = toClientError(error)
+    if (statusCode >= 500) request.log.error({ err: error }, 'request failed')
+    return reply.code(statusCode).send({ success: false, message })
+  })
+})
+
+function toClientError(error: FastifyError): ClientError {
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const first = error.validation[0]
+    if (first?.instancePath === '/' && first.keyword === 'invalid_type') {
+      return { statusCode: 400, message: 'The request body must be a JSON object' }
+    }
+    if (first?.keyword === 'unrecognized_keys') {
+      const keys = (first.params as { keys?: string[] }).keys ?? []
+      return { statusCode: 400, message: `Unknown field${keys.length === 1 ? '' : 's'}: ${keys.join(', ')}` }
+    }
+    return { statusCode: 400, message: first?.message ?? 'Invalid request' }
+  }
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { statusCode: 400, message: 'Malformed JSON body' }
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { statusCode: 400, message: 'The JSON body is empty: send a JSON object, or no Content-Type' }
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return {
+        statusCode: 413,
+        message: `The request body is too large (at most ${BODY_LIMIT_BYTES / 1024} KiB)`,
+      }
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { statusCode: 415, message: 'Unsupported content type: send the body as application/json' }
+  }
+  if (error instanceof HttpError) return { statusCode: error.statusCode, message: error.message }
+  const statusCode = error.statusCode ?? 500
+  if (statusCode >= 400 && statusCode < 500) return { statusCode, message: error.message }
+  return { statusCode: 500, message: SERVER_FAULT_MESSAGE }
+}
