@@ -17,7 +17,8 @@ import { actionNotProvided, notProvided } from '#machines/shared/effects.ts'
 export type AuthContext = { user: User | null; loading: boolean }
 
 export type AuthEvent =
-  | { type: 'auth.check' }
+  /** `path` only labels the check in the inspector: every path is checked the same way. */
+  | { type: 'auth.check'; path?: string }
   | { type: 'auth.login'; user: User }
   | { type: 'auth.register'; user: User }
   | { type: 'auth.logout' }

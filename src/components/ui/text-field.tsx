@@ -1,0 +1,62 @@
+import { type ComponentProps, type ReactNode, useId } from 'react'
+import { css } from '../../../styled-system/css'
+
+export type TextFieldProps = Omit<ComponentProps<'input'>, 'id'> & {
+  label: string
+  /** Shown under the input and announced with it (aria-describedby). */
+  error?: string
+  /** A control drawn inside the input's right edge, e.g. a show/hide toggle. */
+  endAdornment?: ReactNode
+}
+
+const fieldStyle = css({ display: 'flex', flexDirection: 'column', gap: '1.5' })
+const labelStyle = css({ fontSize: 'sm', fontWeight: 'medium', color: 'text' })
+const inputStyle = css({
+  w: 'full',
+  h: '11',
+  px: '3',
+  borderWidth: '1px',
+  borderColor: 'border',
+  borderRadius: 'lg',
+  bg: 'surface',
+  color: 'text',
+  fontSize: 'md',
+  transition: 'border-color 0.15s, box-shadow 0.15s',
+  _placeholder: { color: 'muted' },
+  _hover: { borderColor: 'borderStrong' },
+  _focusVisible: { outline: 'none', borderColor: 'brand.500', boxShadow: '0 0 0 3px {colors.brand.100}' },
+  _invalid: { borderColor: 'danger' },
+  _readOnly: { bg: 'surfaceMuted', color: 'muted', cursor: 'default' },
+  '&[data-adorned]': { pr: '11' },
+})
+const adornmentStyle = css({ position: 'absolute', top: '50%', right: '1', transform: 'translateY(-50%)' })
+const errorStyle = css({ fontSize: 'sm', color: 'danger' })
+
+/** A labelled input with its validation message. */
+export function TextField({ label, error, endAdornment, ...inputProps }: TextFieldProps) {
+  const id = useId()
+  const errorId = `${id}-error`
+  return (
+    <div className={fieldStyle}>
+      <label htmlFor={id} className={labelStyle}>
+        {label}
+      </label>
+      <div className={css({ position: 'relative' })}>
+        <input
+          id={id}
+          className={inputStyle}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          data-adorned={endAdornment ? '' : undefined}
+          {...inputProps}
+        />
+        {endAdornment ? <div className={adornmentStyle}>{endAdornment}</div> : null}
+      </div>
+      {error ? (
+        <p id={errorId} className={errorStyle}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  )
+}

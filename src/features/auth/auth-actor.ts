@@ -1,0 +1,5 @@
+/** The one app-wide auth actor (SPEC §3); <AppProviders> fills its effects. */
+import { createActorContext } from '@xstate/react'
+import { authMachine } from '#machines/auth/auth-machine.ts'
+
+export const AuthActor = createActorContext(authMachine)

@@ -1,0 +1,56 @@
+import { useState } from 'react'
+import { Link } from 'wouter'
+import { type RegisterRequest, RegisterRequestSchema } from '#contracts/auth.ts'
+import { paths } from '#src/app/paths.ts'
+import { useSchemaForm } from '#src/components/form/use-schema-form.ts'
+import { Alert } from '#src/components/ui/alert.tsx'
+import { Button } from '#src/components/ui/button.tsx'
+import { PasswordField } from '#src/components/ui/password-field.tsx'
+import { TextField } from '#src/components/ui/text-field.tsx'
+import { AuthLayout, formStyle, linkStyle } from './auth-layout.tsx'
+import { useRegister } from './use-register.ts'
+
+const emptyAccount: RegisterRequest = { email: '', password: '', confirmPassword: '' }
+
+/** SPEC §2 Sign-up. One visibility flag drives both toggles: the confirm toggle follows the password's. */
+export function RegisterView() {
+  const { busy, error, createAccount } = useRegister()
+  const [passwordsVisible, setPasswordsVisible] = useState(false)
+  const form = useSchemaForm(RegisterRequestSchema, emptyAccount, createAccount)
+
+  return (
+    <AuthLayout
+      title="Create Account"
+      footer={
+        <>
+          Already have an account?{' '}
+          <Link href={paths.login} className={linkStyle}>
+            Sign in
+          </Link>
+        </>
+      }
+    >
+      <form noValidate className={formStyle} onSubmit={form.handleSubmit}>
+        {error ? <Alert>{error}</Alert> : null}
+        <TextField label="Email" type="email" autoComplete="email" {...form.field('email')} />
+        <PasswordField
+          label="Password"
+          autoComplete="new-password"
+          visible={passwordsVisible}
+          onVisibleChange={setPasswordsVisible}
+          {...form.field('password')}
+        />
+        <PasswordField
+          label="Confirm Password"
+          autoComplete="new-password"
+          visible={passwordsVisible}
+          onVisibleChange={setPasswordsVisible}
+          {...form.field('confirmPassword')}
+        />
+        <Button type="submit" size="lg" block disabled={busy}>
+          {busy ? 'Creating account...' : 'Create Account'}
+        </Button>
+      </form>
+    </AuthLayout>
+  )
+}

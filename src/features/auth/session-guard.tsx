@@ -1,0 +1,13 @@
+import type { ReactNode } from 'react'
+import { Redirect } from 'wouter'
+import { paths } from '#src/app/paths.ts'
+import { FullPageMessage } from '#src/components/ui/full-page-message.tsx'
+import { useSessionGuard } from './use-auth.ts'
+
+/** SPEC §2 Guard: 'Loading...' while the session is checked, /login (replacing history) without one. */
+export function SessionGuard({ children }: { children: ReactNode }) {
+  const status = useSessionGuard()
+  if (status === 'redirect') return <Redirect to={paths.login} replace />
+  if (status === 'loading') return <FullPageMessage>Loading...</FullPageMessage>
+  return children
+}

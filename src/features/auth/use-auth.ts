@@ -1,0 +1,40 @@
+/**
+ * Facade over the app-wide auth actor: what the guard, the header and the logout button need.
+ * Views call these intents; they never send raw events.
+ */
+import { useEffect } from 'react'
+import { useLocation } from 'wouter'
+import { AuthActor } from './auth-actor.ts'
+
+export type GuardStatus = 'loading' | 'ready' | 'redirect'
+
+/**
+ * SPEC §4: the session check runs on every path change. The URL lives outside the machine, so
+ * the guard reports each new path to it; what the check means stays in the machine.
+ */
+export function useSessionGuard(): GuardStatus {
+  const auth = AuthActor.useActorRef()
+  const [path] = useLocation()
+  useEffect(() => {
+    auth.send({ type: 'auth.check', path })
+  }, [auth, path])
+  return AuthActor.useSelector((snapshot) => {
+    if (snapshot.context.user) return 'ready'
+    return snapshot.hasTag('signedOut') ? 'redirect' : 'loading'
+  })
+}
+
+export function useCurrentUserEmail(): string | undefined {
+  return AuthActor.useSelector((snapshot) => snapshot.context.user?.email)
+}
+
+export function useLogout() {
+  const auth = AuthActor.useActorRef()
+  const loggingOut = AuthActor.useSelector((snapshot) => snapshot.hasTag('busy'))
+  return {
+    loggingOut,
+    logout() {
+      auth.send({ type: 'auth.logout' })
+    },
+  }
+}

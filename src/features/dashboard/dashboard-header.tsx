@@ -1,0 +1,58 @@
+import { Button } from '#src/components/ui/button.tsx'
+import { LogOutIcon, LogoMark, SettingsIcon } from '#src/components/ui/icons.tsx'
+import { useCurrentUserEmail, useLogout } from '#src/features/auth/use-auth.ts'
+import { css } from '../../../styled-system/css'
+import { useDashboard } from './use-dashboard.ts'
+
+/** Logo, who is signed in ('User' when the email is unknown), Settings and Logout. */
+export function DashboardHeader() {
+  const email = useCurrentUserEmail()
+  const { logout, loggingOut } = useLogout()
+  const { openSettings } = useDashboard()
+  return (
+    <header
+      className={css({
+        gridColumn: '1 / -1',
+        display: 'flex',
+        alignItems: 'center',
+        gap: '3',
+        h: '16',
+        px: { base: '4', md: '6' },
+        bg: 'surface',
+        borderBottomWidth: '1px',
+        borderColor: 'border',
+      })}
+    >
+      <div
+        className={css({
+          display: 'flex',
+          alignItems: 'center',
+          gap: '2',
+          fontWeight: 'semibold',
+          mr: 'auto',
+        })}
+      >
+        <LogoMark />
+        <span className={css({ fontSize: 'lg', display: { base: 'none', sm: 'inline' } })}>DocChat</span>
+      </div>
+      <span
+        className={css({
+          fontSize: 'sm',
+          color: 'muted',
+          truncate: true,
+          maxW: { base: '40vw', md: '20rem' },
+        })}
+        title={email || undefined}
+      >
+        {email || 'User'}
+      </span>
+      <Button variant="ghost" size="icon" aria-label="Settings" onClick={openSettings}>
+        <SettingsIcon />
+      </Button>
+      <Button variant="secondary" size="sm" onClick={logout} disabled={loggingOut}>
+        <LogOutIcon size={16} />
+        Logout
+      </Button>
+    </header>
+  )
+}

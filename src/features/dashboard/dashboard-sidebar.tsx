@@ -1,0 +1,75 @@
+import type { ReactNode } from 'react'
+import type { DashboardSection } from '#machines/dashboard/dashboard-machine.ts'
+import { AppsIcon, ChatIcon, DocumentIcon, HistoryIcon, SettingsIcon } from '#src/components/ui/icons.tsx'
+import { css } from '../../../styled-system/css'
+import { SidebarExtras } from './sidebar-extras.tsx'
+import { useDashboard } from './use-dashboard.ts'
+
+const SECTIONS: ReadonlyArray<{ id: DashboardSection; label: string; icon: ReactNode }> = [
+  { id: 'chat', label: 'Chat with Docs', icon: <ChatIcon /> },
+  { id: 'docs', label: 'Documents', icon: <DocumentIcon /> },
+  { id: 'integrations', label: 'Integrations', icon: <AppsIcon /> },
+  { id: 'history', label: 'Conversation History', icon: <HistoryIcon /> },
+  { id: 'settings', label: 'Settings', icon: <SettingsIcon /> },
+]
+
+const itemStyle = css({
+  display: 'flex',
+  alignItems: 'center',
+  gap: '3',
+  w: 'full',
+  px: '3',
+  py: '2',
+  borderRadius: 'lg',
+  fontSize: 'sm',
+  fontWeight: 'medium',
+  color: 'muted',
+  whiteSpace: 'nowrap',
+  cursor: 'pointer',
+  transition: 'background 0.15s, color 0.15s',
+  _hover: { bg: 'surfaceMuted', color: 'text' },
+  '&[aria-current=page]': { bg: 'brand.50', color: 'brand.700' },
+})
+
+/** The five sections of SPEC §2; a top strip on narrow screens, a column beside the content on wide ones. */
+export function DashboardSidebar() {
+  const { section, select } = useDashboard()
+  return (
+    <aside
+      className={css({
+        bg: 'surface',
+        borderColor: 'border',
+        borderBottomWidth: { base: '1px', md: '0' },
+        borderRightWidth: { base: '0', md: '1px' },
+        p: { base: '2', md: '4' },
+        minW: '0',
+      })}
+    >
+      <nav aria-label="Dashboard sections">
+        <ul
+          className={css({
+            display: 'flex',
+            flexDirection: { base: 'row', md: 'column' },
+            gap: '1',
+            overflowX: { base: 'auto', md: 'visible' },
+          })}
+        >
+          {SECTIONS.map(({ id, label, icon }) => (
+            <li key={id} className={css({ flexShrink: 0 })}>
+              <button
+                type="button"
+                className={itemStyle}
+                aria-current={section === id ? 'page' : undefined}
+                onClick={() => select(id)}
+              >
+                {icon}
+                {label}
+              </button>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <SidebarExtras section={section} onOpenIntegrations={() => select('integrations')} />
+    </aside>
+  )
+}

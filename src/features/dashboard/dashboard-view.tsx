@@ -1,0 +1,36 @@
+import { useAppDeps } from '#src/lib/app-deps.ts'
+import { css } from '../../../styled-system/css'
+import { DashboardActor } from './dashboard-actor.ts'
+import { DashboardHeader } from './dashboard-header.tsx'
+import { DashboardSidebar } from './dashboard-sidebar.tsx'
+import { SectionOutlet } from './section-outlet.tsx'
+
+/** SPEC §2 Dashboard: header, sidebar of five sections, and the chosen section. Lazy-loaded. */
+export function DashboardView() {
+  const { inspect } = useAppDeps()
+  return (
+    <DashboardActor.Provider options={{ inspect }}>
+      <div
+        className={css({
+          minH: '100dvh',
+          display: 'grid',
+          gridTemplateRows: 'auto auto 1fr',
+          gridTemplateColumns: '1fr',
+          md: { gridTemplateRows: 'auto 1fr', gridTemplateColumns: '16rem 1fr' },
+        })}
+      >
+        <DashboardHeader />
+        <DashboardSidebar />
+        <main
+          className={css({
+            minW: '0',
+            px: { base: '4', md: '8' },
+            py: { base: '6', md: '8' },
+          })}
+        >
+          <SectionOutlet />
+        </main>
+      </div>
+    </DashboardActor.Provider>
+  )
+}

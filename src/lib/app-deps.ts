@@ -1,0 +1,30 @@
+/**
+ * What the app injects into its machines: the API client functions, the logger and (in
+ * development, opt-in) the XState inspector. main.tsx builds the real ones; view tests pass
+ * their own through the same providers.
+ */
+import { createContext, use } from 'react'
+import type { ActorOptions, AnyActorLogic } from 'xstate'
+import type { Logger } from '#machines/shared/effects.ts'
+import { type AuthApi, createAuthApi } from '#src/api/auth.ts'
+import { createHttp, type HttpOptions } from '#src/api/client.ts'
+
+export type Inspect = ActorOptions<AnyActorLogic>['inspect']
+
+export type AppDeps = {
+  authApi: AuthApi
+  log: Logger
+  inspect?: Inspect
+}
+
+export function createAppDeps(http: HttpOptions = {}, inspect?: Inspect): AppDeps {
+  return { authApi: createAuthApi(createHttp(http)), log: console, inspect }
+}
+
+export const AppDepsContext = createContext<AppDeps | null>(null)
+
+export function useAppDeps(): AppDeps {
+  const deps = use(AppDepsContext)
+  if (!deps) throw new Error('useAppDeps() needs <AppProviders> above it.')
+  return deps
+}
