@@ -1,0 +1,132 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import { expect, test } from 'vitest'
+import { authEndpoints } from '#contracts/auth.ts'
+import { ada, fail, held, server, signedIn } from './msw-server.ts'
+import { renderApp } from './render-app.tsx'
+
+async function openDashboard() {
+  server.use(signedIn())
+  const app = renderApp('/dashboard')
+  await screen.findByText(ada.email)
+  const header = screen.getByRole('banner')
+  const sidebar = screen.getByRole('navigation', { name: 'Dashboard sections' })
+  const main = screen.getByRole('main')
+  return { ...app, header, sidebar, main }
+}
+
+test('the header shows the logo, my email, Settings and Logout', async () => {
+  const { header } = await openDashboard()
+
+  expect(within(header).getByText('DocChat')).toBeTruthy()
+  expect(within(header).getByText(ada.email)).toBeTruthy()
+  expect(within(header).getByRole('button', { name: 'Settings' })).toBeTruthy()
+  expect(within(header).getByRole('button', { name: 'Logout' })).toBeTruthy()
+})
+
+test('the header says "User" when my email is unknown', async () => {
+  server.use(signedIn({ ...ada, email: '' }))
+  renderApp('/dashboard')
+
+  expect(await within(await screen.findByRole('banner')).findByText('User')).toBeTruthy()
+})
+
+test('the sidebar lists five sections and opens on Chat with Docs', async () => {
+  const { sidebar, main } = await openDashboard()
+
+  const labels = within(sidebar)
+    .getAllByRole('button')
+    .map((button) => button.textContent)
+  expect(labels).toEqual(['Chat with Docs', 'Documents', 'Integrations', 'Conversation History', 'Settings'])
+  expect(within(sidebar).getByRole('button', { name: 'Chat with Docs' }).getAttribute('aria-current')).toBe(
+    'page',
+  )
+  expect(within(main).getByText('Start a conversation')).toBeTruthy()
+  expect(
+    within(main).getByText(
+      "Ask questions about your documents or start a general conversation. I'm here to help!",
+    ),
+  ).toBeTruthy()
+  expect(within(main).getByPlaceholderText('Type your message...')).toBeTruthy()
+  expect(within(main).getByText('Press Enter to send, Shift + Enter for new line')).toBeTruthy()
+})
+
+test('Conversation History shows its empty state and the recent conversations panel', async () => {
+  const { user, sidebar, main } = await openDashboard()
+
+  await user.click(within(sidebar).getByRole('button', { name: 'Conversation History' }))
+
+  expect(
+    within(sidebar).getByRole('button', { name: 'Conversation History' }).getAttribute('aria-current'),
+  ).toBe('page')
+  expect(within(main).getByRole('heading', { name: 'Conversation History' })).toBeTruthy()
+  expect(within(main).getByText('View and manage your previous conversations')).toBeTruthy()
+  expect(within(main).getByText('No conversations yet')).toBeTruthy()
+  expect(within(main).getByText('Start chatting to see your conversation history here.')).toBeTruthy()
+  expect(screen.getByRole('heading', { name: 'Recent Conversations' })).toBeTruthy()
+})
+
+test('Documents shows its heading, the empty list and the Document Library card', async () => {
+  const { user, sidebar, main } = await openDashboard()
+
+  await user.click(within(sidebar).getByRole('button', { name: 'Documents' }))
+
+  expect(within(main).getByRole('heading', { name: 'Documents' })).toBeTruthy()
+  expect(within(main).getByText('No documents found.')).toBeTruthy()
+  expect(screen.getByRole('heading', { name: 'Document Library' })).toBeTruthy()
+  expect(screen.getByRole('button', { name: 'Upload Document' })).toBeTruthy()
+})
+
+test('Integrations offers Google Drive', async () => {
+  const { user, sidebar, main } = await openDashboard()
+
+  await user.click(within(sidebar).getByRole('button', { name: 'Integrations' }))
+
+  expect(within(main).getByRole('heading', { name: 'Apps & Integrations' })).toBeTruthy()
+  expect(within(main).getByText('Give your Assistant access to your favorite apps')).toBeTruthy()
+  expect(within(main).getByRole('heading', { name: 'Google Drive' })).toBeTruthy()
+  expect(within(main).getByRole('button', { name: 'Connect Now' })).toBeTruthy()
+  expect(screen.getByRole('button', { name: 'Google Drive' })).toBeTruthy()
+})
+
+test('the settings button opens Settings with my read-only email and a Display Name field', async () => {
+  const { user, header, sidebar, main } = await openDashboard()
+
+  await user.click(within(header).getByRole('button', { name: 'Settings' }))
+
+  expect(within(sidebar).getByRole('button', { name: 'Settings' }).getAttribute('aria-current')).toBe('page')
+  expect(within(main).getByRole('heading', { name: 'Profile' })).toBeTruthy()
+  const email = within(main).getByLabelText('Email') as HTMLInputElement
+  expect(email.value).toBe(ada.email)
+  expect(email.readOnly).toBe(true)
+  const displayName = within(main).getByLabelText('Display Name') as HTMLInputElement
+  await user.type(displayName, 'Ada')
+  expect(displayName.value).toBe('Ada')
+  expect(within(main).queryByRole('button', { name: /save/i })).toBeNull()
+  for (const item of ['Account Settings', 'Preferences', 'Privacy']) {
+    expect(screen.getByText(item)).toBeTruthy()
+  }
+})
+
+test('Logout signs me out and goes to /login', async () => {
+  const logout = held(authEndpoints.logout, { success: true, data: null })
+  server.use(logout.handler)
+  const { user, header, currentPath } = await openDashboard()
+
+  await user.click(within(header).getByRole('button', { name: 'Logout' }))
+  logout.release()
+
+  expect(await screen.findByRole('heading', { name: 'Welcome Back' })).toBeTruthy()
+  expect(currentPath()).toBe('/login')
+})
+
+test('a failed logout is only logged: I stay on the dashboard', async () => {
+  server.use(fail(authEndpoints.logout, 500, 'Internal error'))
+  const { user, header, log, currentPath } = await openDashboard()
+
+  await user.click(within(header).getByRole('button', { name: 'Logout' }))
+
+  await waitFor(() => expect(log.error).toHaveBeenCalled())
+  expect(within(header).getByRole('button', { name: 'Logout' })).toBeTruthy()
+  expect(screen.getByText(ada.email)).toBeTruthy()
+  expect(currentPath()).toBe('/dashboard')
+})

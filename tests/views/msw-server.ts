@@ -1,0 +1,73 @@
+/**
+ * The API as the views meet it: MSW handlers whose bodies are typed from contracts/, so a test
+ * can only answer what the real server could. Each test installs the answers it needs.
+ */
+import { HttpResponse, http } from 'msw'
+import { setupServer } from 'msw/node'
+import type { z } from 'zod'
+import { authEndpoints, type User } from '#contracts/auth.ts'
+import type { Endpoint, ErrorEnvelope } from '#contracts/endpoint.ts'
+
+export const server = setupServer()
+
+export const ada: User = { _id: 'u1', email: 'ada@example.com', createdAt: '2026-01-01T00:00:00.000Z' }
+
+/** jsdom's origin: the app under test calls the same origin, as in production. */
+export function urlOf(endpoint: Endpoint): string {
+  return new URL(endpoint.path, window.location.origin).href
+}
+
+type Body<E extends Endpoint> = z.input<E['response']>
+
+function handle<E extends Endpoint>(endpoint: E, answer: () => Promise<Response> | Response) {
+  const method = endpoint.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete'
+  return http[method](urlOf(endpoint), answer)
+}
+
+/** A success body as the endpoint's contract describes it. */
+export function okResponse<E extends Endpoint>(_endpoint: E, body: Body<E>, status = 200) {
+  return HttpResponse.json(body, { status })
+}
+
+/** The API's one failure envelope. */
+export function errorResponse(status: number, message = 'Request failed') {
+  return HttpResponse.json<ErrorEnvelope>({ success: false, message }, { status })
+}
+
+export function ok<E extends Endpoint>(endpoint: E, body: Body<E>, status = 200) {
+  return handle(endpoint, () => okResponse(endpoint, body, status))
+}
+
+export function fail(endpoint: Endpoint, status: number, message = 'Request failed') {
+  return handle(endpoint, () => errorResponse(status, message))
+}
+
+/** Answers the n-th call (from 1) with answer(n) and counts the calls. */
+export function counted(endpoint: Endpoint, answer: (call: number) => Response) {
+  let calls = 0
+  const handler = handle(endpoint, () => {
+    calls += 1
+    return answer(calls)
+  })
+  return { handler, calls: () => calls }
+}
+
+export function unreachable(endpoint: Endpoint) {
+  return handle(endpoint, () => HttpResponse.error())
+}
+
+/** Holds the answer until the test calls release(), to see what a person sees meanwhile. */
+export function held<E extends Endpoint>(endpoint: E, body: Body<E>, status = 200) {
+  const gate = Promise.withResolvers<void>()
+  const handler = handle(endpoint, async () => {
+    await gate.promise
+    return HttpResponse.json(body, { status })
+  })
+  return { handler, release: () => gate.resolve() }
+}
+
+export const signedIn = (user: User = ada) => ok(authEndpoints.me, { success: true, data: user })
+export const signedOut = () => [
+  fail(authEndpoints.me, 401, 'Not signed in'),
+  fail(authEndpoints.refreshToken, 401, 'Session expired'),
+]
