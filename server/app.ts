@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 import Fastify, { type FastifyServerOptions } from 'fastify'
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from './auth/rate-limits.ts'
-import type { Config } from './config.ts'
+import type { Config, LogLevel } from './config.ts'
 import { authenticationPlugin } from './plugins/app/authentication.ts'
 import { databasePlugin } from './plugins/app/database.ts'
 import { BODY_LIMIT_BYTES, errorHandlerPlugin } from './plugins/app/error-handler.ts'
@@ -29,8 +29,11 @@ declare module 'fastify' {
 export const DEFAULT_DIST_DIR = fileURLToPath(new URL('../dist', import.meta.url))
 
 export type BuildAppOptions = {
-  /** Fastify's logger option; default: pino at LOG_LEVEL, pretty on a terminal outside production. */
-  logger?: FastifyServerOptions['logger']
+  /**
+   * false: no logs. Default: pino at LOG_LEVEL with secrets redacted, pretty on a terminal outside
+   * production. An object keeps the redaction and sends the lines to `stream` (tests read them).
+   */
+  logger?: false | LogOptions
   /** Per-limit overrides of DEFAULT_AUTH_RATE_LIMITS (tests use small ones). */
   rateLimits?: Partial<AuthRateLimits>
   /** Where the built SPA is; default DEFAULT_DIST_DIR. */
@@ -39,9 +42,11 @@ export type BuildAppOptions = {
   now?: () => Date
 }
 
+export type LogOptions = { level?: LogLevel; stream?: { write: (line: string) => void } }
+
 export async function buildApp(config: Config, options: BuildAppOptions = {}) {
   const app = Fastify({
-    logger: options.logger ?? loggerOptions(config),
+    logger: options.logger === false ? false : loggerOptions(config, options.logger),
     bodyLimit: BODY_LIMIT_BYTES,
   }).withTypeProvider<ZodTypeProvider>()
   app.setValidatorCompiler(validatorCompiler)
@@ -74,9 +79,11 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
 
 export type App = Awaited<ReturnType<typeof buildApp>>
 
-function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+function loggerOptions(config: Config, custom: LogOptions = {}): FastifyServerOptions['logger'] {
+  const pretty = !config.isProduction && process.stdout.isTTY && !custom.stream
   return {
-    level: config.logLevel,
+    level: custom.level ?? config.logLevel,
+    ...(custom.stream ? { stream: custom.stream } : {}),
     // Fastify's request serializer logs no headers today; this keeps secrets out if that changes.
     redact: {
       paths: [
@@ -88,7 +95,7 @@ function loggerOptions(config: Config): FastifyServerOptions['logger'] {
       ],
       censor: '[redacted]',
     },
-    ...(!config.isProduction && process.stdout.isTTY
+    ...(pretty
       ? {
           transport: {
             target: 'pino-pretty',

@@ -7,12 +7,22 @@ import { randomUUID } from 'node:crypto'
 import type { LightMyRequestResponse } from 'fastify'
 import { authEndpoints, type User, UserPayloadSchema } from '#contracts/auth.ts'
 import { type App, type BuildAppOptions, buildApp } from '#server/app.ts'
+import type { AuthRateLimits } from '#server/auth/rate-limits.ts'
 import { type Config, loadConfig } from '#server/config.ts'
 
 export const TEST_PASSWORD = 'correct horse battery'
 export const TEST_APP_SECRET = 'test-app-secret-that-is-long-enough-0123456789'
 /** A dist directory that does not exist: tests see the "not built" answer unless they pass one. */
 export const NO_DIST_DIR = '/nonexistent/docchat-dist'
+
+/** Tests sign up and in far more often than a person: limits are off unless a test sets them. */
+const NO_LIMIT = { max: 1_000_000, timeWindowMs: 60_000 }
+export const UNLIMITED_AUTH: AuthRateLimits = {
+  loginPerIp: NO_LIMIT,
+  loginPerAccount: NO_LIMIT,
+  registerPerIp: NO_LIMIT,
+  registerPerAccount: NO_LIMIT,
+}
 
 export type TestAppOverrides = BuildAppOptions & { env?: Record<string, string> }
 
@@ -22,7 +32,12 @@ export function testConfig(env: Record<string, string> = {}): Config {
 
 export async function buildTestApp(overrides: TestAppOverrides = {}): Promise<App> {
   const { env, ...options } = overrides
-  return buildApp(testConfig(env), { logger: false, distDir: NO_DIST_DIR, ...options })
+  return buildApp(testConfig(env), {
+    logger: false,
+    distDir: NO_DIST_DIR,
+    ...options,
+    rateLimits: { ...UNLIMITED_AUTH, ...options.rateLimits },
+  })
 }
 
 export function uniqueEmail(prefix = 'user'): string {

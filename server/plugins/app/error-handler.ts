@@ -9,7 +9,8 @@ import { HttpError } from '../../http-errors.ts'
 import { sharedPlugin } from '../shared-plugin.ts'
 
 export const SERVER_FAULT_MESSAGE = 'Something went wrong on our side.'
-export const BODY_LIMIT_BYTES = 1024 * 1024
+const MIB = 1024 * 1024
+export const BODY_LIMIT_BYTES = 1 * MIB
 
 type ClientError = { statusCode: number; message: string }
 
@@ -41,7 +42,7 @@ function toClientError(error: FastifyError): ClientError {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return {
         statusCode: 413,
-        message: `The request body is too large (at most ${BODY_LIMIT_BYTES / 1024} KiB)`,
+        message: `The request body is too large (at most ${BODY_LIMIT_BYTES / MIB} MiB)`,
       }
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return { statusCode: 415, message: 'Unsupported content type: send the body as application/json' }

@@ -1,0 +1,87 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { ErrorEnvelopeSchema } from '#contracts/endpoint.ts'
+import type { App } from '#server/app.ts'
+import { buildTestApp } from './helper.ts'
+
+const INDEX =
+  '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/index-Ab12Cd.js"></script></body></html>'
+const SCRIPT = 'console.log("app")'
+let app: App
+let unbuilt: App
+
+beforeAll(async () => {
+  const dist = mkdtempSync(join(tmpdir(), 'docchat-dist-'))
+  mkdirSync(join(dist, 'assets'))
+  writeFileSync(join(dist, 'index.html'), INDEX)
+  writeFileSync(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>')
+  writeFileSync(join(dist, 'assets', 'index-Ab12Cd.js'), SCRIPT)
+  ;[app, unbuilt] = await Promise.all([buildTestApp({ distDir: dist }), buildTestApp()])
+})
+afterAll(async () => {
+  await Promise.all([app.close(), unbuilt.close()])
+})
+
+test('/ serves index.html, revalidated on every visit, with the CSP', async () => {
+  const response = await app.inject({ method: 'GET', url: '/' })
+  expect(response.statusCode).toBe(200)
+  expect(response.body).toBe(INDEX)
+  expect(response.headers['content-type']).toMatch(/^text\/html/)
+  expect(response.headers['cache-control']).toBe('no-cache')
+  expect(response.headers['content-security-policy']).toContain("script-src 'self'")
+})
+
+test.each(['/dashboard', '/login', '/register', '/whatever/deep/path', '/dashboard?tab=history'])(
+  'the client-side route %s gets index.html',
+  async (url) => {
+    const response = await app.inject({ method: 'GET', url })
+    expect(response.statusCode).toBe(200)
+    expect(response.body).toBe(INDEX)
+    expect(response.headers['cache-control']).toBe('no-cache')
+  },
+)
+
+test('hashed assets are served with a one-year immutable cache', async () => {
+  const response = await app.inject({ method: 'GET', url: '/assets/index-Ab12Cd.js' })
+  expect(response.statusCode).toBe(200)
+  expect(response.body).toBe(SCRIPT)
+  expect(response.headers['content-type']).toMatch(/javascript/)
+  expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+})
+
+test('other files at the root are served and revalidated', async () => {
+  const response = await app.inject({ method: 'GET', url: '/favicon.svg' })
+  expect(response.statusCode).toBe(200)
+  expect(response.headers['cache-control']).toBe('no-cache')
+})
+
+test('a missing hashed asset answers 404, not index.html', async () => {
+  const response = await app.inject({ method: 'GET', url: '/assets/index-old.js' })
+  expect(response.statusCode).toBe(404)
+  expect(response.body).not.toContain('<html')
+})
+
+test('an unknown API path answers the JSON 404 envelope, not index.html', async () => {
+  const response = await app.inject({ method: 'GET', url: '/api/v1/nothing-here' })
+  expect(response.statusCode).toBe(404)
+  expect(ErrorEnvelopeSchema.parse(response.json()).success).toBe(false)
+})
+
+test('the API keeps working beside the SPA', async () => {
+  const response = await app.inject({ method: 'GET', url: '/api/v1/health' })
+  expect(response.json()).toEqual({ status: 'ok' })
+})
+
+test('without a build, pages answer a short text saying to run npm run build', async () => {
+  const response = await unbuilt.inject({ method: 'GET', url: '/dashboard' })
+  expect(response.statusCode).toBe(404)
+  expect(response.headers['content-type']).toMatch(/^text\/plain/)
+  expect(response.body).toContain('npm run build')
+})
+
+test('without a build, the API still answers', async () => {
+  const response = await unbuilt.inject({ method: 'GET', url: '/api/v1/health' })
+  expect(response.statusCode).toBe(200)
+})
