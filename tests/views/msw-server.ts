@@ -2,7 +2,7 @@
  * The API as the views meet it: MSW handlers whose bodies are typed from contracts/, so a test
  * can only answer what the real server could. Each test installs the answers it needs.
  */
-import { HttpResponse, http } from 'msw'
+import { HttpResponse, http, type JsonBodyType } from 'msw'
 import { setupServer } from 'msw/node'
 import type { z } from 'zod'
 import { authEndpoints, type User } from '#contracts/auth.ts'
@@ -26,7 +26,8 @@ function handle<E extends Endpoint>(endpoint: E, answer: () => Promise<Response>
 
 /** A success body as the endpoint's contract describes it. */
 export function okResponse<E extends Endpoint>(_endpoint: E, body: Body<E>, status = 200) {
-  return HttpResponse.json(body, { status })
+  // The contract already typed the body; zod's input type is just wider than MSW's JSON type.
+  return HttpResponse.json(body as JsonBodyType, { status })
 }
 
 /** The API's one failure envelope. */
@@ -61,7 +62,7 @@ export function held<E extends Endpoint>(endpoint: E, body: Body<E>, status = 20
   const gate = Promise.withResolvers<void>()
   const handler = handle(endpoint, async () => {
     await gate.promise
-    return HttpResponse.json(body, { status })
+    return okResponse(endpoint, body, status)
   })
   return { handler, release: () => gate.resolve() }
 }

@@ -2,9 +2,23 @@ import { cleanup } from '@testing-library/react'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import { server } from './msw-server.ts'
 
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+// MSW 3 names this option onUnhandledFrame (onUnhandledRequest in MSW 2). 'error' makes the call
+// reject, but the app turns a rejected call into a message, so the test is also failed below.
+const unhandled: string[] = []
+
+beforeAll(() =>
+  server.listen({
+    onUnhandledFrame({ frame, defaults }) {
+      const { request } = frame.data as { request?: Request }
+      unhandled.push(request ? `${request.method} ${request.url}` : frame.protocol)
+      defaults.error()
+    },
+  }),
+)
 afterEach(() => {
   cleanup()
   server.resetHandlers()
+  const calls = unhandled.splice(0)
+  if (calls.length > 0) throw new Error(`Requests without an MSW handler: ${calls.join(', ')}`)
 })
 afterAll(() => server.close())
