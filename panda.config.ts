@@ -23,6 +23,9 @@ export default defineConfig({
         },
       },
       semanticTokens: {
+        shadows: {
+          focusRing: { value: '0 0 0 3px {colors.brand.100}' },
+        },
         colors: {
           bg: { value: '#f6f7fb' },
           surface: { value: '#ffffff' },

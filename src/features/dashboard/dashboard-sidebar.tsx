@@ -28,7 +28,11 @@ const itemStyle = css({
   cursor: 'pointer',
   transition: 'background 0.15s, color 0.15s',
   _hover: { bg: 'surfaceMuted', color: 'text' },
-  '&[aria-current=page]': { bg: 'brand.50', color: 'brand.700' },
+  '&[aria-current=page]': {
+    bg: 'brand.50',
+    color: 'brand.700',
+    _hover: { bg: 'brand.100', color: 'brand.700' },
+  },
 })
 
 /** The five sections of SPEC §2; a top strip on narrow screens, a column beside the content on wide ones. */
