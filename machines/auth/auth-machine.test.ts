@@ -113,6 +113,8 @@ test('login and register set the user; setLoading sets the flag', () => {
   const bob = { ...ada, _id: 'u2', email: 'bob@example.com' }
   auth.send({ type: 'auth.register', user: bob })
   expect(auth.getSnapshot().context.user).toEqual(bob)
+  // Sign-up opens no session: the guard must still send this person to /login.
+  expect(auth.getSnapshot().hasTag('signedOut')).toBe(true)
 
   auth.send({ type: 'auth.setLoading', loading: true })
   expect(auth.getSnapshot().context.loading).toBe(true)

@@ -53,9 +53,11 @@ export const authMachine = setup({
       actions: { type: 'storeUser', params: ({ event }) => ({ user: event.user }) },
     },
     'auth.register': {
-      target: '.signedIn',
+      target: '.signedOut',
       actions: { type: 'storeUser', params: ({ event }) => ({ user: event.user }) },
-      description: 'SPEC §4: register sets the user (the screen then goes to /login).',
+      description:
+        'SPEC §4: register sets the user, but sign-up opens no session (the screen goes to /login), ' +
+        'so the guard still sends this person to sign in.',
     },
     'auth.setLoading': {
       actions: { type: 'storeLoading', params: ({ event }) => ({ loading: event.loading }) },

@@ -19,8 +19,9 @@ export function useSessionGuard(): GuardStatus {
     auth.send({ type: 'auth.check', path })
   }, [auth, path])
   return AuthActor.useSelector((snapshot) => {
-    if (snapshot.context.user) return 'ready'
-    return snapshot.hasTag('signedOut') ? 'redirect' : 'loading'
+    // signedOut first: after sign-up the user is known (SPEC §4) but has no session yet.
+    if (snapshot.hasTag('signedOut')) return 'redirect'
+    return snapshot.context.user ? 'ready' : 'loading'
   })
 }
 
