@@ -1,4 +1,4 @@
-/** Whether a path (no query string) belongs to the JSON API rather than the SPA. */
-export function isApiPath(path: string): boolean {
-  return path === '/api' || path.startsWith('/api/')
+/** Whether a request URL (query string allowed) belongs to the JSON API rather than the SPA. */
+export function isApiUrl(url: string): boolean {
+  return url.startsWith('/api') && (url.length === 4 || url[4] === '/' || url[4] === '?')
 }

@@ -25,6 +25,9 @@ export type CurrentUser = CachedUser
 
 export type SignedIn = { user: CurrentUser; tokens: SessionTokens }
 
+/** Who a valid access token speaks for, and which sign-in it belongs to. */
+export type Session = { user: CurrentUser; familyId: string }
+
 export type AuthService = ReturnType<typeof createAuthService>
 
 type Deps = {
@@ -222,10 +225,25 @@ export function createAuthService({ users, sessions, accessTokenKey, now }: Deps
       log.info({ event: 'auth.logout', userId: target.userId }, 'signed out')
     },
 
+    /**
+     * The session check without any I/O: the session when the token, its sign-in and its user are
+     * all cached and valid, null when the token is known to be dead, undefined when only
+     * `authenticate` (which may query) can tell.
+     */
+    cachedSession(accessToken: string | undefined): Session | null | undefined {
+      if (!accessToken) return null
+      const atMs = now().getTime()
+      const claims = cache.token(accessToken, atMs)
+      if (!claims) return undefined
+      const family = cache.family(claims.familyId, atMs)
+      if (!family) return undefined
+      if (!family.live || family.userId !== claims.userId || family.expiresAt <= atMs) return null
+      const user = cache.user(claims.userId)
+      return user ? { user, familyId: claims.familyId } : undefined
+    },
+
     /** The session check: no database query when the token, its family and its user are cached. */
-    async authenticate(
-      accessToken: string | undefined,
-    ): Promise<{ user: CurrentUser; familyId: string } | null> {
+    async authenticate(accessToken: string | undefined): Promise<Session | null> {
       if (!accessToken) return null
       const at = now()
       const claims = await claimsOf(accessToken, at)

@@ -39,8 +39,18 @@ test('API responses say Cache-Control: no-store, errors included', async () => {
   expect(unauthorized.headers['cache-control']).toBe('no-store')
 })
 
-test('responses carry the security headers (CSP for the SPA, nosniff, frame and referrer policies)', async () => {
+test('API responses carry the short security header set for JSON (CSP none, nosniff, frame DENY)', async () => {
   const response = await app.inject({ method: 'GET', url: healthEndpoint.path })
+  expect(response.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'")
+  expect(response.headers['x-content-type-options']).toBe('nosniff')
+  expect(response.headers['x-frame-options']).toBe('DENY')
+  expect(response.headers['referrer-policy']).toBe('no-referrer')
+  expect(response.headers['cross-origin-resource-policy']).toBe('same-origin')
+  expect(response.headers['strict-transport-security']).toBeUndefined()
+})
+
+test("pages carry helmet's full set with a CSP the SPA runs under", async () => {
+  const response = await app.inject({ method: 'GET', url: '/dashboard' })
   const csp = String(response.headers['content-security-policy'])
   expect(csp).toContain("default-src 'self'")
   expect(csp).toContain("script-src 'self'")
@@ -50,15 +60,18 @@ test('responses carry the security headers (CSP for the SPA, nosniff, frame and 
   expect(response.headers['x-content-type-options']).toBe('nosniff')
   expect(response.headers['x-frame-options']).toBe('SAMEORIGIN')
   expect(response.headers['referrer-policy']).toBe('no-referrer')
+  expect(response.headers['cross-origin-opener-policy']).toBe('same-origin')
   expect(response.headers['strict-transport-security']).toBeUndefined()
 })
 
 test('over https the app also sends HSTS and upgrade-insecure-requests', async () => {
   const httpsApp = await buildTestApp({ env: { PUBLIC_URL: 'https://docchat.example.com' } })
   try {
-    const response = await httpsApp.inject({ method: 'GET', url: healthEndpoint.path })
-    expect(response.headers['strict-transport-security']).toMatch(/max-age=\d+/)
-    expect(String(response.headers['content-security-policy'])).toContain('upgrade-insecure-requests')
+    const api = await httpsApp.inject({ method: 'GET', url: healthEndpoint.path })
+    expect(api.headers['strict-transport-security']).toMatch(/max-age=\d+/)
+    const page = await httpsApp.inject({ method: 'GET', url: '/login' })
+    expect(page.headers['strict-transport-security']).toMatch(/max-age=\d+/)
+    expect(String(page.headers['content-security-policy'])).toContain('upgrade-insecure-requests')
   } finally {
     await httpsApp.close()
   }

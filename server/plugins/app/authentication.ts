@@ -7,8 +7,13 @@
  * It answers 401 "Not signed in" unless the access cookie holds a valid token whose sign-in is
  * still live, and sets `request.user`.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify'
-import { type AuthService, type CurrentUser, createAuthService } from '../../auth/auth-service.ts'
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
+import {
+  type AuthService,
+  type CurrentUser,
+  createAuthService,
+  type Session,
+} from '../../auth/auth-service.ts'
 import { ACCESS_COOKIE } from '../../auth/cookies.ts'
 import { deriveAccessTokenKey } from '../../auth/tokens.ts'
 import { unauthorized } from '../../http-errors.ts'
@@ -20,7 +25,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     auth: AuthService
     /** onRequest (or preHandler) hook: 401 unless signed in; sets `request.user`. */
-    authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+    authenticate: (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void
   }
   interface FastifyRequest {
     /** Set by `app.authenticate`; null on routes that don't use it. */
@@ -42,14 +47,29 @@ export const authenticationPlugin = sharedPlugin<{ appSecret: string; now: () =>
     app.decorate('auth', auth)
     app.decorateRequest('user', null)
     app.decorateRequest('sessionFamilyId', null)
-    app.decorate('authenticate', async (request: FastifyRequest, _reply: FastifyReply) => {
-      const session = await auth.authenticate(request.cookies[ACCESS_COOKIE])
-      if (!session) throw unauthorized()
-      request.user = session.user
-      request.sessionFamilyId = session.familyId
-    })
+    // Callback style with a synchronous fast path: every authenticated request runs this, and
+    // when the session is cached no promise is created at all.
+    app.decorate(
+      'authenticate',
+      (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+        const token = request.cookies[ACCESS_COOKIE]
+        const cached = auth.cachedSession(token)
+        if (cached !== undefined) {
+          done(signIn(request, cached))
+          return
+        }
+        auth.authenticate(token).then((session) => done(signIn(request, session)), done)
+      },
+    )
   },
 )
+
+function signIn(request: FastifyRequest, session: Session | null): Error | undefined {
+  if (!session) return unauthorized()
+  request.user = session.user
+  request.sessionFamilyId = session.familyId
+  return undefined
+}
 
 /** The user `app.authenticate` found; throws 401 if the route forgot the hook. */
 export function requireUser(request: FastifyRequest): CurrentUser {

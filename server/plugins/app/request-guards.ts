@@ -5,11 +5,9 @@
  *   browser page (curl, a server, a test) and cannot carry a victim's cookies by accident.
  * - JSON routes take only JSON: Fastify's text/plain parser is removed, because a cross-site
  *   <form> can send text/plain without a CORS preflight.
- * - API responses are never cached (they carry personal data).
  */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import { HttpError } from '../../http-errors.ts'
-import { isApiPath } from '../../http-paths.ts'
 import { sharedPlugin } from '../shared-plugin.ts'
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
@@ -31,8 +29,7 @@ export const requestGuardsPlugin = sharedPlugin<{ publicOrigin: string }>(
     // Callback style: this runs on every request, and skips a promise per call.
     app.addHook(
       'onRequest',
-      (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-        if (isApiPath(request.url.split('?', 1)[0] ?? '')) reply.header('cache-control', 'no-store')
+      (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
         if (STATE_CHANGING.has(request.method) && !isSameSite(request)) {
           done(new HttpError(403, CROSS_SITE_MESSAGE))
           return

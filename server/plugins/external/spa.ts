@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import fastifyStatic from '@fastify/static'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { isApiPath } from '../../http-paths.ts'
+import { isApiUrl } from '../../http-paths.ts'
 import { sharedPlugin } from '../shared-plugin.ts'
 
 const IMMUTABLE = 'public, max-age=31536000, immutable'
@@ -31,7 +31,7 @@ export const spaPlugin = sharedPlugin<{ distDir: string }>('spa', async (app, { 
   app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?', 1)[0] ?? '/'
     const isRead = request.method === 'GET' || request.method === 'HEAD'
-    if (isApiPath(path) || !isRead) {
+    if (isApiUrl(path) || !isRead) {
       return reply.code(404).send({ success: false, message: `No such endpoint: ${request.method} ${path}` })
     }
     if (!built) return reply.code(404).type('text/plain; charset=utf-8').send(NOT_BUILT_MESSAGE)
