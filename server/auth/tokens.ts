@@ -51,14 +51,19 @@ export async function verifyAccessToken(
       currentDate: now,
       requiredClaims: ['sub', 'exp', 'iat', 'jti', 'fid'],
     })
-    if (typeof payload.sub !== 'string' || typeof payload.fid !== 'string' || payload.exp === undefined) {
-      return null
-    }
+    // Both ids reach a uuid column: anything else would be a database error, not a 401.
+    if (!isUuid(payload.sub) || !isUuid(payload.fid) || payload.exp === undefined) return null
     return { userId: payload.sub, familyId: payload.fid, expiresAt: payload.exp }
   } catch (error) {
     if (error instanceof errors.JOSEError) return null
     throw error
   }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID.test(value)
 }
 
 export function newRefreshToken(): string {

@@ -209,3 +209,13 @@ test('logout ends only the sign-in it was sent from', async () => {
   await postLogout(cookie)
   expect((await getMe(otherDevice)).statusCode).toBe(200)
 })
+
+test('a validly signed token whose ids are not uuids answers 401, not 500', async () => {
+  const key = deriveAccessTokenKey(TEST_APP_SECRET)
+  const { token } = await signAccessToken(key, {
+    userId: 'not-a-uuid',
+    familyId: "1' or '1'='1",
+    now: new Date(clock),
+  })
+  expectNotSignedIn(await getMe(`docchat_access=${token}`))
+})
