@@ -32,7 +32,7 @@ export function createLlm(config: LlmConfig): Llm {
       try {
         completion = await client.chat.completions.create({ model: config.model, messages, temperature: 0.2 })
       } catch (cause) {
-        throw new LlmUnavailableError(describe(cause), { cause })
+        throw new LlmUnavailableError(explain(cause), { cause })
       }
       const text = completion.choices[0]?.message?.content?.trim()
       if (!text)
@@ -42,7 +42,7 @@ export function createLlm(config: LlmConfig): Llm {
   }
 }
 
-function describe(error: unknown): string {
+function explain(error: unknown): string {
   if (error instanceof OpenAI.APIConnectionTimeoutError)
     return 'The language model did not answer in time. Please try again.'
   if (error instanceof OpenAI.APIConnectionError)
