@@ -8,7 +8,8 @@
  */
 
 import { createHash } from 'node:crypto'
-import { once } from 'node:events'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import {
   ABOUT_SCHEMA,
   applySelection,
@@ -304,11 +305,12 @@ async function download(ctx: RouteContext, file: StoredFile): Promise<void> {
     'cache-control': 'private, max-age=0',
     ...(range ? { 'content-range': `bytes ${start}-${end - 1}/${size}` } : {}),
   })
-  for (const chunk of contentChunks(file.content, start, end)) {
-    if (ctx.res.destroyed) return
-    if (!ctx.res.write(chunk)) await Promise.race([once(ctx.res, 'drain'), once(ctx.res, 'close')])
+  try {
+    await pipeline(Readable.from(contentChunks(file.content, start, end)), ctx.res)
+  } catch (error) {
+    // The client hung up mid-download (as the Drive client does when a caller aborts).
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') throw error
   }
-  ctx.res.end()
 }
 
 async function getFile(ctx: RouteContext): Promise<void> {
