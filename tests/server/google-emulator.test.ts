@@ -205,6 +205,39 @@ test('a code can be exchanged only once', async () => {
   expect(error.response?.data).toMatchObject({ error: 'invalid_grant' })
 })
 
+test('a code left unused for more than ten minutes has expired', async () => {
+  const client = oauthClient()
+  const { url, codeVerifier } = await authorizationUrl(client)
+  const code = (await completeConsent(url)).searchParams.get('code') ?? ''
+  emulator.state.advanceTime(10 * 60_000 + 1)
+
+  const error = await failureOf(client.getToken({ code, codeVerifier }))
+
+  expect(error.response?.data).toMatchObject({ error: 'invalid_grant' })
+})
+
+test('a user who unticks the Drive scope gets a token that Drive refuses with 403 insufficientPermissions', async () => {
+  const client = oauthClient()
+  const { url, codeVerifier } = await authorizationUrl(client, { scope: ['openid', 'email', DRIVE_READONLY] })
+  const redirect = await completeConsent(url, { grantScopes: [] })
+  const { tokens } = await client.getToken({ code: redirect.searchParams.get('code') ?? '', codeVerifier })
+  client.setCredentials(tokens)
+  const api = drive({ version: 'v3', auth: client, rootUrl: emulator.driveRootUrl })
+
+  const error = await failureOf(api.files.list({ q: LISTING_Q }, { retry: false }))
+
+  expect(tokens.scope).not.toContain(DRIVE_READONLY)
+  expect([error.status, driveReason(error)]).toEqual([403, 'insufficientPermissions'])
+})
+
+test('about.get tells which Google account the tokens belong to', async () => {
+  const { drive: api } = await connect(BOB)
+
+  const { data } = await api.about.get({ fields: 'user(emailAddress, displayName)' })
+
+  expect(data).toEqual({ user: { emailAddress: BOB, displayName: 'Bob Builder' } })
+})
+
 test('a wrong client secret is refused with 401 invalid_client', async () => {
   const client = oauthClient({ clientSecret: 'not-the-secret' })
   const { url, codeVerifier } = await authorizationUrl(client)
@@ -284,7 +317,7 @@ test('an unsupported query, an unknown field and a foreign page token are 400s a
     'invalid',
     'Invalid Value',
   ])
-  expect([badField.status, badField.message]).toEqual([400, 'Invalid field selection files/colour'])
+  expect([badField.status, badField.message]).toEqual([400, 'Invalid field selection colour'])
   expect([foreignToken.status, driveReason(foreignToken)]).toEqual([400, 'invalid'])
 })
 

@@ -160,7 +160,7 @@ export function parseFields(fields: string, schema: Schema): Selection {
       return
     }
     const child = level === true ? true : level[name]
-    if (child === undefined) throw new FieldSelectionError(full)
+    if (child === undefined) throw new FieldSelectionError(name)
     let selection: Selection = true
     if (text.charAt(pos) === '/') {
       pos += 1

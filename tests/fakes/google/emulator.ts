@@ -76,12 +76,18 @@ export type GoogleEmulator = {
   close(): Promise<void>
 }
 
-function matchRoute(routes: readonly Route[], path: string) {
+/** The route for this method and path; `allowed` lists the methods of a path matched by method alone. */
+function matchRoute(routes: readonly Route[], method: string, path: string) {
+  const allowed: string[] = []
   for (const route of routes) {
     const match = route.pattern.exec(path)
-    if (match) return { route, params: match.slice(1).map((p) => decodeURIComponent(p ?? '')) }
+    if (!match) continue
+    if (route.methods.includes(method)) {
+      return { route, params: match.slice(1).map((p) => decodeURIComponent(p ?? '')), allowed }
+    }
+    allowed.push(...route.methods)
   }
-  return undefined
+  return { route: undefined, params: [], allowed }
 }
 
 export async function createGoogleEmulator(options: GoogleEmulatorOptions = {}): Promise<GoogleEmulator> {
@@ -105,10 +111,11 @@ export async function createGoogleEmulator(options: GoogleEmulatorOptions = {}):
     const url = new URL(req.url ?? '/', baseUrl)
     // googleapis joins rootUrl + '/drive/v3/…', so a rootUrl ending in '/' gives '//drive'.
     const path = url.pathname.replace(/\/{2,}/g, '/')
-    const found = matchRoute(routes, path)
+    const method = req.method ?? 'GET'
+    const found = matchRoute(routes, method, path)
     const record: RecordedRequest = {
-      endpoint: found?.route.endpoint ?? 'unknown',
-      method: req.method ?? 'GET',
+      endpoint: found.route?.endpoint ?? 'unknown',
+      method,
       path,
       query: Object.fromEntries(url.searchParams),
       status: 0,
@@ -123,14 +130,14 @@ export async function createGoogleEmulator(options: GoogleEmulatorOptions = {}):
     })
     if (!isControl && state.settings.latencyMs > 0) await sleep(state.settings.latencyMs)
 
-    if (!found) {
-      const error = driveErrors.notImplemented(path)
-      sendJson(res, error.status, error.body)
+    if (!found.route && found.allowed.length > 0) {
+      res.writeHead(405, { allow: found.allowed.join(', '), 'content-type': 'text/plain' })
+      res.end(`Method ${method} not allowed on ${path}`)
       return
     }
-    if (!found.route.methods.includes(record.method)) {
-      res.writeHead(405, { allow: found.route.methods.join(', '), 'content-type': 'text/plain' })
-      res.end(`Method ${record.method} not allowed on ${path}`)
+    if (!found.route) {
+      const error = driveErrors.notImplemented(path)
+      sendJson(res, error.status, error.body)
       return
     }
     const ctx: RouteContext = {

@@ -482,7 +482,7 @@ export function createStore(options: StoreOptions = {}) {
       settings.maxPageSize = size
     },
 
-    /** Back to the seed files, with no grants, tokens, failures, log, latency or clock offset. */
+    /** Back to the seed files and options: no grants, tokens, failures, log, latency or clock offset. */
     reset(): void {
       files.clear()
       clearSessions()
@@ -491,6 +491,7 @@ export function createStore(options: StoreOptions = {}) {
       authRequests.length = 0
       clockOffsetMs = 0
       settings.latencyMs = 0
+      settings.maxPageSize = options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE
       seq = 0
       for (const file of options.seedFiles ?? []) addFile(file)
     },
