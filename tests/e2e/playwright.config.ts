@@ -7,6 +7,9 @@ import { defineConfig } from '@playwright/test'
 // gets from `npm start`, on a port of its own so it never meets a developer's running app.
 const PORT = Number(process.env.E2E_PORT ?? 3100)
 const BASE_URL = `http://127.0.0.1:${PORT}`
+// Google is out of reach: the server's real OAuth and Drive clients talk to our emulator instead.
+const GOOGLE_PORT = Number(process.env.E2E_GOOGLE_PORT ?? 4110)
+const GOOGLE_URL = `http://127.0.0.1:${GOOGLE_PORT}`
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'docchat-e2e-'))
 process.env.E2E_DATA_DIR = dataDir
 
@@ -40,20 +43,35 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
   },
-  webServer: {
-    command: 'node server/main.ts',
-    cwd: '../..',
-    url: `${BASE_URL}/api/v1/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      PUBLIC_URL: BASE_URL,
-      LOG_LEVEL: 'warn',
+  webServer: [
+    {
+      command: 'node tests/fakes/google/main.ts',
+      cwd: '../..',
+      url: `${GOOGLE_URL}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: { GOOGLE_EMULATOR_PORT: String(GOOGLE_PORT), GOOGLE_EMULATOR_HOST: '127.0.0.1' },
     },
-  },
+    {
+      command: 'node server/main.ts',
+      cwd: '../..',
+      url: `${BASE_URL}/api/v1/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(PORT),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        PUBLIC_URL: BASE_URL,
+        LOG_LEVEL: 'warn',
+        GOOGLE_EMULATOR_URL: GOOGLE_URL,
+        GOOGLE_CLIENT_ID: 'docchat-test-client.apps.googleusercontent.com',
+        GOOGLE_CLIENT_SECRET: 'docchat-test-secret',
+      },
+    },
+  ],
 })

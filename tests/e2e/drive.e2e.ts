@@ -1,0 +1,38 @@
+import { expect, test } from '@playwright/test'
+import { snap } from './screens.ts'
+import { signUpAndIn, uniqueEmail } from './session.ts'
+
+test('connect Drive in the popup, list, ingest, and get an answer from a document', async ({ page }) => {
+  test.setTimeout(90_000)
+  await signUpAndIn(page, uniqueEmail('drive'))
+
+  await page.getByRole('button', { name: 'Integrations' }).click()
+  await expect(page.getByText('Apps & Integrations')).toBeVisible()
+  const popupOpened = page.waitForEvent('popup')
+  await page.getByRole('button', { name: 'Connect Now' }).click()
+  const popup = await popupOpened
+  // The emulator's consent page, as Google's would be: approve for the first account.
+  await popup.getByRole('button', { name: 'Allow' }).click()
+  await expect(popup.getByText(/Google Drive connected/)).toBeVisible()
+  await snap(popup, '20-drive-connected-popup')
+  await expect(page.getByRole('button', { name: 'Connected' })).toBeDisabled()
+  await snap(page, '21-integrations-connected')
+
+  await page.getByRole('button', { name: 'Documents' }).click()
+  const main = page.getByRole('main')
+  await expect(main.getByText('notes.txt')).toBeVisible()
+  await expect(main.getByText('zephyr-project-brief.pdf')).toBeVisible()
+  await snap(page, '22-documents')
+
+  await main.getByRole('button', { name: 'Ingest Documents' }).click()
+  await expect(main.getByRole('status')).toContainText(/ingested|added|new/i, { timeout: 60_000 })
+  await snap(page, '23-ingested')
+
+  await page.getByRole('button', { name: 'Chat with Docs' }).click()
+  const input = page.getByPlaceholder('Type your message...')
+  await input.fill('What is the Zephyr project launch code?')
+  await input.press('Enter')
+  await expect(main.getByText(/AURORA-7731/).last()).toBeVisible()
+  await expect(main.getByRole('link', { name: /zephyr-project-brief\.pdf/ })).toBeVisible()
+  await snap(page, '24-answer-from-drive')
+})

@@ -1,0 +1,20 @@
+import { expect, type Page } from '@playwright/test'
+
+export const PASSWORD = 'correct horse battery'
+
+export function uniqueEmail(label: string): string {
+  return `${label}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
+}
+
+/** Signs a new account up through the API and in through the screen: the dashboard is open. */
+export async function signUpAndIn(page: Page, email: string): Promise<void> {
+  const response = await page.request.post('/api/v1/auth/register', {
+    data: { email, password: PASSWORD, confirmPassword: PASSWORD },
+  })
+  expect(response.status()).toBe(201)
+  await page.goto('/login')
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+  await page.getByRole('button', { name: 'Sign In' }).click()
+  await expect(page).toHaveURL(/\/dashboard$/)
+}
