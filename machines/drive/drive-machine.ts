@@ -1,0 +1,245 @@
+/**
+ * Google Drive in the dashboard (SPEC §2 Documents and Integrations, §4, §7, §8): the file list and
+ * the connection flag it implies, ingesting into the assistant, the connect window and its
+ * "connected" message, and one download child per click. Lives as long as the dashboard. Calls,
+ * window effects and the logger come from provideDriveMachine(deps); input names the user.
+ */
+import { assertEvent, assign, fromCallback, fromPromise, raise, setup, spawnChild } from 'xstate'
+import { DRIVE_CONNECTED_MESSAGE, type DriveFile, type IngestReport } from '#contracts/drive.ts'
+import { actionNotProvided, type Logger, messageOf, notProvided, statusOf } from '#machines/shared/effects.ts'
+import { type DownloadDeps, downloadMachine, provideDownloadMachine } from './download-machine.ts'
+
+/** SPEC §8, word for word, plus the sentence for an ingest the server says is already running. */
+export const DRIVE_MESSAGES = {
+  ingested: 'Documents ingested successfully',
+  ingestFailed: 'Failed to ingest documents',
+  ingestRunning: 'An ingest is already running',
+} as const
+
+/** The signed-in user's email (the calls send it, SPEC §7) and this app's origin (postMessage check). */
+export type DriveInput = { email: string; origin: string }
+
+/** 'running': the server refused a second ingest (409); nothing failed, so the view says it calmly. */
+export type IngestOutcome = { kind: 'done' | 'running' | 'failed'; message: string }
+
+export type DriveContext = DriveInput & {
+  /** null until a listing succeeds, and again after one fails. */
+  files: DriveFile[] | null
+  /** SPEC §4: true after a successful listing, false after a failed one. */
+  connected: boolean
+  /** Set when the last listing failed; `reason` is the server's sentence for a 4xx. */
+  loadFailure: { reason: string | null } | null
+  ingestOutcome: IngestOutcome | null
+  /** Numbers the download tabs. */
+  downloads: number
+}
+
+export type DriveEvent =
+  | { type: 'drive.list' }
+  | { type: 'drive.ingest' }
+  | { type: 'drive.download'; fileId: string }
+  | { type: 'drive.connect' }
+  /** A message posted to this window (the connect window's callback page posts one). */
+  | { type: 'drive.messageReceived'; origin: string; data: unknown }
+
+export type WindowMessage = { origin: string; data: unknown }
+
+export type DriveDeps = DownloadDeps & {
+  listFiles: (email: string) => Promise<DriveFile[]>
+  ingestDocuments: (email: string) => Promise<IngestReport>
+  openConnectWindow: () => void
+  /** Subscribes to messages posted to this window; returns the unsubscribe. */
+  onWindowMessage: (listener: (message: WindowMessage) => void) => () => void
+  log: Logger
+}
+
+/** A 4xx carries a sentence meant for people ("Google Drive is not connected…"); other failures don't. */
+export function listFailureReason(error: unknown): string | null {
+  const status = statusOf(error)
+  if (status === undefined || status < 400 || status >= 500) return null
+  return messageOf(error) ?? null
+}
+
+export function ingestFailureOutcome(error: unknown): IngestOutcome {
+  if (statusOf(error) === 409) {
+    return { kind: 'running', message: messageOf(error) ?? DRIVE_MESSAGES.ingestRunning }
+  }
+  return { kind: 'failed', message: DRIVE_MESSAGES.ingestFailed }
+}
+
+export const driveMachine = setup({
+  types: {
+    context: {} as DriveContext,
+    events: {} as DriveEvent,
+    input: {} as DriveInput,
+  },
+  actors: {
+    listFiles: notProvided<DriveFile[], { email: string }>('listFiles'),
+    ingestDocuments: notProvided<IngestReport, { email: string }>('ingestDocuments'),
+    windowMessages: fromCallback<DriveEvent>(() => {
+      throw new Error(
+        'The "windowMessages" effect was not provided: build the machine with provideDriveMachine(deps).',
+      )
+    }),
+    download: downloadMachine,
+  },
+  actions: {
+    storeFiles: assign((_, params: { files: DriveFile[] }) => ({
+      files: params.files,
+      connected: true,
+      loadFailure: null,
+    })),
+    storeLoadFailure: assign((_, params: { error: unknown }) => ({
+      files: null,
+      connected: false,
+      loadFailure: { reason: listFailureReason(params.error) },
+    })),
+    clearLoadFailure: assign({ loadFailure: null }),
+    storeIngestReport: assign((_, params: { report: IngestReport }) => ({
+      ingestOutcome: {
+        kind: 'done',
+        message: params.report.message.trim() || DRIVE_MESSAGES.ingested,
+      } as const,
+    })),
+    storeIngestFailure: assign((_, params: { error: unknown }) => ({
+      ingestOutcome: ingestFailureOutcome(params.error),
+    })),
+    clearIngestOutcome: assign({ ingestOutcome: null }),
+    countDownload: assign(({ context }) => ({ downloads: context.downloads + 1 })),
+    openConnectWindow: actionNotProvided('openConnectWindow'),
+    logFailure: actionNotProvided<{ what: string; error: unknown }>('logFailure'),
+  },
+  guards: {
+    isConnectedMessage: ({ context, event }) =>
+      event.type === 'drive.messageReceived' &&
+      event.origin === context.origin &&
+      event.data === DRIVE_CONNECTED_MESSAGE,
+  },
+}).createMachine({
+  id: 'drive',
+  context: ({ input }) => ({
+    ...input,
+    files: null,
+    connected: false,
+    loadFailure: null,
+    ingestOutcome: null,
+    downloads: 0,
+  }),
+  type: 'parallel',
+  invoke: { src: 'windowMessages' },
+  on: {
+    'drive.connect': { actions: 'openConnectWindow' },
+    'drive.download': {
+      actions: [
+        'countDownload',
+        spawnChild('download', {
+          input: ({ context, event }) => {
+            assertEvent(event, 'drive.download')
+            return { fileId: event.fileId, email: context.email, tab: `download-${context.downloads}` }
+          },
+        }),
+      ],
+      description: 'One child per click, so two downloads can be under way; it opens its tab in this click.',
+    },
+  },
+  states: {
+    files: {
+      initial: 'unlisted',
+      on: {
+        'drive.messageReceived': {
+          guard: 'isConnectedMessage',
+          target: '.listing',
+          reenter: true,
+          description:
+            'The connect window says Drive is now connected: list again, restarting a listing under way ' +
+            '(it began before the connection and may fail).',
+        },
+      },
+      states: {
+        unlisted: {
+          on: { 'drive.list': 'listing' },
+        },
+        listing: {
+          tags: 'listing',
+          entry: 'clearLoadFailure',
+          invoke: {
+            src: 'listFiles',
+            input: ({ context }) => ({ email: context.email }),
+            onDone: {
+              target: 'listed',
+              actions: { type: 'storeFiles', params: ({ event }) => ({ files: event.output }) },
+            },
+            onError: {
+              target: 'failed',
+              actions: [
+                { type: 'storeLoadFailure', params: ({ event }) => ({ error: event.error }) },
+                {
+                  type: 'logFailure',
+                  params: ({ event }) => ({ what: 'Listing Drive files', error: event.error }),
+                },
+              ],
+            },
+          },
+          description: "'drive.list' is ignored meanwhile: the answer under way is just as fresh.",
+        },
+        listed: {
+          on: { 'drive.list': 'listing' },
+        },
+        failed: {
+          on: { 'drive.list': 'listing' },
+        },
+      },
+    },
+    ingest: {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: { 'drive.ingest': 'ingesting' },
+        },
+        ingesting: {
+          tags: 'ingesting',
+          entry: 'clearIngestOutcome',
+          invoke: {
+            src: 'ingestDocuments',
+            input: ({ context }) => ({ email: context.email }),
+            onDone: {
+              target: 'idle',
+              actions: [
+                { type: 'storeIngestReport', params: ({ event }) => ({ report: event.output }) },
+                raise({ type: 'drive.list' }),
+              ],
+              description: 'SPEC §4: busy, then the message is shown, then the file list is reloaded.',
+            },
+            onError: {
+              target: 'idle',
+              actions: [
+                { type: 'storeIngestFailure', params: ({ event }) => ({ error: event.error }) },
+                {
+                  type: 'logFailure',
+                  params: ({ event }) => ({ what: 'Ingesting Drive documents', error: event.error }),
+                },
+              ],
+            },
+          },
+        },
+      },
+    },
+  },
+})
+
+export function provideDriveMachine(deps: DriveDeps) {
+  return driveMachine.provide({
+    actors: {
+      listFiles: fromPromise(({ input }) => deps.listFiles(input.email)),
+      ingestDocuments: fromPromise(({ input }) => deps.ingestDocuments(input.email)),
+      windowMessages: fromCallback<DriveEvent>(({ sendBack }) =>
+        deps.onWindowMessage(({ origin, data }) => sendBack({ type: 'drive.messageReceived', origin, data })),
+      ),
+      download: provideDownloadMachine(deps),
+    },
+    actions: {
+      openConnectWindow: () => deps.openConnectWindow(),
+      logFailure: (_, { what, error }) => deps.log.error(`${what} failed`, error),
+    },
+  })
+}
