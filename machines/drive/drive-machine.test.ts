@@ -1,4 +1,4 @@
-import { expect, test, vi } from 'vitest'
+import { expect, type Mock, test, vi } from 'vitest'
 import { createActor, waitFor } from 'xstate'
 import { DRIVE_CONNECTED_MESSAGE, type DriveFile, type IngestReport } from '#contracts/drive.ts'
 import { DOWNLOAD_ALERTS } from './download-machine.ts'
@@ -30,7 +30,13 @@ function httpError(status: number, message: string) {
   return Object.assign(new Error(message), { status })
 }
 
-function fakeDeps(overrides: Partial<DriveDeps> = {}) {
+type CallOverrides = Partial<{
+  listFiles: Mock<DriveDeps['listFiles']>
+  ingestDocuments: Mock<DriveDeps['ingestDocuments']>
+  getFile: Mock<DriveDeps['getFile']>
+}>
+
+function fakeDeps(overrides: CallOverrides = {}) {
   const listeners = new Set<(message: WindowMessage) => void>()
   const deps = {
     listFiles: vi.fn<DriveDeps['listFiles']>().mockResolvedValue([report]),

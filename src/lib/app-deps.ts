@@ -8,17 +8,20 @@ import type { ActorOptions, AnyActorLogic } from 'xstate'
 import type { Logger } from '#machines/shared/effects.ts'
 import { type AuthApi, createAuthApi } from '#src/api/auth.ts'
 import { createHttp, type HttpOptions } from '#src/api/client.ts'
+import { createDriveApi, type DriveApi } from '#src/api/drive.ts'
 
 export type Inspect = ActorOptions<AnyActorLogic>['inspect']
 
 export type AppDeps = {
   authApi: AuthApi
+  driveApi: DriveApi
   log: Logger
   inspect?: Inspect
 }
 
 export function createAppDeps(http: HttpOptions = {}, inspect?: Inspect): AppDeps {
-  return { authApi: createAuthApi(createHttp(http)), log: console, inspect }
+  const client = createHttp(http)
+  return { authApi: createAuthApi(client), driveApi: createDriveApi(client), log: console, inspect }
 }
 
 export const AppDepsContext = createContext<AppDeps | null>(null)

@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { expect, test } from 'vitest'
 import { authEndpoints } from '#contracts/auth.ts'
-import { ada, fail, held, server, signedIn } from './msw-server.ts'
+import { listFiles } from './drive-handlers.ts'
+import { ada, errorResponse, fail, held, server, signedIn } from './msw-server.ts'
 import { renderApp } from './render-app.tsx'
 
 async function openDashboard() {
@@ -66,17 +67,21 @@ test('Conversation History shows its empty state and the recent conversations pa
 })
 
 test('Documents shows its heading, the empty list and the Document Library card', async () => {
+  server.use(listFiles([]).handler)
   const { user, sidebar, main } = await openDashboard()
 
   await user.click(within(sidebar).getByRole('button', { name: 'Documents' }))
 
   expect(within(main).getByRole('heading', { name: 'Documents' })).toBeTruthy()
-  expect(within(main).getByText('No documents found.')).toBeTruthy()
+  expect(await within(main).findByText('No documents found.')).toBeTruthy()
   expect(screen.getByRole('heading', { name: 'Document Library' })).toBeTruthy()
   expect(screen.getByRole('button', { name: 'Upload Document' })).toBeTruthy()
 })
 
 test('Integrations offers Google Drive', async () => {
+  // Not connected yet: the card keeps offering 'Connect Now'.
+  const files = listFiles(() => errorResponse(400, 'Google Drive is not connected'))
+  server.use(files.handler)
   const { user, sidebar, main } = await openDashboard()
 
   await user.click(within(sidebar).getByRole('button', { name: 'Integrations' }))
@@ -84,6 +89,7 @@ test('Integrations offers Google Drive', async () => {
   expect(within(main).getByRole('heading', { name: 'Apps & Integrations' })).toBeTruthy()
   expect(within(main).getByText('Give your Assistant access to your favorite apps')).toBeTruthy()
   expect(within(main).getByRole('heading', { name: 'Google Drive' })).toBeTruthy()
+  await waitFor(() => expect(files.calls()).toBe(1))
   expect(within(main).getByRole('button', { name: 'Connect Now' })).toBeTruthy()
   expect(screen.getByRole('button', { name: 'Google Drive' })).toBeTruthy()
 })

@@ -1,3 +1,4 @@
+import { DriveProvider } from '#src/features/integrations/drive-provider.tsx'
 import { useAppDeps } from '#src/lib/app-deps.ts'
 import { css } from '../../../styled-system/css'
 import { DashboardActor } from './dashboard-actor.ts'
@@ -28,7 +29,10 @@ export function DashboardView() {
             py: { base: '6', md: '8' },
           })}
         >
-          <SectionOutlet />
+          {/* Drive state outlives a section switch: Documents and Integrations share it. */}
+          <DriveProvider>
+            <SectionOutlet />
+          </DriveProvider>
         </main>
       </div>
     </DashboardActor.Provider>

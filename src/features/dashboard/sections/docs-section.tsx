@@ -1,15 +1,6 @@
-import { Card } from '#src/components/ui/card.tsx'
-import { SectionHeader } from '#src/components/ui/section-header.tsx'
-import { css } from '../../../../styled-system/css'
+import { DocumentsView } from '#src/features/documents/documents-view.tsx'
 
-/** SPEC §2 Documents view; the drive feature lists, downloads and ingests files here. */
+/** SPEC §2 Documents view: the Drive files, downloads and ingest (documents feature). */
 export function DocsSection() {
-  return (
-    <section>
-      <SectionHeader title="Documents" />
-      <Card className={css({ textAlign: 'center', color: 'muted', py: '10' })}>
-        <p>No documents found.</p>
-      </Card>
-    </section>
-  )
+  return <DocumentsView />
 }

@@ -1,0 +1,230 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import { afterEach, expect, test, vi } from 'vitest'
+import { DRIVE_CONNECT_PATH, DRIVE_CONNECTED_MESSAGE } from '#contracts/drive.ts'
+import { formatModified } from '#src/features/documents/file-grid.tsx'
+import {
+  filesResponse,
+  gate,
+  getFile,
+  ingest,
+  ingestReport,
+  ingestResponse,
+  listFiles,
+  notes,
+  report,
+} from './drive-handlers.ts'
+import { ada, errorResponse, server, signedIn } from './msw-server.ts'
+import { renderApp } from './render-app.tsx'
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+async function openDocuments(...handlers: Parameters<typeof server.use>) {
+  server.use(signedIn(), ...handlers)
+  const app = renderApp('/dashboard')
+  await screen.findByText(ada.email)
+  const sidebar = screen.getByRole('navigation', { name: 'Dashboard sections' })
+  await app.user.click(within(sidebar).getByRole('button', { name: 'Documents' }))
+  return { ...app, main: screen.getByRole('main') }
+}
+
+function cardOf(name: string) {
+  return screen.getByRole('listitem', { name })
+}
+
+test('says "Loading documents..." until my files arrive, then shows them in a grid', async () => {
+  const list = gate()
+  const files = listFiles(list.after(() => filesResponse([report, notes])))
+  const { main } = await openDocuments(files.handler)
+
+  expect(within(main).getByRole('heading', { name: 'Documents' })).toBeTruthy()
+  expect(within(main).getByRole('button', { name: 'Ingest Documents' })).toBeTruthy()
+  expect(within(main).getByText('Loading documents...')).toBeTruthy()
+  list.release()
+
+  const grid = await within(main).findByRole('list', { name: 'Drive files' })
+  expect(within(grid).getAllByRole('listitem')).toHaveLength(2)
+  const card = cardOf(report.name)
+  expect(within(card).getByRole('heading', { name: report.name })).toBeTruthy()
+  expect(within(card).getByText(report.mimeType)).toBeTruthy()
+  expect(within(card).getByText(`Modified: ${formatModified(report.modifiedTime)}`)).toBeTruthy()
+  expect(within(card).getByRole('button', { name: 'Download' })).toBeTruthy()
+  expect(within(cardOf(notes.name)).getByText('text/plain')).toBeTruthy()
+  expect(screen.queryByText('Loading documents...')).toBeNull()
+  expect(files.calls()).toBe(1)
+})
+
+test('says "No documents found." when the drive is empty', async () => {
+  const { main } = await openDocuments(listFiles([]).handler)
+
+  expect(await within(main).findByText('No documents found.')).toBeTruthy()
+})
+
+test('a failed listing replaces the view with "Failed to load documents" and the server reason', async () => {
+  const files = listFiles(() =>
+    errorResponse(400, 'Google Drive is not connected. Connect it under Integrations.'),
+  )
+  const { main, log } = await openDocuments(files.handler)
+
+  expect((await within(main).findByRole('alert')).textContent).toBe('Failed to load documents')
+  expect(within(main).getByText('Google Drive is not connected. Connect it under Integrations.')).toBeTruthy()
+  expect(within(main).queryByRole('button', { name: 'Ingest Documents' })).toBeNull()
+  expect(within(main).queryByRole('list')).toBeNull()
+  expect(log.error).toHaveBeenCalled()
+})
+
+test('a server error says only "Failed to load documents", and Try again lists again', async () => {
+  const files = listFiles((call) =>
+    call === 1 ? errorResponse(500, 'Internal Server Error') : filesResponse([notes]),
+  )
+  const { user, main } = await openDocuments(files.handler)
+  await within(main).findByText('Failed to load documents')
+  expect(within(main).queryByText('Internal Server Error')).toBeNull()
+  expect(within(main).queryByRole('button', { name: 'Connect Google Drive' })).toBeNull()
+
+  await user.click(within(main).getByRole('button', { name: 'Try again' }))
+
+  expect(await within(main).findByRole('heading', { name: notes.name })).toBeTruthy()
+  expect(files.calls()).toBe(2)
+})
+
+test("from the failure I can connect Drive; the popup's message brings my files", async () => {
+  const open = vi.spyOn(window, 'open').mockReturnValue(null)
+  const files = listFiles((call) =>
+    call === 1 ? errorResponse(400, 'Google Drive is not connected') : filesResponse([report]),
+  )
+  const { user, main } = await openDocuments(files.handler)
+
+  await user.click(await within(main).findByRole('button', { name: 'Connect Google Drive' }))
+  expect(open).toHaveBeenCalledWith(DRIVE_CONNECT_PATH, 'google-drive-connect', 'popup,width=520,height=640')
+  window.dispatchEvent(
+    new MessageEvent('message', { data: DRIVE_CONNECTED_MESSAGE, origin: window.location.origin }),
+  )
+
+  expect(await within(main).findByRole('heading', { name: report.name })).toBeTruthy()
+  expect(files.calls()).toBe(2)
+})
+
+test('Ingest reads "Ingesting..." while busy, then shows the server message and reloads the list', async () => {
+  const files = listFiles((call) => filesResponse(call === 1 ? [report] : [report, notes]))
+  const ingesting = gate()
+  const run = ingest(ingesting.after(() => ingestResponse()))
+  const { user, main } = await openDocuments(files.handler, run.handler)
+  await within(main).findByRole('heading', { name: report.name })
+
+  await user.click(within(main).getByRole('button', { name: 'Ingest Documents' }))
+
+  const busy = within(main).getByRole('button', { name: 'Ingesting...' })
+  expect((busy as HTMLButtonElement).disabled).toBe(true)
+  expect(files.calls()).toBe(1)
+  ingesting.release()
+
+  expect((await within(main).findByRole('status')).textContent).toBe(ingestReport.message)
+  expect(await within(main).findByRole('heading', { name: notes.name })).toBeTruthy()
+  expect(files.calls()).toBe(2)
+  expect(run.calls()).toBe(1)
+  expect(within(main).getByRole('button', { name: 'Ingest Documents' })).toBeTruthy()
+})
+
+test('an ingest with no server message says "Documents ingested successfully"', async () => {
+  const run = ingest(() => ingestResponse({ ...ingestReport, message: '' }))
+  const { user, main } = await openDocuments(listFiles([report]).handler, run.handler)
+  await within(main).findByRole('heading', { name: report.name })
+
+  await user.click(within(main).getByRole('button', { name: 'Ingest Documents' }))
+
+  expect((await within(main).findByRole('status')).textContent).toBe('Documents ingested successfully')
+})
+
+test('a failed ingest says "Failed to ingest documents"', async () => {
+  const run = ingest(() => errorResponse(500, 'Internal Server Error'))
+  const { user, main, log } = await openDocuments(listFiles([report]).handler, run.handler)
+  await within(main).findByRole('heading', { name: report.name })
+
+  await user.click(within(main).getByRole('button', { name: 'Ingest Documents' }))
+
+  expect((await within(main).findByRole('alert')).textContent).toBe('Failed to ingest documents')
+  expect(log.error).toHaveBeenCalled()
+})
+
+test('an ingest already running says so, in the server words', async () => {
+  const run = ingest(() => errorResponse(409, 'An ingest is already running'))
+  const { user, main } = await openDocuments(listFiles([report]).handler, run.handler)
+  await within(main).findByRole('heading', { name: report.name })
+
+  await user.click(within(main).getByRole('button', { name: 'Ingest Documents' }))
+
+  expect((await within(main).findByRole('status')).textContent).toBe('An ingest is already running')
+})
+
+function fakeTab() {
+  return { closed: false, opener: {} as unknown, location: { href: '' }, close: vi.fn() }
+}
+
+test('Download opens a tab in the click and sends it to the file download link', async () => {
+  const tab = fakeTab()
+  const open = vi.spyOn(window, 'open').mockReturnValue(tab as unknown as Window)
+  const lookups = getFile([report])
+  const { user } = await openDocuments(listFiles([report]).handler, lookups.handler)
+
+  await user.click(
+    within(await screen.findByRole('listitem', { name: report.name })).getByRole('button', {
+      name: 'Download',
+    }),
+  )
+
+  expect(open).toHaveBeenCalledWith('', '_blank')
+  await waitFor(() => expect(tab.location.href).toBe(report.webContentLink))
+  expect(tab.opener).toBeNull()
+  expect(lookups.calls()).toBe(1)
+})
+
+test('a Google Doc (no download link) opens its viewer page', async () => {
+  const doc = { ...notes, mimeType: 'application/vnd.google-apps.document', webContentLink: null }
+  const tab = fakeTab()
+  vi.spyOn(window, 'open').mockReturnValue(tab as unknown as Window)
+  const { user } = await openDocuments(listFiles([doc]).handler, getFile([doc]).handler)
+
+  await user.click(
+    within(await screen.findByRole('listitem', { name: doc.name })).getByRole('button', { name: 'Download' }),
+  )
+
+  await waitFor(() => expect(tab.location.href).toBe(doc.webViewLink))
+})
+
+test('a file without any link closes the tab and alerts "Download link not available for this file"', async () => {
+  const bare = { ...report, webContentLink: null, webViewLink: null }
+  const tab = fakeTab()
+  vi.spyOn(window, 'open').mockReturnValue(tab as unknown as Window)
+  const alert = vi.spyOn(window, 'alert').mockImplementation(() => {})
+  const { user } = await openDocuments(listFiles([bare]).handler, getFile([bare]).handler)
+
+  await user.click(
+    within(await screen.findByRole('listitem', { name: bare.name })).getByRole('button', {
+      name: 'Download',
+    }),
+  )
+
+  await waitFor(() => expect(alert).toHaveBeenCalledWith('Download link not available for this file'))
+  expect(tab.close).toHaveBeenCalled()
+  expect(tab.location.href).toBe('')
+})
+
+test('a failed lookup closes the tab and alerts "Failed to download file"', async () => {
+  const tab = fakeTab()
+  vi.spyOn(window, 'open').mockReturnValue(tab as unknown as Window)
+  const alert = vi.spyOn(window, 'alert').mockImplementation(() => {})
+  const lookups = getFile(() => errorResponse(500, 'Internal Server Error'))
+  const { user, log } = await openDocuments(listFiles([report]).handler, lookups.handler)
+
+  await user.click(
+    within(await screen.findByRole('listitem', { name: report.name })).getByRole('button', {
+      name: 'Download',
+    }),
+  )
+
+  await waitFor(() => expect(alert).toHaveBeenCalledWith('Failed to download file'))
+  expect(tab.close).toHaveBeenCalled()
+  expect(log.error).toHaveBeenCalled()
+})

@@ -1,0 +1,100 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import { afterEach, expect, test, vi } from 'vitest'
+import { DRIVE_CONNECTED_MESSAGE } from '#contracts/drive.ts'
+import { filesResponse, listFiles, report } from './drive-handlers.ts'
+import { ada, errorResponse, server, signedIn } from './msw-server.ts'
+import { renderApp } from './render-app.tsx'
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+const notConnected = () => errorResponse(400, 'Google Drive is not connected. Connect it under Integrations.')
+
+async function openIntegrations(...handlers: Parameters<typeof server.use>) {
+  server.use(signedIn(), ...handlers)
+  const app = renderApp('/dashboard')
+  await screen.findByText(ada.email)
+  const sidebar = screen.getByRole('navigation', { name: 'Dashboard sections' })
+  await app.user.click(within(sidebar).getByRole('button', { name: 'Integrations' }))
+  return { ...app, main: screen.getByRole('main') }
+}
+
+function postToWindow(data: unknown, origin = window.location.origin) {
+  window.dispatchEvent(new MessageEvent('message', { data, origin }))
+}
+
+test('shows Apps & Integrations with a Google Drive card offering Connect Now', async () => {
+  const files = listFiles(notConnected)
+  const { main } = await openIntegrations(files.handler)
+
+  expect(within(main).getByRole('heading', { name: 'Apps & Integrations' })).toBeTruthy()
+  expect(within(main).getByText('Give your Assistant access to your favorite apps')).toBeTruthy()
+  expect(within(main).getByRole('heading', { name: 'Google Drive' })).toBeTruthy()
+  expect(within(main).getByText('Chat with the documents in your Drive.')).toBeTruthy()
+  await waitFor(() => expect(files.calls()).toBe(1))
+  expect(within(main).getByRole('button', { name: 'Connect Now' })).toBeTruthy()
+  expect(within(main).queryByRole('button', { name: 'Connected' })).toBeNull()
+})
+
+test('Connect Now opens the Google Drive connect page in a new window', async () => {
+  const open = vi.spyOn(window, 'open').mockReturnValue(null)
+  const { user, main } = await openIntegrations(listFiles(notConnected).handler)
+
+  await user.click(within(main).getByRole('button', { name: 'Connect Now' }))
+
+  expect(open).toHaveBeenCalledTimes(1)
+  expect(open).toHaveBeenCalledWith(
+    '/api/v1/google-drive/auth/google',
+    'google-drive-connect',
+    'popup,width=520,height=640',
+  )
+})
+
+test('a successful drive check shows a disabled Connected button', async () => {
+  const { main } = await openIntegrations(listFiles([report]).handler)
+
+  const connected = await within(main).findByRole('button', { name: 'Connected' })
+  expect((connected as HTMLButtonElement).disabled).toBe(true)
+  expect(within(main).queryByRole('button', { name: 'Connect Now' })).toBeNull()
+})
+
+test("the connect window's message reloads the list and the card turns Connected", async () => {
+  vi.spyOn(window, 'open').mockReturnValue(null)
+  const files = listFiles((call) => (call === 1 ? notConnected() : filesResponse([report])))
+  const { user, main } = await openIntegrations(files.handler)
+  await waitFor(() => expect(files.calls()).toBe(1))
+  await user.click(within(main).getByRole('button', { name: 'Connect Now' }))
+
+  postToWindow(DRIVE_CONNECTED_MESSAGE)
+
+  const connected = await within(main).findByRole('button', { name: 'Connected' })
+  expect((connected as HTMLButtonElement).disabled).toBe(true)
+  expect(files.calls()).toBe(2)
+})
+
+test('the same message from another origin changes nothing', async () => {
+  const files = listFiles(notConnected)
+  const { main } = await openIntegrations(files.handler)
+  await waitFor(() => expect(files.calls()).toBe(1))
+
+  postToWindow(DRIVE_CONNECTED_MESSAGE, 'https://evil.example')
+  await new Promise((resolve) => setTimeout(resolve, 50))
+
+  expect(files.calls()).toBe(1)
+  expect(within(main).getByRole('button', { name: 'Connect Now' })).toBeTruthy()
+})
+
+test('the Drive state is shared: Documents lists the files Integrations found, and lists again', async () => {
+  const files = listFiles([report])
+  const { user, main } = await openIntegrations(files.handler)
+  await within(main).findByRole('button', { name: 'Connected' })
+
+  const sidebar = screen.getByRole('navigation', { name: 'Dashboard sections' })
+  await user.click(within(sidebar).getByRole('button', { name: 'Documents' }))
+
+  // The last list stays on screen while Documents refreshes it: no 'Loading documents...'.
+  expect(within(main).getByRole('heading', { name: report.name })).toBeTruthy()
+  expect(within(main).queryByText('Loading documents...')).toBeNull()
+  await waitFor(() => expect(files.calls()).toBe(2))
+})
