@@ -6,66 +6,17 @@
  */
 import { assertEvent, assign, fromCallback, fromPromise, raise, setup, spawnChild } from 'xstate'
 import { DRIVE_CONNECTED_MESSAGE, type DriveFile, type IngestReport } from '#contracts/drive.ts'
-import { actionNotProvided, type Logger, messageOf, notProvided, statusOf } from '#machines/shared/effects.ts'
-import { type DownloadDeps, downloadMachine, provideDownloadMachine } from './download-machine.ts'
-
-/** SPEC §8, word for word, plus the sentence for an ingest the server says is already running. */
-export const DRIVE_MESSAGES = {
-  ingested: 'Documents ingested successfully',
-  ingestFailed: 'Failed to ingest documents',
-  ingestRunning: 'An ingest is already running',
-} as const
-
-/** The signed-in user's email (the calls send it, SPEC §7) and this app's origin (postMessage check). */
-export type DriveInput = { email: string; origin: string }
-
-/** 'running': the server refused a second ingest (409); nothing failed, so the view says it calmly. */
-export type IngestOutcome = { kind: 'done' | 'running' | 'failed'; message: string }
-
-export type DriveContext = DriveInput & {
-  /** null until a listing succeeds, and again after one fails. */
-  files: DriveFile[] | null
-  /** SPEC §4: true after a successful listing, false after a failed one. */
-  connected: boolean
-  /** Set when the last listing failed; `reason` is the server's sentence for a 4xx. */
-  loadFailure: { reason: string | null } | null
-  ingestOutcome: IngestOutcome | null
-  /** Numbers the download tabs. */
-  downloads: number
-}
-
-export type DriveEvent =
-  | { type: 'drive.list' }
-  | { type: 'drive.ingest' }
-  | { type: 'drive.download'; fileId: string }
-  | { type: 'drive.connect' }
-  /** A message posted to this window (the connect window's callback page posts one). */
-  | { type: 'drive.messageReceived'; origin: string; data: unknown }
-
-export type WindowMessage = { origin: string; data: unknown }
-
-export type DriveDeps = DownloadDeps & {
-  listFiles: (email: string) => Promise<DriveFile[]>
-  ingestDocuments: (email: string) => Promise<IngestReport>
-  openConnectWindow: () => void
-  /** Subscribes to messages posted to this window; returns the unsubscribe. */
-  onWindowMessage: (listener: (message: WindowMessage) => void) => () => void
-  log: Logger
-}
-
-/** A 4xx carries a sentence meant for people ("Google Drive is not connected…"); other failures don't. */
-export function listFailureReason(error: unknown): string | null {
-  const status = statusOf(error)
-  if (status === undefined || status < 400 || status >= 500) return null
-  return messageOf(error) ?? null
-}
-
-export function ingestFailureOutcome(error: unknown): IngestOutcome {
-  if (statusOf(error) === 409) {
-    return { kind: 'running', message: messageOf(error) ?? DRIVE_MESSAGES.ingestRunning }
-  }
-  return { kind: 'failed', message: DRIVE_MESSAGES.ingestFailed }
-}
+import { actionNotProvided, notProvided } from '#machines/shared/effects.ts'
+import { downloadMachine, provideDownloadMachine } from './download-machine.ts'
+import {
+  DRIVE_MESSAGES,
+  type DriveContext,
+  type DriveDeps,
+  type DriveEvent,
+  type DriveInput,
+  ingestFailureOutcome,
+  listFailureReason,
+} from './drive-types.ts'
 
 export const driveMachine = setup({
   types: {

@@ -1,6 +1,6 @@
 /** Facade for the Documents screen: which state to show, the ingest banner, and the intents. */
 import type { DriveFile } from '#contracts/drive.ts'
-import type { IngestOutcome } from '#machines/drive/drive-machine.ts'
+import type { IngestOutcome } from '#machines/drive/drive-types.ts'
 import { DriveActor } from '#src/features/integrations/drive-actor.ts'
 import { useListDriveOnShow } from '#src/features/integrations/use-drive.ts'
 

@@ -3,7 +3,7 @@
  * posted to this window. Kept out of the machine so its tests can pass fakes.
  */
 import { DRIVE_CONNECT_PATH } from '#contracts/drive.ts'
-import type { DriveDeps } from '#machines/drive/drive-machine.ts'
+import type { DriveDeps } from '#machines/drive/drive-types.ts'
 
 /** A named window, so a second 'Connect Now' brings the same popup back instead of opening another. */
 export const DRIVE_CONNECT_WINDOW = 'google-drive-connect'
