@@ -1,0 +1,421 @@
+import { expect, test, vi } from 'vitest'
+import { createActor, waitFor } from 'xstate'
+import type { ChatSession, Message, SendMessageResponse } from '#contracts/chat.ts'
+import { isAwaitingReplyHere, provideChatMachine } from './chat-machine.ts'
+import type { ChatDeps } from './chat-types.ts'
+
+function session(id: string, updatedAt: string, extra: Partial<ChatSession> = {}): ChatSession {
+  return {
+    _id: id,
+    title: `Title ${id}`,
+    createdAt: updatedAt,
+    updatedAt,
+    messageCount: 2,
+    lastMessage: `Last ${id}`,
+    ...extra,
+  }
+}
+
+function message(id: string, isUser: boolean, content: string, extra: Partial<Message> = {}): Message {
+  const base: Message = {
+    _id: id,
+    isUser,
+    content,
+    createdAt: '2026-03-01T10:00:00.000Z',
+    messageType: 'text',
+    feedback: null,
+    sources: [],
+  }
+  return { ...base, ...extra }
+}
+
+const older = session('s-old', '2026-02-01T09:00:00.000Z')
+const newer = session('s-new', '2026-02-10T09:00:00.000Z')
+const reply: SendMessageResponse = {
+  userMessage: message('m-user', true, 'What is in my report?', { createdAt: '2026-03-01T12:00:00.000Z' }),
+  aiMessage: message('m-ai', false, 'Your report covers Q1.', { createdAt: '2026-03-01T12:00:01.000Z' }),
+}
+const created = session('s-created', '2026-03-01T12:00:00.000Z', {
+  title: 'What is in my report?',
+  messageCount: 0,
+  lastMessage: '',
+})
+
+function fakeDeps(overrides: Partial<ChatDeps> = {}) {
+  const deps = {
+    listSessions: vi.fn<ChatDeps['listSessions']>().mockResolvedValue([older, newer]),
+    createSession: vi.fn<ChatDeps['createSession']>().mockResolvedValue(created),
+    listMessages: vi.fn<ChatDeps['listMessages']>().mockResolvedValue([]),
+    sendMessage: vi.fn<ChatDeps['sendMessage']>().mockResolvedValue(reply),
+    deleteSession: vi.fn<ChatDeps['deleteSession']>().mockResolvedValue(undefined),
+    setFeedback: vi.fn<ChatDeps['setFeedback']>(async (id, feedback) =>
+      message(id, false, 'x', { feedback }),
+    ),
+    log: { error: vi.fn(), warn: vi.fn() },
+    ...overrides,
+  }
+  return deps
+}
+
+async function startChat(deps = fakeDeps()) {
+  const chat = createActor(provideChatMachine(deps)).start()
+  await waitFor(chat, (s) => !s.hasTag('sessionsLoading'))
+  return { chat, deps }
+}
+
+const idle = (chat: Awaited<ReturnType<typeof startChat>>['chat']) =>
+  waitFor(chat, (s) => !s.hasTag('loading'))
+
+async function openWithMessages(
+  messages: Message[],
+  deps = fakeDeps({ listMessages: vi.fn().mockResolvedValue(messages) }),
+) {
+  const started = await startChat(deps)
+  started.chat.send({ type: 'chat.select', sessionId: older._id })
+  await idle(started.chat)
+  return started
+}
+
+test('loads the sessions once when it starts, newest first, in the UI shape', async () => {
+  const { chat, deps } = await startChat()
+
+  chat.send({ type: 'chat.new' })
+  chat.send({ type: 'chat.select', sessionId: older._id })
+  await idle(chat)
+
+  expect(deps.listSessions).toHaveBeenCalledTimes(1)
+  expect(chat.getSnapshot().context.sessions).toEqual([
+    {
+      id: 's-new',
+      title: 'Title s-new',
+      lastMessage: 'Last s-new',
+      timestamp: newer.updatedAt,
+      messageCount: 2,
+    },
+    {
+      id: 's-old',
+      title: 'Title s-old',
+      lastMessage: 'Last s-old',
+      timestamp: older.updatedAt,
+      messageCount: 2,
+    },
+  ])
+})
+
+test('a failed session load is only logged', async () => {
+  const { chat, deps } = await startChat(
+    fakeDeps({ listSessions: vi.fn().mockRejectedValue(new Error('down')) }),
+  )
+
+  expect(chat.getSnapshot().context.sessions).toEqual([])
+  expect(deps.log.error).toHaveBeenCalledTimes(1)
+})
+
+test('step 1: the message shows at once with a temporary id, and the chat is loading', async () => {
+  const gate = Promise.withResolvers<ChatSession>()
+  const { chat } = await startChat(fakeDeps({ createSession: vi.fn(() => gate.promise) }))
+
+  chat.send({ type: 'chat.send', content: '  What is in my report?  ' })
+
+  const snapshot = chat.getSnapshot()
+  expect(snapshot.context.messages).toEqual([
+    expect.objectContaining({ id: 'temp-1', sender: 'user', content: 'What is in my report?' }),
+  ])
+  expect(snapshot.hasTag('loading')).toBe(true)
+  expect(isAwaitingReplyHere(snapshot)).toBe(true)
+})
+
+test('steps 2–4 without an open conversation: creates one titled with the text, first in the list and selected', async () => {
+  const { chat, deps } = await startChat()
+
+  chat.send({ type: 'chat.send', content: 'What is in my report?' })
+  await idle(chat)
+
+  const { context } = chat.getSnapshot()
+  expect(deps.createSession).toHaveBeenCalledWith('What is in my report?')
+  expect(deps.sendMessage).toHaveBeenCalledWith('s-created', 'What is in my report?')
+  expect(context.selectedSessionId).toBe('s-created')
+  expect(context.sessions.map((s) => s.id)).toEqual(['s-created', 's-new', 's-old'])
+  expect(context.sessions[0]).toEqual({
+    id: 's-created',
+    title: 'What is in my report?',
+    lastMessage: 'Your report covers Q1.',
+    timestamp: reply.aiMessage.createdAt,
+    messageCount: 2,
+  })
+  expect(context.messages.map((m) => [m.id, m.sender, m.content])).toEqual([
+    ['m-user', 'user', 'What is in my report?'],
+    ['m-ai', 'bot', 'Your report covers Q1.'],
+  ])
+  expect(isAwaitingReplyHere(chat.getSnapshot())).toBe(false)
+})
+
+test('step 3–4 in an open conversation: sends to it and moves it to the top', async () => {
+  const { chat, deps } = await openWithMessages([message('m0', true, 'Earlier')])
+
+  chat.send({ type: 'chat.send', content: 'What is in my report?' })
+  await idle(chat)
+
+  const { context } = chat.getSnapshot()
+  expect(deps.createSession).not.toHaveBeenCalled()
+  expect(deps.sendMessage).toHaveBeenCalledWith('s-old', 'What is in my report?')
+  expect(context.sessions.map((s) => [s.id, s.messageCount])).toEqual([
+    ['s-old', 4],
+    ['s-new', 2],
+  ])
+  expect(context.messages.map((m) => m.id)).toEqual(['m0', 'm-user', 'm-ai'])
+})
+
+test('step 5, failure at create: the temporary message goes away silently and nothing is sent', async () => {
+  const { chat, deps } = await startChat(
+    fakeDeps({ createSession: vi.fn().mockRejectedValue(new Error('500')) }),
+  )
+
+  chat.send({ type: 'chat.send', content: 'Hello' })
+  await idle(chat)
+
+  const { context } = chat.getSnapshot()
+  expect(context.messages).toEqual([])
+  expect(context.selectedSessionId).toBeNull()
+  expect(context.sessions).toHaveLength(2)
+  expect(deps.sendMessage).not.toHaveBeenCalled()
+  expect(deps.log.error).toHaveBeenCalledTimes(1)
+})
+
+test('step 5, failure at send: the temporary message goes away silently; the new session stays', async () => {
+  const { chat, deps } = await startChat(
+    fakeDeps({ sendMessage: vi.fn().mockRejectedValue(new Error('502')) }),
+  )
+
+  chat.send({ type: 'chat.send', content: 'Hello' })
+  await idle(chat)
+
+  const { context } = chat.getSnapshot()
+  expect(context.messages).toEqual([])
+  expect(context.sessions[0]?.id).toBe('s-created')
+  expect(deps.log.error).toHaveBeenCalledTimes(1)
+  expect(chat.getSnapshot().hasTag('loading')).toBe(false)
+})
+
+test.each(['', '   ', '\n\t\n'])('blank text %j is not sent', async (content) => {
+  const { chat, deps } = await startChat()
+
+  chat.send({ type: 'chat.send', content })
+
+  expect(chat.getSnapshot().context.messages).toEqual([])
+  expect(chat.getSnapshot().hasTag('loading')).toBe(false)
+  expect(deps.createSession).not.toHaveBeenCalled()
+})
+
+test('sending is blocked while a reply is awaited', async () => {
+  const gate = Promise.withResolvers<SendMessageResponse>()
+  const { chat, deps } = await startChat(fakeDeps({ sendMessage: vi.fn(() => gate.promise) }))
+
+  chat.send({ type: 'chat.send', content: 'First' })
+  await waitFor(chat, (s) => s.matches({ reply: 'sendingMessage' }))
+  chat.send({ type: 'chat.send', content: 'Second' })
+
+  expect(chat.getSnapshot().context.messages.map((m) => m.content)).toEqual(['First'])
+  gate.resolve(reply)
+  await idle(chat)
+  expect(deps.sendMessage).toHaveBeenCalledTimes(1)
+})
+
+test('sending is blocked while a conversation is loading', async () => {
+  const gate = Promise.withResolvers<Message[]>()
+  const { chat, deps } = await startChat(fakeDeps({ listMessages: vi.fn(() => gate.promise) }))
+
+  chat.send({ type: 'chat.select', sessionId: older._id })
+  chat.send({ type: 'chat.send', content: 'Too early' })
+
+  expect(chat.getSnapshot().hasTag('loading')).toBe(true)
+  expect(chat.getSnapshot().context.messages).toEqual([])
+  gate.resolve([])
+  await idle(chat)
+  expect(deps.sendMessage).not.toHaveBeenCalled()
+})
+
+test('selecting a conversation loads its messages as user and bot bubbles', async () => {
+  const sources = [
+    { documentId: 'd1', documentName: 'Report.pdf', chunkId: 'c1', page: 3, link: null },
+    { documentId: 'd1', documentName: 'Report.pdf', chunkId: 'c2', page: 3, link: null },
+  ]
+  const { chat, deps } = await openWithMessages([
+    message('m1', true, 'Hi'),
+    message('m2', false, 'Hello', { sources }),
+  ])
+
+  const { context } = chat.getSnapshot()
+  expect(deps.listMessages).toHaveBeenCalledWith('s-old')
+  expect(context.selectedSessionId).toBe('s-old')
+  expect(context.messages).toEqual([
+    {
+      id: 'm1',
+      sender: 'user',
+      content: 'Hi',
+      time: message('', true, '').createdAt,
+      feedback: null,
+      sources: [],
+    },
+    expect.objectContaining({ id: 'm2', sender: 'bot', sources: [sources[0]] }),
+  ])
+})
+
+test('a failed message load is only logged', async () => {
+  const deps = fakeDeps({ listMessages: vi.fn().mockRejectedValue(new Error('down')) })
+  const { chat } = await openWithMessages([], deps)
+
+  expect(chat.getSnapshot().context.messages).toEqual([])
+  expect(chat.getSnapshot().context.selectedSessionId).toBe('s-old')
+  expect(deps.log.error).toHaveBeenCalledTimes(1)
+})
+
+test('choosing another conversation while one loads shows only the last choice', async () => {
+  const first = Promise.withResolvers<Message[]>()
+  const listMessages = vi.fn((id: string) =>
+    id === 's-old' ? first.promise : Promise.resolve([message('n1', true, 'New')]),
+  )
+  const { chat } = await startChat(fakeDeps({ listMessages }))
+
+  chat.send({ type: 'chat.select', sessionId: 's-old' })
+  chat.send({ type: 'chat.select', sessionId: 's-new' })
+  await idle(chat)
+  first.resolve([message('o1', true, 'Old')])
+  await Promise.resolve()
+
+  expect(chat.getSnapshot().context.selectedSessionId).toBe('s-new')
+  expect(chat.getSnapshot().context.messages.map((m) => m.id)).toEqual(['n1'])
+})
+
+test('a new chat clears the messages and the selection', async () => {
+  const { chat } = await openWithMessages([message('m1', true, 'Hi')])
+
+  chat.send({ type: 'chat.new' })
+
+  expect(chat.getSnapshot().context.messages).toEqual([])
+  expect(chat.getSnapshot().context.selectedSessionId).toBeNull()
+})
+
+test('deleting another conversation removes it once the server agrees; the open one stays', async () => {
+  const gate = Promise.withResolvers<void>()
+  const { chat, deps } = await openWithMessages(
+    [message('m1', true, 'Hi')],
+    fakeDeps({
+      deleteSession: vi.fn(() => gate.promise),
+      listMessages: vi.fn().mockResolvedValue([message('m1', true, 'Hi')]),
+    }),
+  )
+
+  chat.send({ type: 'chat.delete', sessionId: 's-new' })
+  expect(chat.getSnapshot().context.sessions.map((s) => s.id)).toEqual(['s-new', 's-old'])
+  expect(chat.getSnapshot().context.deletingSessionIds).toEqual(['s-new'])
+  gate.resolve()
+  await waitFor(chat, (s) => s.context.deletingSessionIds.length === 0)
+
+  const { context } = chat.getSnapshot()
+  expect(deps.deleteSession).toHaveBeenCalledWith('s-new')
+  expect(context.sessions.map((s) => s.id)).toEqual(['s-old'])
+  expect(context.selectedSessionId).toBe('s-old')
+  expect(context.messages.map((m) => m.id)).toEqual(['m1'])
+})
+
+test('deleting the open conversation clears the messages and the selection', async () => {
+  const { chat } = await openWithMessages([message('m1', true, 'Hi')])
+
+  chat.send({ type: 'chat.delete', sessionId: 's-old' })
+  await waitFor(chat, (s) => s.context.sessions.length === 1)
+
+  const { context } = chat.getSnapshot()
+  expect(context.messages).toEqual([])
+  expect(context.selectedSessionId).toBeNull()
+})
+
+test('two deletions can run at once', async () => {
+  const { chat, deps } = await startChat()
+
+  chat.send({ type: 'chat.delete', sessionId: 's-old' })
+  chat.send({ type: 'chat.delete', sessionId: 's-new' })
+  await waitFor(chat, (s) => s.context.sessions.length === 0)
+
+  expect(deps.deleteSession).toHaveBeenCalledTimes(2)
+})
+
+test('a failed deletion is only logged and can be tried again', async () => {
+  const deleteSession = vi
+    .fn<ChatDeps['deleteSession']>()
+    .mockRejectedValueOnce(new Error('500'))
+    .mockResolvedValue()
+  const { chat, deps } = await startChat(fakeDeps({ deleteSession }))
+
+  chat.send({ type: 'chat.delete', sessionId: 's-old' })
+  await waitFor(chat, (s) => s.context.deletingSessionIds.length === 0)
+  expect(chat.getSnapshot().context.sessions).toHaveLength(2)
+  expect(deps.log.error).toHaveBeenCalledTimes(1)
+
+  chat.send({ type: 'chat.delete', sessionId: 's-old' })
+  await waitFor(chat, (s) => s.context.sessions.length === 1)
+})
+
+test('feedback is highlighted only after the server stored it', async () => {
+  const gate = Promise.withResolvers<Message>()
+  const deps = fakeDeps({
+    listMessages: vi.fn().mockResolvedValue([message('m2', false, 'Answer')]),
+    setFeedback: vi.fn(() => gate.promise),
+  })
+  const { chat } = await openWithMessages([], deps)
+
+  chat.send({ type: 'chat.rate', messageId: 'm2', feedback: 'like' })
+  expect(chat.getSnapshot().context.messages[0]?.feedback).toBeNull()
+  gate.resolve(message('m2', false, 'Answer', { feedback: 'like' }))
+  await waitFor(chat, (s) => s.context.ratingMessageIds.length === 0)
+
+  expect(deps.setFeedback).toHaveBeenCalledWith('m2', 'like')
+  expect(chat.getSnapshot().context.messages[0]?.feedback).toBe('like')
+})
+
+test('failed feedback changes nothing and is only logged', async () => {
+  const deps = fakeDeps({
+    listMessages: vi.fn().mockResolvedValue([message('m2', false, 'Answer', { feedback: 'like' })]),
+    setFeedback: vi.fn().mockRejectedValue(new Error('500')),
+  })
+  const { chat } = await openWithMessages([], deps)
+
+  chat.send({ type: 'chat.rate', messageId: 'm2', feedback: 'dislike' })
+  await waitFor(chat, (s) => s.context.ratingMessageIds.length === 0)
+
+  expect(chat.getSnapshot().context.messages[0]?.feedback).toBe('like')
+  expect(deps.log.error).toHaveBeenCalledTimes(1)
+})
+
+test('a reply that lands after I opened another conversation updates the list, not the screen', async () => {
+  const gate = Promise.withResolvers<SendMessageResponse>()
+  const deps = fakeDeps({
+    sendMessage: vi.fn(() => gate.promise),
+    listMessages: vi.fn().mockResolvedValue([message('x1', true, 'Other')]),
+  })
+  const { chat } = await startChat(deps)
+
+  chat.send({ type: 'chat.send', content: 'What is in my report?' })
+  await waitFor(chat, (s) => s.matches({ reply: 'sendingMessage' }))
+  chat.send({ type: 'chat.select', sessionId: 's-new' })
+  await waitFor(chat, (s) => s.matches({ conversation: 'idle' }))
+  expect(isAwaitingReplyHere(chat.getSnapshot())).toBe(false)
+  gate.resolve(reply)
+  await idle(chat)
+
+  const { context } = chat.getSnapshot()
+  expect(context.selectedSessionId).toBe('s-new')
+  expect(context.messages.map((m) => m.id)).toEqual(['x1'])
+  expect(context.sessions[0]).toMatchObject({ id: 's-created', messageCount: 2 })
+})
+
+test('without its effects the machine fails loudly instead of pretending', async () => {
+  const { chatMachine } = await import('./chat-machine.ts')
+  const chat = createActor(chatMachine)
+  const errors: unknown[] = []
+  chat.subscribe({ error: (error) => errors.push(error) })
+  chat.start()
+  await new Promise((resolve) => setTimeout(resolve, 0))
+
+  expect(String(errors[0] ?? chat.getSnapshot().error)).toMatch(/was not provided/)
+})

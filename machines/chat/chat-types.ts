@@ -1,0 +1,79 @@
+/**
+ * What the chat machine keeps and takes (SPEC §3): sessions and messages in the UI's shape (not
+ * the wire's), the events views send through the facade, the facts its effects report back, and
+ * the effects provideChatMachine(deps) injects.
+ */
+import type { ChatSession, Feedback, Message, SendMessageResponse, Source } from '#contracts/chat.ts'
+import type { Logger } from '#machines/shared/effects.ts'
+
+/** SPEC §3: the UI keeps id, title, lastMessage, timestamp, messageCount. */
+export type SessionItem = {
+  id: string
+  title: string
+  lastMessage: string
+  /** ISO time of the last activity (the session's updatedAt). */
+  timestamp: string
+  messageCount: number
+}
+
+/** SPEC §3: isUser becomes sender 'user' | 'bot'. */
+export type MessageItem = {
+  id: string
+  sender: 'user' | 'bot'
+  content: string
+  /** ISO time the message was written. */
+  time: string
+  feedback: Feedback | null
+  sources: Source[]
+}
+
+/** The message on its way (SPEC §4 send steps 1–5); null when nothing is being sent. */
+export type Outgoing = {
+  /** The temporary id it is shown with until the server's user message replaces it. */
+  tempId: string
+  content: string
+  /** The session it goes to; null until step 2 has created one. */
+  sessionId: string | null
+}
+
+export type ChatContext = {
+  /** Newest activity first. */
+  sessions: SessionItem[]
+  selectedSessionId: string | null
+  /** The conversation on screen. */
+  messages: MessageItem[]
+  outgoing: Outgoing | null
+  /** Counts sends, to mint temporary ids. */
+  sentCount: number
+  /** Deletions and feedback waiting for the server (one at a time per session / message). */
+  deletingSessionIds: string[]
+  ratingMessageIds: string[]
+}
+
+/** What views ask for (through the facade). */
+export type ChatIntent =
+  | { type: 'chat.send'; content: string }
+  | { type: 'chat.select'; sessionId: string }
+  | { type: 'chat.new' }
+  | { type: 'chat.delete'; sessionId: string }
+  | { type: 'chat.rate'; messageId: string; feedback: Feedback }
+
+/** What the delete and feedback effects report back (several can be in flight at once). */
+export type ChatReport =
+  | { type: 'chat.sessionDeleted'; sessionId: string }
+  | { type: 'chat.deleteFailed'; sessionId: string; error: unknown }
+  | { type: 'chat.feedbackSaved'; messageId: string; feedback: Feedback | null }
+  | { type: 'chat.feedbackFailed'; messageId: string; error: unknown }
+
+export type ChatEvent = ChatIntent | ChatReport
+
+/** The chat API of src/api/chat.ts satisfies this as it is; the app adds its logger. */
+export type ChatDeps = {
+  listSessions: () => Promise<ChatSession[]>
+  createSession: (title: string) => Promise<ChatSession>
+  listMessages: (sessionId: string) => Promise<Message[]>
+  sendMessage: (sessionId: string, content: string) => Promise<SendMessageResponse>
+  deleteSession: (sessionId: string) => Promise<void>
+  setFeedback: (messageId: string, feedback: Feedback) => Promise<Message>
+  log: Logger
+}

@@ -1,0 +1,100 @@
+import { expect, test } from 'vitest'
+import { createActor } from 'xstate'
+import { uploadMachine } from './upload-machine.ts'
+import {
+  type FileFacts,
+  UPLOAD_ERRORS,
+  UPLOAD_MAX_BYTES,
+  UPLOAD_MIN_BYTES,
+  uploadError,
+} from './upload-rules.ts'
+
+const pdf = (size: number, name = 'report.pdf'): FileFacts => ({ name, size, type: 'application/pdf' })
+
+test.each([
+  ['a PDF', pdf(20_000), null],
+  ['a text file', { name: 'notes.txt', size: 20_000, type: 'text/plain' }, null],
+  ['an image', { name: 'photo.png', size: 20_000, type: 'image/png' }, UPLOAD_ERRORS.type],
+  ['a Word file', { name: 'cv.docx', size: 20_000, type: 'application/msword' }, UPLOAD_ERRORS.type],
+  ['a .pdf without a MIME type', { name: 'scan.PDF', size: 20_000, type: '' }, null],
+  ['a .exe without a MIME type', { name: 'tool.exe', size: 20_000, type: '' }, UPLOAD_ERRORS.type],
+  ['a file just under 10KB', pdf(UPLOAD_MIN_BYTES - 1), UPLOAD_ERRORS.tooSmall],
+  ['a file of exactly 10KB', pdf(UPLOAD_MIN_BYTES), null],
+  ['a file of exactly 5MB', pdf(UPLOAD_MAX_BYTES), null],
+  ['a file just over 5MB', pdf(UPLOAD_MAX_BYTES + 1), UPLOAD_ERRORS.tooLarge],
+  ['a tiny image (type is checked first)', { name: 'a.png', size: 1, type: 'image/png' }, UPLOAD_ERRORS.type],
+])('%s: %j', (_, file, expected) => {
+  expect(uploadError(file)).toBe(expected)
+})
+
+test('the limits are 10*1024 and 5*1024*1024 bytes, in the spec words', () => {
+  expect(UPLOAD_MIN_BYTES).toBe(10240)
+  expect(UPLOAD_MAX_BYTES).toBe(5242880)
+  expect(UPLOAD_ERRORS).toEqual({
+    type: 'Only PDF and Text files are allowed.',
+    tooSmall: 'File size must be at least 10KB.',
+    tooLarge: 'File size must not exceed 5MB.',
+  })
+})
+
+test('opens with no file and nothing to upload', () => {
+  const upload = createActor(uploadMachine).start()
+
+  upload.send({ type: 'upload.open' })
+
+  expect(upload.getSnapshot().hasTag('open')).toBe(true)
+  expect(upload.getSnapshot().hasTag('ready')).toBe(false)
+  expect(upload.getSnapshot().context).toEqual({ file: null, error: null })
+})
+
+test('a rejected file is named with the reason and cannot be uploaded', () => {
+  const upload = createActor(uploadMachine).start()
+  upload.send({ type: 'upload.open' })
+
+  upload.send({ type: 'upload.choose', file: pdf(100) })
+  upload.send({ type: 'upload.submit', destination: 'chat' })
+
+  const snapshot = upload.getSnapshot()
+  expect(snapshot.hasTag('open')).toBe(true)
+  expect(snapshot.hasTag('ready')).toBe(false)
+  expect(snapshot.context).toEqual({ file: pdf(100), error: UPLOAD_ERRORS.tooSmall })
+})
+
+test('an accepted file enables upload; a later bad choice disables it again', () => {
+  const upload = createActor(uploadMachine).start()
+  upload.send({ type: 'upload.open' })
+
+  upload.send({ type: 'upload.choose', file: pdf(20_000) })
+  expect(upload.getSnapshot().hasTag('ready')).toBe(true)
+  expect(upload.getSnapshot().context.error).toBeNull()
+
+  upload.send({ type: 'upload.choose', file: pdf(UPLOAD_MAX_BYTES + 1) })
+  expect(upload.getSnapshot().hasTag('ready')).toBe(false)
+  expect(upload.getSnapshot().context.error).toBe(UPLOAD_ERRORS.tooLarge)
+})
+
+test.each(['drive', 'chat'] as const)(
+  'uploading (%s) only closes the dialog and forgets the file',
+  (destination) => {
+    const upload = createActor(uploadMachine).start()
+    upload.send({ type: 'upload.open' })
+    upload.send({ type: 'upload.choose', file: pdf(20_000) })
+
+    upload.send({ type: 'upload.submit', destination })
+
+    expect(upload.getSnapshot().value).toBe('closed')
+    expect(upload.getSnapshot().context).toEqual({ file: null, error: null })
+  },
+)
+
+test('closing forgets the file; reopening starts empty', () => {
+  const upload = createActor(uploadMachine).start()
+  upload.send({ type: 'upload.open' })
+  upload.send({ type: 'upload.choose', file: pdf(100) })
+
+  upload.send({ type: 'upload.close' })
+  upload.send({ type: 'upload.open' })
+
+  expect(upload.getSnapshot().context).toEqual({ file: null, error: null })
+  expect(upload.getSnapshot().hasTag('ready')).toBe(false)
+})
