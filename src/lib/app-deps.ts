@@ -7,7 +7,7 @@ import { createContext, use } from 'react'
 import type { ActorOptions, AnyActorLogic } from 'xstate'
 import type { Logger } from '#machines/shared/effects.ts'
 import { type AuthApi, createAuthApi } from '#src/api/auth.ts'
-import { createHttp, type HttpOptions } from '#src/api/client.ts'
+import { createHttp, type Http, type HttpOptions } from '#src/api/client.ts'
 import { createDriveApi, type DriveApi } from '#src/api/drive.ts'
 
 export type Inspect = ActorOptions<AnyActorLogic>['inspect']
@@ -15,13 +15,24 @@ export type Inspect = ActorOptions<AnyActorLogic>['inspect']
 export type AppDeps = {
   authApi: AuthApi
   driveApi: DriveApi
+  /**
+   * The one HTTP client, for features that build their API in their own lazily loaded chunk
+   * (chat), so their contracts add nothing to /login.
+   */
+  http: Http
   log: Logger
   inspect?: Inspect
 }
 
 export function createAppDeps(http: HttpOptions = {}, inspect?: Inspect): AppDeps {
   const client = createHttp(http)
-  return { authApi: createAuthApi(client), driveApi: createDriveApi(client), log: console, inspect }
+  return {
+    authApi: createAuthApi(client),
+    driveApi: createDriveApi(client),
+    http: client,
+    log: console,
+    inspect,
+  }
 }
 
 export const AppDepsContext = createContext<AppDeps | null>(null)
