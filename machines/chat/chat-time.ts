@@ -50,3 +50,8 @@ export function groupByAge<T extends { timestamp: string }>(
   }
   return [...groups].map(([label, grouped]) => ({ label, items: grouped }))
 }
+
+/** A message's time of day, as the reader writes it (hours and minutes). */
+export function clockTime(timestamp: string): string {
+  return new Date(timestamp).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+}

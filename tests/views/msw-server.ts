@@ -6,9 +6,14 @@ import { HttpResponse, http, type JsonBodyType } from 'msw'
 import { setupServer } from 'msw/node'
 import type { z } from 'zod'
 import { authEndpoints, type User } from '#contracts/auth.ts'
+import { chatEndpoints } from '#contracts/chat.ts'
 import type { Endpoint, ErrorEnvelope } from '#contracts/endpoint.ts'
 
-export const server = setupServer()
+/**
+ * The dashboard loads the chat sessions as it opens (SPEC §4), so every test that reaches it
+ * would need an answer: the default is "no conversations yet". Chat tests override it.
+ */
+export const server = setupServer(ok(chatEndpoints.listSessions, { success: true, data: [] }))
 
 export const ada: User = { _id: 'u1', email: 'ada@example.com', createdAt: '2026-01-01T00:00:00.000Z' }
 

@@ -1,9 +1,9 @@
 /** Inline stroke icons (decorative: every one is aria-hidden; the control around it carries the name). */
 import type { ReactNode, SVGProps } from 'react'
 
-type IconProps = SVGProps<SVGSVGElement> & { size?: number }
+export type IconProps = SVGProps<SVGSVGElement> & { size?: number }
 
-function Icon({ size = 18, children, ...props }: IconProps & { children: ReactNode }) {
+export function Icon({ size = 18, children, ...props }: IconProps & { children: ReactNode }) {
   return (
     <svg
       width={size}

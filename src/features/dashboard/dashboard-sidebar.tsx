@@ -47,6 +47,8 @@ export function DashboardSidebar() {
         borderRightWidth: { base: '0', md: '1px' },
         p: { base: '2', md: '4' },
         minW: '0',
+        minH: '0',
+        overflowY: { md: 'auto' },
       })}
     >
       <nav aria-label="Dashboard sections">

@@ -1,3 +1,4 @@
+import { ChatProvider } from '#src/features/chat/chat-provider.tsx'
 import { DriveProvider } from '#src/features/integrations/drive-provider.tsx'
 import { useAppDeps } from '#src/lib/app-deps.ts'
 import { css } from '../../../styled-system/css'
@@ -11,30 +12,37 @@ export function DashboardView() {
   const { inspect } = useAppDeps()
   return (
     <DashboardActor.Provider options={{ inspect }}>
-      <div
-        className={css({
-          minH: '100dvh',
-          display: 'grid',
-          gridTemplateRows: 'auto auto 1fr',
-          gridTemplateColumns: '1fr',
-          md: { gridTemplateRows: 'auto 1fr', gridTemplateColumns: '16rem 1fr' },
-        })}
-      >
-        <DashboardHeader />
-        <DashboardSidebar />
-        <main
+      {/* Chat state outlives a section switch: the sidebar, Chat and History share it. */}
+      <ChatProvider>
+        <div
           className={css({
-            minW: '0',
-            px: { base: '4', md: '8' },
-            py: { base: '6', md: '8' },
+            // The shell fills the viewport and each part scrolls on its own: the chat keeps its
+            // composer in view while the messages scroll.
+            h: '100dvh',
+            display: 'grid',
+            gridTemplateRows: 'auto auto 1fr',
+            gridTemplateColumns: '1fr',
+            md: { gridTemplateRows: 'auto 1fr', gridTemplateColumns: '16rem 1fr' },
           })}
         >
-          {/* Drive state outlives a section switch: Documents and Integrations share it. */}
-          <DriveProvider>
-            <SectionOutlet />
-          </DriveProvider>
-        </main>
-      </div>
+          <DashboardHeader />
+          <DashboardSidebar />
+          <main
+            className={css({
+              minW: '0',
+              minH: '0',
+              overflowY: 'auto',
+              px: { base: '4', md: '8' },
+              py: { base: '6', md: '8' },
+            })}
+          >
+            {/* Drive state outlives a section switch: Documents and Integrations share it. */}
+            <DriveProvider>
+              <SectionOutlet />
+            </DriveProvider>
+          </main>
+        </div>
+      </ChatProvider>
     </DashboardActor.Provider>
   )
 }

@@ -3,6 +3,7 @@ import { Button } from '#src/components/ui/button.tsx'
 import { Card } from '#src/components/ui/card.tsx'
 import { DriveMark, UploadIcon } from '#src/components/ui/icons.tsx'
 import { css } from '../../../styled-system/css'
+import { RecentConversations } from './recent-conversations.tsx'
 
 const panelStyle = css({ display: { base: 'none', md: 'flex' }, flexDirection: 'column', gap: '3', mt: '6' })
 const panelTitleStyle = css({
@@ -25,8 +26,7 @@ export function SidebarExtras({ section, onOpenIntegrations }: SidebarExtrasProp
           <h2 id="recent-conversations" className={panelTitleStyle}>
             Recent Conversations
           </h2>
-          {/* The chat feature replaces this with the list of sessions (title, last message, time). */}
-          <p className={css({ px: '3', fontSize: 'sm', color: 'muted' })}>No conversations yet</p>
+          <RecentConversations />
         </section>
       )
     case 'docs':

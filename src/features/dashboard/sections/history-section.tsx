@@ -1,15 +1,8 @@
-import { EmptyState } from '#src/components/ui/empty-state.tsx'
-import { HistoryIcon } from '#src/components/ui/icons.tsx'
-import { SectionHeader } from '#src/components/ui/section-header.tsx'
+import { HistoryView } from '#src/features/history/history-view.tsx'
+import { useDashboard } from '../use-dashboard.ts'
 
-/** SPEC §2 History view; the chat feature groups and lists the sessions here. */
+/** SPEC §2 History view (history feature); opening a conversation switches to Chat. */
 export function HistorySection() {
-  return (
-    <section>
-      <SectionHeader title="Conversation History" subtitle="View and manage your previous conversations" />
-      <EmptyState icon={<HistoryIcon size={24} />} title="No conversations yet">
-        Start chatting to see your conversation history here.
-      </EmptyState>
-    </section>
-  )
+  const { openConversation } = useDashboard()
+  return <HistoryView onOpen={openConversation} />
 }

@@ -1,0 +1,96 @@
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react'
+import { MESSAGE_MAX_LENGTH } from '#contracts/chat.ts'
+import { Button } from '#src/components/ui/button.tsx'
+import { PaperclipIcon } from '#src/components/ui/chat-icons.tsx'
+import { SendIcon } from '#src/components/ui/icons.tsx'
+import { css } from '../../../styled-system/css'
+
+type ChatComposerProps = {
+  disabled: boolean
+  /** True when the message was taken; the draft is cleared only then. */
+  onSend: (content: string) => boolean
+  onAttach: () => void
+}
+
+/** SPEC §2, §5: type, Enter sends, Shift+Enter breaks the line; the paperclip opens the upload dialog. */
+export function ChatComposer({ disabled, onSend, onAttach }: ChatComposerProps) {
+  const [draft, setDraft] = useState('')
+  const input = useRef<HTMLTextAreaElement>(null)
+  // Disabling the focused input drops focus; give it back when the reply has come.
+  useEffect(() => {
+    if (!disabled && document.activeElement === document.body) input.current?.focus()
+  }, [disabled])
+
+  function submit() {
+    if (onSend(draft)) setDraft('')
+  }
+  function handleKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    // isComposing: Enter that confirms an IME composition (Japanese, Chinese…) is not a send.
+    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return
+    event.preventDefault()
+    submit()
+  }
+
+  return (
+    <form
+      className={css({ pt: '2' })}
+      onSubmit={(event) => {
+        event.preventDefault()
+        submit()
+      }}
+    >
+      <div
+        className={css({
+          display: 'flex',
+          alignItems: 'flex-end',
+          gap: '2',
+          p: '2',
+          bg: 'surface',
+          borderWidth: '1px',
+          borderColor: 'border',
+          borderRadius: 'xl',
+          boxShadow: 'sm',
+          _focusWithin: { borderColor: 'brand.500', boxShadow: 'focusRing' },
+        })}
+      >
+        <Button variant="ghost" size="icon" aria-label="Attach file" onClick={onAttach}>
+          <PaperclipIcon />
+        </Button>
+        <textarea
+          ref={input}
+          aria-label="Message"
+          placeholder="Type your message..."
+          rows={1}
+          maxLength={MESSAGE_MAX_LENGTH}
+          value={draft}
+          disabled={disabled}
+          onChange={(event) => setDraft(event.target.value)}
+          onKeyDown={handleKeyDown}
+          className={css({
+            flex: '1',
+            minW: '0',
+            resize: 'none',
+            fieldSizing: 'content',
+            maxH: '40',
+            px: '2',
+            py: '2',
+            bg: 'transparent',
+            _focusVisible: { outline: 'none' },
+            _disabled: { cursor: 'not-allowed', opacity: 0.7 },
+          })}
+        />
+        <Button
+          type="submit"
+          size="icon"
+          aria-label="Send message"
+          disabled={disabled || draft.trim() === ''}
+        >
+          <SendIcon size={16} />
+        </Button>
+      </div>
+      <p className={css({ mt: '2', fontSize: 'xs', color: 'muted', textAlign: 'center' })}>
+        Press Enter to send, Shift + Enter for new line
+      </p>
+    </form>
+  )
+}

@@ -1,0 +1,40 @@
+import { type ReactNode, useState } from 'react'
+import { provideChatMachine } from '#machines/chat/chat-machine.ts'
+import type { ChatDeps } from '#machines/chat/chat-types.ts'
+import { createChatApi } from '#src/api/chat.ts'
+import { useAppDeps } from '#src/lib/app-deps.ts'
+import { ChatActor } from './chat-actor.ts'
+
+/**
+ * While a call is under way, calling again joins it instead of starting another. StrictMode
+ * (development, view tests) stops and restarts the actor on mount, which restarts the session
+ * load: joining keeps it to one request, as SPEC §4 says ("sessions load once").
+ */
+export function shareInFlight<T>(call: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | null = null
+  return () => {
+    pending ??= call().finally(() => {
+      pending = null
+    })
+    return pending
+  }
+}
+
+/**
+ * Starts the chat actor for the dashboard's lifetime: the Chat section, History and the sidebar's
+ * Recent Conversations all read the same sessions and conversation. The chat API is built here,
+ * inside the dashboard chunk, from the app's one HTTP client.
+ */
+export function ChatProvider({ children }: { children: ReactNode }) {
+  const { http, log, inspect } = useAppDeps()
+  const [logic] = useState(() => {
+    const api = createChatApi(http)
+    const deps: ChatDeps = { ...api, listSessions: shareInFlight(api.listSessions), log }
+    return provideChatMachine(deps)
+  })
+  return (
+    <ChatActor.Provider logic={logic} options={{ inspect }}>
+      {children}
+    </ChatActor.Provider>
+  )
+}

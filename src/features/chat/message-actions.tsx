@@ -1,0 +1,50 @@
+import type { Feedback } from '#contracts/chat.ts'
+import type { MessageItem } from '#machines/chat/chat-types.ts'
+import { Button } from '#src/components/ui/button.tsx'
+import { CheckIcon, CopyIcon, ThumbsDownIcon, ThumbsUpIcon } from '#src/components/ui/chat-icons.tsx'
+import { css } from '../../../styled-system/css'
+import { useCopyText } from './use-copy-text.ts'
+
+type MessageActionsProps = {
+  message: MessageItem
+  /** Feedback for this answer is on its way: one choice at a time. */
+  rating: boolean
+  onRate: (messageId: string, feedback: Feedback) => void
+}
+
+const pressedStyle = css({ '&[aria-pressed=true]': { color: 'accent', bg: 'brand.50' } })
+
+/** Under a bot answer: copy it, and like or dislike it (highlighted once the server stored it). */
+export function MessageActions({ message, rating, onRate }: MessageActionsProps) {
+  const { copied, copy } = useCopyText(message.content)
+  return (
+    <div className={css({ display: 'flex', alignItems: 'center', gap: '1' })}>
+      <Button variant="ghost" size="sm" onClick={copy}>
+        {copied ? <CheckIcon size={14} /> : <CopyIcon size={14} />}
+        <span aria-live="polite">{copied ? 'Copied' : 'Copy'}</span>
+      </Button>
+      <Button
+        variant="ghost"
+        size="icon"
+        aria-label="Like"
+        aria-pressed={message.feedback === 'like'}
+        disabled={rating}
+        className={pressedStyle}
+        onClick={() => onRate(message.id, 'like')}
+      >
+        <ThumbsUpIcon size={14} />
+      </Button>
+      <Button
+        variant="ghost"
+        size="icon"
+        aria-label="Dislike"
+        aria-pressed={message.feedback === 'dislike'}
+        disabled={rating}
+        className={pressedStyle}
+        onClick={() => onRate(message.id, 'dislike')}
+      >
+        <ThumbsDownIcon size={14} />
+      </Button>
+    </div>
+  )
+}

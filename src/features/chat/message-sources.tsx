@@ -1,0 +1,37 @@
+import type { Source } from '#contracts/chat.ts'
+import { css } from '../../../styled-system/css'
+
+/** Only web links open: a `javascript:` or other scheme from stored data is shown as plain text. */
+function isWebLink(link: string | null): link is string {
+  return link !== null && /^https?:\/\//i.test(link)
+}
+
+const label = (source: Source) => `${source.documentName}${source.page ? ` p. ${source.page}` : ''}`
+
+/** The passages of the person's own documents an answer drew on, under that answer. */
+export function MessageSources({ sources }: { sources: Source[] }) {
+  if (sources.length === 0) return null
+  return (
+    <div className={css({ fontSize: 'xs', color: 'muted', display: 'flex', gap: '1', flexWrap: 'wrap' })}>
+      <span>Sources:</span>
+      <ul className={css({ display: 'contents' })}>
+        {sources.map((source) => (
+          <li key={source.chunkId} className={css({ overflowWrap: 'anywhere' })}>
+            {isWebLink(source.link) ? (
+              <a
+                href={source.link}
+                target="_blank"
+                rel="noopener noreferrer"
+                className={css({ color: 'accent', textDecoration: 'underline' })}
+              >
+                {label(source)}
+              </a>
+            ) : (
+              label(source)
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}

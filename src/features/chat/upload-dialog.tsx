@@ -1,0 +1,92 @@
+import { useRef } from 'react'
+import { UPLOAD_ACCEPT } from '#machines/upload/upload-rules.ts'
+import { Button } from '#src/components/ui/button.tsx'
+import { FileIcon } from '#src/components/ui/chat-icons.tsx'
+import { Dialog } from '#src/components/ui/dialog.tsx'
+import { UploadIcon } from '#src/components/ui/icons.tsx'
+import { css } from '../../../styled-system/css'
+import type { Upload } from './use-upload.ts'
+
+const dropZoneStyle = css({
+  display: 'flex',
+  flexDirection: 'column',
+  alignItems: 'center',
+  gap: '3',
+  p: '6',
+  borderWidth: '2px',
+  borderStyle: 'dashed',
+  borderColor: 'borderStrong',
+  borderRadius: 'xl',
+  bg: 'surfaceMuted',
+  textAlign: 'center',
+  color: 'muted',
+})
+
+/** SPEC §2 Upload dialog: the rules, a drop area or 'Browse File', the chosen name, and two buttons. */
+export function UploadDialog({ upload }: { upload: Upload }) {
+  const picker = useRef<HTMLInputElement>(null)
+  const footer = (
+    <>
+      <Button variant="secondary" disabled={!upload.ready} onClick={() => upload.submit('drive')}>
+        Upload to Drive
+      </Button>
+      <Button disabled={!upload.ready} onClick={() => upload.submit('chat')}>
+        Upload
+      </Button>
+    </>
+  )
+  return (
+    <Dialog title="Upload File" onClose={upload.close} footer={footer}>
+      <ul className={css({ fontSize: 'sm', color: 'muted', listStyle: 'disc', pl: '5' })}>
+        <li>Allowed types: PDF and Text</li>
+        <li>Minimum size: 10KB</li>
+        <li>Maximum size: 5MB</li>
+      </ul>
+      {/* Dropping is a shortcut for the mouse; 'Browse File' is the way for everyone. */}
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: the button inside is the accessible path */}
+      <div
+        data-testid="drop-zone"
+        className={dropZoneStyle}
+        onDragOver={(event) => event.preventDefault()}
+        onDrop={(event) => {
+          event.preventDefault()
+          upload.choose(event.dataTransfer.files[0])
+        }}
+      >
+        <UploadIcon size={28} />
+        <p>Drag and drop your file here, or</p>
+        <Button variant="secondary" size="sm" onClick={() => picker.current?.click()}>
+          Browse File
+        </Button>
+        <input
+          ref={picker}
+          type="file"
+          accept={UPLOAD_ACCEPT}
+          hidden
+          tabIndex={-1}
+          aria-label="File to upload"
+          onChange={(event) => upload.choose(event.target.files?.[0])}
+        />
+      </div>
+      {upload.fileName ? (
+        <p
+          className={css({
+            display: 'flex',
+            alignItems: 'center',
+            gap: '2',
+            fontSize: 'sm',
+            overflowWrap: 'anywhere',
+          })}
+        >
+          <FileIcon size={16} />
+          {upload.fileName}
+        </p>
+      ) : null}
+      {upload.error ? (
+        <p role="alert" className={css({ fontSize: 'sm', color: 'danger' })}>
+          {upload.error}
+        </p>
+      ) : null}
+    </Dialog>
+  )
+}

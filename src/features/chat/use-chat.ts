@@ -1,0 +1,42 @@
+/**
+ * Facades over the chat actor: the conversation on screen (Chat view) and the session list
+ * (History, Recent Conversations). Views call these intents; they never send raw events.
+ * Switching dashboard sections is the dashboard facade's job (use-dashboard.ts).
+ */
+import type { Feedback } from '#contracts/chat.ts'
+import { isAwaitingReplyHere } from '#machines/chat/chat-machine.ts'
+import { ChatActor } from './chat-actor.ts'
+
+export function useConversation() {
+  const chat = ChatActor.useActorRef()
+  return {
+    messages: ChatActor.useSelector((snapshot) => snapshot.context.messages),
+    /** SPEC §2: the input is disabled while loading (a reply, or a conversation's messages). */
+    loading: ChatActor.useSelector((snapshot) => snapshot.hasTag('loading')),
+    awaitingReply: ChatActor.useSelector(isAwaitingReplyHere),
+    ratingMessageIds: ChatActor.useSelector((snapshot) => snapshot.context.ratingMessageIds),
+    /** True when the machine took the message (not blank, not while loading): the draft may go. */
+    send(content: string): boolean {
+      const event = { type: 'chat.send', content } as const
+      if (!chat.getSnapshot().can(event)) return false
+      chat.send(event)
+      return true
+    },
+    rate(messageId: string, feedback: Feedback) {
+      chat.send({ type: 'chat.rate', messageId, feedback })
+    },
+  }
+}
+
+export function useSessions() {
+  const chat = ChatActor.useActorRef()
+  return {
+    sessions: ChatActor.useSelector((snapshot) => snapshot.context.sessions),
+    loaded: ChatActor.useSelector((snapshot) => !snapshot.hasTag('sessionsLoading')),
+    selectedSessionId: ChatActor.useSelector((snapshot) => snapshot.context.selectedSessionId),
+    deletingSessionIds: ChatActor.useSelector((snapshot) => snapshot.context.deletingSessionIds),
+    remove(sessionId: string) {
+      chat.send({ type: 'chat.delete', sessionId })
+    },
+  }
+}

@@ -1,0 +1,72 @@
+import { clockTime } from '#machines/chat/chat-time.ts'
+import type { SessionItem } from '#machines/chat/chat-types.ts'
+import { Button } from '#src/components/ui/button.tsx'
+import { TrashIcon } from '#src/components/ui/chat-icons.tsx'
+import { css } from '../../../styled-system/css'
+
+type HistoryItemProps = {
+  session: SessionItem
+  deleting: boolean
+  onOpen: (sessionId: string) => void
+  onDelete: (sessionId: string) => void
+}
+
+const countLabel = (count: number) => `${count} ${count === 1 ? 'message' : 'messages'}`
+
+/** One conversation: opening it is the whole row; deleting is a separate button beside it. */
+export function HistoryItem({ session, deleting, onOpen, onDelete }: HistoryItemProps) {
+  return (
+    <li
+      aria-busy={deleting || undefined}
+      className={css({
+        display: 'flex',
+        alignItems: 'center',
+        gap: '2',
+        bg: 'surface',
+        borderWidth: '1px',
+        borderColor: 'border',
+        borderRadius: 'xl',
+        pr: '2',
+        _hover: { borderColor: 'borderStrong' },
+      })}
+    >
+      <button
+        type="button"
+        onClick={() => onOpen(session.id)}
+        className={css({
+          flex: '1',
+          minW: '0',
+          display: 'flex',
+          flexDirection: 'column',
+          gap: '1',
+          px: '4',
+          py: '3',
+          textAlign: 'left',
+          cursor: 'pointer',
+          borderRadius: 'xl',
+        })}
+      >
+        <span className={css({ fontWeight: 'medium', truncate: true })}>{session.title}</span>
+        {session.lastMessage ? (
+          <span className={css({ fontSize: 'sm', color: 'muted', truncate: true })}>
+            {session.lastMessage}
+          </span>
+        ) : null}
+        <span className={css({ display: 'flex', gap: '3', fontSize: 'xs', color: 'muted' })}>
+          <span>{countLabel(session.messageCount)}</span>
+          <time dateTime={session.timestamp}>{clockTime(session.timestamp)}</time>
+        </span>
+      </button>
+      <Button
+        variant="ghost"
+        size="icon"
+        title="Delete conversation"
+        aria-label="Delete conversation"
+        disabled={deleting}
+        onClick={() => onDelete(session.id)}
+      >
+        <TrashIcon size={16} />
+      </Button>
+    </li>
+  )
+}

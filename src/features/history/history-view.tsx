@@ -1,0 +1,46 @@
+import { groupByAge } from '#machines/chat/chat-time.ts'
+import { EmptyState } from '#src/components/ui/empty-state.tsx'
+import { HistoryIcon } from '#src/components/ui/icons.tsx'
+import { SectionHeader } from '#src/components/ui/section-header.tsx'
+import { useSessions } from '#src/features/chat/use-chat.ts'
+import { css } from '../../../styled-system/css'
+import { HistoryItem } from './history-item.tsx'
+
+/**
+ * SPEC §2 History view: conversations under 'Today', 'N days ago' or their date. Opening one is
+ * the dashboard's business (it also switches to Chat), so it comes in as `onOpen`.
+ */
+export function HistoryView({ onOpen }: { onOpen: (sessionId: string) => void }) {
+  const { sessions, loaded, deletingSessionIds, remove } = useSessions()
+  const groups = groupByAge(sessions, new Date())
+  return (
+    <section aria-busy={!loaded || undefined}>
+      <SectionHeader title="Conversation History" subtitle="View and manage your previous conversations" />
+      {loaded && sessions.length === 0 ? (
+        <EmptyState icon={<HistoryIcon size={24} />} title="No conversations yet">
+          Start chatting to see your conversation history here.
+        </EmptyState>
+      ) : null}
+      <div className={css({ display: 'flex', flexDirection: 'column', gap: '6', maxW: '3xl' })}>
+        {groups.map((group) => (
+          <section key={group.label} aria-label={group.label}>
+            <h2 className={css({ fontSize: 'sm', fontWeight: 'semibold', color: 'muted', mb: '2' })}>
+              {group.label}
+            </h2>
+            <ul className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}>
+              {group.items.map((session) => (
+                <HistoryItem
+                  key={session.id}
+                  session={session}
+                  deleting={deletingSessionIds.includes(session.id)}
+                  onOpen={onOpen}
+                  onDelete={remove}
+                />
+              ))}
+            </ul>
+          </section>
+        ))}
+      </div>
+    </section>
+  )
+}
