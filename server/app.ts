@@ -1,6 +1,6 @@
 /**
  * Builds the Fastify app: external plugins (headers, cookies, rate limits), then app plugins
- * (errors, request guards, database, authentication), then the routes, then the SPA. Used by
+ * (errors, request guards, database, authentication, chat), then the routes, then the SPA. Used by
  * main.ts and by every server test (`app.inject`); nothing listens here.
  */
 import { fileURLToPath } from 'node:url'
@@ -9,6 +9,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from './auth/rate-limits.ts'
 import type { Config, LogLevel } from './config.ts'
 import { authenticationPlugin } from './plugins/app/authentication.ts'
+import { chatPlugin } from './plugins/app/chat.ts'
 import { databasePlugin } from './plugins/app/database.ts'
 import { BODY_LIMIT_BYTES, errorHandlerPlugin } from './plugins/app/error-handler.ts'
 import { requestGuardsPlugin } from './plugins/app/request-guards.ts'
@@ -17,6 +18,7 @@ import { rateLimitPlugin } from './plugins/external/rate-limit.ts'
 import { securityHeadersPlugin } from './plugins/external/security-headers.ts'
 import { spaPlugin } from './plugins/external/spa.ts'
 import { authRoutes } from './routes/auth/auth-routes.ts'
+import { chatRoutes } from './routes/chat/chat-routes.ts'
 import { healthRoutes } from './routes/health/health-routes.ts'
 
 declare module 'fastify' {
@@ -38,7 +40,7 @@ export type BuildAppOptions = {
   rateLimits?: Partial<AuthRateLimits>
   /** Where the built SPA is; default DEFAULT_DIST_DIR. */
   distDir?: string
-  /** The clock for token issue and expiry; tests move it to expire tokens. */
+  /** The clock for token issue and expiry and chat timestamps; tests move it to expire tokens. */
   now?: () => Date
 }
 
@@ -60,13 +62,13 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
     await app.register(rateLimitPlugin)
     await app.register(requestGuardsPlugin, { publicOrigin: config.publicOrigin })
     await app.register(databasePlugin, { config })
-    await app.register(authenticationPlugin, {
-      appSecret: config.appSecret,
-      now: options.now ?? (() => new Date()),
-    })
+    const now = options.now ?? (() => new Date())
+    await app.register(authenticationPlugin, { appSecret: config.appSecret, now })
+    await app.register(chatPlugin, { llm: config.llm, now })
 
     await app.register(healthRoutes)
     await app.register(authRoutes, { rateLimits: { ...DEFAULT_AUTH_RATE_LIMITS, ...options.rateLimits } })
+    await app.register(chatRoutes)
 
     await app.register(spaPlugin, { distDir: options.distDir ?? DEFAULT_DIST_DIR })
   } catch (error) {

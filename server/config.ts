@@ -7,9 +7,11 @@ import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
+import type { LlmConfig } from './assistant/llm.ts'
 
 export const APP_SECRET_MIN_LENGTH = 32
 const APP_SECRET_FILE = 'app-secret'
+export const DEFAULT_LLM_TIMEOUT_MS = 60_000
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
 export type LogLevel = (typeof LOG_LEVELS)[number]
@@ -35,6 +37,8 @@ export type Config = {
   logLevel: LogLevel
   nodeEnv: string
   isProduction: boolean
+  /** The OpenAI-compatible model answers come from; null: extractive answers, no model. */
+  llm: LlmConfig | null
 }
 
 export class ConfigError extends Error {
@@ -70,6 +74,16 @@ const EnvSchema = z.object({
     .enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
   NODE_ENV: z.string().default('development'),
+  LLM_BASE_URL: z
+    .url({ protocol: /^https?$/, error: 'LLM_BASE_URL must be an http:// or https:// URL' })
+    .optional(),
+  LLM_API_KEY: z.string().optional(),
+  LLM_MODEL: z.string().optional(),
+  LLM_TIMEOUT_MS: z.coerce
+    .number({ error: 'LLM_TIMEOUT_MS must be a number of milliseconds' })
+    .int('LLM_TIMEOUT_MS must be a whole number of milliseconds')
+    .positive('LLM_TIMEOUT_MS must be positive')
+    .default(DEFAULT_LLM_TIMEOUT_MS),
 })
 
 type Env = Record<string, string | undefined>
@@ -98,6 +112,30 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: e.LOG_LEVEL,
     nodeEnv: e.NODE_ENV,
     isProduction,
+    llm: llmConfig(e),
+  }
+}
+
+/** A model needs an endpoint and a model name; a key or model without an endpoint is a mistake. */
+function llmConfig(e: z.infer<typeof EnvSchema>): LlmConfig | null {
+  if (e.LLM_BASE_URL === undefined) {
+    if (e.LLM_MODEL !== undefined || e.LLM_API_KEY !== undefined) {
+      throw new ConfigError(
+        'Invalid configuration:\n  LLM_BASE_URL: required when LLM_MODEL or LLM_API_KEY is set (the OpenAI-compatible endpoint, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1 for Ollama)',
+      )
+    }
+    return null
+  }
+  if (e.LLM_MODEL === undefined) {
+    throw new ConfigError(
+      'Invalid configuration:\n  LLM_MODEL: required when LLM_BASE_URL is set (the model name the endpoint serves, e.g. gpt-4o-mini or llama3.1)',
+    )
+  }
+  return {
+    baseUrl: e.LLM_BASE_URL,
+    apiKey: e.LLM_API_KEY ?? '',
+    model: e.LLM_MODEL,
+    timeoutMs: e.LLM_TIMEOUT_MS,
   }
 }
 

@@ -4,7 +4,21 @@
  * Every statement drizzle-kit generates from this file must run on PostgreSQL 15 and PGlite 18.
  */
 import { sql } from 'drizzle-orm'
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import {
+  boolean,
+  check,
+  customType,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core'
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
 
@@ -52,4 +66,123 @@ export const refreshTokens = pgTable(
     usedAt: timestamptz('used_at'),
   },
   (t) => [index('refresh_tokens_family_id_idx').on(t.familyId)],
+)
+
+/** A conversation; `updated_at` moves with every answered message and orders the list. */
+export const chatSessions = pgTable(
+  'chat_sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('chat_sessions_user_id_updated_at_idx').on(t.userId, t.updatedAt.desc().nullsFirst()),
+    // Target of chat_messages' (session_id, user_id) key: a message always has its session's owner.
+    unique('chat_sessions_id_user_id_key').on(t.id, t.userId),
+  ],
+)
+
+/**
+ * What an answer drew on, copied when it is stored: re-ingesting or deleting the document later
+ * must not change or break the sources of an old answer.
+ */
+export type SourceSnapshot = {
+  documentId: string
+  documentName: string
+  chunkId: string
+  page: number | null
+  link: string | null
+}
+
+export const chatMessages = pgTable(
+  'chat_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sessionId: uuid('session_id').notNull(),
+    /** The session's owner, kept on the message so feedback checks ownership without a join. */
+    userId: uuid('user_id').notNull(),
+    isUser: boolean('is_user').notNull(),
+    content: text('content').notNull(),
+    messageType: text('message_type').notNull().default('text'),
+    /** 'like' | 'dislike' on an answer; null until the person rates it. */
+    feedback: text('feedback').$type<'like' | 'dislike'>(),
+    sources: jsonb('sources').$type<SourceSnapshot[]>().notNull().default([]),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('chat_messages_session_id_created_at_idx').on(t.sessionId, t.createdAt),
+    foreignKey({
+      name: 'chat_messages_session_owner_fk',
+      columns: [t.sessionId, t.userId],
+      foreignColumns: [chatSessions.id, chatSessions.userId],
+    }).onDelete('cascade'),
+    check('chat_messages_feedback_check', sql`${t.feedback} in ('like', 'dislike')`),
+    check('chat_messages_message_type_check', sql`${t.messageType} = 'text'`),
+  ],
+)
+
+/**
+ * A document of the user's, from wherever it came ('drive', 'upload', 'test' …): one row per
+ * (user, source, external id), so ingesting the same file again replaces it.
+ */
+export const documents = pgTable(
+  'documents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    source: text('source').notNull(),
+    externalId: text('external_id').notNull(),
+    name: text('name').notNull(),
+    mimeType: text('mime_type').notNull(),
+    link: text('link'),
+    /** The source's revision marker (Drive `version`), to skip re-ingesting an unchanged file. */
+    version: text('version'),
+    modifiedTime: timestamptz('modified_time'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('documents_user_id_source_external_id_key').on(t.userId, t.source, t.externalId),
+    // Target of document_chunks' (document_id, user_id) key: a chunk always has its document's owner.
+    unique('documents_id_user_id_key').on(t.id, t.userId),
+  ],
+)
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' })
+
+export const documentChunks = pgTable(
+  'document_chunks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    documentId: uuid('document_id').notNull(),
+    /** Denormalised from the document so retrieval filters by owner before it ranks anything. */
+    userId: uuid('user_id').notNull(),
+    ordinal: integer('ordinal').notNull(),
+    page: integer('page'),
+    heading: text('heading'),
+    text: text('text').notNull(),
+    /** Heading words weigh more (A) than body words (B) in ts_rank_cd. */
+    tsv: tsvector('tsv')
+      .notNull()
+      .generatedAlwaysAs(
+        sql`setweight(to_tsvector('english', coalesce("heading", '')), 'A') || setweight(to_tsvector('english', "text"), 'B')`,
+      ),
+  },
+  (t) => [
+    index('document_chunks_tsv_idx').using('gin', t.tsv),
+    index('document_chunks_user_id_idx').on(t.userId),
+    index('document_chunks_document_id_idx').on(t.documentId),
+    foreignKey({
+      name: 'document_chunks_document_owner_fk',
+      columns: [t.documentId, t.userId],
+      foreignColumns: [documents.id, documents.userId],
+    }).onDelete('cascade'),
+  ],
 )

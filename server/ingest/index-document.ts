@@ -1,0 +1,37 @@
+/**
+ * Makes a document searchable: chunk it, then store it with its chunks, replacing any earlier
+ * version of the same (user, source, external id) in one transaction. Any source can use it: the
+ * Drive ingest, an upload, a test.
+ */
+import type { Db } from '../db/database.ts'
+import { createDocumentsRepository, type DocumentKey } from '../repositories/documents-repository.ts'
+import { chunkDocument, type Section } from './chunker.ts'
+
+export type IndexDocumentInput = DocumentKey & {
+  name: string
+  mimeType: string
+  /** Where a person can open it (a Drive webViewLink); shown with the answers that quote it. */
+  link?: string | null
+  /** The source's revision marker, kept so a caller can skip an unchanged document. */
+  version?: string | null
+  modifiedTime?: Date | null
+  /** The extracted text: one section per PDF page, or one for the whole document. */
+  sections: Section[]
+}
+
+export type IndexedDocument = { documentId: string; chunkCount: number }
+
+export async function indexDocument(db: Db, input: IndexDocumentInput): Promise<IndexedDocument> {
+  const { sections, link, version, modifiedTime, ...rest } = input
+  const chunks = chunkDocument(sections)
+  const { documentId } = await createDocumentsRepository(db).replace(
+    { ...rest, link: link ?? null, version: version ?? null, modifiedTime: modifiedTime ?? null },
+    chunks,
+  )
+  return { documentId, chunkCount: chunks.length }
+}
+
+/** Forgets a document and its chunks (answers already given keep their source snapshots). */
+export async function removeDocument(db: Db, key: DocumentKey): Promise<boolean> {
+  return createDocumentsRepository(db).remove(key)
+}

@@ -1,0 +1,26 @@
+/**
+ * The chat service as `app.chat`, with its assistant: retrieval over the user's own documents,
+ * and the configured OpenAI-compatible model, or none (extractive answers) when LLM_BASE_URL is
+ * unset.
+ */
+import { createAssistant } from '../../assistant/assistant.ts'
+import { createLlm } from '../../assistant/llm.ts'
+import { createRetriever } from '../../assistant/retrieval.ts'
+import { type ChatService, createChatService } from '../../chat/chat-service.ts'
+import type { Config } from '../../config.ts'
+import { createChatRepository } from '../../repositories/chat-repository.ts'
+import { sharedPlugin } from '../shared-plugin.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    chat: ChatService
+  }
+}
+
+export const chatPlugin = sharedPlugin<{ llm: Config['llm']; now: () => Date }>('chat', async (app, opts) => {
+  const assistant = createAssistant({
+    retrieve: createRetriever(app.db),
+    llm: opts.llm ? createLlm(opts.llm) : null,
+  })
+  app.decorate('chat', createChatService({ chats: createChatRepository(app.db), assistant, now: opts.now }))
+})

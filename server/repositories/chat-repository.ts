@@ -1,0 +1,189 @@
+/**
+ * Conversations and their messages. Every read and write names the owner (`user_id`), so another
+ * user's id behaves exactly like a missing one. A message carries its session's owner, enforced
+ * by the (session_id, user_id) foreign key.
+ */
+import { and, asc, desc, eq, sql } from 'drizzle-orm'
+import { LAST_MESSAGE_PREVIEW_LENGTH } from '#contracts/chat.ts'
+import type { Turn } from '../assistant/passages.ts'
+import type { Db } from '../db/database.ts'
+import { chatMessages, chatSessions, type SourceSnapshot } from '../db/schema.ts'
+
+export type SessionRecord = { id: string; title: string; createdAt: Date; updatedAt: Date }
+
+export type SessionSummary = SessionRecord & { messageCount: number; lastMessage: string }
+
+export type MessageRecord = {
+  id: string
+  isUser: boolean
+  content: string
+  feedback: 'like' | 'dislike' | null
+  sources: SourceSnapshot[]
+  createdAt: Date
+}
+
+export type Exchange = {
+  userId: string
+  sessionId: string
+  question: string
+  askedAt: Date
+  answer: string
+  sources: SourceSnapshot[]
+  answeredAt: Date
+}
+
+export type ChatRepository = ReturnType<typeof createChatRepository>
+
+const sessionColumns = {
+  id: chatSessions.id,
+  title: chatSessions.title,
+  createdAt: chatSessions.createdAt,
+  updatedAt: chatSessions.updatedAt,
+}
+
+const messageColumns = {
+  id: chatMessages.id,
+  isUser: chatMessages.isUser,
+  content: chatMessages.content,
+  feedback: chatMessages.feedback,
+  sources: chatMessages.sources,
+  createdAt: chatMessages.createdAt,
+}
+
+// A question and its answer can carry the same timestamp: the question sorts first.
+const oldestFirst = [asc(chatMessages.createdAt), desc(chatMessages.isUser), asc(chatMessages.id)]
+const newestFirst = [desc(chatMessages.createdAt), asc(chatMessages.isUser), desc(chatMessages.id)]
+
+export function createChatRepository(db: Db) {
+  const ownSession = (userId: string, sessionId: string) =>
+    and(eq(chatSessions.id, sessionId), eq(chatSessions.userId, userId))
+
+  return {
+    async createSession(input: { userId: string; title: string; now: Date }): Promise<SessionRecord> {
+      const [row] = await db
+        .insert(chatSessions)
+        .values({ userId: input.userId, title: input.title, createdAt: input.now, updatedAt: input.now })
+        .returning(sessionColumns)
+      if (!row) throw new Error('Inserting a chat session returned no row')
+      return row
+    },
+
+    /**
+     * Newest first, each with its message count and the start of its newest message, in one
+     * query: the two correlated subqueries read the (session_id, created_at) index, and no
+     * message body leaves the database beyond its preview.
+     */
+    async listSessions(userId: string): Promise<SessionSummary[]> {
+      return db
+        .select({
+          ...sessionColumns,
+          // Qualified by hand: Drizzle leaves columns unqualified in a single-table select, and a
+          // bare "id" here would name the message's.
+          messageCount: sql<number>`(
+            select count(*) from chat_messages m where m.session_id = chat_sessions.id
+          )`.mapWith(Number),
+          lastMessage: sql<string>`coalesce((
+            select left(m.content, ${LAST_MESSAGE_PREVIEW_LENGTH}) from chat_messages m
+            where m.session_id = chat_sessions.id
+            order by m.created_at desc, m.is_user asc, m.id desc limit 1
+          ), '')`,
+        })
+        .from(chatSessions)
+        .where(eq(chatSessions.userId, userId))
+        .orderBy(desc(chatSessions.updatedAt), desc(chatSessions.createdAt), desc(chatSessions.id))
+    },
+
+    async findSession(userId: string, sessionId: string): Promise<SessionRecord | null> {
+      const rows = await db.select(sessionColumns).from(chatSessions).where(ownSession(userId, sessionId))
+      return rows[0] ?? null
+    },
+
+    /** Its messages go with it (cascade), feedback included. False when there was none. */
+    async deleteSession(userId: string, sessionId: string): Promise<boolean> {
+      const rows = await db
+        .delete(chatSessions)
+        .where(ownSession(userId, sessionId))
+        .returning({ id: chatSessions.id })
+      return rows.length > 0
+    },
+
+    async listMessages(userId: string, sessionId: string): Promise<MessageRecord[]> {
+      return db
+        .select(messageColumns)
+        .from(chatMessages)
+        .where(and(eq(chatMessages.sessionId, sessionId), eq(chatMessages.userId, userId)))
+        .orderBy(...oldestFirst)
+    },
+
+    /** The last `limit` messages as turns, oldest first. */
+    async recentTurns(userId: string, sessionId: string, limit: number): Promise<Turn[]> {
+      const rows = await db
+        .select({ isUser: chatMessages.isUser, content: chatMessages.content })
+        .from(chatMessages)
+        .where(and(eq(chatMessages.sessionId, sessionId), eq(chatMessages.userId, userId)))
+        .orderBy(...newestFirst)
+        .limit(limit)
+      return rows.reverse()
+    },
+
+    /**
+     * Stores a question and its answer and moves the session's `updated_at`, all or nothing.
+     * The session row is updated first: that locks it (a concurrent delete waits for us, then
+     * cascades) and tells us whether it still exists. Null when it is gone: nothing is stored.
+     */
+    async storeExchange(x: Exchange): Promise<{ question: MessageRecord; answer: MessageRecord } | null> {
+      return db.transaction(async (tx) => {
+        const touched = await tx
+          .update(chatSessions)
+          .set({ updatedAt: x.answeredAt })
+          .where(ownSession(x.userId, x.sessionId))
+          .returning({ id: chatSessions.id })
+        if (touched.length === 0) return null
+        const rows = await tx
+          .insert(chatMessages)
+          .values([
+            {
+              sessionId: x.sessionId,
+              userId: x.userId,
+              isUser: true,
+              content: x.question,
+              createdAt: x.askedAt,
+            },
+            {
+              sessionId: x.sessionId,
+              userId: x.userId,
+              isUser: false,
+              content: x.answer,
+              sources: x.sources,
+              createdAt: x.answeredAt,
+            },
+          ])
+          .returning(messageColumns)
+        const question = rows.find((r) => r.isUser)
+        const answer = rows.find((r) => !r.isUser)
+        if (!question || !answer) throw new Error('Inserting a question and its answer returned no rows')
+        return { question, answer }
+      })
+    },
+
+    /**
+     * Rates one of the user's answers. 'not-an-answer' when the id is one of their own questions;
+     * null when it is nobody's message they can see.
+     */
+    async setFeedback(
+      userId: string,
+      messageId: string,
+      feedback: 'like' | 'dislike',
+    ): Promise<MessageRecord | 'not-an-answer' | null> {
+      const own = and(eq(chatMessages.id, messageId), eq(chatMessages.userId, userId))
+      const [updated] = await db
+        .update(chatMessages)
+        .set({ feedback })
+        .where(and(own, eq(chatMessages.isUser, false)))
+        .returning(messageColumns)
+      if (updated) return updated
+      const [existing] = await db.select({ id: chatMessages.id }).from(chatMessages).where(own).limit(1)
+      return existing ? 'not-an-answer' : null
+    },
+  }
+}

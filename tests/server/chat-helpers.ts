@@ -1,0 +1,80 @@
+/**
+ * What the chat tests share: one call per endpoint through `inject` with the contract's path and
+ * method, bodies parsed with the contract's schemas, and row counts read straight from the tables
+ * (to prove what was, or was not, stored).
+ */
+import { and, count, eq } from 'drizzle-orm'
+import type { LightMyRequestResponse } from 'fastify'
+import { type ChatSession, chatEndpoints, type SendMessageResponse } from '#contracts/chat.ts'
+import { type Endpoint, ErrorEnvelopeSchema, fillPath } from '#contracts/endpoint.ts'
+import type { App } from '#server/app.ts'
+import { chatMessages, chatSessions } from '#server/db/schema.ts'
+
+export type CallOptions = { cookie?: string; params?: Record<string, string>; body?: unknown }
+
+export function call(app: App, endpoint: Endpoint, { cookie, params, body }: CallOptions = {}) {
+  return app.inject({
+    method: endpoint.method,
+    url: fillPath(endpoint.path, params),
+    headers: cookie ? { cookie } : {},
+    ...(body === undefined ? {} : { payload: body as object }),
+  })
+}
+
+export function errorOf(response: LightMyRequestResponse): string {
+  return ErrorEnvelopeSchema.parse(response.json()).message
+}
+
+export async function createSession(app: App, cookie: string, title = 'Hello'): Promise<ChatSession> {
+  const response = await call(app, chatEndpoints.createSession, { cookie, body: { title } })
+  if (response.statusCode !== 201) throw new Error(`create failed: ${response.statusCode} ${response.body}`)
+  return chatEndpoints.createSession.response.parse(response.json()).data
+}
+
+export function send(app: App, cookie: string, sessionId: string, content: string) {
+  return call(app, chatEndpoints.sendMessage, {
+    cookie,
+    params: { id: sessionId },
+    body: { content, isUser: true, messageType: 'text' },
+  })
+}
+
+export async function sendOk(
+  app: App,
+  cookie: string,
+  sessionId: string,
+  content: string,
+): Promise<SendMessageResponse> {
+  const response = await send(app, cookie, sessionId, content)
+  if (response.statusCode !== 200) throw new Error(`send failed: ${response.statusCode} ${response.body}`)
+  return chatEndpoints.sendMessage.response.parse(response.json()).data
+}
+
+export async function listSessions(app: App, cookie: string): Promise<ChatSession[]> {
+  const response = await call(app, chatEndpoints.listSessions, { cookie })
+  if (response.statusCode !== 200) throw new Error(`list failed: ${response.statusCode} ${response.body}`)
+  return chatEndpoints.listSessions.response.parse(response.json()).data
+}
+
+export async function listMessages(app: App, cookie: string, sessionId: string) {
+  const response = await call(app, chatEndpoints.listMessages, { cookie, params: { id: sessionId } })
+  if (response.statusCode !== 200) throw new Error(`messages failed: ${response.statusCode} ${response.body}`)
+  return chatEndpoints.listMessages.response.parse(response.json()).data
+}
+
+/** Rows in chat_messages, for one session or all of them. */
+export async function countMessages(app: App, sessionId?: string): Promise<number> {
+  const [row] = await app.db
+    .select({ n: count() })
+    .from(chatMessages)
+    .where(sessionId ? eq(chatMessages.sessionId, sessionId) : undefined)
+  return row?.n ?? 0
+}
+
+export async function sessionExists(app: App, sessionId: string, userId?: string): Promise<boolean> {
+  const rows = await app.db
+    .select({ id: chatSessions.id })
+    .from(chatSessions)
+    .where(and(eq(chatSessions.id, sessionId), userId ? eq(chatSessions.userId, userId) : undefined))
+  return rows.length > 0
+}
