@@ -1,0 +1,181 @@
+/**
+ * The chat API as the chat, History and sidebar views meet it: an in-memory fake whose handlers
+ * parse each request with its contract schema (a malformed call gets 400, as from the real
+ * server) and answer bodies typed from contracts/chat.ts. Replies can be held to see what a
+ * person sees meanwhile; single calls can be made to fail with `server.use(fail(...))`.
+ */
+import { screen, waitFor, within } from '@testing-library/react'
+import { http } from 'msw'
+import { expect } from 'vitest'
+import {
+  type ChatSession,
+  CreateSessionRequestSchema,
+  chatEndpoints,
+  FeedbackRequestSchema,
+  type Message,
+  SendMessageRequestSchema,
+  type Source,
+} from '#contracts/chat.ts'
+import { ada, errorResponse, okResponse, server, signedIn, urlOf } from './msw-server.ts'
+import { renderApp } from './render-app.tsx'
+
+const HOUR = 60 * 60 * 1000
+const DAY = 24 * HOUR
+
+/** An ISO time `ms` before now: the views compare with the real clock. */
+export const ago = (ms: number) => new Date(Date.now() - ms).toISOString()
+export { DAY, HOUR }
+
+export function chatSession(id: string, fields: Partial<ChatSession> = {}): ChatSession {
+  const updatedAt = fields.updatedAt ?? ago(2 * HOUR)
+  return {
+    _id: id,
+    title: `Conversation ${id}`,
+    createdAt: updatedAt,
+    updatedAt,
+    messageCount: 2,
+    lastMessage: `Last words of ${id}`,
+    ...fields,
+  }
+}
+
+export function chatMessage(
+  id: string,
+  isUser: boolean,
+  content: string,
+  fields: Partial<Message> = {},
+): Message {
+  return {
+    _id: id,
+    isUser,
+    content,
+    createdAt: ago(HOUR),
+    messageType: 'text',
+    feedback: null,
+    sources: [],
+    ...fields,
+  }
+}
+
+export function source(fields: Partial<Source> = {}): Source {
+  return {
+    documentId: 'doc-1',
+    documentName: 'Quarterly report.pdf',
+    chunkId: 'chunk-1',
+    page: 3,
+    link: 'https://drive.example/file/d/doc-1/view',
+    ...fields,
+  }
+}
+
+type Seed = { sessions?: ChatSession[]; messages?: Record<string, Message[]> }
+
+/** The answer the fake assistant gives, with the sources it cites. */
+export const answerTo = (content: string) => `You asked: ${content}`
+
+export function chatBackend(seed: Seed = {}) {
+  let sessions = [...(seed.sessions ?? [])]
+  const messages = new Map(Object.entries(seed.messages ?? {}))
+  const calls = {
+    listSessions: 0,
+    created: [] as string[],
+    sent: [] as { sessionId: string; content: string }[],
+    deleted: [] as string[],
+    feedback: [] as { messageId: string; feedback: string }[],
+  }
+  let replyGate: Promise<void> | null = null
+  let nextId = 1
+  const newId = (prefix: string) => `${prefix}-${nextId++}`
+
+  const handlers = [
+    http.get(urlOf(chatEndpoints.listSessions), () => {
+      calls.listSessions += 1
+      return okResponse(chatEndpoints.listSessions, { success: true, data: sessions })
+    }),
+    http.post(urlOf(chatEndpoints.createSession), async ({ request }) => {
+      const body = CreateSessionRequestSchema.safeParse(await request.json())
+      if (!body.success) return errorResponse(400, 'Bad session request')
+      calls.created.push(body.data.title)
+      const created = chatSession(newId('session'), {
+        title: body.data.title,
+        updatedAt: new Date().toISOString(),
+        messageCount: 0,
+        lastMessage: '',
+      })
+      sessions = [created, ...sessions]
+      return okResponse(chatEndpoints.createSession, { success: true, data: created })
+    }),
+    http.get(urlOf(chatEndpoints.listMessages), ({ params }) => {
+      const list = messages.get(String(params.id))
+      if (!list) return errorResponse(404, 'Session not found')
+      return okResponse(chatEndpoints.listMessages, { success: true, data: list })
+    }),
+    http.post(urlOf(chatEndpoints.sendMessage), async ({ request, params }) => {
+      const body = SendMessageRequestSchema.safeParse(await request.json())
+      if (!body.success) return errorResponse(400, 'Bad message')
+      const sessionId = String(params.id)
+      calls.sent.push({ sessionId, content: body.data.content })
+      if (replyGate) await replyGate
+      const now = new Date().toISOString()
+      const userMessage = chatMessage(newId('msg'), true, body.data.content, { createdAt: now })
+      const aiMessage = chatMessage(newId('msg'), false, answerTo(body.data.content), {
+        createdAt: now,
+        sources: [source()],
+      })
+      messages.set(sessionId, [...(messages.get(sessionId) ?? []), userMessage, aiMessage])
+      return okResponse(chatEndpoints.sendMessage, { success: true, data: { userMessage, aiMessage } })
+    }),
+    http.delete(urlOf(chatEndpoints.deleteSession), ({ params }) => {
+      const id = String(params.id)
+      calls.deleted.push(id)
+      sessions = sessions.filter((s) => s._id !== id)
+      return okResponse(chatEndpoints.deleteSession, { success: true, data: null })
+    }),
+    http.patch(urlOf(chatEndpoints.setFeedback), async ({ request, params }) => {
+      const body = FeedbackRequestSchema.safeParse(await request.json())
+      if (!body.success) return errorResponse(400, 'Bad feedback')
+      const messageId = String(params.id)
+      calls.feedback.push({ messageId, feedback: body.data.feedback })
+      const stored = [...messages.values()].flat().find((m) => m._id === messageId)
+      if (!stored) return errorResponse(404, 'Message not found')
+      stored.feedback = body.data.feedback
+      return okResponse(chatEndpoints.setFeedback, { success: true, data: stored })
+    }),
+  ]
+
+  return {
+    handlers,
+    calls,
+    /** Replies wait until the returned release() is called. */
+    holdReplies() {
+      const { promise, resolve } = Promise.withResolvers<void>()
+      replyGate = promise
+      return () => {
+        replyGate = null
+        resolve()
+      }
+    },
+  }
+}
+
+const exact = (text: string) => text
+
+/** Signs in, opens the dashboard on Chat with this backend, and finds what the tests use. */
+export async function openChat(backend: ReturnType<typeof chatBackend>) {
+  server.use(signedIn(), ...backend.handlers)
+  const app = renderApp('/dashboard')
+  await screen.findByText(ada.email)
+  // Let the session list arrive: a request still in flight when a test ends would be answered
+  // by the next test's handlers.
+  await waitFor(() => expect(backend.calls.listSessions).toBeGreaterThan(0))
+  const sidebar = screen.getByRole('navigation', { name: 'Dashboard sections' })
+  return {
+    ...app,
+    sidebar,
+    main: screen.getByRole('main'),
+    /** Finds text exactly as written, line breaks included (the default matcher folds them). */
+    findExact: (text: string) => within(screen.getByRole('main')).findByText(text, { normalizer: exact }),
+    input: () => screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement,
+    goTo: (section: string) => app.user.click(within(sidebar).getByRole('button', { name: section })),
+  }
+}

@@ -1,0 +1,229 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import { expect, test } from 'vitest'
+import { chatEndpoints, MESSAGE_MAX_LENGTH } from '#contracts/chat.ts'
+import { answerTo, chatBackend, chatMessage, chatSession, openChat, source } from './chat-fixtures.ts'
+import { fail, server } from './msw-server.ts'
+
+const question = 'What does my report say about Q1?'
+
+test('shows the empty state and the composer with its hint', async () => {
+  const { main, input } = await openChat(chatBackend())
+
+  expect(within(main).getByText('Start a conversation')).toBeTruthy()
+  expect(
+    within(main).getByText(
+      "Ask questions about your documents or start a general conversation. I'm here to help!",
+    ),
+  ).toBeTruthy()
+  expect(input().getAttribute('placeholder')).toBe('Type your message...')
+  expect(input().maxLength).toBe(MESSAGE_MAX_LENGTH)
+  expect(within(main).getByRole('button', { name: 'Attach file' })).toBeTruthy()
+  expect(within(main).getByRole('button', { name: 'Send message' })).toBeTruthy()
+  expect(within(main).getByText('Press Enter to send, Shift + Enter for new line')).toBeTruthy()
+})
+
+test('sessions load once, however often I switch sections', async () => {
+  const backend = chatBackend({ sessions: [chatSession('s1')] })
+  const { goTo } = await openChat(backend)
+
+  await goTo('Conversation History')
+  expect(await screen.findAllByText('Conversation s1')).toHaveLength(2)
+  await goTo('Chat with Docs')
+  await goTo('Conversation History')
+  await goTo('Settings')
+
+  expect(backend.calls.listSessions).toBe(1)
+})
+
+test('my message shows at once, the assistant types with the input disabled, then the reply arrives', async () => {
+  const backend = chatBackend()
+  const release = backend.holdReplies()
+  const { user, main, input } = await openChat(backend)
+
+  await user.type(input(), `${question}{Enter}`)
+
+  expect(await within(main).findByText(question)).toBeTruthy()
+  expect(await screen.findByRole('status', { name: 'Assistant is typing' })).toBeTruthy()
+  expect(input().disabled).toBe(true)
+  expect(input().value).toBe('')
+  release()
+
+  expect(await within(main).findByText(answerTo(question))).toBeTruthy()
+  expect(screen.queryByRole('status', { name: 'Assistant is typing' })).toBeNull()
+  expect(input().disabled).toBe(false)
+  expect(backend.calls.created).toEqual([question])
+  expect(backend.calls.sent).toEqual([{ sessionId: 'session-1', content: question }])
+  const conversation = within(main).getByRole('log', { name: 'Conversation' })
+  expect(conversation.querySelectorAll('time')).toHaveLength(2)
+})
+
+test('a new conversation appears first in Recent Conversations and in History', async () => {
+  const backend = chatBackend({ sessions: [chatSession('older', { title: 'An older talk' })] })
+  const { user, main, input, goTo } = await openChat(backend)
+
+  await user.type(input(), `${question}{Enter}`)
+  await within(main).findByText(answerTo(question))
+  await goTo('Conversation History')
+
+  const recent = screen.getByRole('region', { name: 'Recent Conversations' })
+  const [first, second] = within(recent).getAllByRole('button')
+  expect(within(first as HTMLElement).getByText(question)).toBeTruthy()
+  expect(within(first as HTMLElement).getByText(answerTo(question))).toBeTruthy()
+  expect(within(first as HTMLElement).getByText('Just now')).toBeTruthy()
+  expect(within(second as HTMLElement).getByText('An older talk')).toBeTruthy()
+  const history = within(screen.getByRole('main'))
+  const items = history.getAllByRole('listitem')
+  expect(items[0]?.textContent).toContain(question)
+  expect(items[0]?.textContent).toContain('2 messages')
+})
+
+test.each([
+  ['sending', chatEndpoints.sendMessage],
+  ['creating the conversation', chatEndpoints.createSession],
+])('when %s fails, my message disappears and no error is shown', async (_, endpoint) => {
+  const backend = chatBackend()
+  const { user, main, input, log } = await openChat(backend)
+  server.use(fail(endpoint, 500, 'Internal error'))
+
+  await user.type(input(), `${question}{Enter}`)
+
+  await waitFor(() => expect(log.error).toHaveBeenCalled())
+  await waitFor(() => expect(within(main).queryByText(question)).toBeNull())
+  expect(screen.queryByRole('alert')).toBeNull()
+  expect(within(main).queryByText('Internal error')).toBeNull()
+  expect(input().disabled).toBe(false)
+})
+
+test('Shift+Enter makes a new line; Enter sends the lines as one message', async () => {
+  const backend = chatBackend()
+  const { user, input, findExact } = await openChat(backend)
+
+  await user.type(input(), 'First line{Shift>}{Enter}{/Shift}Second line')
+  expect(input().value).toBe('First line\nSecond line')
+  expect(backend.calls.created).toEqual([])
+
+  await user.keyboard('{Enter}')
+
+  expect(await findExact(answerTo('First line\nSecond line'))).toBeTruthy()
+  expect(backend.calls.sent[0]?.content).toBe('First line\nSecond line')
+})
+
+test('a blank message is not sent', async () => {
+  const backend = chatBackend()
+  const { user, main, input } = await openChat(backend)
+
+  await user.type(input(), '   {Enter}')
+  await user.click(within(main).getByRole('button', { name: 'Send message' }))
+
+  expect(within(main).getByText('Start a conversation')).toBeTruthy()
+  expect(backend.calls.created).toEqual([])
+  expect(backend.calls.sent).toEqual([])
+})
+
+test('the send button sends too', async () => {
+  const backend = chatBackend()
+  const { user, main, input } = await openChat(backend)
+
+  await user.type(input(), question)
+  await user.click(within(main).getByRole('button', { name: 'Send message' }))
+
+  expect(await within(main).findByText(answerTo(question))).toBeTruthy()
+})
+
+test('Copy puts the answer on the clipboard and says "Copied" for 1.5 s', async () => {
+  const backend = chatBackend()
+  const { user, main, input } = await openChat(backend)
+  await user.type(input(), `${question}{Enter}`)
+  await within(main).findByText(answerTo(question))
+
+  await user.click(within(main).getByRole('button', { name: 'Copy' }))
+
+  expect(await within(main).findByText('Copied')).toBeTruthy()
+  const shownAt = Date.now()
+  expect(await navigator.clipboard.readText()).toBe(answerTo(question))
+  await waitFor(() => expect(within(main).queryByText('Copied')).toBeNull(), { timeout: 3000 })
+  expect(Date.now() - shownAt).toBeGreaterThanOrEqual(1300)
+  expect(within(main).getByRole('button', { name: 'Copy' })).toBeTruthy()
+})
+
+async function openConversation(...messages: ReturnType<typeof chatMessage>[]) {
+  const backend = chatBackend({ sessions: [chatSession('s1')], messages: { s1: messages } })
+  const app = await openChat(backend)
+  await app.goTo('Conversation History')
+  await app.user.click(within(app.main).getByRole('button', { name: /Conversation s1/ }))
+  await app.findExact(messages.at(-1)?.content ?? '')
+  return { ...app, backend }
+}
+
+test('Like is highlighted only once the server has stored it', async () => {
+  const answer = chatMessage('a1', false, 'An answer')
+  const { user, main, backend } = await openConversation(chatMessage('u1', true, 'A question'), answer)
+  const like = within(main).getByRole('button', { name: 'Like' })
+  expect(like.getAttribute('aria-pressed')).toBe('false')
+
+  await user.click(like)
+
+  await waitFor(() => expect(like.getAttribute('aria-pressed')).toBe('true'))
+  expect(backend.calls.feedback).toEqual([{ messageId: 'a1', feedback: 'like' }])
+  expect(within(main).getByRole('button', { name: 'Dislike' }).getAttribute('aria-pressed')).toBe('false')
+})
+
+test('a failed Dislike changes nothing on screen', async () => {
+  const answer = chatMessage('a1', false, 'An answer', { feedback: 'like' })
+  const { user, main, log } = await openConversation(answer)
+  server.use(fail(chatEndpoints.setFeedback, 500))
+
+  await user.click(within(main).getByRole('button', { name: 'Dislike' }))
+
+  await waitFor(() => expect(log.error).toHaveBeenCalled())
+  expect(within(main).getByRole('button', { name: 'Dislike' }).getAttribute('aria-pressed')).toBe('false')
+  expect(within(main).getByRole('button', { name: 'Like' }).getAttribute('aria-pressed')).toBe('true')
+  expect(screen.queryByRole('alert')).toBeNull()
+})
+
+test('an answer lists its sources, as links that open in a new tab when they have one', async () => {
+  const answer = chatMessage('a1', false, 'Q1 revenue grew.', {
+    sources: [
+      source(),
+      source({ documentId: 'doc-2', documentName: 'notes.txt', chunkId: 'c2', page: null, link: null }),
+      source({
+        documentId: 'doc-3',
+        documentName: 'evil.pdf',
+        chunkId: 'c3',
+        page: 1,
+        link: 'javascript:alert(1)',
+      }),
+    ],
+  })
+  const { main } = await openConversation(answer)
+
+  const link = within(main).getByRole('link', { name: 'Quarterly report.pdf p. 3' })
+  expect(link.getAttribute('href')).toBe('https://drive.example/file/d/doc-1/view')
+  expect(link.getAttribute('target')).toBe('_blank')
+  expect(link.getAttribute('rel')).toBe('noopener noreferrer')
+  expect(within(main).getByText('notes.txt')).toBeTruthy()
+  expect(within(main).getByText('evil.pdf p. 1')).toBeTruthy()
+  expect(within(main).getAllByRole('link')).toHaveLength(1)
+})
+
+test('HTML in a message is shown as text, line breaks kept', async () => {
+  const html = '<img src=x onerror="alert(1)"><b>bold</b>\nnext line'
+  const { main, findExact } = await openConversation(
+    chatMessage('u1', true, 'Hi'),
+    chatMessage('a1', false, html),
+  )
+
+  const bubble = await findExact(html)
+  expect(bubble.tagName).toBe('P')
+  expect(bubble.children).toHaveLength(0)
+  expect(main.querySelector('img, b')).toBeNull()
+})
+
+test('Chat with Docs starts a new chat: the open conversation leaves the screen', async () => {
+  const { user, main, sidebar } = await openConversation(chatMessage('u1', true, 'Earlier question'))
+
+  await user.click(within(sidebar).getByRole('button', { name: 'Chat with Docs' }))
+
+  expect(within(main).queryByText('Earlier question')).toBeNull()
+  expect(within(main).getByText('Start a conversation')).toBeTruthy()
+})
