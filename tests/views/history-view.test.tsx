@@ -1,0 +1,162 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import { expect, test } from 'vitest'
+import { chatEndpoints } from '#contracts/chat.ts'
+import { ago, chatBackend, chatMessage, chatSession, DAY, HOUR, openChat } from './chat-fixtures.ts'
+import { fail, server } from './msw-server.ts'
+
+const today = chatSession('today', {
+  title: 'Budget questions',
+  lastMessage: 'The budget is 5k.',
+  updatedAt: ago(HOUR),
+  messageCount: 3,
+})
+const yesterday = chatSession('yesterday', {
+  title: 'Travel plans',
+  updatedAt: ago(DAY + HOUR),
+  messageCount: 1,
+})
+const thisWeek = chatSession('week', { title: 'Contract review', updatedAt: ago(3 * DAY + HOUR) })
+const lastMonth = chatSession('month', { title: 'Old notes', updatedAt: ago(30 * DAY) })
+
+async function openHistory(backend = chatBackend({ sessions: [lastMonth, thisWeek, today, yesterday] })) {
+  const app = await openChat(backend)
+  await app.goTo('Conversation History')
+  await within(app.main).findByRole('heading', { name: 'Conversation History' })
+  return { ...app, backend }
+}
+
+const group = (label: string) => screen.getByRole('region', { name: label })
+const itemOf = (title: string) => {
+  const item = within(screen.getByRole('main')).getByText(title).closest('li')
+  if (!item) throw new Error(`No History item for ${title}`)
+  return item
+}
+
+test('shows its heading and, with no conversations, the empty state', async () => {
+  const { main } = await openHistory(chatBackend())
+
+  expect(within(main).getByText('View and manage your previous conversations')).toBeTruthy()
+  expect(await within(main).findByText('No conversations yet')).toBeTruthy()
+  expect(within(main).getByText('Start chatting to see your conversation history here.')).toBeTruthy()
+})
+
+test("groups conversations under 'Today', 'N days ago' or their date, newest first", async () => {
+  const { main } = await openHistory()
+
+  const labels = within(main)
+    .getAllByRole('heading', { level: 2 })
+    .map((heading) => heading.textContent)
+  expect(labels).toEqual([
+    'Today',
+    '1 day ago',
+    '3 days ago',
+    new Date(lastMonth.updatedAt).toLocaleDateString(),
+  ])
+  expect(within(group('Today')).getByText('Budget questions')).toBeTruthy()
+  expect(within(group('1 day ago')).getByText('Travel plans')).toBeTruthy()
+  expect(within(group('3 days ago')).getByText('Contract review')).toBeTruthy()
+})
+
+test('each conversation shows its title, last message, message count, time and a delete button', async () => {
+  await openHistory()
+
+  const item = within(itemOf('Budget questions'))
+  expect(item.getByText('The budget is 5k.')).toBeTruthy()
+  expect(item.getByText('3 messages')).toBeTruthy()
+  expect(item.getByRole('button', { name: /Budget questions/ }).querySelector('time')).toBeTruthy()
+  const remove = item.getByRole('button', { name: 'Delete conversation' })
+  expect(remove.getAttribute('title')).toBe('Delete conversation')
+  expect(within(itemOf('Travel plans')).getByText('1 message')).toBeTruthy()
+})
+
+test('Recent Conversations shows title, last message and relative time', async () => {
+  await openHistory()
+
+  const recent = within(screen.getByRole('region', { name: 'Recent Conversations' }))
+  const buttons = recent.getAllByRole('button')
+  expect(buttons).toHaveLength(4)
+  const first = within(buttons[0] as HTMLElement)
+  expect(first.getByText('Budget questions')).toBeTruthy()
+  expect(first.getByText('The budget is 5k.')).toBeTruthy()
+  expect(first.getByText('1h ago')).toBeTruthy()
+  expect(
+    within(buttons[1] as HTMLElement).getByText(new Date(yesterday.updatedAt).toLocaleDateString()),
+  ).toBeTruthy()
+})
+
+test('clicking a conversation loads it and switches to the chat view', async () => {
+  const backend = chatBackend({
+    sessions: [today],
+    messages: {
+      today: [chatMessage('u1', true, 'What is the budget?'), chatMessage('a1', false, 'The budget is 5k.')],
+    },
+  })
+  const { user, main, sidebar } = await openHistory(backend)
+
+  await user.click(within(main).getByRole('button', { name: /Budget questions/ }))
+
+  expect(await within(main).findByText('What is the budget?')).toBeTruthy()
+  expect(within(main).getByRole('log', { name: 'Conversation' })).toBeTruthy()
+  expect(within(sidebar).getByRole('button', { name: 'Chat with Docs' }).getAttribute('aria-current')).toBe(
+    'page',
+  )
+})
+
+test('a recent conversation in the sidebar opens in the chat view too', async () => {
+  const backend = chatBackend({
+    sessions: [today],
+    messages: { today: [chatMessage('u1', true, 'What is the budget?')] },
+  })
+  const { user, main } = await openHistory(backend)
+
+  const recent = within(screen.getByRole('region', { name: 'Recent Conversations' }))
+  await user.click(recent.getByRole('button', { name: /Budget questions/ }))
+
+  expect(await within(main).findByText('What is the budget?')).toBeTruthy()
+})
+
+test('delete removes the conversation from History and Recent Conversations', async () => {
+  const { user, backend } = await openHistory()
+
+  await user.click(within(itemOf('Contract review')).getByRole('button', { name: 'Delete conversation' }))
+
+  await waitFor(() => expect(screen.queryByText('Contract review')).toBeNull())
+  expect(backend.calls.deleted).toEqual(['week'])
+  expect(screen.queryByRole('region', { name: '3 days ago' })).toBeNull()
+  expect(screen.getAllByText('Budget questions')).toHaveLength(2)
+})
+
+// Every way back to Chat (the sidebar, a History item) starts a new chat or opens another
+// conversation, so the cleared selection itself is proven by the chat machine's tests; this checks
+// the whole path: nothing is sent to the deleted conversation afterwards.
+test('after deleting the open conversation, my next message starts a new one', async () => {
+  const backend = chatBackend({
+    sessions: [today],
+    messages: { today: [chatMessage('u1', true, 'What is the budget?')] },
+  })
+  const { user, main, goTo, input } = await openHistory(backend)
+  await user.click(within(main).getByRole('button', { name: /Budget questions/ }))
+  await within(main).findByText('What is the budget?')
+
+  await goTo('Conversation History')
+  await user.click(within(itemOf('Budget questions')).getByRole('button', { name: 'Delete conversation' }))
+  expect(await within(main).findByText('No conversations yet')).toBeTruthy()
+  await goTo('Chat with Docs')
+  await user.type(input(), 'A fresh start{Enter}')
+
+  expect(await within(main).findByText('You asked: A fresh start')).toBeTruthy()
+  expect(within(main).queryByText('What is the budget?')).toBeNull()
+  expect(backend.calls.created).toEqual(['A fresh start'])
+  expect(backend.calls.sent.map((call) => call.sessionId)).not.toContain('today')
+})
+
+test('a failed delete keeps the conversation and shows no error', async () => {
+  const { user, log } = await openHistory()
+  server.use(fail(chatEndpoints.deleteSession, 500))
+
+  await user.click(within(itemOf('Contract review')).getByRole('button', { name: 'Delete conversation' }))
+
+  await waitFor(() => expect(log.error).toHaveBeenCalled())
+  expect(itemOf('Contract review')).toBeTruthy()
+  expect(screen.queryByRole('alert')).toBeNull()
+})
