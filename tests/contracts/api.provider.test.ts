@@ -9,6 +9,7 @@ import path from 'node:path'
 import { Verifier } from '@pact-foundation/pact'
 import { afterAll, beforeAll, test } from 'vitest'
 import type { App } from '#server/app.ts'
+import { createSession, sendOk } from '#tests/server/chat-helpers.ts'
 import { buildTestApp, register, signIn, TEST_PASSWORD } from '#tests/server/helper.ts'
 import { CONSUMER, PACT_DIR, PROVIDER } from './pact.ts'
 
@@ -72,6 +73,26 @@ test('the server honours every interaction in the pact', async () => {
       },
       'alice@example.com holds a live refresh token': async () => {
         cookie = await signInAs('alice@example.com', 'alice-password')
+      },
+      // Chat states build a fresh session each time (they are cheap) and hand its ids to the
+      // replayed request (the consumer's fromProviderState `${sessionId}` / `${answerId}`).
+      // Alice has no documents and the app no model: answers carry `sources: []`.
+      'alice@example.com is signed in with one answered chat session': async () => {
+        cookie = await signInAs('alice@example.com', 'alice-password')
+        const session = await createSession(app, cookie, 'Hello')
+        const { aiMessage } = await sendOk(app, cookie, session._id, 'Hello')
+        return { sessionId: session._id, answerId: aiMessage._id }
+      },
+      'alice@example.com is signed in with an empty chat session': async () => {
+        cookie = await signInAs('alice@example.com', 'alice-password')
+        const session = await createSession(app, cookie, 'Empty')
+        return { sessionId: session._id }
+      },
+      'alice@example.com is signed in and bob@example.com has a chat session': async () => {
+        const bob = await signInAs('bob@example.com')
+        const session = await createSession(app, bob, "Bob's notes")
+        cookie = await signInAs('alice@example.com', 'alice-password')
+        return { sessionId: session._id }
       },
     },
   }).verifyProvider()
