@@ -61,7 +61,7 @@ test('Conversation History shows its empty state and the recent conversations pa
   ).toBe('page')
   expect(within(main).getByRole('heading', { name: 'Conversation History' })).toBeTruthy()
   expect(within(main).getByText('View and manage your previous conversations')).toBeTruthy()
-  expect(within(main).getByText('No conversations yet')).toBeTruthy()
+  expect(await within(main).findByText('No conversations yet')).toBeTruthy()
   expect(within(main).getByText('Start chatting to see your conversation history here.')).toBeTruthy()
   expect(screen.getByRole('heading', { name: 'Recent Conversations' })).toBeTruthy()
 })
