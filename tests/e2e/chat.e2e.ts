@@ -21,7 +21,7 @@ test('send, find it in History, like it, reload, still liked, delete it', async 
   await snap(page, '11-history')
 
   await chat.getByText(question).first().click()
-  const like = chat.getByRole('button', { name: 'Like' })
+  const like = chat.getByRole('button', { name: 'Like', exact: true })
   await expect(like).toBeVisible()
   await like.click()
   await expect(like).toHaveAttribute('aria-pressed', 'true')
@@ -29,15 +29,18 @@ test('send, find it in History, like it, reload, still liked, delete it', async 
   await page.reload()
   await page.getByRole('button', { name: 'Conversation History' }).click()
   await chat.getByText(question).first().click()
-  await expect(chat.getByRole('button', { name: 'Like' })).toHaveAttribute('aria-pressed', 'true')
+  await expect(chat.getByRole('button', { name: 'Like', exact: true })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  )
   await snap(page, '12-liked-after-reload')
 
   await page.getByRole('button', { name: 'Conversation History' }).click()
   await chat.getByRole('button', { name: 'Delete conversation' }).first().click()
-  await expect(chat.getByText('No conversations yet')).toBeVisible()
+  await expect(chat.getByRole('heading', { name: 'No conversations yet' })).toBeVisible()
   await page.reload()
   await page.getByRole('button', { name: 'Conversation History' }).click()
-  await expect(chat.getByText('No conversations yet')).toBeVisible()
+  await expect(chat.getByRole('heading', { name: 'No conversations yet' })).toBeVisible()
 })
 
 test('a second user never sees the first user’s conversations', async ({ browser }) => {
@@ -52,6 +55,6 @@ test('a second user never sees the first user’s conversations', async ({ brows
   const second = await browser.newPage()
   await signUpAndIn(second, uniqueEmail('second'))
   await second.getByRole('button', { name: 'Conversation History' }).click()
-  await expect(second.getByText('No conversations yet')).toBeVisible()
+  await expect(second.getByRole('main').getByText('No conversations yet')).toBeVisible()
   await expect(second.getByText(secret)).toHaveCount(0)
 })
