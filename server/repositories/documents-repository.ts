@@ -26,6 +26,13 @@ export type DocumentsRepository = ReturnType<typeof createDocumentsRepository>
  * hundreds of lexemes that matches (and ranks) nearly every chunk. The first ones are kept.
  */
 export const MAX_QUERY_TERMS = 32
+/**
+ * How many candidates get the full ranking. A question of common words matches thousands of
+ * chunks; they are first cut to this many by a cheap score (ts_rank over the OR query, which is
+ * about the share of the question's words a chunk holds), with every chunk that matches the whole
+ * question ahead of the rest.
+ */
+export const CANDIDATE_POOL = 64
 /** Rows per INSERT: well under PostgreSQL's 65,535 bind parameters at 6 per row. */
 const CHUNK_INSERT_BATCH = 500
 
@@ -131,6 +138,12 @@ export function createDocumentsRepository(db: Db) {
             (select string_agg('''' || replace(replace(l, '\\', '\\\\'), '''', '''''') || '''', ' | ')
                from unnest(terms.lexemes) as l)::tsquery as any_term
           from terms
+        ), pool as (
+          select c.id
+          from q cross join document_chunks c
+          where c.user_id = ${userId} and c.tsv @@ q.any_term
+          order by c.tsv @@ q.all_terms desc, ts_rank(c.tsv, q.any_term) desc
+          limit ${Math.max(limit, CANDIDATE_POOL)}
         )
         select c.id as chunk_id, c.document_id, d.name as document_name, c.page, c.heading, d.link, c.text,
           case when c.tsv @@ q.all_terms
@@ -139,9 +152,9 @@ export function createDocumentsRepository(db: Db) {
               + ts_rank_cd(c.tsv, q.any_term, 1|32)
           end as rank
         from q
-        cross join document_chunks c
+        cross join pool
+        join document_chunks c on c.id = pool.id
         join documents d on d.id = c.document_id
-        where c.user_id = ${userId} and c.tsv @@ q.any_term
         order by rank desc, c.id
         limit ${limit}`
       // Both drivers answer `{ rows }`; the shared Db type leaves the result shape open.

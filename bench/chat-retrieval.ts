@@ -1,0 +1,220 @@
+/**
+ * The work a send does before the language model is called: retrieval over the user's chunks
+ * (DocumentsRepository.search) plus prompt building, timed per send on the embedded database as
+ * `npm start` runs it (PGlite persisted in a scratch directory, migrated). One user owns 10,000
+ * chunks of ~800 characters, ten others 2,000 each; 200 sends with varied questions. A
+ * `SELECT 1` round trip measured in the same run is the baseline. Target: p95 <= 50 ms.
+ * Usage: node bench/chat-retrieval.ts [sends]
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { sql } from 'drizzle-orm'
+import { PASSAGES_PER_ANSWER } from '../server/assistant/assistant.ts'
+import type { Turn } from '../server/assistant/passages.ts'
+import { buildPrompt } from '../server/assistant/prompt.ts'
+import { createRetriever } from '../server/assistant/retrieval.ts'
+import { loadConfig } from '../server/config.ts'
+import { openDatabase } from '../server/db/database.ts'
+import { users } from '../server/db/schema.ts'
+import { indexDocument } from '../server/ingest/index-document.ts'
+
+const SENDS = Number(process.argv[2] ?? 200)
+const MAIN_CHUNKS = 10_000
+const OTHER_USERS = 10
+const OTHER_CHUNKS = 2_000
+const CHUNKS_PER_DOCUMENT = 100
+const CHUNK_CHARS = 800
+
+// Deterministic text: a seeded PRNG, so every run searches the same corpus with the same questions.
+let seed = 0x2545f491
+function random(): number {
+  seed ^= seed << 13
+  seed ^= seed >>> 17
+  seed ^= seed << 5
+  return (seed >>> 0) / 4294967296
+}
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T
+
+// Function words head the distribution, as in real prose (to_tsvector drops them); then real
+// office-document words; then a long tail of made-up terms (names, codes, jargon).
+const FUNCTION_WORDS = 'the of and to a in is for on that with by as are be this or at from it an'.split(' ')
+const WORDS = (
+  'employee manager policy travel expense allowance meal hotel flight train receipt reimbursement ' +
+  'approval deadline budget invoice contract supplier payment customer account security password ' +
+  'device laptop network access leave parental holiday sick vacation salary bonus pension insurance ' +
+  'health office desk parking bicycle commute remote schedule meeting project report quarter annual ' +
+  'review goal training course certificate onboarding handbook procedure safety fire emergency exit ' +
+  'building visitor badge data privacy retention backup archive document signature legal compliance ' +
+  'audit risk incident response escalation support ticket release deployment server database ' +
+  'monitoring alert outage maintenance upgrade license software hardware purchase order delivery ' +
+  'warehouse inventory shipping return refund warranty quality standard product feature roadmap ' +
+  'design research interview candidate hiring offer probation termination notice overtime shift ' +
+  'abroad daily weekly monthly limit rate tax currency exchange card cash advance mileage car rental'
+).split(' ')
+const SYLLABLES = 'ka lo mi ne ru sa te vi zo qua bre dri fla gro ple tri vex mor dal pen'.split(' ')
+const TAIL = Array.from({ length: 4000 }, () =>
+  Array.from({ length: 2 + Math.floor(random() * 3) }, () => pick(SYLLABLES)).join(''),
+)
+const VOCABULARY = [...FUNCTION_WORDS, ...WORDS, ...TAIL]
+// Zipf (s = 1.05): the cumulative weights, searched by bisection.
+const CUMULATIVE = (() => {
+  let total = 0
+  return VOCABULARY.map((_, rank) => {
+    total += 1 / (rank + 1) ** 1.05
+    return total
+  })
+})()
+function zipfWord(): string {
+  const target = random() * (CUMULATIVE.at(-1) ?? 1)
+  let lo = 0
+  let hi = CUMULATIVE.length - 1
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if ((CUMULATIVE[mid] ?? 0) < target) lo = mid + 1
+    else hi = mid
+  }
+  return VOCABULARY[lo] ?? 'the'
+}
+
+function sentence(): string {
+  const words = Array.from({ length: 8 + Math.floor(random() * 14) }, zipfWord)
+  const text = words.join(' ')
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`
+}
+
+/** A paragraph of about CHUNK_CHARS characters: the chunker makes it one chunk. */
+function paragraph(): string {
+  let text = ''
+  while (text.length < CHUNK_CHARS - 60) text += `${sentence()} `
+  return text.trim()
+}
+
+async function indexUser(db: Parameters<typeof indexDocument>[0], userId: string, chunks: number) {
+  const samples: string[] = []
+  for (let d = 0; d < chunks / CHUNKS_PER_DOCUMENT; d++) {
+    const paragraphs = Array.from({ length: CHUNKS_PER_DOCUMENT }, paragraph)
+    samples.push(pick(paragraphs))
+    await indexDocument(db, {
+      userId,
+      source: 'bench',
+      externalId: `doc-${d}`,
+      name: `Document ${d}.txt`,
+      mimeType: 'text/plain',
+      sections: [{ page: null, text: paragraphs.join('\n\n') }],
+    })
+  }
+  return samples
+}
+
+const TEMPLATES = [
+  (w: string[]) => `What is the ${w[0]} ${w[1]} for ${w[2]}?`,
+  (w: string[]) => `How do I get ${w[0]} approved when the ${w[1]} is ${w[2]}?`,
+  (w: string[]) => `Can you summarise what my documents say about ${w[0]} and ${w[1]}?`,
+  (w: string[]) => `Is there a ${w[0]} limit on ${w[1]} ${w[2]} ${w[3]}?`,
+  (w: string[]) => `${w[0]} ${w[1]}`,
+  (w: string[]) => `Who is responsible for the ${w[0]} ${w[1]} procedure during ${w[2]}?`,
+]
+
+/** Questions a person might ask: words from a real passage (so there is an answer), or common ones. */
+function question(samples: string[]): string {
+  const source =
+    random() < 0.7
+      ? (pick(samples)
+          .toLowerCase()
+          .match(/[a-z]+/g) ?? [])
+      : []
+  const content = source.filter((w) => !FUNCTION_WORDS.includes(w))
+  const words = Array.from({ length: 4 }, () => (content.length > 0 ? pick(content) : pick(WORDS)))
+  return pick(TEMPLATES)(words)
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
+}
+const ms = (n: number) => n.toFixed(2)
+
+const dir = mkdtempSync(path.join(tmpdir(), 'docchat-bench-chat-'))
+const config = loadConfig({ DATA_DIR: dir, APP_SECRET: 'bench-secret-that-is-long-enough-0123456789' })
+const database = await openDatabase(config)
+try {
+  const { db } = database
+  const started = performance.now()
+  const ids: string[] = []
+  for (let i = 0; i <= OTHER_USERS; i++) {
+    const [row] = await db
+      .insert(users)
+      .values({ email: `bench-${i}@example.com`, passwordHash: 'not-a-hash' })
+      .returning({ id: users.id })
+    if (row) ids.push(row.id)
+  }
+  const [mainUser, ...others] = ids
+  if (!mainUser) throw new Error('no user')
+  const samples = await indexUser(db, mainUser, MAIN_CHUNKS)
+  for (const other of others) await indexUser(db, other, OTHER_CHUNKS)
+  await db.execute(sql`analyze`)
+  const loadSeconds = (performance.now() - started) / 1000
+
+  const count = async (where: ReturnType<typeof sql>) => {
+    const { rows } = (await db.execute(
+      sql`select count(*)::int as n, coalesce(avg(length(text)), 0)::int as chars from document_chunks ${where}`,
+    )) as unknown as { rows: { n: number; chars: number }[] }
+    return rows[0] ?? { n: 0, chars: 0 }
+  }
+  const all = await count(sql``)
+  const mine = await count(sql`where user_id = ${mainUser}`)
+
+  const retrieve = createRetriever(db)
+  const history: Turn[] = Array.from({ length: 10 }, (_, i) => ({
+    isUser: i % 2 === 0,
+    content: i % 2 === 0 ? question(samples) : paragraph(),
+  }))
+  const questions = Array.from({ length: SENDS }, () => question(samples))
+
+  // Warm-up: the JIT, PGlite's caches and the planner, as in a server that has been running.
+  for (const q of questions.slice(0, 20)) await retrieve(mainUser, q, PASSAGES_PER_ANSWER)
+  const baseline: number[] = []
+  for (let i = 0; i < SENDS; i++) {
+    const t = performance.now()
+    await db.execute(sql`select 1`)
+    baseline.push(performance.now() - t)
+  }
+
+  const times: number[] = []
+  let passages = 0
+  let empty = 0
+  for (const q of questions) {
+    const t = performance.now()
+    const found = await retrieve(mainUser, q, PASSAGES_PER_ANSWER)
+    buildPrompt(q, found, history)
+    times.push(performance.now() - t)
+    passages += found.length
+    if (found.length === 0) empty++
+  }
+
+  times.sort((a, b) => a - b)
+  baseline.sort((a, b) => a - b)
+  const base = percentile(baseline, 50)
+  console.log(`\nnode ${process.version}, PGlite in ${dir}, loaded in ${loadSeconds.toFixed(1)} s`)
+  console.log(
+    `rows: ${all.n} chunks (avg ${all.chars} chars), ${mine.n} of them the searching user's; ${OTHER_USERS} other users`,
+  )
+  console.log(
+    `sends: ${SENDS}, ${PASSAGES_PER_ANSWER} passages asked each, ${(passages / SENDS).toFixed(1)} returned on average, ${empty} with none\n`,
+  )
+  console.log('| measure | p50 ms | p95 ms | max ms | p50 / baseline |')
+  console.log('|---|---:|---:|---:|---:|')
+  console.log(
+    `| SELECT 1 round trip (baseline) | ${ms(base)} | ${ms(percentile(baseline, 95))} | ${ms(baseline.at(-1) ?? 0)} | 1 |`,
+  )
+  const p50 = percentile(times, 50)
+  const p95 = percentile(times, 95)
+  console.log(
+    `| retrieval + prompt per send | ${ms(p50)} | ${ms(p95)} | ${ms(times.at(-1) ?? 0)} | ${(p50 / base).toFixed(0)} |`,
+  )
+  console.log(`\ntarget p95 <= 50 ms: ${p95 <= 50 ? 'met' : 'NOT met'}`)
+} finally {
+  await database.close()
+  rmSync(dir, { recursive: true, force: true })
+}
