@@ -101,11 +101,13 @@ export function createDocumentsRepository(db: Db) {
      * The user's `limit` best passages for a question, in one statement (PGlite runs one query at
      * a time, so round trips are what costs).
      *
-     * Candidates: chunks of this user (`user_id = $1`, so nobody else's text is ever ranked or
-     * returned) that contain ANY of the question's lexemes, found through the GIN index on `tsv`.
-     * websearch_to_tsquery alone ANDs every word, and a natural question ("What is the daily
-     * food allowance when travelling abroad?") rarely has all its words in the passage that
-     * answers it; an OR finds that passage, and the ranking below puts it first.
+     * Candidates: chunks of this user (`user_id = $1` is applied before any ranking, so nobody
+     * else's text is ever scored or returned) that contain ANY of the question's lexemes, found
+     * through the GIN index on `tsv`. websearch_to_tsquery alone ANDs every word, and a natural
+     * question ("What is the daily food allowance when travelling abroad?") rarely has all its
+     * words in the passage that answers it. We rank the OR with a boost for matching the whole
+     * query rather than running the AND and falling back to the OR when it finds fewer than
+     * `limit`: one round trip instead of two on most questions, and one ranking for both tiers.
      *
      * Ranking, highest first:
      * 1. chunks that satisfy the question as a web search (websearch_to_tsquery: every word, and
@@ -118,6 +120,11 @@ export function createDocumentsRepository(db: Db) {
      * over a page, and heading words (weight A) count more than body words (B). Normalisation
      * 1|32: divided by 1 + log(length), so a long chunk does not win by size alone, then mapped
      * into [0, 1) (rank / (rank + 1)) so it never outweighs a tier or a whole lexeme of coverage.
+     *
+     * That full score is computed for a pool of CANDIDATE_POOL chunks only: common words match
+     * thousands of chunks, and scoring them all doubled the cost (bench/RESULTS.md). The pool
+     * keeps whole-query matches first, then the best by ts_rank over the OR query, which sums a
+     * saturating per-word score over the question's words — close to the share of words present.
      *
      * The OR query is built from to_tsvector of the question (stemmed, stopwords gone), each
      * lexeme quoted for the tsquery parser; a question of only stopwords or punctuation has no

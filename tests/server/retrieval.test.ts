@@ -9,6 +9,7 @@ import type { Retrieve } from '#server/assistant/assistant.ts'
 import { createRetriever } from '#server/assistant/retrieval.ts'
 import { documentChunks, documents } from '#server/db/schema.ts'
 import { type IndexDocumentInput, indexDocument, removeDocument } from '#server/ingest/index-document.ts'
+import { CANDIDATE_POOL } from '#server/repositories/documents-repository.ts'
 import { buildTestApp, register, uniqueEmail } from './helper.ts'
 
 let app: App
@@ -240,4 +241,17 @@ test.each([
     'The meal allowance of the Straße café is listed at example.com:8080 for joe@example.com.',
   )
   await expect(retrieve(user, question, 6)).resolves.toBeInstanceOf(Array)
+})
+
+test('a whole-question match is found even behind more partial matches than the candidate pool holds', async () => {
+  const user = await newUser()
+  // Partial matches with the words in a heading (weight A) score high on the cheap pool score.
+  const partial = Array.from(
+    { length: CANDIDATE_POOL + 10 },
+    (_, i) => `# Warranty claims ${i}\n\nWarranty claims are filed in the portal. Warranty claims, claims.`,
+  )
+  await doc(user, 'partials', '', { sections: [{ page: null, text: partial.join('\n\n') }] })
+  await doc(user, 'answer', 'The warranty claim deadline for returned laptops is ninety days.')
+  const [first] = await retrieve(user, 'warranty claim deadline for laptops', 6)
+  expect(first?.documentName).toBe('answer.txt')
 })

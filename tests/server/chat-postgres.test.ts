@@ -1,0 +1,80 @@
+/**
+ * Chat and retrieval on a real PostgreSQL server (15 on Debian): the same migration, the same
+ * full-text query. Runs only when TEST_DATABASE_URL points at a database it may write to, e.g.
+ *   TEST_DATABASE_URL=postgres://docchat:docchat@127.0.0.1:5432/docchat_test npx vitest run --project server
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { chatEndpoints } from '#contracts/chat.ts'
+import type { App } from '#server/app.ts'
+import { NO_MODEL_NOTE } from '#server/assistant/extractive.ts'
+import { createRetriever } from '#server/assistant/retrieval.ts'
+import { indexDocument } from '#server/ingest/index-document.ts'
+import { call, countMessages, createSession, listMessages, listSessions, sendOk } from './chat-helpers.ts'
+import { buildTestApp, register, signIn, uniqueEmail } from './helper.ts'
+
+const url = process.env.TEST_DATABASE_URL
+let app: App
+
+beforeAll(async () => {
+  if (url) app = await buildTestApp({ env: { DATABASE_URL: url } })
+})
+afterAll(async () => {
+  await app?.close()
+})
+
+test.skipIf(!url)('on PostgreSQL: index, ask, list, rate, delete', async () => {
+  const email = uniqueEmail('pg-chat')
+  const userId = (await register(app, email))._id
+  const { cookie } = await signIn(app, email)
+  await indexDocument(app.db, {
+    userId,
+    source: 'test',
+    externalId: 'travel',
+    name: 'Travel policy.pdf',
+    mimeType: 'application/pdf',
+    sections: [{ page: 2, text: 'The daily meal allowance abroad is 45 euros.' }],
+  })
+  const session = await createSession(app, cookie, 'Travel')
+  const { aiMessage } = await sendOk(app, cookie, session._id, 'What is the daily food allowance abroad?')
+  expect(aiMessage.content.startsWith(NO_MODEL_NOTE)).toBe(true)
+  expect(aiMessage.sources.map((s) => [s.documentName, s.page])).toEqual([['Travel policy.pdf', 2]])
+  expect((await listSessions(app, cookie))[0]).toMatchObject({ _id: session._id, messageCount: 2 })
+
+  const rated = await call(app, chatEndpoints.setFeedback, {
+    cookie,
+    params: { id: aiMessage._id },
+    body: { feedback: 'like' },
+  })
+  expect(rated.statusCode).toBe(200)
+  expect((await listMessages(app, cookie, session._id)).map((m) => m.feedback)).toEqual([null, 'like'])
+
+  const deleted = await call(app, chatEndpoints.deleteSession, { cookie, params: { id: session._id } })
+  expect(deleted.statusCode).toBe(200)
+  expect(await countMessages(app, session._id)).toBe(0)
+})
+
+test.skipIf(!url)(
+  'on PostgreSQL: retrieval ranks, isolates owners and ignores stopword questions',
+  async () => {
+    const alice = (await register(app, uniqueEmail('pg-alice')))._id
+    const bob = (await register(app, uniqueEmail('pg-bob')))._id
+    const doc = (userId: string, externalId: string, text: string) =>
+      indexDocument(app.db, {
+        userId,
+        source: 'test',
+        externalId,
+        name: `${externalId}.txt`,
+        mimeType: 'text/plain',
+        sections: [{ page: null, text }],
+      })
+    await doc(alice, 'answer', 'The expense reimbursement deadline is thirty days.')
+    await doc(alice, 'noise', 'Expense expense expense.')
+    const retrieve = createRetriever(app.db)
+    expect((await retrieve(alice, 'When is the expense reimbursement deadline?', 6))[0]?.documentName).toBe(
+      'answer.txt',
+    )
+    expect(await retrieve(bob, 'expense reimbursement deadline', 6)).toEqual([])
+    expect(await retrieve(alice, 'What is it?', 6)).toEqual([])
+    expect(await retrieve(alice, "odd: it's 'quoted' \\ x:* & | !", 6)).toBeInstanceOf(Array)
+  },
+)
