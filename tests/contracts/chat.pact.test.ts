@@ -167,6 +167,7 @@ test('feedback on an answer is stored and answered back', async () => {
     .withRequest(
       'PATCH',
       fromProviderState(
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a Pact provider-state expression, not JS
         '/api/v1/chat/messages/${answerId}/feedback',
         `/api/v1/chat/messages/${MESSAGE_ID}/feedback`,
       ),
