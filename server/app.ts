@@ -1,6 +1,6 @@
 /**
  * Builds the Fastify app: external plugins (headers, cookies, rate limits), then app plugins
- * (errors, request guards, database, authentication, chat), then the routes, then the SPA. Used by
+ * (errors, request guards, database, authentication, chat, Google Drive), then the routes, then the SPA. Used by
  * main.ts and by every server test (`app.inject`); nothing listens here.
  */
 import { fileURLToPath } from 'node:url'
@@ -8,10 +8,12 @@ import Fastify, { type FastifyServerOptions } from 'fastify'
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from './auth/rate-limits.ts'
 import type { Config, LogLevel } from './config.ts'
+import type { RetryPolicy } from './google/google-errors.ts'
 import { authenticationPlugin } from './plugins/app/authentication.ts'
 import { chatPlugin } from './plugins/app/chat.ts'
 import { databasePlugin } from './plugins/app/database.ts'
 import { BODY_LIMIT_BYTES, errorHandlerPlugin } from './plugins/app/error-handler.ts'
+import { googleDrivePlugin } from './plugins/app/google-drive.ts'
 import { requestGuardsPlugin } from './plugins/app/request-guards.ts'
 import { cookiesPlugin } from './plugins/external/cookies.ts'
 import { rateLimitPlugin } from './plugins/external/rate-limit.ts'
@@ -19,6 +21,8 @@ import { securityHeadersPlugin } from './plugins/external/security-headers.ts'
 import { spaPlugin } from './plugins/external/spa.ts'
 import { authRoutes } from './routes/auth/auth-routes.ts'
 import { chatRoutes } from './routes/chat/chat-routes.ts'
+import { googleConnectRoutes } from './routes/google-drive/connect-routes.ts'
+import { googleDriveRoutes } from './routes/google-drive/drive-routes.ts'
 import { healthRoutes } from './routes/health/health-routes.ts'
 
 declare module 'fastify' {
@@ -42,6 +46,8 @@ export type BuildAppOptions = {
   distDir?: string
   /** The clock for token issue and expiry and chat timestamps; tests move it to expire tokens. */
   now?: () => Date
+  /** Backoff for Google Drive's busy answers (default DEFAULT_RETRY_POLICY); tests shorten it. */
+  googleRetry?: Partial<RetryPolicy>
 }
 
 export type LogOptions = { level?: LogLevel; stream?: { write: (line: string) => void } }
@@ -65,10 +71,17 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
     const now = options.now ?? (() => new Date())
     await app.register(authenticationPlugin, { appSecret: config.appSecret, now })
     await app.register(chatPlugin, { llm: config.llm, now })
+    await app.register(googleDrivePlugin, {
+      google: config.google,
+      now,
+      ...(options.googleRetry ? { retry: options.googleRetry } : {}),
+    })
 
     await app.register(healthRoutes)
     await app.register(authRoutes, { rateLimits: { ...DEFAULT_AUTH_RATE_LIMITS, ...options.rateLimits } })
     await app.register(chatRoutes)
+    await app.register(googleDriveRoutes)
+    await app.register(googleConnectRoutes)
 
     await app.register(spaPlugin, { distDir: options.distDir ?? DEFAULT_DIST_DIR })
   } catch (error) {

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
+import { DRIVE_CALLBACK_PATH } from '#contracts/drive.ts'
 import type { LlmConfig } from './assistant/llm.ts'
 
 export const APP_SECRET_MIN_LENGTH = 32
@@ -39,6 +40,32 @@ export type Config = {
   isProduction: boolean
   /** The OpenAI-compatible model answers come from; null: extractive answers, no model. */
   llm: LlmConfig | null
+  /** The Google OAuth client and where Google lives; null: Google Drive is not configured. */
+  google: GoogleConfig | null
+}
+
+export const GOOGLE_TOKEN_KEY_MIN_LENGTH = 32
+
+/** Google's own origins; GOOGLE_EMULATOR_URL replaces all of them, keeping Google's paths. */
+const GOOGLE_ORIGINS = {
+  accounts: 'https://accounts.google.com',
+  oauth2: 'https://oauth2.googleapis.com',
+  apis: 'https://www.googleapis.com',
+} as const
+
+export type GoogleConfig = {
+  clientId: string
+  clientSecret: string
+  /** PUBLIC_URL's origin + DRIVE_CALLBACK_PATH: what the Cloud console must list, exactly. */
+  redirectUri: string
+  /** OAuth2Client `endpoints`. */
+  endpoints: { oauth2AuthBaseUrl: string; oauth2TokenUrl: string; oauth2RevokeUrl: string }
+  /** `drive({ rootUrl })`, ending in '/'. */
+  driveRootUrl: string
+  /** The secret the stored-token key is derived from: GOOGLE_TOKEN_KEY, else APP_SECRET. */
+  tokenKey: string
+  /** True when every Google call goes to GOOGLE_EMULATOR_URL. */
+  emulated: boolean
 }
 
 export class ConfigError extends Error {
@@ -84,6 +111,18 @@ const EnvSchema = z.object({
     .int('LLM_TIMEOUT_MS must be a whole number of milliseconds')
     .positive('LLM_TIMEOUT_MS must be positive')
     .default(DEFAULT_LLM_TIMEOUT_MS),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  GOOGLE_EMULATOR_URL: z
+    .url({ protocol: /^https?$/, error: 'GOOGLE_EMULATOR_URL must be an http:// or https:// URL' })
+    .optional(),
+  GOOGLE_TOKEN_KEY: z
+    .string()
+    .min(
+      GOOGLE_TOKEN_KEY_MIN_LENGTH,
+      `GOOGLE_TOKEN_KEY must be at least ${GOOGLE_TOKEN_KEY_MIN_LENGTH} characters`,
+    )
+    .optional(),
 })
 
 type Env = Record<string, string | undefined>
@@ -100,12 +139,13 @@ export function loadConfig(env: Env = process.env): Config {
   const database = databaseConfig(e.DATABASE_URL, dataDir)
   const publicUrl = e.PUBLIC_URL ?? `http://localhost:${e.PORT}`
   const url = new URL(publicUrl)
+  const appSecret = e.APP_SECRET ?? generatedSecret({ isProduction, database, dataDir })
   return {
     port: e.PORT,
     host: e.HOST,
     database,
     dataDir,
-    appSecret: e.APP_SECRET ?? generatedSecret({ isProduction, database, dataDir }),
+    appSecret,
     publicUrl,
     publicOrigin: url.origin,
     secureCookies: url.protocol === 'https:',
@@ -113,6 +153,48 @@ export function loadConfig(env: Env = process.env): Config {
     nodeEnv: e.NODE_ENV,
     isProduction,
     llm: llmConfig(e),
+    google: googleConfig(e, { publicOrigin: url.origin, appSecret }),
+  }
+}
+
+/**
+ * Google Drive needs an OAuth client (id and secret, both or neither). GOOGLE_EMULATOR_URL sends
+ * every Google call to one origin at Google's own paths (tests, trying the app offline).
+ */
+function googleConfig(
+  e: z.infer<typeof EnvSchema>,
+  app: { publicOrigin: string; appSecret: string },
+): GoogleConfig | null {
+  const { GOOGLE_CLIENT_ID: clientId, GOOGLE_CLIENT_SECRET: clientSecret, GOOGLE_EMULATOR_URL: emulator } = e
+  if (clientId === undefined && clientSecret === undefined) {
+    if (emulator !== undefined) {
+      throw new ConfigError(
+        'Invalid configuration:\n  GOOGLE_CLIENT_ID: required with GOOGLE_CLIENT_SECRET when GOOGLE_EMULATOR_URL is set (`npm run google:emulator` prints all three)',
+      )
+    }
+    return null
+  }
+  if (clientId === undefined || clientSecret === undefined) {
+    const missing = clientId === undefined ? 'GOOGLE_CLIENT_ID' : 'GOOGLE_CLIENT_SECRET'
+    throw new ConfigError(
+      `Invalid configuration:\n  ${missing}: GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET go together (the OAuth client of type "Web application" from the Google Cloud console); set both, or neither to run without Google Drive`,
+    )
+  }
+  const base = emulator === undefined ? undefined : new URL(emulator).origin
+  const accounts = base ?? GOOGLE_ORIGINS.accounts
+  const oauth2 = base ?? GOOGLE_ORIGINS.oauth2
+  return {
+    clientId,
+    clientSecret,
+    redirectUri: `${app.publicOrigin}${DRIVE_CALLBACK_PATH}`,
+    endpoints: {
+      oauth2AuthBaseUrl: `${accounts}/o/oauth2/v2/auth`,
+      oauth2TokenUrl: `${oauth2}/token`,
+      oauth2RevokeUrl: `${oauth2}/revoke`,
+    },
+    driveRootUrl: `${base ?? GOOGLE_ORIGINS.apis}/`,
+    tokenKey: e.GOOGLE_TOKEN_KEY ?? app.appSecret,
+    emulated: base !== undefined,
   }
 }
 

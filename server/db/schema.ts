@@ -13,6 +13,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   unique,
@@ -185,4 +186,58 @@ export const documentChunks = pgTable(
       foreignColumns: [documents.id, documents.userId],
     }).onDelete('cascade'),
   ],
+)
+
+/**
+ * A user's own Google Drive connection: the OAuth tokens, sealed (AES-256-GCM, the user id as
+ * associated data: server/google/token-crypto.ts), never in clear text. One per user.
+ */
+export const googleConnections = pgTable('google_connections', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** The Google account's address, when Drive told us (about.get); only shown and logged. */
+  googleEmail: text('google_email'),
+  /** The scopes Google granted, space-separated. */
+  scope: text('scope').notNull(),
+  /** Sealed JSON: access token, refresh token, expiry. */
+  tokens: text('tokens').notNull(),
+  createdAt: timestamptz('created_at').notNull().defaultNow(),
+  updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+})
+
+/**
+ * A connect window under way: single use, bound to the user who opened it, short-lived. The state
+ * travels through Google and back; only its SHA-256 is kept. The PKCE verifier is sealed.
+ */
+export const googleOauthStates = pgTable(
+  'google_oauth_states',
+  {
+    stateHash: text('state_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeVerifier: text('code_verifier').notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    expiresAt: timestamptz('expires_at').notNull(),
+  },
+  (t) => [index('google_oauth_states_expires_at_idx').on(t.expiresAt)],
+)
+
+/**
+ * Drive files that could not be read (a broken or locked PDF, a PDF without text), per version:
+ * the next ingest reports them again without downloading them, until the file changes.
+ */
+export const driveIngestFailures = pgTable(
+  'drive_ingest_failures',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    fileId: text('file_id').notNull(),
+    version: text('version').notNull(),
+    reason: text('reason').notNull(),
+    failedAt: timestamptz('failed_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.fileId] })],
 )

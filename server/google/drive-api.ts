@@ -1,0 +1,190 @@
+/**
+ * The Drive v3 calls DocChat makes, on @googleapis/drive with one person's OAuth2Client: the
+ * whole listing (every page), one file's metadata, a file's bytes and a Google Doc's export, both
+ * with a byte limit enforced while they stream. The client's own retries are off (`retry: false`):
+ * withBackoff decides, so every retry is bounded and counted in one place.
+ */
+import type { Readable } from 'node:stream'
+import { drive, type drive_v3 } from '@googleapis/drive'
+import { gaxios, type OAuth2Client } from 'google-auth-library'
+import { classifyGoogleError, type RetryPolicy, withBackoff } from './google-errors.ts'
+
+export const FOLDER_MIME = 'application/vnd.google-apps.folder'
+/** Folders are not files a person opens, and the trash is not their Drive (Drive lists it unless told). */
+export const LISTING_QUERY = `trashed = false and mimeType != '${FOLDER_MIME}'`
+/** The most files one files.list page may hold (Drive's own ceiling). */
+const PAGE_SIZE = 1000
+/** A bound on the paging loop: 1,000 pages of 1,000 files. */
+const MAX_PAGES = 1000
+
+/** What the contract's DriveFile needs, and no more (Drive bills and slows by the field). */
+const FILE_FIELDS = 'id, name, mimeType, modifiedTime, webViewLink, webContentLink'
+/** What an ingest compares and checks besides: the revision and the size. */
+const INGEST_FILE_FIELDS = `${FILE_FIELDS}, version, size`
+
+export type DriveListedFile = {
+  id: string
+  name: string
+  mimeType: string
+  modifiedTime: string
+  webViewLink: string | null
+  webContentLink: string | null
+  /** Drive's revision counter, a decimal string; null if Drive sent none. */
+  version: string | null
+  /** Bytes of a binary file; null for Google Docs and the like. */
+  size: number | null
+}
+
+/** A single file Drive will not give us (gone, not downloadable, over the limit): it fails alone. */
+export class DriveFileError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'DriveFileError'
+  }
+}
+
+export type DriveApi = ReturnType<typeof createDriveApi>
+
+export function createDriveApi(auth: OAuth2Client, rootUrl: string, retry: RetryPolicy) {
+  const api = drive({ version: 'v3', auth, rootUrl })
+
+  async function listAll(fields: string): Promise<DriveListedFile[]> {
+    const files: DriveListedFile[] = []
+    let pageToken: string | undefined
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const { data } = await withBackoff(
+        () =>
+          api.files.list(
+            {
+              q: LISTING_QUERY,
+              fields: `nextPageToken, files(${fields})`,
+              pageSize: PAGE_SIZE,
+              orderBy: 'modifiedTime desc',
+              ...(pageToken ? { pageToken } : {}),
+            },
+            { retry: false },
+          ),
+        retry,
+      )
+      for (const file of data.files ?? []) files.push(toListedFile(file))
+      pageToken = data.nextPageToken ?? undefined
+      if (!pageToken) return files
+    }
+    return files
+  }
+
+  /** Reads a body to the end, or stops and fails as soon as it passes maxBytes. */
+  async function collect(stream: Readable, maxBytes: number, declared: string | null): Promise<Uint8Array> {
+    if (declared !== null && Number(declared) > maxBytes) {
+      stream.destroy()
+      throw tooLarge(maxBytes)
+    }
+    const chunks: Buffer[] = []
+    let total = 0
+    for await (const chunk of stream) {
+      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer)
+      total += buffer.length
+      if (total > maxBytes) {
+        stream.destroy()
+        throw tooLarge(maxBytes)
+      }
+      chunks.push(buffer)
+    }
+    return Buffer.concat(chunks)
+  }
+
+  return {
+    /** Every listable file (no folders, nothing trashed), following nextPageToken to the end. */
+    listFiles: () => listAll(FILE_FIELDS),
+    /** The same listing with the version and size an ingest needs. */
+    listFilesForIngest: () => listAll(INGEST_FILE_FIELDS),
+
+    async getFile(fileId: string): Promise<DriveListedFile> {
+      const { data } = await withBackoff(
+        () => api.files.get({ fileId, fields: FILE_FIELDS }, { retry: false }),
+        retry,
+      )
+      return toListedFile(data)
+    },
+
+    async download(fileId: string, maxBytes: number): Promise<Uint8Array> {
+      try {
+        const response = await withBackoff(
+          () => api.files.get({ fileId, alt: 'media' }, { responseType: 'stream', retry: false }),
+          retry,
+        )
+        return await collect(response.data, maxBytes, contentLength(response.headers))
+      } catch (error) {
+        throw fileLevel(error)
+      }
+    },
+
+    /** A Google Doc as `mimeType` (Drive converts it; Docs → text/markdown or text/plain). */
+    async export(fileId: string, mimeType: string, maxBytes: number): Promise<Uint8Array> {
+      try {
+        const response = await withBackoff(
+          () => api.files.export({ fileId, mimeType }, { responseType: 'stream', retry: false }),
+          retry,
+        )
+        return await collect(response.data, maxBytes, contentLength(response.headers))
+      } catch (error) {
+        throw fileLevel(error)
+      }
+    },
+
+    /** The Google account's address, for the record; null when Drive will not say. */
+    async accountEmail(): Promise<string | null> {
+      try {
+        const { data } = await api.about.get({ fields: 'user(emailAddress)' }, { retry: false })
+        return data.user?.emailAddress ?? null
+      } catch {
+        return null
+      }
+    },
+  }
+}
+
+/** The declared length, whichever shape the client hands the headers in. */
+function contentLength(headers: unknown): string | null {
+  if (headers instanceof Headers) return headers.get('content-length')
+  const value = (headers as Record<string, unknown> | undefined)?.['content-length']
+  return typeof value === 'string' ? value : null
+}
+
+function toListedFile(file: drive_v3.Schema$File): DriveListedFile {
+  return {
+    id: file.id ?? '',
+    name: file.name ?? '',
+    mimeType: file.mimeType ?? 'application/octet-stream',
+    modifiedTime: file.modifiedTime ?? new Date(0).toISOString(),
+    webViewLink: file.webViewLink ?? null,
+    webContentLink: file.webContentLink ?? null,
+    version: file.version ?? null,
+    size: file.size === undefined || file.size === null ? null : Number(file.size),
+  }
+}
+
+function tooLarge(maxBytes: number): DriveFileError {
+  return new DriveFileError(`the file is larger than ${Math.round(maxBytes / (1024 * 1024))} MB`)
+}
+
+/**
+ * A download's failure that belongs to this file alone becomes a DriveFileError; the rest (access
+ * revoked, Drive busy or unreachable) stay as they are and end the whole operation.
+ */
+function fileLevel(error: unknown): unknown {
+  if (error instanceof DriveFileError) return error
+  // Not Google's answer but the stream breaking off midway (a reset connection).
+  if (!(error instanceof gaxios.GaxiosError)) return new DriveFileError('the download was interrupted')
+  const failure = classifyGoogleError(error)
+  if (failure.kind === 'not-found') return new DriveFileError('the file is no longer in Google Drive')
+  if (failure.kind === 'forbidden') {
+    if (failure.reason === 'exportSizeLimitExceeded')
+      return new DriveFileError('the file is too large to export')
+    return new DriveFileError('Google Drive does not allow downloading this file')
+  }
+  if (failure.kind === 'other' && failure.status !== undefined && failure.status < 500) {
+    return new DriveFileError(`Google Drive refused the download (${failure.reason ?? failure.status})`)
+  }
+  return error
+}

@@ -1,0 +1,209 @@
+/**
+ * Connecting a person's own Google Drive (OAuth 2.0 for web-server apps, with PKCE) and using it
+ * afterwards: the consent URL with a single-use state bound to the person, the callback's checks
+ * and code exchange, the tokens sealed at rest, and an OAuth2Client per call that refreshes by
+ * itself and writes refreshed tokens back. Which person is always the signed-in one: nothing a
+ * browser sends picks a user or a token.
+ * https://developers.google.com/identity/protocols/oauth2/web-server
+ */
+import { createHash, randomBytes } from 'node:crypto'
+import type { FastifyBaseLogger } from 'fastify'
+import { CodeChallengeMethod, type Credentials, OAuth2Client } from 'google-auth-library'
+import type { GoogleConfig } from '../config.ts'
+import type { GoogleDriveRepository } from '../repositories/google-drive-repository.ts'
+import { createDriveApi } from './drive-api.ts'
+import { DEFAULT_RETRY_POLICY } from './google-errors.ts'
+import { createTokenCipher } from './token-crypto.ts'
+
+export const DRIVE_READONLY_SCOPE = 'https://www.googleapis.com/auth/drive.readonly'
+/** Scopes that let DocChat read file contents; drive.readonly is what it asks for. */
+const READ_SCOPES = new Set([DRIVE_READONLY_SCOPE, 'https://www.googleapis.com/auth/drive'])
+/** How long a connect window may take, from opening to Google's redirect back. */
+export const OAUTH_STATE_TTL_MS = 10 * 60_000
+/** 256 random bits. */
+const STATE_BYTES = 32
+
+/** What the callback page says; 'connected' is the only one that stored anything. */
+export type ConnectOutcome =
+  | 'connected'
+  | 'missing-state'
+  | 'unknown-state'
+  | 'expired-state'
+  | 'denied'
+  | 'google-error'
+  | 'missing-code'
+  | 'exchange-failed'
+  | 'scope-missing'
+
+export type CallbackQuery = { state?: string; code?: string; error?: string }
+
+/** The tokens as sealed in google_connections.tokens. */
+type StoredTokens = { access_token: string | null; refresh_token: string | null; expiry_date: number | null }
+
+export type GoogleConnections = ReturnType<typeof createGoogleConnections>
+
+type Deps = {
+  google: GoogleConfig
+  repository: GoogleDriveRepository
+  now: () => Date
+  log: FastifyBaseLogger
+}
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
+
+export function createGoogleConnections({ google, repository, now, log }: Deps) {
+  const cipher = createTokenCipher(google.tokenKey)
+
+  function oauthClient(): OAuth2Client {
+    return new OAuth2Client({
+      clientId: google.clientId,
+      clientSecret: google.clientSecret,
+      redirectUri: google.redirectUri,
+      endpoints: google.endpoints,
+      // Tokens revoked or expired on Google's side while expiry_date is still ahead answer 401:
+      // refresh then and try once more, rather than failing until the hour is up.
+      forceRefreshOnFailure: true,
+    })
+  }
+
+  function seal(userId: string, tokens: StoredTokens): string {
+    return cipher.encrypt(JSON.stringify(tokens), userId)
+  }
+
+  /** The stored tokens, or null when there are none or they no longer decrypt (key changed). */
+  async function storedTokens(userId: string): Promise<StoredTokens | null> {
+    const record = await repository.findConnection(userId)
+    if (!record) return null
+    try {
+      return JSON.parse(cipher.decrypt(record.tokens, userId)) as StoredTokens
+    } catch {
+      log.warn(
+        { event: 'google.tokens.undecryptable', userId },
+        'stored Google tokens do not decrypt; forgotten',
+      )
+      await repository.deleteConnection(userId)
+      return null
+    }
+  }
+
+  return {
+    /**
+     * The consent URL for this person's connect window: a fresh state (stored hashed, bound to
+     * them, 10 minutes) and a PKCE S256 challenge whose verifier stays here, sealed. prompt=consent
+     * when no refresh token is stored, since Google sends one only on a consent.
+     */
+    async consentUrl(userId: string): Promise<string> {
+      const at = now()
+      await repository.deleteExpiredStates(at)
+      const client = oauthClient()
+      const { codeVerifier, codeChallenge } = await client.generateCodeVerifierAsync()
+      const state = randomBytes(STATE_BYTES).toString('base64url')
+      await repository.createState({
+        stateHash: sha256(state),
+        userId,
+        codeVerifier: cipher.encrypt(codeVerifier, userId),
+        expiresAt: new Date(at.getTime() + OAUTH_STATE_TTL_MS),
+      })
+      const hasRefreshToken = Boolean((await storedTokens(userId))?.refresh_token)
+      return client.generateAuthUrl({
+        access_type: 'offline',
+        scope: [DRIVE_READONLY_SCOPE],
+        state,
+        code_challenge: codeChallenge ?? '',
+        code_challenge_method: CodeChallengeMethod.S256,
+        ...(hasRefreshToken ? {} : { prompt: 'consent' }),
+      })
+    },
+
+    /**
+     * Google's redirect back: the state must be this person's, unspent and fresh; then the code is
+     * exchanged with the verifier. Only a successful exchange with a Drive read scope stores
+     * anything; an existing refresh token is kept when Google sends none.
+     */
+    async complete(userId: string, query: CallbackQuery): Promise<ConnectOutcome> {
+      if (!query.state) return 'missing-state'
+      const pending = await repository.takeState(sha256(query.state), userId)
+      if (!pending) return 'unknown-state'
+      if (pending.expiresAt.getTime() <= now().getTime()) return 'expired-state'
+      if (query.error === 'access_denied') return 'denied'
+      if (query.error) return 'google-error'
+      if (!query.code) return 'missing-code'
+
+      const client = oauthClient()
+      let tokens: Credentials
+      try {
+        const codeVerifier = cipher.decrypt(pending.codeVerifier, userId)
+        tokens = (await client.getToken({ code: query.code, codeVerifier })).tokens
+      } catch (error) {
+        log.warn({ event: 'google.connect.exchange_failed', userId, err: error }, 'code exchange failed')
+        return 'exchange-failed'
+      }
+      const granted = (tokens.scope ?? '').split(/\s+/).filter(Boolean)
+      if (!tokens.access_token || !granted.some((s) => READ_SCOPES.has(s))) {
+        // Nothing is kept, so nothing of this grant should stay alive at Google either.
+        await client.revokeToken(tokens.access_token ?? '').catch(() => undefined)
+        return 'scope-missing'
+      }
+      const previous = await storedTokens(userId)
+      const stored: StoredTokens = {
+        access_token: tokens.access_token,
+        refresh_token: tokens.refresh_token ?? previous?.refresh_token ?? null,
+        expiry_date: tokens.expiry_date ?? null,
+      }
+      client.setCredentials(tokens)
+      const googleEmail = await createDriveApi(
+        client,
+        google.driveRootUrl,
+        DEFAULT_RETRY_POLICY,
+      ).accountEmail()
+      await repository.saveConnection({
+        userId,
+        googleEmail,
+        scope: granted.join(' '),
+        tokens: seal(userId, stored),
+      })
+      log.info({ event: 'google.connected', userId }, 'Google Drive connected')
+      return 'connected'
+    },
+
+    /**
+     * An OAuth2Client holding this person's tokens, or null when Drive is not connected. Tokens
+     * it refreshes are sealed and stored again; `settle()` waits for those writes.
+     */
+    async authorizedClient(
+      userId: string,
+    ): Promise<{ auth: OAuth2Client; settle: () => Promise<void> } | null> {
+      let tokens = await storedTokens(userId)
+      if (!tokens) return null
+      const auth = oauthClient()
+      auth.setCredentials({
+        access_token: tokens.access_token,
+        refresh_token: tokens.refresh_token,
+        expiry_date: tokens.expiry_date,
+        token_type: 'Bearer',
+      })
+      let saving: Promise<void> = Promise.resolve()
+      auth.on('tokens', (fresh: Credentials) => {
+        const current: StoredTokens = {
+          access_token: fresh.access_token ?? null,
+          refresh_token: fresh.refresh_token ?? tokens?.refresh_token ?? null,
+          expiry_date: fresh.expiry_date ?? null,
+        }
+        tokens = current
+        saving = saving
+          .then(() => repository.updateTokens(userId, seal(userId, current)))
+          .then(
+            () => undefined,
+            (error: unknown) => log.error({ err: error, userId }, 'storing refreshed Google tokens failed'),
+          )
+      })
+      return { auth, settle: () => saving }
+    },
+
+    /** Access expired or revoked at Google: the tokens are useless, so they are not kept. */
+    async forget(userId: string): Promise<void> {
+      await repository.deleteConnection(userId)
+      log.info({ event: 'google.disconnected', userId }, 'Google Drive tokens forgotten')
+    },
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * The ingest report (contracts/drive.ts IngestReportSchema) and the sentences a person reads in
+ * the Documents banner: what was ingested, by outcome, then what was skipped and what failed,
+ * each with its reason.
+ */
+import type { IngestReport } from '#contracts/drive.ts'
+
+/** Past this many, a list of reasons ends with "and N more". */
+const MAX_LISTED = 5
+
+export type IngestOutcomes = Omit<IngestReport, 'message'>
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
+
+function reasons(items: IngestReport['skipped']): string {
+  const listed = items.slice(0, MAX_LISTED).map((item) => `${item.name}: ${item.reason}`)
+  if (items.length > MAX_LISTED) listed.push(`and ${items.length - MAX_LISTED} more`)
+  return listed.join('; ')
+}
+
+/**
+ * "Ingested 24 documents: 22 new, 2 updated, 0 unchanged, 0 removed. Skipped 3 (Budget 2027:
+ * spreadsheets are not supported; …). Failed 2 (broken-scan.pdf: the file is not a readable PDF; …)."
+ */
+export function ingestMessage(o: IngestOutcomes): string {
+  const ingested = o.added.length + o.updated.length + o.unchanged.length
+  const listed = ingested + o.skipped.length + o.failed.length
+  if (listed === 0 && o.removed.length === 0) return 'Your Google Drive has no files to ingest.'
+  const parts = [
+    `Ingested ${plural(ingested, 'document')}: ${o.added.length} new, ${o.updated.length} updated, ` +
+      `${o.unchanged.length} unchanged, ${o.removed.length} removed.`,
+  ]
+  if (o.skipped.length > 0) parts.push(`Skipped ${o.skipped.length} (${reasons(o.skipped)}).`)
+  if (o.failed.length > 0) parts.push(`Failed ${o.failed.length} (${reasons(o.failed)}).`)
+  return parts.join(' ')
+}
+
+export function ingestReport(outcomes: IngestOutcomes): IngestReport {
+  return { message: ingestMessage(outcomes), ...outcomes }
+}

@@ -1,0 +1,143 @@
+/**
+ * What the Google Drive feature keeps: each user's connection (sealed tokens), the connect
+ * windows under way (OAuth state + PKCE verifier), the files that could not be read, and the
+ * Drive documents already indexed (read from `documents`, written only through indexDocument).
+ * Values arrive sealed; nothing here sees a token in clear.
+ */
+import { and, eq, lt, sql } from 'drizzle-orm'
+import type { Db } from '../db/database.ts'
+import { documents, driveIngestFailures, googleConnections, googleOauthStates } from '../db/schema.ts'
+
+export const DRIVE_SOURCE = 'drive'
+
+export type ConnectionRecord = {
+  userId: string
+  googleEmail: string | null
+  scope: string
+  /** Sealed JSON (server/google/token-crypto.ts). */
+  tokens: string
+}
+
+export type OauthStateRecord = { userId: string; codeVerifier: string; expiresAt: Date }
+
+/** An indexed Drive document as the next ingest compares it with the listing. */
+export type IndexedDriveDocument = {
+  fileId: string
+  name: string
+  version: string | null
+  modifiedTime: Date | null
+}
+
+export type IngestFailureRecord = { fileId: string; version: string; reason: string }
+
+export type GoogleDriveRepository = ReturnType<typeof createGoogleDriveRepository>
+
+export function createGoogleDriveRepository(db: Db) {
+  return {
+    async findConnection(userId: string): Promise<ConnectionRecord | null> {
+      const [row] = await db
+        .select({
+          userId: googleConnections.userId,
+          googleEmail: googleConnections.googleEmail,
+          scope: googleConnections.scope,
+          tokens: googleConnections.tokens,
+        })
+        .from(googleConnections)
+        .where(eq(googleConnections.userId, userId))
+      return row ?? null
+    },
+
+    async saveConnection(input: ConnectionRecord): Promise<void> {
+      const { userId, ...fields } = input
+      await db
+        .insert(googleConnections)
+        .values(input)
+        .onConflictDoUpdate({ target: googleConnections.userId, set: { ...fields, updatedAt: sql`now()` } })
+    },
+
+    /** Replaces the sealed tokens only (after a refresh); false when the connection is gone. */
+    async updateTokens(userId: string, tokens: string): Promise<boolean> {
+      const rows = await db
+        .update(googleConnections)
+        .set({ tokens, updatedAt: sql`now()` })
+        .where(eq(googleConnections.userId, userId))
+        .returning({ userId: googleConnections.userId })
+      return rows.length > 0
+    },
+
+    async deleteConnection(userId: string): Promise<void> {
+      await db.delete(googleConnections).where(eq(googleConnections.userId, userId))
+    },
+
+    async createState(input: OauthStateRecord & { stateHash: string }): Promise<void> {
+      await db.insert(googleOauthStates).values(input)
+    },
+
+    /**
+     * Spends a state: deleted in the same statement that reads it, so it works once, and only
+     * for its owner (another user's attempt finds nothing and leaves it alone).
+     */
+    async takeState(stateHash: string, userId: string): Promise<OauthStateRecord | null> {
+      const [row] = await db
+        .delete(googleOauthStates)
+        .where(and(eq(googleOauthStates.stateHash, stateHash), eq(googleOauthStates.userId, userId)))
+        .returning({
+          userId: googleOauthStates.userId,
+          codeVerifier: googleOauthStates.codeVerifier,
+          expiresAt: googleOauthStates.expiresAt,
+        })
+      return row ?? null
+    },
+
+    async deleteExpiredStates(now: Date): Promise<void> {
+      await db.delete(googleOauthStates).where(lt(googleOauthStates.expiresAt, now))
+    },
+
+    async indexedDriveDocuments(userId: string): Promise<IndexedDriveDocument[]> {
+      return db
+        .select({
+          fileId: documents.externalId,
+          name: documents.name,
+          version: documents.version,
+          modifiedTime: documents.modifiedTime,
+        })
+        .from(documents)
+        .where(and(eq(documents.userId, userId), eq(documents.source, DRIVE_SOURCE)))
+    },
+
+    async ingestFailures(userId: string): Promise<IngestFailureRecord[]> {
+      return db
+        .select({
+          fileId: driveIngestFailures.fileId,
+          version: driveIngestFailures.version,
+          reason: driveIngestFailures.reason,
+        })
+        .from(driveIngestFailures)
+        .where(eq(driveIngestFailures.userId, userId))
+    },
+
+    async recordIngestFailure(userId: string, failure: IngestFailureRecord): Promise<void> {
+      const { fileId, version, reason } = failure
+      await db
+        .insert(driveIngestFailures)
+        .values({ userId, fileId, version, reason })
+        .onConflictDoUpdate({
+          target: [driveIngestFailures.userId, driveIngestFailures.fileId],
+          set: { version, reason, failedAt: sql`now()` },
+        })
+    },
+
+    async clearIngestFailure(userId: string, fileId: string): Promise<void> {
+      await db
+        .delete(driveIngestFailures)
+        .where(and(eq(driveIngestFailures.userId, userId), eq(driveIngestFailures.fileId, fileId)))
+    },
+
+    /** Failures of files that are no longer in the Drive listing. */
+    async clearIngestFailuresExcept(userId: string, keepFileIds: readonly string[]): Promise<void> {
+      const rows = await this.ingestFailures(userId)
+      const keep = new Set(keepFileIds)
+      for (const row of rows) if (!keep.has(row.fileId)) await this.clearIngestFailure(userId, row.fileId)
+    },
+  }
+}
