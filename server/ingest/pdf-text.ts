@@ -66,8 +66,10 @@ export function createPdfExtractor({ timeLimitMs = PDF_TIME_LIMIT_MS } = {}): Pd
       }
       w.on('message', onMessage)
       w.on('error', onError)
-      // A copy is transferred so the caller's buffer stays usable.
-      const copy = bytes.slice()
+      // A copy is transferred so the caller's buffer stays usable. `new Uint8Array(bytes)` copies
+      // into a fresh ArrayBuffer even for a Node Buffer, whose slice() is a view of a shared pool
+      // that cannot be transferred.
+      const copy = new Uint8Array(bytes)
       w.postMessage({ id, bytes: copy } satisfies PdfJob, [copy.buffer])
     })
   }
