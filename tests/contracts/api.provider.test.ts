@@ -9,12 +9,18 @@ import path from 'node:path'
 import { Verifier } from '@pact-foundation/pact'
 import { afterAll, beforeAll, test } from 'vitest'
 import type { App } from '#server/app.ts'
+import { completeConsent } from '#tests/fakes/google/consent.ts'
+import { createGoogleEmulator, type GoogleEmulator } from '#tests/fakes/google/emulator.ts'
+import { BOB, FIXTURE_FILES, MIME } from '#tests/fakes/google/fixtures.ts'
 import { createSession, sendOk } from '#tests/server/chat-helpers.ts'
-import { buildTestApp, register, signIn, TEST_PASSWORD } from '#tests/server/helper.ts'
+import { buildDriveApp, consentUrl, followRedirect } from '#tests/server/drive-helpers.ts'
+import { register, signIn, TEST_PASSWORD } from '#tests/server/helper.ts'
 import { CONSUMER, PACT_DIR, PROVIDER } from './pact.ts'
 
 let app: App
 let baseUrl: string
+/** Google, for the Drive states: the server's real OAuth and Drive clients talk to it. */
+let emulator: GoogleEmulator
 /** The Cookie header for the interaction being replayed; set by its state, cleared before each. */
 let cookie: string | undefined
 
@@ -32,13 +38,30 @@ async function signInAs(email: string, password = TEST_PASSWORD): Promise<string
   return (await signIn(app, email, password)).cookie
 }
 
+/**
+ * Signs alice in and connects her Drive through the real connect flow (connect URL, consent on
+ * the emulator, Google's redirect to the callback), on a Drive reset to its fixtures. Her Drive is
+ * the emulator's one-text-file Drive (BOB's): every file in it has both links, which is what the
+ * listing's matcher can express (a matcher cannot say "string or null").
+ */
+async function aliceWithDrive(): Promise<string> {
+  emulator.state.reset()
+  const aliceCookie = await signInAs('alice@example.com', 'alice-password')
+  const redirect = await completeConsent(await consentUrl(app, aliceCookie), { account: BOB })
+  const page = await followRedirect(app, redirect, aliceCookie)
+  if (page.statusCode !== 200) throw new Error(`connecting Drive answered ${page.statusCode}`)
+  return aliceCookie
+}
+
 beforeAll(async () => {
-  app = await buildTestApp()
+  emulator = await createGoogleEmulator()
+  app = await buildDriveApp(emulator)
   baseUrl = await app.listen({ host: '127.0.0.1', port: 0 })
 })
 
 afterAll(async () => {
   await app.close()
+  await emulator.close()
 })
 
 test('the server honours every interaction in the pact', async () => {
@@ -87,6 +110,27 @@ test('the server honours every interaction in the pact', async () => {
         cookie = await signInAs('alice@example.com', 'alice-password')
         const session = await createSession(app, cookie, 'Empty')
         return { sessionId: session._id }
+      },
+      // Drive states hand the file id the provider's Drive holds to the replayed request.
+      'alice@example.com is signed in with Google Drive connected': async () => {
+        cookie = await aliceWithDrive()
+        return { fileId: FIXTURE_FILES.bobNotes.id }
+      },
+      'alice@example.com is signed in with a Google Doc in her connected Drive': async () => {
+        cookie = await aliceWithDrive()
+        const doc = emulator.state.addFile({
+          owner: BOB,
+          name: 'Onboarding Handbook',
+          mimeType: MIME.googleDoc,
+          exports: { 'text/markdown': '# Onboarding Handbook\n\nWelcome.\n' },
+        })
+        return { fileId: doc.id }
+      },
+      'alice@example.com is signed in without Google Drive': async () => {
+        await ensureAccount('alice@example.com', 'alice-password')
+        const alice = await signIn(app, 'alice@example.com', 'alice-password')
+        cookie = alice.cookie
+        await app.googleConnections?.forget(alice.user._id)
       },
       'alice@example.com is signed in and bob@example.com has a chat session': async () => {
         const bob = await signInAs('bob@example.com')

@@ -1,0 +1,167 @@
+import { MatchersV3 } from '@pact-foundation/pact'
+import { expect, test } from 'vitest'
+import { type ApiError, createHttp } from '#src/api/client.ts'
+import { createDriveApi } from '#src/api/drive.ts'
+import { createPact } from './pact.ts'
+
+const { string, regex, eachLike, atLeastLike, fromProviderState, iso8601DateTimeWithMillis } = MatchersV3
+
+const EMAIL = 'alice@example.com'
+const FILE_ID = '1aZ9fileIdOfTheConsumerExample00'
+
+// Drive picks ids, names and times: the consumer only needs their shape. A link is a URL, or null
+// for a Google Doc's download link; a matcher cannot say "string or null", so the listing's state
+// holds binary files only and a Google Doc has an interaction of its own.
+const fileMatcher = {
+  id: regex(/^[A-Za-z0-9_-]{10,200}$/, FILE_ID),
+  name: string('notes.txt'),
+  mimeType: string('text/plain'),
+  modifiedTime: iso8601DateTimeWithMillis('2026-01-06T10:00:00.000Z'),
+  webContentLink: string(`https://drive.google.com/uc?id=${FILE_ID}&export=download`),
+  webViewLink: string(`https://drive.google.com/file/d/${FILE_ID}/view?usp=drivesdk`),
+}
+
+// What the banner shows is a sentence whose numbers depend on the Drive: its form is the contract.
+const INGEST_MESSAGE =
+  /^(Ingested \d+ documents?: \d+ new, \d+ updated, \d+ unchanged, \d+ removed\.( Skipped \d+ \(.+\)\.)?( Failed \d+ \(.+\)\.)?|Your Google Drive has no files to ingest\.)$/
+// Each outcome list may be empty on another Drive or another run: min 0, one example item.
+const names = atLeastLike(string('notes.txt'), 0, 1)
+const because = (name: string, reason: string) =>
+  atLeastLike({ name: string(name), reason: string(reason) }, 0, 1)
+
+function api(url: string) {
+  return createDriveApi(createHttp({ baseUrl: url }))
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<ApiError> {
+  return (await promise.catch((e: unknown) => e)) as ApiError
+}
+
+test('listing Drive files answers every file with its links', async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in with Google Drive connected')
+    .uponReceiving('a request for the Drive files')
+    .withRequest('GET', '/api/v1/google-drive/list-files', (b) => b.query({ email: EMAIL }))
+    .willRespondWith(200, (b) => b.jsonBody({ success: true, data: { files: eachLike(fileMatcher) } }))
+    .executeTest(async (server) => {
+      const files = await api(server.url).listFiles(EMAIL)
+      expect(files[0]?.id).toBe(FILE_ID)
+    })
+})
+
+test('getting one file answers it with its download and view links', async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in with Google Drive connected')
+    .uponReceiving('a request for one Drive file')
+    .withRequest(
+      'GET',
+      fromProviderState(
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a Pact provider-state expression, not JS
+        '/api/v1/google-drive/get-file/${fileId}',
+        `/api/v1/google-drive/get-file/${FILE_ID}`,
+      ),
+      (b) => b.query({ email: EMAIL }),
+    )
+    .willRespondWith(200, (b) => b.jsonBody({ success: true, data: fileMatcher }))
+    .executeTest(async (server) => {
+      const file = await api(server.url).getFile(FILE_ID, EMAIL)
+      expect(file.webContentLink).toMatch(/^https:\/\//)
+    })
+})
+
+test('a Google Doc answers a view link and no download link (null)', async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in with a Google Doc in her connected Drive')
+    .uponReceiving('a request for a Google Doc')
+    .withRequest(
+      'GET',
+      fromProviderState(
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a Pact provider-state expression, not JS
+        '/api/v1/google-drive/get-file/${fileId}',
+        `/api/v1/google-drive/get-file/${FILE_ID}`,
+      ),
+      (b) => b.query({ email: EMAIL }),
+    )
+    .willRespondWith(200, (b) =>
+      b.jsonBody({
+        success: true,
+        data: {
+          ...fileMatcher,
+          name: string('Onboarding Handbook'),
+          mimeType: 'application/vnd.google-apps.document',
+          webContentLink: null,
+          webViewLink: string(`https://docs.google.com/document/d/${FILE_ID}/edit?usp=drivesdk`),
+        },
+      }),
+    )
+    .executeTest(async (server) => {
+      const file = await api(server.url).getFile(FILE_ID, EMAIL)
+      expect(file.webContentLink).toBeNull()
+    })
+})
+
+test('ingesting answers the report with the sentence for the banner', async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in with Google Drive connected')
+    .uponReceiving('a request to ingest the Drive documents')
+    .withRequest('POST', '/api/v1/google-drive/ingest-documents', (b) => b.jsonBody({ email: EMAIL }))
+    .willRespondWith(200, (b) =>
+      b.jsonBody({
+        success: true,
+        data: {
+          message: regex(
+            INGEST_MESSAGE,
+            'Ingested 24 documents: 24 new, 0 updated, 0 unchanged, 0 removed. Skipped 1 (Budget 2027: spreadsheets are not supported). Failed 1 (broken-scan.pdf: the file is not a readable PDF).',
+          ),
+          added: names,
+          updated: names,
+          unchanged: names,
+          removed: names,
+          skipped: because('Budget 2027', 'spreadsheets are not supported'),
+          failed: because('broken-scan.pdf', 'the file is not a readable PDF'),
+        },
+      }),
+    )
+    .executeTest(async (server) => {
+      const report = await api(server.url).ingestDocuments(EMAIL)
+      expect(report.message).toMatch(/^Ingested 24 documents/)
+    })
+})
+
+test("another person's email is refused with 403 and a sentence", async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in with Google Drive connected')
+    .uponReceiving('a request for the Drive files of another email')
+    .withRequest('GET', '/api/v1/google-drive/list-files', (b) => b.query({ email: 'bob@example.com' }))
+    .willRespondWith(403, (b) =>
+      b.jsonBody({ success: false, message: 'The email does not match the signed-in account.' }),
+    )
+    .executeTest(async (server) => {
+      const error = await failureOf(api(server.url).listFiles('bob@example.com'))
+      expect(error.status).toBe(403)
+      expect(error.message).toBe('The email does not match the signed-in account.')
+    })
+})
+
+test('before Drive is connected, the listing says how to connect it (409)', async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in without Google Drive')
+    .uponReceiving('a request for the Drive files before connecting')
+    .withRequest('GET', '/api/v1/google-drive/list-files', (b) => b.query({ email: EMAIL }))
+    .willRespondWith(409, (b) =>
+      b.jsonBody({
+        success: false,
+        message: 'Google Drive is not connected. Connect it under Integrations.',
+      }),
+    )
+    .executeTest(async (server) => {
+      const error = await failureOf(api(server.url).listFiles(EMAIL))
+      expect(error.status).toBe(409)
+    })
+})
