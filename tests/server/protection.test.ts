@@ -60,7 +60,7 @@ test("pages carry helmet's full set with a CSP the SPA runs under", async () => 
   expect(response.headers['x-content-type-options']).toBe('nosniff')
   expect(response.headers['x-frame-options']).toBe('SAMEORIGIN')
   expect(response.headers['referrer-policy']).toBe('no-referrer')
-  expect(response.headers['cross-origin-opener-policy']).toBe('same-origin')
+  expect(response.headers['cross-origin-opener-policy']).toBe('same-origin-allow-popups')
   expect(response.headers['strict-transport-security']).toBeUndefined()
 })
 

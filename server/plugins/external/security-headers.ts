@@ -7,6 +7,9 @@
  *   `default-src 'none'` CSP, nosniff, frame DENY, no referrer, same-origin resources, and
  *   `Cache-Control: no-store`, since they carry personal data.
  * HSTS and upgrade-insecure-requests only when served over https (they break http://localhost).
+ * Pages use COOP `same-origin-allow-popups`, not `same-origin`: the Drive connect window the app
+ * opens must keep its `window.opener` through Google's pages to report back. The connect window's
+ * own pages (under /api) set a per-response nonce CSP instead (server/google/connect-pages.ts).
  *
  * @fastify/helmet 13 rebuilds helmet's middleware on every request, which halved the throughput
  * of the whole API in bench/http.ts. Our headers are the same for every response, so helmet
@@ -39,6 +42,9 @@ export function pageHelmetOptions(https: boolean): FastifyHelmetOptions {
       },
     },
     hsts: https ? HSTS : false,
+    // The Drive connect window (SPEC §7) reports back through window.opener; 'same-origin' would
+    // sever that link as soon as the window visits Google. This keeps it for windows the app opens.
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
   }
 }
 
