@@ -44,7 +44,13 @@ export default defineConfig({
     },
   },
   globalCss: {
-    body: { bg: 'bg', color: 'text', fontFamily: 'body', lineHeight: '1.5', WebkitFontSmoothing: 'antialiased' },
+    body: {
+      bg: 'bg',
+      color: 'text',
+      fontFamily: 'body',
+      lineHeight: '1.5',
+      WebkitFontSmoothing: 'antialiased',
+    },
     ':focus-visible': { outline: '2px solid', outlineColor: 'brand.500', outlineOffset: '2px' },
   },
 })
