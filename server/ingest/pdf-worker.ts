@@ -18,7 +18,7 @@ function reason(error: unknown): string {
 parentPort?.on('message', async ({ id, bytes }: PdfJob) => {
   let result: PdfResult
   try {
-    const pdf = await getDocumentProxy(bytes, { stopAtErrors: true })
+    const pdf = await getDocumentProxy(bytes, { stopAtErrors: true, verbosity: 0 })
     try {
       const { text } = await extractText(pdf, { mergePages: false })
       result = { id, ok: true, pages: text }

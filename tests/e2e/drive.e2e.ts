@@ -33,6 +33,6 @@ test('connect Drive in the popup, list, ingest, and get an answer from a documen
   await input.fill('What is the Zephyr project launch code?')
   await input.press('Enter')
   await expect(main.getByText(/AURORA-7731/).last()).toBeVisible()
-  await expect(main.getByRole('link', { name: /zephyr-project-brief\.pdf/ })).toBeVisible()
+  await expect(main.getByRole('link', { name: 'zephyr-project-brief.pdf p. 2' })).toBeVisible()
   await snap(page, '24-answer-from-drive')
 })
