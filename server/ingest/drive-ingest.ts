@@ -3,12 +3,14 @@
  * (unsupported type or over 10 MB: skipped; same version as indexed: unchanged, not downloaded;
  * failed before at this version: failed again, not downloaded), download or export what is new or
  * changed, turn it into text (PDF pages in the worker, UTF-8 text, Google Docs as Markdown) and
- * index it (one transaction per document); documents no longer in the Drive are removed. A file
- * that cannot be read fails alone; losing access to Drive ends the ingest.
+ * index it (one transaction per document); documents no longer in the Drive are removed, and the
+ * chunks' statistics are refreshed when much changed. A file that cannot be read fails alone;
+ * losing access to Drive ends the ingest.
  */
 import type { IngestReport } from '#contracts/drive.ts'
 import type { Db } from '../db/database.ts'
 import { type DriveApi, DriveFileError, type DriveListedFile, FOLDER_MIME } from '../google/drive-api.ts'
+import { refreshChunkStatistics } from '../repositories/documents-repository.ts'
 import {
   DRIVE_SOURCE,
   type GoogleDriveRepository,
@@ -151,6 +153,8 @@ export async function ingestDrive(userId: string, deps: DriveIngestDeps): Promis
     outcomes.push({ kind: 'removed', name: document.name })
   }
   await repository.clearIngestFailuresExcept(userId, [...listed])
+  // A large ingest changes which words are common; retrieval reads that from the statistics.
+  await refreshChunkStatistics(db)
   return ingestReport(collect(outcomes))
 }
 

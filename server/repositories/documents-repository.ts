@@ -33,6 +33,20 @@ export const MAX_QUERY_TERMS = 32
  * question ahead of the rest.
  */
 export const CANDIDATE_POOL = 64
+/**
+ * A lexeme in at least this share of all chunks (PostgreSQL's own statistics: pg_stats'
+ * most_common_elems for document_chunks.tsv, kept by ANALYZE) is common: it still counts in the
+ * ranking, but chunks are not looked up by it when the question has rarer words.
+ */
+export const COMMON_LEXEME_SHARE = 0.01
+/**
+ * The most chunks a search reads to choose its pool. Finding candidates by a common word meant
+ * reading and scoring most of a large library (100,000 chunks: 70 % of them for a question of
+ * office words, ~250 ms, bench/RESULTS.md); this bounds the work whatever the question.
+ */
+export const MAX_CANDIDATES_READ = 1000
+/** How long the list of common lexemes is reused before it is read from pg_stats again. */
+const COMMON_LEXEMES_TTL_MS = 5 * 60_000
 /** Rows per INSERT: well under PostgreSQL's 65,535 bind parameters at 6 per row. */
 const CHUNK_INSERT_BATCH = 500
 
@@ -47,7 +61,108 @@ type PassageRow = {
   rank: number
 }
 
+type CommonLexemes = { loadedAt: number; lexemes: string[] }
+/** Per database handle: every repository built on it shares the list and its refresh. */
+const commonLexemesCache = new WeakMap<Db, Promise<CommonLexemes>>()
+
+/**
+ * The lexemes PostgreSQL's statistics list as common in document_chunks.tsv (share >=
+ * COMMON_LEXEME_SHARE). Empty before the first ANALYZE: then every word is looked up, which is
+ * what a small library wants anyway.
+ */
+async function commonLexemes(db: Db): Promise<string[]> {
+  const cached = commonLexemesCache.get(db)
+  if (cached) {
+    const value = await cached
+    if (Date.now() - value.loadedAt < COMMON_LEXEMES_TTL_MS) return value.lexemes
+  }
+  const loading = (async (): Promise<CommonLexemes> => {
+    const { rows } = (await db.execute(sql`
+      select coalesce(array_agg(m.e), '{}') as lexemes
+      from pg_stats s, unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) as m(e, f)
+      where s.schemaname = 'public' and s.tablename = 'document_chunks' and s.attname = 'tsv'
+        and m.e is not null and m.f >= ${COMMON_LEXEME_SHARE}`)) as unknown as {
+      rows: { lexemes: string[] }[]
+    }
+    return { loadedAt: Date.now(), lexemes: rows[0]?.lexemes ?? [] }
+  })()
+  commonLexemesCache.set(db, loading)
+  try {
+    return (await loading).lexemes
+  } catch (error) {
+    commonLexemesCache.delete(db)
+    throw error
+  }
+}
+
+/**
+ * PGlite has no autovacuum, so nothing would ever ANALYZE the chunks: after a batch of writes
+ * (an ingest), refresh the statistics when more than 10 % of the rows (and at least 1,000) changed
+ * since the last ANALYZE, as autovacuum's default threshold would. On a PostgreSQL server
+ * autovacuum usually got there first and this finds nothing to do.
+ */
+export async function refreshChunkStatistics(db: Db): Promise<boolean> {
+  // This session's counts reach the statistics views only once flushed (PostgreSQL >= 15 flushes
+  // at most once a second); ask for it now, so the check below sees this ingest's writes.
+  await db.execute(sql`select pg_stat_force_next_flush()`)
+  const { rows } = (await db.execute(sql`
+    select n_mod_since_analyze::float8 as changed, n_live_tup::float8 as live
+    from pg_stat_user_tables where relname = 'document_chunks'`)) as unknown as {
+    rows: { changed: number; live: number }[]
+  }
+  const stats = rows[0]
+  if (!stats || stats.changed < Math.max(1000, 0.1 * stats.live)) return false
+  await db.execute(sql`analyze document_chunks`)
+  commonLexemesCache.delete(db)
+  return true
+}
+
+/** A lexeme as the tsquery parser reads it: quoted, quotes and backslashes escaped. */
+function quoted(lexeme: string): string {
+  return `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`
+}
+
+/** Chunks with any of these lexemes. */
+function anyOf(lexemes: readonly string[]): string {
+  return lexemes.map(quoted).join(' | ')
+}
+
+/** Lexemes that take part in the "most of the words" query: C(12, 2) = 66 combinations at most. */
+const MOST_TERMS = 12
+
+/**
+ * Chunks with most of the question's words: every combination of all but a few of them (two of
+ * three, three of four, all but two from five on), OR-ed. The index answers it from the words'
+ * posting lists, so a question of common words finds the few chunks holding several of them
+ * together without reading the many holding one.
+ */
+function mostOf(lexemes: readonly string[]): string {
+  const words = lexemes.slice(0, MOST_TERMS)
+  const n = words.length
+  const size = n <= 2 ? n : n === 3 ? 2 : n === 4 ? 3 : n - 2
+  const combinations: string[][] = []
+  const pick = (start: number, chosen: string[]) => {
+    if (chosen.length === size) {
+      combinations.push(chosen)
+      return
+    }
+    for (let i = start; i <= n - (size - chosen.length); i++) pick(i + 1, [...chosen, words[i] as string])
+  }
+  pick(0, [])
+  return combinations.map((c) => `(${c.map(quoted).join(' & ')})`).join(' | ')
+}
+
 export function createDocumentsRepository(db: Db) {
+  /** The question's lexemes (stemmed, stopwords gone), in the order they occur, at most MAX_QUERY_TERMS. */
+  async function questionLexemes(question: string): Promise<string[]> {
+    const { rows } = (await db.execute(sql`
+      select array(
+        select t.lexeme from unnest(to_tsvector('english', ${question})) as t
+        order by t.positions[1] limit ${MAX_QUERY_TERMS}
+      ) as lexemes`)) as unknown as { rows: { lexemes: string[] }[] }
+    return rows[0]?.lexemes ?? []
+  }
+
   return {
     /**
      * Upserts the document and swaps its chunks for `chunks` in one transaction: a concurrent
@@ -126,30 +241,57 @@ export function createDocumentsRepository(db: Db) {
      * keeps whole-query matches first, then the best by ts_rank over the OR query, which sums a
      * saturating per-word score over the question's words — close to the share of words present.
      *
-     * The OR query is built from to_tsvector of the question (stemmed, stopwords gone), each
-     * lexeme quoted for the tsquery parser; a question of only stopwords or punctuation has no
-     * lexemes, its OR query is NULL, and it matches nothing (no error, no notice).
+     * Which chunks the pool is chosen from: reading every chunk that shares one word with the
+     * question cost ~250 ms p95 on 100,000 chunks (a question of office words matched 70 % of
+     * them; bench/RESULTS.md), so candidates come in three groups, each read through the GIN
+     * index and capped at MAX_CANDIDATES_READ rows:
+     * 1. `most`: chunks with the whole question, or with most of its words together (mostOf);
+     * 2. `rare`: chunks with one of its uncommon words (not COMMON_LEXEME_SHARE-common by
+     *    PostgreSQL's statistics): short posting lists, and the words that tell passages apart;
+     * 3. `partial`: only when those two found fewer than `limit`, chunks with any of its words.
+     * In a small library nothing is capped and no word is common, so this is the plain OR; in a
+     * large one a question never reads the tens of thousands of chunks that share one common word.
+     *
+     * The question's lexemes come from to_tsvector (stemmed, stopwords gone, in order of
+     * appearance), in a first small query; each is quoted for the tsquery parser. A question of
+     * only stopwords or punctuation has none and finds nothing (no error, no notice).
      */
     async search(userId: string, question: string, limit: number): Promise<Passage[]> {
       if (limit <= 0 || question.trim() === '') return []
+      const lexemes = await questionLexemes(question)
+      if (lexemes.length === 0) return []
+      const common = new Set(await commonLexemes(db))
+      const rare = lexemes.filter((l) => !common.has(l))
       const query = sql`
-        with terms as (
-          select array(
-            select t.lexeme from unnest(to_tsvector('english', ${question})) as t
-            order by t.positions[1] limit ${MAX_QUERY_TERMS}
-          ) as lexemes
-        ), q as (
+        with q as (
           select
             websearch_to_tsquery('english', ${question}) as all_terms,
-            terms.lexemes,
-            (select string_agg('''' || replace(replace(l, '\\', '\\\\'), '''', '''''') || '''', ' | ')
-               from unnest(terms.lexemes) as l)::tsquery as any_term
-          from terms
-        ), pool as (
-          select c.id
+            ${sql.param(lexemes)}::text[] as lexemes,
+            ${anyOf(lexemes)}::tsquery as any_term,
+            ${rare.length > 0 ? anyOf(rare) : null}::tsquery as rare_term,
+            ${mostOf(lexemes)}::tsquery as most_term
+        ), most as (
+          select c.id, c.tsv
           from q cross join document_chunks c
-          where c.user_id = ${userId} and c.tsv @@ q.any_term
-          order by c.tsv @@ q.all_terms desc, ts_rank(c.tsv, q.any_term) desc
+          where c.user_id = ${userId} and (c.tsv @@ q.all_terms or c.tsv @@ q.most_term)
+          limit ${MAX_CANDIDATES_READ}
+        ), rare as (
+          select c.id, c.tsv
+          from q cross join document_chunks c
+          where c.user_id = ${userId} and c.tsv @@ q.rare_term
+            and not coalesce(c.tsv @@ q.all_terms or c.tsv @@ q.most_term, false)
+          limit ${MAX_CANDIDATES_READ}
+        ), partial as (
+          select c.id, c.tsv
+          from q cross join document_chunks c
+          where (select count(*) from most) + (select count(*) from rare) < ${limit}
+            and c.user_id = ${userId} and c.tsv @@ q.any_term
+            and not coalesce(c.tsv @@ q.all_terms or c.tsv @@ q.most_term or c.tsv @@ q.rare_term, false)
+          limit ${MAX_CANDIDATES_READ}
+        ), pool as (
+          select k.id
+          from q cross join (select * from most union all select * from rare union all select * from partial) as k
+          order by k.tsv @@ q.all_terms desc, ts_rank(k.tsv, q.any_term) desc
           limit ${Math.max(limit, CANDIDATE_POOL)}
         )
         select c.id as chunk_id, c.document_id, d.name as document_name, c.page, c.heading, d.link, c.text,
