@@ -16,18 +16,7 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`
 const gz = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length
 
 async function scriptsLoaded(url: string, cookie?: string): Promise<string[]> {
-  const browser = await chromium.launch({
-    executablePath: existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  })
+  const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS })
   try {
     const context = await browser.newContext()
     if (cookie) {
