@@ -40,11 +40,12 @@ export const CANDIDATE_POOL = 64
  */
 export const COMMON_LEXEME_SHARE = 0.01
 /**
- * The most chunks a search reads to choose its pool. Finding candidates by a common word meant
- * reading and scoring most of a large library (100,000 chunks: 70 % of them for a question of
- * office words, ~250 ms, bench/RESULTS.md); this bounds the work whatever the question.
+ * The most chunks each group of candidates reads (see `search`). Reading every chunk that shares
+ * a word with the question meant most of a large library (100,000 chunks: 70 % of them for a
+ * question of office words, p95 ~250 ms, bench/RESULTS.md); 500 kept the same answers as 1,000 on
+ * the benchmark's questions at two thirds of the time.
  */
-export const MAX_CANDIDATES_READ = 1000
+export const MAX_CANDIDATES_READ = 500
 /** How long the list of common lexemes is reused before it is read from pg_stats again. */
 const COMMON_LEXEMES_TTL_MS = 5 * 60_000
 /** Rows per INSERT: well under PostgreSQL's 65,535 bind parameters at 6 per row. */
@@ -61,36 +62,37 @@ type PassageRow = {
   rank: number
 }
 
-type CommonLexemes = { loadedAt: number; lexemes: string[] }
-/** Per database handle: every repository built on it shares the list and its refresh. */
-const commonLexemesCache = new WeakMap<Db, Promise<CommonLexemes>>()
+type LexemeShares = { loadedAt: number; shares: Map<string, number> }
+/** Per database handle: every repository built on it shares the statistics and their refresh. */
+const lexemeSharesCache = new WeakMap<Db, Promise<LexemeShares>>()
 
 /**
- * The lexemes PostgreSQL's statistics list as common in document_chunks.tsv (share >=
- * COMMON_LEXEME_SHARE). Empty before the first ANALYZE: then every word is looked up, which is
- * what a small library wants anyway.
+ * The share of chunks holding each common lexeme (>= COMMON_LEXEME_SHARE), from PostgreSQL's
+ * statistics (pg_stats.most_common_elems of document_chunks.tsv, kept by ANALYZE); a lexeme not
+ * listed is rarer. Empty before the first ANALYZE: then every word counts as rare and is looked
+ * up, which is what a small library wants anyway.
  */
-async function commonLexemes(db: Db): Promise<string[]> {
-  const cached = commonLexemesCache.get(db)
+async function commonLexemeShares(db: Db): Promise<Map<string, number>> {
+  const cached = lexemeSharesCache.get(db)
   if (cached) {
     const value = await cached
-    if (Date.now() - value.loadedAt < COMMON_LEXEMES_TTL_MS) return value.lexemes
+    if (Date.now() - value.loadedAt < COMMON_LEXEMES_TTL_MS) return value.shares
   }
-  const loading = (async (): Promise<CommonLexemes> => {
+  const loading = (async (): Promise<LexemeShares> => {
     const { rows } = (await db.execute(sql`
-      select coalesce(array_agg(m.e), '{}') as lexemes
+      select m.e as lexeme, m.f::float8 as share
       from pg_stats s, unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) as m(e, f)
       where s.schemaname = 'public' and s.tablename = 'document_chunks' and s.attname = 'tsv'
         and m.e is not null and m.f >= ${COMMON_LEXEME_SHARE}`)) as unknown as {
-      rows: { lexemes: string[] }[]
+      rows: { lexeme: string; share: number }[]
     }
-    return { loadedAt: Date.now(), lexemes: rows[0]?.lexemes ?? [] }
+    return { loadedAt: Date.now(), shares: new Map(rows.map((r) => [r.lexeme, Number(r.share)])) }
   })()
-  commonLexemesCache.set(db, loading)
+  lexemeSharesCache.set(db, loading)
   try {
-    return (await loading).lexemes
+    return (await loading).shares
   } catch (error) {
-    commonLexemesCache.delete(db)
+    lexemeSharesCache.delete(db)
     throw error
   }
 }
@@ -113,7 +115,7 @@ export async function refreshChunkStatistics(db: Db): Promise<boolean> {
   const stats = rows[0]
   if (!stats || stats.changed < Math.max(1000, 0.1 * stats.live)) return false
   await db.execute(sql`analyze document_chunks`)
-  commonLexemesCache.delete(db)
+  lexemeSharesCache.delete(db)
   return true
 }
 
@@ -127,29 +129,45 @@ function anyOf(lexemes: readonly string[]): string {
   return lexemes.map(quoted).join(' | ')
 }
 
-/** Lexemes that take part in the "most of the words" query: C(12, 2) = 66 combinations at most. */
+/** Lexemes that take part in the "most of the words" queries: C(11, 9) = 55 combinations at most. */
 const MOST_TERMS = 12
 
-/**
- * Chunks with most of the question's words: every combination of all but a few of them (two of
- * three, three of four, all but two from five on), OR-ed. The index answers it from the words'
- * posting lists, so a question of common words finds the few chunks holding several of them
- * together without reading the many holding one.
- */
-function mostOf(lexemes: readonly string[]): string {
-  const words = lexemes.slice(0, MOST_TERMS)
-  const n = words.length
-  const size = n <= 2 ? n : n === 3 ? 2 : n === 4 ? 3 : n - 2
-  const combinations: string[][] = []
+/** Every way to pick `size` of `words`. */
+function combinations(words: readonly string[], size: number): string[][] {
+  if (size === 0) return [[]]
+  const out: string[][] = []
   const pick = (start: number, chosen: string[]) => {
     if (chosen.length === size) {
-      combinations.push(chosen)
+      out.push(chosen)
       return
     }
-    for (let i = start; i <= n - (size - chosen.length); i++) pick(i + 1, [...chosen, words[i] as string])
+    for (let i = start; i <= words.length - (size - chosen.length); i++)
+      pick(i + 1, [...chosen, words[i] as string])
   }
   pick(0, [])
-  return combinations.map((c) => `(${c.map(quoted).join(' & ')})`).join(' | ')
+  return out
+}
+
+/**
+ * Chunks with most of the question's words together — two of three, three of four, all but two
+ * from five on — as two queries, each led by one of the two rarest words (`shares`): the rarest
+ * word and most of the others, or the second rarest and most of the rest. A word every match
+ * must hold lets the GIN index walk that word's short posting list and skip through the long ones
+ * (an OR of combinations with no such word made it walk every list: 90 ms for five office words
+ * over 100,000 chunks). What it leaves out is a chunk holding only the most common words.
+ */
+function mostOf(lexemes: readonly string[], shares: ReadonlyMap<string, number>): [string, string | null] {
+  const words = lexemes.slice(0, MOST_TERMS)
+  const n = words.length
+  if (n <= 2) return [words.map(quoted).join(' & '), null]
+  const size = n === 3 ? 2 : n === 4 ? 3 : n - 2
+  const byRarity = [...words].sort((a, b) => (shares.get(a) ?? 0) - (shares.get(b) ?? 0))
+  const [first, second, ...rest] = byRarity as [string, string, ...string[]]
+  const led = (lead: string, others: readonly string[]) => {
+    const alternatives = combinations(others, size - 1).map((c) => c.map(quoted).join(' & '))
+    return `${quoted(lead)} & (${alternatives.map((a) => `(${a})`).join(' | ')})`
+  }
+  return [led(first, [second, ...rest]), rest.length >= size - 1 ? led(second, rest) : null]
 }
 
 export function createDocumentsRepository(db: Db) {
@@ -243,13 +261,14 @@ export function createDocumentsRepository(db: Db) {
      *
      * Which chunks the pool is chosen from: reading every chunk that shares one word with the
      * question cost ~250 ms p95 on 100,000 chunks (a question of office words matched 70 % of
-     * them; bench/RESULTS.md), so candidates come in three groups, each read through the GIN
+     * them; bench/RESULTS.md), so candidates come in four groups, each read through the GIN
      * index and capped at MAX_CANDIDATES_READ rows:
-     * 1. `most`: chunks with the whole question, or with most of its words together (mostOf);
-     * 2. `rare`: chunks with one of its uncommon words (not COMMON_LEXEME_SHARE-common by
+     * 1. `whole`: chunks that match the whole question (the first tier of the ranking);
+     * 2. `most`: chunks with most of its words together (mostOf);
+     * 3. `rare`: chunks with one of its uncommon words (not COMMON_LEXEME_SHARE-common by
      *    PostgreSQL's statistics): short posting lists, and the words that tell passages apart;
-     * 3. `partial`: only when those two found fewer than `limit`, chunks with any of its words.
-     * In a small library nothing is capped and no word is common, so this is the plain OR; in a
+     * 4. `partial`: only when the others found fewer than `limit`, chunks with any of its words.
+     * In a small library (no word common, fewer matches than the cap) this is the plain OR; in a
      * large one a question never reads the tens of thousands of chunks that share one common word.
      *
      * The question's lexemes come from to_tsvector (stemmed, stopwords gone, in order of
@@ -260,8 +279,9 @@ export function createDocumentsRepository(db: Db) {
       if (limit <= 0 || question.trim() === '') return []
       const lexemes = await questionLexemes(question)
       if (lexemes.length === 0) return []
-      const common = new Set(await commonLexemes(db))
-      const rare = lexemes.filter((l) => !common.has(l))
+      const shares = await commonLexemeShares(db)
+      const rare = lexemes.filter((l) => !shares.has(l))
+      const [mostLed, mostSecond] = mostOf(lexemes, shares)
       const query = sql`
         with q as (
           select
@@ -269,28 +289,40 @@ export function createDocumentsRepository(db: Db) {
             ${sql.param(lexemes)}::text[] as lexemes,
             ${anyOf(lexemes)}::tsquery as any_term,
             ${rare.length > 0 ? anyOf(rare) : null}::tsquery as rare_term,
-            ${mostOf(lexemes)}::tsquery as most_term
+            ${mostLed}::tsquery as most_led,
+            ${mostSecond}::tsquery as most_second,
+            -- A quoted phrase of common words would make the index recheck thousands of chunks
+            -- for word order; its words together are found by most_led anyway.
+            case when ${question.includes('"')} then null else websearch_to_tsquery('english', ${question}) end
+              as whole_term
+        ), whole as (
+          select c.id, c.tsv
+          from q cross join document_chunks c
+          where c.user_id = ${userId} and c.tsv @@ q.whole_term
+          limit ${MAX_CANDIDATES_READ}
         ), most as (
           select c.id, c.tsv
           from q cross join document_chunks c
-          where c.user_id = ${userId} and (c.tsv @@ q.all_terms or c.tsv @@ q.most_term)
+          where c.user_id = ${userId} and (c.tsv @@ q.most_led or c.tsv @@ q.most_second)
           limit ${MAX_CANDIDATES_READ}
         ), rare as (
           select c.id, c.tsv
           from q cross join document_chunks c
           where c.user_id = ${userId} and c.tsv @@ q.rare_term
-            and not coalesce(c.tsv @@ q.all_terms or c.tsv @@ q.most_term, false)
           limit ${MAX_CANDIDATES_READ}
+        ), found as (
+          select * from whole union all select * from most union all select * from rare
         ), partial as (
           select c.id, c.tsv
           from q cross join document_chunks c
-          where (select count(*) from most) + (select count(*) from rare) < ${limit}
+          where (select count(distinct id) from found) < ${limit}
             and c.user_id = ${userId} and c.tsv @@ q.any_term
-            and not coalesce(c.tsv @@ q.all_terms or c.tsv @@ q.most_term or c.tsv @@ q.rare_term, false)
           limit ${MAX_CANDIDATES_READ}
         ), pool as (
           select k.id
-          from q cross join (select * from most union all select * from rare union all select * from partial) as k
+          from q cross join (
+            select distinct on (u.id) u.id, u.tsv from (select * from found union all select * from partial) as u
+          ) as k
           order by k.tsv @@ q.all_terms desc, ts_rank(k.tsv, q.any_term) desc
           limit ${Math.max(limit, CANDIDATE_POOL)}
         )
