@@ -1,0 +1,230 @@
+/**
+ * Ranked retrieval at scale: embedded PGlite on a scratch directory (as `npm start` runs it), one
+ * user with 100,000 chunks of ~800 characters of varied text, four other users with 20,000 each;
+ * the real createRetriever over a few hundred varied questions (natural questions, keyword
+ * searches, rare codes, common words, quoted phrases), against a trivial query (`SELECT 1`) and an
+ * indexed count of the user's chunks in the same run. Target: p95 <= 50 ms.
+ * Usage: node bench/retrieval.ts [questions] [chunks]
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { sql } from 'drizzle-orm'
+import { PASSAGES_PER_ANSWER } from '../server/assistant/assistant.ts'
+import { createRetriever } from '../server/assistant/retrieval.ts'
+import { loadConfig } from '../server/config.ts'
+import { openDatabase } from '../server/db/database.ts'
+import { users } from '../server/db/schema.ts'
+import type { Chunk } from '../server/ingest/chunker.ts'
+import {
+  createDocumentsRepository,
+  refreshChunkStatistics,
+} from '../server/repositories/documents-repository.ts'
+
+const QUESTIONS = Number(process.argv[2] ?? 300)
+const MAIN_CHUNKS = Number(process.argv[3] ?? 100_000)
+const OTHER_USERS = 4
+const OTHER_CHUNKS = MAIN_CHUNKS / 5
+const CHUNKS_PER_DOCUMENT = 200
+const CHUNK_CHARS = 800
+
+// Deterministic text: a seeded PRNG, so every run searches the same corpus with the same questions.
+let seed = 0x1b873593
+function random(): number {
+  seed ^= seed << 13
+  seed ^= seed >>> 17
+  seed ^= seed << 5
+  return (seed >>> 0) / 4294967296
+}
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T
+
+// Zipf-distributed words as in real prose: function words first (to_tsvector drops them), then
+// office vocabulary, then a long tail of names and jargon; plus codes that occur once or twice.
+const FUNCTION_WORDS = 'the of and to a in is for on that with by as are be this or at from it an'.split(' ')
+const WORDS = (
+  'employee manager policy travel expense allowance meal hotel flight train receipt reimbursement ' +
+  'approval deadline budget invoice contract supplier payment customer account security password ' +
+  'device laptop network access leave parental holiday sick vacation salary bonus pension insurance ' +
+  'health office desk parking bicycle commute remote schedule meeting project report quarter annual ' +
+  'review goal training course certificate onboarding handbook procedure safety fire emergency exit ' +
+  'building visitor badge data privacy retention backup archive document signature legal compliance ' +
+  'audit risk incident response escalation support ticket release deployment server database ' +
+  'monitoring alert outage maintenance upgrade license software hardware purchase order delivery ' +
+  'warehouse inventory shipping return refund warranty quality standard product feature roadmap'
+).split(' ')
+const SYLLABLES = 'ka lo mi ne ru sa te vi zo qua bre dri fla gro ple tri vex mor dal pen'.split(' ')
+const TAIL = Array.from({ length: 6000 }, () =>
+  Array.from({ length: 2 + Math.floor(random() * 3) }, () => pick(SYLLABLES)).join(''),
+)
+const VOCABULARY = [...FUNCTION_WORDS, ...WORDS, ...TAIL]
+const CUMULATIVE = (() => {
+  let total = 0
+  return VOCABULARY.map((_, rank) => {
+    total += 1 / (rank + 1) ** 1.05
+    return total
+  })
+})()
+function zipfWord(): string {
+  const target = random() * (CUMULATIVE.at(-1) ?? 1)
+  let lo = 0
+  let hi = CUMULATIVE.length - 1
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if ((CUMULATIVE[mid] ?? 0) < target) lo = mid + 1
+    else hi = mid
+  }
+  return VOCABULARY[lo] ?? 'the'
+}
+let codeCounter = 0
+function sentence(): string {
+  const words = Array.from({ length: 8 + Math.floor(random() * 14) }, zipfWord)
+  // One sentence in 40 states a fact with a code, as the Drive fixtures do.
+  if (random() < 0.025) words.push('code', `${pick(TAIL).toUpperCase()}-${1000 + codeCounter++}`)
+  const text = words.join(' ')
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`
+}
+function paragraph(): string {
+  let text = ''
+  while (text.length < CHUNK_CHARS - 60) text += `${sentence()} `
+  return text.trim()
+}
+
+async function indexUser(
+  db: Parameters<typeof createDocumentsRepository>[0],
+  userId: string,
+  chunks: number,
+) {
+  const documents = createDocumentsRepository(db)
+  const samples: string[] = []
+  for (let d = 0; d < chunks / CHUNKS_PER_DOCUMENT; d++) {
+    const batch: Chunk[] = Array.from({ length: CHUNKS_PER_DOCUMENT }, (_, ordinal) => ({
+      ordinal,
+      text: paragraph(),
+      page: 1 + Math.floor(ordinal / 3),
+      heading: ordinal % 20 === 0 ? `${pick(WORDS)} ${pick(WORDS)}` : null,
+    }))
+    samples.push(pick(batch).text, pick(batch).text)
+    await documents.replace(
+      {
+        userId,
+        source: 'bench',
+        externalId: `doc-${d}`,
+        name: `Document ${d}.pdf`,
+        mimeType: 'application/pdf',
+        link: null,
+        version: '1',
+        modifiedTime: null,
+      },
+      batch,
+    )
+  }
+  return samples
+}
+
+const TEMPLATES = [
+  (w: string[]) => `What is the ${w[0]} ${w[1]} for ${w[2]}?`,
+  (w: string[]) => `How do I get ${w[0]} approved when the ${w[1]} is ${w[2]}?`,
+  (w: string[]) => `Can you summarise what my documents say about ${w[0]} and ${w[1]}?`,
+  (w: string[]) => `Is there a ${w[0]} limit on ${w[1]} ${w[2]} ${w[3]}?`,
+  (w: string[]) => `${w[0]} ${w[1]}`,
+  (w: string[]) => `"${w[0]} ${w[1]}"`,
+  (w: string[]) => `Who is responsible for the ${w[0]} ${w[1]} procedure during ${w[2]}?`,
+]
+
+/** Words from a real passage (so there is an answer), its code if it has one, or common words. */
+function question(samples: string[]): string {
+  const roll = random()
+  const sample = pick(samples)
+  const code = /[A-Z]{4,}-\d+/.exec(sample)?.[0]
+  if (roll < 0.15 && code) return `What is the ${pick(WORDS)} code ${code}?`
+  const source = roll < 0.8 ? (sample.toLowerCase().match(/[a-z]+/g) ?? []) : []
+  const content = source.filter((w) => !FUNCTION_WORDS.includes(w))
+  const words = Array.from({ length: 4 }, () => (content.length > 0 ? pick(content) : pick(WORDS)))
+  return pick(TEMPLATES)(words)
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
+}
+const ms = (n: number) => n.toFixed(1)
+
+async function timed(label: string, runs: number, fn: (i: number) => Promise<unknown>) {
+  const times: number[] = []
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now()
+    await fn(i)
+    times.push(performance.now() - t)
+  }
+  const sorted = [...times].sort((a, b) => a - b)
+  return { label, p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted.at(-1) ?? 0, times }
+}
+
+const dir = mkdtempSync(path.join(tmpdir(), 'docchat-bench-retrieval-'))
+const database = await openDatabase(
+  loadConfig({ DATA_DIR: dir, APP_SECRET: 'bench-secret-that-is-long-enough-0123456789' }),
+)
+try {
+  const { db } = database
+  const started = performance.now()
+  const ids: string[] = []
+  for (let i = 0; i <= OTHER_USERS; i++) {
+    const [row] = await db
+      .insert(users)
+      .values({ email: `bench-${i}@example.com`, passwordHash: 'not-a-hash' })
+      .returning({ id: users.id })
+    if (row) ids.push(row.id)
+  }
+  const [mainUser, ...others] = ids
+  if (!mainUser) throw new Error('no user')
+  const samples = await indexUser(db, mainUser, MAIN_CHUNKS)
+  for (const other of others) await indexUser(db, other, OTHER_CHUNKS)
+  // What the end of an ingest does: PGlite has no autovacuum to ANALYZE the new chunks.
+  if (!(await refreshChunkStatistics(db))) throw new Error('the statistics were not refreshed')
+  const loadSeconds = (performance.now() - started) / 1000
+  const { rows } = (await db.execute(
+    sql`select count(*)::int as n, avg(length(text))::int as chars, count(*) filter (where user_id = ${mainUser})::int as mine from document_chunks`,
+  )) as unknown as { rows: { n: number; chars: number; mine: number }[] }
+  const totals = rows[0]
+
+  const retrieve = createRetriever(db)
+  const questions = Array.from({ length: QUESTIONS }, () => question(samples))
+  // Warm-up: the JIT, PGlite's buffers and the planner, as in a server that has been running.
+  for (const q of questions.slice(0, 30)) await retrieve(mainUser, q, PASSAGES_PER_ANSWER)
+
+  const trivial = await timed('SELECT 1 (trivial baseline)', QUESTIONS, () => db.execute(sql`select 1`))
+  const counted = await timed("count of the user's chunks (indexed)", QUESTIONS, () =>
+    db.execute(sql`select count(*) from document_chunks where user_id = ${mainUser}`),
+  )
+  let returned = 0
+  let empty = 0
+  const ranked = await timed(`createRetriever, top ${PASSAGES_PER_ANSWER}`, QUESTIONS, async (i) => {
+    const found = await retrieve(mainUser, questions[i] ?? '', PASSAGES_PER_ANSWER)
+    returned += found.length
+    if (found.length === 0) empty++
+  })
+
+  console.log(`\nnode ${process.version}; PGlite in ${dir}, loaded in ${loadSeconds.toFixed(0)} s`)
+  console.log(
+    `${totals?.n} chunks (avg ${totals?.chars} chars), ${totals?.mine} of them the searching user's, ${OTHER_USERS} other users`,
+  )
+  console.log(
+    `${QUESTIONS} questions, ${(returned / QUESTIONS).toFixed(1)} passages returned on average, ${empty} with none\n`,
+  )
+  console.log('| query | p50 ms | p95 ms | max ms |')
+  console.log('|---|---:|---:|---:|')
+  for (const r of [trivial, counted, ranked]) {
+    console.log(`| ${r.label} | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.max)} |`)
+  }
+  console.log(`\ntarget p95 <= 50 ms: ${ranked.p95 <= 50 ? 'met' : 'NOT met'}`)
+  if (process.env.BENCH_SLOWEST) {
+    const slow = ranked.times
+      .map((t, i) => ({ t, q: questions[i] }))
+      .sort((a, b) => b.t - a.t)
+      .slice(0, Number(process.env.BENCH_SLOWEST))
+    for (const s of slow) console.log(`${ms(s.t)} ms  ${s.q}`)
+  }
+} finally {
+  await database.close()
+  rmSync(dir, { recursive: true, force: true })
+}
