@@ -45,6 +45,8 @@ type Deps = {
 
 type Person = Pick<CurrentUser, 'id' | 'email'>
 
+const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
 function toDriveFile(file: DriveListedFile): DriveFile {
   return {
     id: file.id,
@@ -89,7 +91,8 @@ export function createDriveService({ google, connections, repository, db, pdf, r
       case 'other':
         // Not Google's answer at all: our own fault, a 500 the error handler logs.
         if (failure.status === undefined) return error
-        log.error({ ...context, err: error }, 'Google Drive refused a request')
+        // Not the error itself: its request config carries headers and tokens.
+        log.error({ ...context, message: errorMessage(error) }, 'Google Drive refused a request')
         return new HttpError(502, DRIVE_MESSAGES.refused)
     }
   }

@@ -12,7 +12,7 @@ import { CodeChallengeMethod, type Credentials, OAuth2Client } from 'google-auth
 import type { GoogleConfig } from '../config.ts'
 import type { GoogleDriveRepository } from '../repositories/google-drive-repository.ts'
 import { createDriveApi } from './drive-api.ts'
-import { DEFAULT_RETRY_POLICY } from './google-errors.ts'
+import { classifyGoogleError, DEFAULT_RETRY_POLICY } from './google-errors.ts'
 import { createTokenCipher } from './token-crypto.ts'
 
 export const DRIVE_READONLY_SCOPE = 'https://www.googleapis.com/auth/drive.readonly'
@@ -135,7 +135,11 @@ export function createGoogleConnections({ google, repository, now, log }: Deps) 
         const codeVerifier = cipher.decrypt(pending.codeVerifier, userId)
         tokens = (await client.getToken({ code: query.code, codeVerifier })).tokens
       } catch (error) {
-        log.warn({ event: 'google.connect.exchange_failed', userId, err: error }, 'code exchange failed')
+        // The classification only: the error's request config carries the code and client secret.
+        log.warn(
+          { event: 'google.connect.exchange_failed', userId, ...classifyGoogleError(error) },
+          'code exchange failed',
+        )
         return 'exchange-failed'
       }
       const granted = (tokens.scope ?? '').split(/\s+/).filter(Boolean)

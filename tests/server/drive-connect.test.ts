@@ -280,3 +280,32 @@ test('two people each connect their own Google account', async () => {
   expect((await connectionRow(app, ada.id))?.googleEmail).toBe(ADA)
   expect((await connectionRow(app, bob.id))?.googleEmail).toBe(BOB)
 })
+
+test('the logs never carry a Google token, an authorization code or the client secret', async () => {
+  const lines: string[] = []
+  const logged = await buildDriveApp(emulator, {
+    logger: { level: 'debug', stream: { write: (line) => lines.push(line) } },
+  })
+  try {
+    const person = await newPerson(logged)
+    await connectDrive(logged, person)
+    const first = await completeConsent(await consentUrl(logged, person.cookie), { account: ADA })
+    await followRedirect(logged, first, person.cookie)
+    // A fresh state with the spent code: the exchange fails, and that is logged.
+    const spent = await completeConsent(await consentUrl(logged, person.cookie), { account: ADA })
+    spent.searchParams.set('code', first.searchParams.get('code') ?? '')
+    await followRedirect(logged, spent, person.cookie)
+    emulator.state.revokeGrants(ADA)
+    await logged.inject({
+      method: 'GET',
+      url: `/api/v1/google-drive/list-files?email=${encodeURIComponent(person.email)}`,
+      headers: { cookie: person.cookie },
+    })
+  } finally {
+    await logged.close()
+  }
+  const log = lines.join('\n')
+  expect(log).toContain('google.connect.exchange_failed')
+  expect(log).not.toMatch(/ya29\.|1\/\/0|4\/0A/)
+  expect(log).not.toContain(emulator.clientSecret)
+})
