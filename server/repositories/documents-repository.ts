@@ -106,7 +106,8 @@ async function commonLexemeShares(db: Db): Promise<Map<string, number>> {
 export async function refreshChunkStatistics(db: Db): Promise<boolean> {
   // This session's counts reach the statistics views only once flushed (PostgreSQL >= 15 flushes
   // at most once a second); ask for it now, so the check below sees this ingest's writes.
-  await db.execute(sql`select pg_stat_force_next_flush()`)
+  // A role may be denied the function on a PostgreSQL server, where autovacuum covers this anyway.
+  await db.execute(sql`select pg_stat_force_next_flush()`).catch(() => undefined)
   const { rows } = (await db.execute(sql`
     select n_mod_since_analyze::float8 as changed, n_live_tup::float8 as live
     from pg_stat_user_tables where relname = 'document_chunks'`)) as unknown as {
