@@ -19,6 +19,7 @@ import { loadConfig } from '../server/config.ts'
 import { openDatabase } from '../server/db/database.ts'
 import { users } from '../server/db/schema.ts'
 import { indexDocument } from '../server/ingest/index-document.ts'
+import { createCorpus, FUNCTION_WORDS, percentile } from './corpus.ts'
 
 const SENDS = Number(process.argv[2] ?? 200)
 const MAIN_CHUNKS = 10_000
@@ -27,69 +28,18 @@ const OTHER_CHUNKS = 2_000
 const CHUNKS_PER_DOCUMENT = 100
 const CHUNK_CHARS = 800
 
-// Deterministic text: a seeded PRNG, so every run searches the same corpus with the same questions.
-let seed = 0x2545f491
-function random(): number {
-  seed ^= seed << 13
-  seed ^= seed >>> 17
-  seed ^= seed << 5
-  return (seed >>> 0) / 4294967296
-}
-const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T
-
-// Function words head the distribution, as in real prose (to_tsvector drops them); then real
-// office-document words; then a long tail of made-up terms (names, codes, jargon).
-const FUNCTION_WORDS = 'the of and to a in is for on that with by as are be this or at from it an'.split(' ')
-const WORDS = (
-  'employee manager policy travel expense allowance meal hotel flight train receipt reimbursement ' +
-  'approval deadline budget invoice contract supplier payment customer account security password ' +
-  'device laptop network access leave parental holiday sick vacation salary bonus pension insurance ' +
-  'health office desk parking bicycle commute remote schedule meeting project report quarter annual ' +
-  'review goal training course certificate onboarding handbook procedure safety fire emergency exit ' +
-  'building visitor badge data privacy retention backup archive document signature legal compliance ' +
-  'audit risk incident response escalation support ticket release deployment server database ' +
-  'monitoring alert outage maintenance upgrade license software hardware purchase order delivery ' +
-  'warehouse inventory shipping return refund warranty quality standard product feature roadmap ' +
-  'design research interview candidate hiring offer probation termination notice overtime shift ' +
-  'abroad daily weekly monthly limit rate tax currency exchange card cash advance mileage car rental'
-).split(' ')
-const SYLLABLES = 'ka lo mi ne ru sa te vi zo qua bre dri fla gro ple tri vex mor dal pen'.split(' ')
-const TAIL = Array.from({ length: 4000 }, () =>
-  Array.from({ length: 2 + Math.floor(random() * 3) }, () => pick(SYLLABLES)).join(''),
-)
-const VOCABULARY = [...FUNCTION_WORDS, ...WORDS, ...TAIL]
-// Zipf (s = 1.05): the cumulative weights, searched by bisection.
-const CUMULATIVE = (() => {
-  let total = 0
-  return VOCABULARY.map((_, rank) => {
-    total += 1 / (rank + 1) ** 1.05
-    return total
-  })
-})()
-function zipfWord(): string {
-  const target = random() * (CUMULATIVE.at(-1) ?? 1)
-  let lo = 0
-  let hi = CUMULATIVE.length - 1
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if ((CUMULATIVE[mid] ?? 0) < target) lo = mid + 1
-    else hi = mid
-  }
-  return VOCABULARY[lo] ?? 'the'
-}
-
-function sentence(): string {
-  const words = Array.from({ length: 8 + Math.floor(random() * 14) }, zipfWord)
-  const text = words.join(' ')
-  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`
-}
-
-/** A paragraph of about CHUNK_CHARS characters: the chunker makes it one chunk. */
-function paragraph(): string {
-  let text = ''
-  while (text.length < CHUNK_CHARS - 60) text += `${sentence()} `
-  return text.trim()
-}
+// The chat benchmark's corpus: a wider office vocabulary, no codes.
+const corpus = createCorpus({
+  seed: 0x2545f491,
+  tailSize: 4000,
+  extraWords: (
+    'design research interview candidate hiring offer probation termination notice overtime shift ' +
+    'abroad daily weekly monthly limit rate tax currency exchange card cash advance mileage car rental'
+  ).split(' '),
+})
+const { random, pick } = corpus
+const WORDS = corpus.words
+const paragraph = () => corpus.paragraph(CHUNK_CHARS)
 
 async function indexUser(db: Parameters<typeof indexDocument>[0], userId: string, chunks: number) {
   const samples: string[] = []
@@ -130,9 +80,6 @@ function question(samples: string[]): string {
   return pick(TEMPLATES)(words)
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
-}
 const ms = (n: number) => n.toFixed(2)
 
 const dir = mkdtempSync(path.join(tmpdir(), 'docchat-bench-chat-'))

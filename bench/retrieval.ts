@@ -21,6 +21,7 @@ import {
   createDocumentsRepository,
   refreshChunkStatistics,
 } from '../server/repositories/documents-repository.ts'
+import { createCorpus, FUNCTION_WORDS, percentile } from './corpus.ts'
 
 const QUESTIONS = Number(process.argv[2] ?? 300)
 const MAIN_CHUNKS = Number(process.argv[3] ?? 100_000)
@@ -29,66 +30,12 @@ const OTHER_CHUNKS = MAIN_CHUNKS / 5
 const CHUNKS_PER_DOCUMENT = 200
 const CHUNK_CHARS = 800
 
-// Deterministic text: a seeded PRNG, so every run searches the same corpus with the same questions.
-let seed = 0x1b873593
-function random(): number {
-  seed ^= seed << 13
-  seed ^= seed >>> 17
-  seed ^= seed << 5
-  return (seed >>> 0) / 4294967296
-}
-const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T
-
-// Zipf-distributed words as in real prose: function words first (to_tsvector drops them), then
-// office vocabulary, then a long tail of names and jargon; plus codes that occur once or twice.
-const FUNCTION_WORDS = 'the of and to a in is for on that with by as are be this or at from it an'.split(' ')
-const WORDS = (
-  'employee manager policy travel expense allowance meal hotel flight train receipt reimbursement ' +
-  'approval deadline budget invoice contract supplier payment customer account security password ' +
-  'device laptop network access leave parental holiday sick vacation salary bonus pension insurance ' +
-  'health office desk parking bicycle commute remote schedule meeting project report quarter annual ' +
-  'review goal training course certificate onboarding handbook procedure safety fire emergency exit ' +
-  'building visitor badge data privacy retention backup archive document signature legal compliance ' +
-  'audit risk incident response escalation support ticket release deployment server database ' +
-  'monitoring alert outage maintenance upgrade license software hardware purchase order delivery ' +
-  'warehouse inventory shipping return refund warranty quality standard product feature roadmap'
-).split(' ')
-const SYLLABLES = 'ka lo mi ne ru sa te vi zo qua bre dri fla gro ple tri vex mor dal pen'.split(' ')
-const TAIL = Array.from({ length: 6000 }, () =>
-  Array.from({ length: 2 + Math.floor(random() * 3) }, () => pick(SYLLABLES)).join(''),
-)
-const VOCABULARY = [...FUNCTION_WORDS, ...WORDS, ...TAIL]
-const CUMULATIVE = (() => {
-  let total = 0
-  return VOCABULARY.map((_, rank) => {
-    total += 1 / (rank + 1) ** 1.05
-    return total
-  })
-})()
-function zipfWord(): string {
-  const target = random() * (CUMULATIVE.at(-1) ?? 1)
-  let lo = 0
-  let hi = CUMULATIVE.length - 1
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if ((CUMULATIVE[mid] ?? 0) < target) lo = mid + 1
-    else hi = mid
-  }
-  return VOCABULARY[lo] ?? 'the'
-}
-let codeCounter = 0
-function sentence(): string {
-  const words = Array.from({ length: 8 + Math.floor(random() * 14) }, zipfWord)
-  // One sentence in 40 states a fact with a code, as the Drive fixtures do.
-  if (random() < 0.025) words.push('code', `${pick(TAIL).toUpperCase()}-${1000 + codeCounter++}`)
-  const text = words.join(' ')
-  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`
-}
-function paragraph(): string {
-  let text = ''
-  while (text.length < CHUNK_CHARS - 60) text += `${sentence()} `
-  return text.trim()
-}
+// The 100k benchmark's corpus: one sentence in 40 states a fact with a code, as the Drive
+// fixtures do.
+const corpus = createCorpus({ seed: 0x1b873593, tailSize: 6000, codeRate: 0.025 })
+const { random, pick } = corpus
+const WORDS = corpus.words
+const paragraph = () => corpus.paragraph(CHUNK_CHARS)
 
 async function indexUser(
   db: Parameters<typeof createDocumentsRepository>[0],
@@ -144,9 +91,6 @@ function question(samples: string[]): string {
   return pick(TEMPLATES)(words)
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
-}
 const ms = (n: number) => n.toFixed(1)
 
 async function timed(label: string, runs: number, fn: (i: number) => Promise<unknown>) {

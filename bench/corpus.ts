@@ -1,0 +1,92 @@
+/**
+ * Generated text for the retrieval benchmarks: a seeded xorshift PRNG, so every run searches the
+ * same corpus with the same questions; Zipf-distributed words as in real prose — function words
+ * first (to_tsvector drops them), then office vocabulary, then a long tail of made-up names and
+ * jargon — optionally with codes that occur once, as the Drive fixtures' facts do.
+ */
+
+export const FUNCTION_WORDS =
+  'the of and to a in is for on that with by as are be this or at from it an'.split(' ')
+
+export const OFFICE_WORDS = (
+  'employee manager policy travel expense allowance meal hotel flight train receipt reimbursement ' +
+  'approval deadline budget invoice contract supplier payment customer account security password ' +
+  'device laptop network access leave parental holiday sick vacation salary bonus pension insurance ' +
+  'health office desk parking bicycle commute remote schedule meeting project report quarter annual ' +
+  'review goal training course certificate onboarding handbook procedure safety fire emergency exit ' +
+  'building visitor badge data privacy retention backup archive document signature legal compliance ' +
+  'audit risk incident response escalation support ticket release deployment server database ' +
+  'monitoring alert outage maintenance upgrade license software hardware purchase order delivery ' +
+  'warehouse inventory shipping return refund warranty quality standard product feature roadmap'
+).split(' ')
+
+const SYLLABLES = 'ka lo mi ne ru sa te vi zo qua bre dri fla gro ple tri vex mor dal pen'.split(' ')
+
+export type CorpusOptions = {
+  seed: number
+  /** How many made-up words the long tail holds. */
+  tailSize: number
+  /** Vocabulary after OFFICE_WORDS (a benchmark may want a wider office vocabulary). */
+  extraWords?: readonly string[]
+  /** Share of sentences that state a fact with a unique code ("code ABCD-1001"); 0 for none. */
+  codeRate?: number
+}
+
+export type Corpus = ReturnType<typeof createCorpus>
+
+export function createCorpus({ seed, tailSize, extraWords = [], codeRate = 0 }: CorpusOptions) {
+  let state = seed
+  function random(): number {
+    state ^= state << 13
+    state ^= state >>> 17
+    state ^= state << 5
+    return (state >>> 0) / 4294967296
+  }
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T
+
+  const words = [...OFFICE_WORDS, ...extraWords]
+  const tail = Array.from({ length: tailSize }, () =>
+    Array.from({ length: 2 + Math.floor(random() * 3) }, () => pick(SYLLABLES)).join(''),
+  )
+  const vocabulary = [...FUNCTION_WORDS, ...words, ...tail]
+  // Zipf (s = 1.05): the cumulative weights, searched by bisection.
+  const cumulative: number[] = []
+  let total = 0
+  for (let rank = 0; rank < vocabulary.length; rank++) {
+    total += 1 / (rank + 1) ** 1.05
+    cumulative.push(total)
+  }
+  function zipfWord(): string {
+    const target = random() * total
+    let lo = 0
+    let hi = cumulative.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if ((cumulative[mid] ?? 0) < target) lo = mid + 1
+      else hi = mid
+    }
+    return vocabulary[lo] ?? 'the'
+  }
+
+  let codeCounter = 0
+  function sentence(): string {
+    const picked = Array.from({ length: 8 + Math.floor(random() * 14) }, zipfWord)
+    if (codeRate > 0 && random() < codeRate)
+      picked.push('code', `${pick(tail).toUpperCase()}-${1000 + codeCounter++}`)
+    const text = picked.join(' ')
+    return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`
+  }
+
+  /** About `chars` characters of sentences: the chunker makes it one chunk. */
+  function paragraph(chars: number): string {
+    let text = ''
+    while (text.length < chars - 60) text += `${sentence()} `
+    return text.trim()
+  }
+
+  return { random, pick, words, tail, sentence, paragraph }
+}
+
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
+}
