@@ -1,12 +1,31 @@
 /** Shared plumbing for the benchmarks: start the real server on a scratch data dir, wait for it. */
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import path from 'node:path'
 
 export const ROOT = path.resolve(import.meta.dirname, '..')
 
-export type Running = { url: string; stop: () => Promise<void> }
+export type Running = { url: string; pid: number; stop: () => Promise<void> }
+
+/**
+ * On Linux with util-linux's taskset and at least two cores, a benchmark puts the servers on one
+ * core and the load generator on another, so they do not take turns on the same core (on two
+ * cores that was the largest source of noise). Elsewhere everything runs unpinned.
+ */
+export const CAN_PIN =
+  process.platform === 'linux' &&
+  availableParallelism() >= 2 &&
+  spawnSync('taskset', ['-c', '0', 'true']).status === 0
+
+/** `[command, ...args]` run on `cpu` when pinning is possible. */
+export function onCpu(cpu: number, command: string, args: string[]): [string, string[]] {
+  return CAN_PIN ? ['taskset', ['-c', String(cpu), command, ...args]] : [command, args]
+}
+
+/** Where the servers run and where the load generator runs. */
+export const SERVER_CPU = 0
+export const LOAD_CPU = 1
 
 export async function waitFor(url: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
@@ -33,10 +52,18 @@ function stopper(child: ChildProcess, cleanup?: () => void): () => Promise<void>
 }
 
 /** `node server/main.ts` exactly as `npm run serve` runs it, on a fresh embedded database. */
-export async function startApp(port: number, env: Record<string, string> = {}): Promise<Running> {
+export async function startApp(
+  port: number,
+  env: Record<string, string> = {},
+  cpu?: number,
+): Promise<Running> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'docchat-bench-'))
   const url = `http://127.0.0.1:${port}`
-  const child = spawn(process.execPath, ['server/main.ts'], {
+  const [command, args] =
+    cpu === undefined
+      ? [process.execPath, ['server/main.ts']]
+      : onCpu(cpu, process.execPath, ['server/main.ts'])
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -49,18 +76,24 @@ export async function startApp(port: number, env: Record<string, string> = {}): 
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   await waitFor(`${url}/api/v1/health`)
-  return { url, stop: stopper(child, () => rmSync(dataDir, { recursive: true, force: true })) }
+  return {
+    url,
+    pid: child.pid ?? 0,
+    stop: stopper(child, () => rmSync(dataDir, { recursive: true, force: true })),
+  }
 }
 
-export async function startScript(script: string, port: number): Promise<Running> {
+export async function startScript(script: string, port: number, cpu?: number): Promise<Running> {
   const url = `http://127.0.0.1:${port}`
-  const child = spawn(process.execPath, [script], {
+  const [command, args] =
+    cpu === undefined ? [process.execPath, [script]] : onCpu(cpu, process.execPath, [script])
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
   await waitFor(`${url}/hello`)
-  return { url, stop: stopper(child) }
+  return { url, pid: child.pid ?? 0, stop: stopper(child) }
 }
 
 /** Signs a fresh user up and in through the public API; returns the Cookie header to send. */

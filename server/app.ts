@@ -19,6 +19,7 @@ import { cookiesPlugin } from './plugins/external/cookies.ts'
 import { rateLimitPlugin } from './plugins/external/rate-limit.ts'
 import { securityHeadersPlugin } from './plugins/external/security-headers.ts'
 import { spaPlugin } from './plugins/external/spa.ts'
+import { lazyChildLoggerFactory } from './request-logger.ts'
 import { authRoutes } from './routes/auth/auth-routes.ts'
 import { chatRoutes } from './routes/chat/chat-routes.ts'
 import { googleConnectRoutes } from './routes/google-drive/connect-routes.ts'
@@ -54,7 +55,9 @@ export type LogOptions = { level?: LogLevel; stream?: { write: (line: string) =>
 
 export async function buildApp(config: Config, options: BuildAppOptions = {}) {
   const app = Fastify({
-    logger: options.logger === false ? false : loggerOptions(config, options.logger),
+    ...(options.logger === false
+      ? { logger: false }
+      : { logger: loggerOptions(config, options.logger), childLoggerFactory: lazyChildLoggerFactory }),
     bodyLimit: BODY_LIMIT_BYTES,
   }).withTypeProvider<ZodTypeProvider>()
   app.setValidatorCompiler(validatorCompiler)

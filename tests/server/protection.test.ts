@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { authEndpoints, healthEndpoint } from '#contracts/auth.ts'
-import { ErrorEnvelopeSchema } from '#contracts/endpoint.ts'
+import { chatEndpoints } from '#contracts/chat.ts'
+import { driveEndpoints } from '#contracts/drive.ts'
+import { ErrorEnvelopeSchema, fillPath } from '#contracts/endpoint.ts'
 import type { App } from '#server/app.ts'
 import { buildTestApp, TEST_PASSWORD, uniqueEmail } from './helper.ts'
 
@@ -89,6 +91,24 @@ test('a POST from another site (Sec-Fetch-Site: cross-site) answers 403 and does
   expect(messageOf(response)).toBe('Cross-site requests are not allowed.')
   const later = await app.inject({ method: register.method, url: register.path, payload: body })
   expect(later.statusCode).toBe(201)
+})
+
+test('every state-changing call refuses another site, before it is signed in or rate-limited', async () => {
+  const calls = [authEndpoints, chatEndpoints, driveEndpoints].flatMap((group) =>
+    Object.values(group).filter((call) => call.method !== 'GET'),
+  )
+  expect(calls.length).toBeGreaterThanOrEqual(8)
+  const id = '0b5c7a52-6c2f-4f4e-9a51-5d1c43e0a111'
+  for (const call of calls) {
+    const response = await app.inject({
+      method: call.method,
+      url: fillPath(call.path, { id, fileId: 'file-1' }),
+      headers: { 'sec-fetch-site': 'cross-site' },
+      payload: {},
+    })
+    expect({ call: call.path, status: response.statusCode }).toEqual({ call: call.path, status: 403 })
+    expect(messageOf(response)).toBe('Cross-site requests are not allowed.')
+  }
 })
 
 test('a POST from a sibling subdomain (Sec-Fetch-Site: same-site) answers 403', async () => {
