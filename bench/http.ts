@@ -3,11 +3,12 @@
  * signed in, each served by its own process and measured in the same run with autocannon.
  * Target: /auth/me >= 0.7x the bare route's req/s.
  *
- * Usage: node bench/http.ts [seconds per measurement, default 8] [rounds, default 3]
+ * Usage: node bench/http.ts [seconds per measurement, default 3] [rounds, default 7]
  *
- * Two cores make single measurements swing by ±20 % (the machine has slow spells that hit
- * whichever route is being measured), so the three routes are measured in interleaved rounds and
- * each round's ratios are taken within the round; the verdict uses the median round. Servers run
+ * Two cores make single measurements swing by ±20 % (the machine has slow spells of a few
+ * seconds that hit whichever route is being measured), so the three routes are measured in many
+ * short interleaved rounds, each round's ratios are taken within the round, and the verdict is
+ * the median round. Servers run
  * on one core and the load generator on the other when taskset allows (bench/lib.ts). When
  * Debian's wrk is installed, the same rounds are also measured with it: a C load generator that
  * saturates the server where autocannon (JavaScript) saturates first, so its ratios are lower and
@@ -25,8 +26,8 @@ import {
   startScript,
 } from './lib.ts'
 
-const SECONDS = Number(process.argv[2] ?? 8)
-const ROUNDS = Number(process.argv[3] ?? 3)
+const SECONDS = Number(process.argv[2] ?? 3)
+const ROUNDS = Number(process.argv[3] ?? 7)
 const CONNECTIONS = 20
 const TARGET = 0.7
 const HAS_WRK = spawnSync('wrk', ['--version']).error === undefined
@@ -104,18 +105,14 @@ try {
   for (const tool of tools) {
     const rows = figures.get(tool) ?? []
     console.log(`\n${tool}${tool === 'autocannon' ? ' (the target)' : ' (cross-check)'}\n`)
-    console.log(
-      `| route | ${rows.map((_, i) => `round ${i + 1} req/s | ratio`).join(' | ')} | median ratio |`,
-    )
-    console.log(`|---|${rows.map(() => '---:|---:').join('|')}|---:|`)
+    console.log('| route | median req/s | median ratio | ratio per round |')
+    console.log('|---|---:|---:|---|')
     targets.forEach((target, t) => {
-      const cells = rows.map((row) => {
-        const figure = row[t]
-        const ratio = (figure?.reqPerSec ?? 0) / (row[0]?.reqPerSec ?? 1)
-        return `${Math.round(figure?.reqPerSec ?? 0)} | ${ratio.toFixed(2)}`
-      })
+      const perSecond = rows.map((row) => row[t]?.reqPerSec ?? 0)
       const ratios = rows.map((row) => (row[t]?.reqPerSec ?? 0) / (row[0]?.reqPerSec ?? 1))
-      console.log(`| ${target.name} | ${cells.join(' | ')} | ${median(ratios).toFixed(2)} |`)
+      console.log(
+        `| ${target.name} | ${Math.round(median(perSecond))} | ${median(ratios).toFixed(2)} | ${ratios.map((r) => r.toFixed(2)).join(' ')} |`,
+      )
     })
     const failed = rows.flat().filter((figure) => figure.non2xx > 0).length
     if (failed > 0)

@@ -43,22 +43,27 @@ class BoundedMap<K, V> {
 export type SessionCache = ReturnType<typeof createSessionCache>
 
 export function createSessionCache(maxEntries = MAX_ENTRIES) {
-  const tokens = new BoundedMap<string, AccessClaims>(maxEntries)
+  // Keyed by the token's signature, the last 43 characters: a Map hashes its key on every lookup,
+  // and the cookie hands us a new ~300-character string on every request. The whole token is
+  // still compared before its claims are trusted.
+  const tokens = new BoundedMap<string, { token: string; claims: AccessClaims }>(maxEntries)
   const families = new BoundedMap<string, FamilyState>(maxEntries)
   const users = new BoundedMap<string, CachedUser>(maxEntries)
 
   return {
     /** Claims of a token verified before, while it is unexpired. */
     token(token: string, nowMs: number): AccessClaims | undefined {
-      const claims = tokens.get(token)
-      if (claims && claims.expiresAt * 1000 <= nowMs) {
-        tokens.delete(token)
+      const key = signatureOf(token)
+      const entry = tokens.get(key)
+      if (entry === undefined || entry.token !== token) return undefined
+      if (entry.claims.expiresAt * 1000 <= nowMs) {
+        tokens.delete(key)
         return undefined
       }
-      return claims
+      return entry.claims
     },
     rememberToken(token: string, claims: AccessClaims): void {
-      tokens.set(token, claims)
+      tokens.set(signatureOf(token), { token, claims })
     },
 
     /** undefined: not known or due for a re-read. */
@@ -84,4 +89,9 @@ export function createSessionCache(maxEntries = MAX_ENTRIES) {
       users.set(user.id, user)
     },
   }
+}
+
+/** A JWT's last segment (its signature); the whole string for anything else. */
+function signatureOf(token: string): string {
+  return token.slice(token.lastIndexOf('.') + 1)
 }
