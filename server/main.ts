@@ -2,6 +2,7 @@
  * `node server/main.ts`: read the config, build the app, listen. SIGINT/SIGTERM close the app
  * (which closes the database and releases the data-directory lock), then the process ends.
  */
+import './runtime/hold-tick-shape.ts'
 import { buildApp } from './app.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { DataDirLockedError } from './db/data-dir-lock.ts'
