@@ -4,8 +4,9 @@
  * main.ts and by every server test (`app.inject`); nothing listens here.
  */
 import { fileURLToPath } from 'node:url'
-import Fastify, { type FastifyServerOptions } from 'fastify'
+import Fastify, { type FastifyBaseLogger } from 'fastify'
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
+import { type LoggerOptions, pino } from 'pino'
 import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from './auth/rate-limits.ts'
 import type { Config, LogLevel } from './config.ts'
 import type { RetryPolicy } from './google/google-errors.ts'
@@ -19,7 +20,7 @@ import { cookiesPlugin } from './plugins/external/cookies.ts'
 import { rateLimitPlugin } from './plugins/external/rate-limit.ts'
 import { securityHeadersPlugin } from './plugins/external/security-headers.ts'
 import { spaPlugin } from './plugins/external/spa.ts'
-import { lazyChildLoggerFactory } from './request-logger.ts'
+import { lazyLogger, RequestLines } from './request-logger.ts'
 import { authRoutes } from './routes/auth/auth-routes.ts'
 import { chatRoutes } from './routes/chat/chat-routes.ts'
 import { googleConnectRoutes } from './routes/google-drive/connect-routes.ts'
@@ -57,7 +58,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
   const app = Fastify({
     ...(options.logger === false
       ? { logger: false }
-      : { logger: loggerOptions(config, options.logger), childLoggerFactory: lazyChildLoggerFactory }),
+      : { loggerInstance: appLogger(config, options.logger), logController: new RequestLines() }),
     bodyLimit: BODY_LIMIT_BYTES,
   }).withTypeProvider<ZodTypeProvider>()
   app.setValidatorCompiler(validatorCompiler)
@@ -97,11 +98,10 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
 
 export type App = Awaited<ReturnType<typeof buildApp>>
 
-function loggerOptions(config: Config, custom: LogOptions = {}): FastifyServerOptions['logger'] {
+function appLogger(config: Config, custom: LogOptions = {}): FastifyBaseLogger {
   const pretty = !config.isProduction && process.stdout.isTTY && !custom.stream
-  return {
+  const options: LoggerOptions = {
     level: custom.level ?? config.logLevel,
-    ...(custom.stream ? { stream: custom.stream } : {}),
     // Fastify's request serializer logs no headers today; this keeps secrets out if that changes.
     redact: {
       paths: [
@@ -122,4 +122,5 @@ function loggerOptions(config: Config, custom: LogOptions = {}): FastifyServerOp
         }
       : {}),
   }
+  return lazyLogger(custom.stream ? pino(options, custom.stream) : pino(options))
 }
