@@ -3,16 +3,17 @@
  * signed in, each served by its own process and measured in the same run with autocannon.
  * Target: /auth/me >= 0.7x the bare route's req/s.
  *
- * Usage: node bench/http.ts [seconds per measurement, default 3] [rounds, default 7]
+ * Usage: node bench/http.ts [seconds per measurement, default 2] [rounds, default 12]
  *
- * Two cores make single measurements swing by ±20 % (the machine has slow spells of a few
- * seconds that hit whichever route is being measured), so the three routes are measured in many
- * short interleaved rounds, each round's ratios are taken within the round, and the verdict is
- * the median round. Servers run
- * on one core and the load generator on the other when taskset allows (bench/lib.ts). When
- * Debian's wrk is installed, the same rounds are also measured with it: a C load generator that
- * saturates the server where autocannon (JavaScript) saturates first, so its ratios are lower and
- * show the server's own cost per request.
+ * This machine's speed drifts by ±20 % over a few seconds (the same build measures 31k–47k req/s
+ * on the bare route in consecutive runs), so a ratio is only as good as the closeness in time of
+ * its two figures. The three routes are measured in many short rounds, each round's ratios are
+ * taken within the round, each round starts one route later than the last, and the verdict is
+ * the median round. autocannon runs in one process for the whole run (bench/load.ts), so its
+ * own JIT is warm in every window. Servers run on one core and the load generator on the other
+ * when taskset allows (bench/lib.ts). When Debian's wrk is installed, the same rounds are also
+ * measured with it: a C load generator that saturates the server where autocannon (JavaScript)
+ * saturates first, so its ratios can differ and show the server's own cost per request.
  */
 import { spawn, spawnSync } from 'node:child_process'
 import {
@@ -26,14 +27,15 @@ import {
   startScript,
 } from './lib.ts'
 
-const SECONDS = Number(process.argv[2] ?? 3)
-const ROUNDS = Number(process.argv[3] ?? 7)
+const SECONDS = Number(process.argv[2] ?? 2)
+const ROUNDS = Number(process.argv[3] ?? 12)
+const WARMUP_SECONDS = 2
 const CONNECTIONS = 20
 const TARGET = 0.7
 const HAS_WRK = spawnSync('wrk', ['--version']).error === undefined
 
 type Target = { name: string; url: string; headers: Record<string, string> }
-type Figure = { reqPerSec: number; p99?: number; non2xx: number }
+type Figure = { reqPerSec: number; non2xx: number }
 type Tool = 'autocannon' | 'wrk'
 
 function run(command: string, args: string[]): Promise<string> {
@@ -49,17 +51,50 @@ function run(command: string, args: string[]): Promise<string> {
   })
 }
 
-async function measure(tool: Tool, target: Target, seconds: number): Promise<Figure> {
-  if (tool === 'autocannon') {
-    const spec = { url: target.url, seconds, connections: CONNECTIONS, headers: target.headers }
-    const out = await run(process.execPath, ['bench/load.ts', JSON.stringify(spec)])
-    return JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as Figure
+/** figures[round][target], measured by autocannon in one process (bench/load.ts). */
+async function autocannonRounds(targets: Target[]): Promise<Figure[][]> {
+  const plan = {
+    targets: targets.map(({ url, headers }) => ({ url, headers })),
+    seconds: SECONDS,
+    rounds: ROUNDS,
+    connections: CONNECTIONS,
+    warmupSeconds: WARMUP_SECONDS,
   }
+  const out = await run(process.execPath, ['bench/load.ts', JSON.stringify(plan)])
+  const rows: Figure[][] = Array.from({ length: ROUNDS }, () => [])
+  for (const line of out.trim().split('\n')) {
+    const { round, target, reqPerSec, non2xx } = JSON.parse(line) as Figure & {
+      round: number
+      target: number
+    }
+    const row = rows[round]
+    if (row) row[target] = { reqPerSec, non2xx }
+  }
+  return rows
+}
+
+async function wrk(target: Target, seconds: number): Promise<Figure> {
   const headerArgs = Object.entries(target.headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`])
   const out = await run('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, ...headerArgs, target.url])
   const reqPerSec = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN)
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0)
   return { reqPerSec, non2xx }
+}
+
+/** The same rounds with wrk, one wrk process per measurement (it starts in a millisecond). */
+async function wrkRounds(targets: Target[]): Promise<Figure[][]> {
+  for (const target of targets) await wrk(target, WARMUP_SECONDS)
+  const rows: Figure[][] = []
+  for (let round = 0; round < ROUNDS; round++) {
+    const row: Figure[] = []
+    for (let step = 0; step < targets.length; step++) {
+      const index = (round + step) % targets.length
+      const target = targets[index]
+      if (target) row[index] = await wrk(target, SECONDS)
+    }
+    rows.push(row)
+  }
+  return rows
 }
 
 const median = (values: number[]) => {
@@ -81,21 +116,9 @@ try {
     { name: '/api/v1/auth/me (signed in)', url: `${app.url}/api/v1/auth/me`, headers: { cookie } },
   ]
   const tools: Tool[] = HAS_WRK ? ['autocannon', 'wrk'] : ['autocannon']
-
-  // Warm-up: the JIT and caches in the state a running server is in.
-  for (const target of targets) await measure('autocannon', target, 2)
-
-  const figures = new Map<Tool, Figure[][]>(tools.map((tool) => [tool, []]))
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const tool of tools) {
-      const row: Figure[] = []
-      for (const target of targets) row.push(await measure(tool, target, SECONDS))
-      figures.get(tool)?.push(row)
-      const [base, , me] = row
-      process.stderr.write(
-        `round ${round + 1} ${tool}: /auth/me ${((me?.reqPerSec ?? 0) / (base?.reqPerSec ?? 1)).toFixed(2)}x bare\n`,
-      )
-    }
+  const figures = new Map<Tool, Figure[][]>()
+  for (const tool of tools) {
+    figures.set(tool, tool === 'autocannon' ? await autocannonRounds(targets) : await wrkRounds(targets))
   }
 
   console.log(

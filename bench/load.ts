@@ -1,24 +1,42 @@
 /**
- * One autocannon measurement in its own process, so bench/http.ts can run the load generator on
- * a different core from the servers. Usage: node bench/load.ts '{"url":…,"seconds":…,"headers":{…}}'
- * Prints one JSON line: { reqPerSec, p99, non2xx, errors }.
+ * The autocannon side of bench/http.ts, in its own process so it can run on another core than the
+ * servers, and one process for the whole run so autocannon's own code stays warm from window to
+ * window. Usage: node bench/load.ts '<Plan as JSON>'
+ *
+ * Measures every target for `seconds`, round after round; each round starts one target later
+ * than the last, so no target always follows the same one. Prints one JSON line per measurement:
+ * { round, target, reqPerSec, non2xx, errors } (round -1: warm-up).
  */
 import autocannon from 'autocannon'
 
-type Spec = { url: string; seconds: number; connections: number; headers?: Record<string, string> }
+type Target = { url: string; headers: Record<string, string> }
+type Plan = { targets: Target[]; seconds: number; rounds: number; connections: number; warmupSeconds: number }
 
-const spec = JSON.parse(process.argv[2] ?? '{}') as Spec
-const result = await autocannon({
-  url: spec.url,
-  connections: spec.connections,
-  duration: spec.seconds,
-  headers: spec.headers ?? {},
-})
-console.log(
-  JSON.stringify({
-    reqPerSec: result.requests.average,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors,
-  }),
-)
+const plan = JSON.parse(process.argv[2] ?? '{}') as Plan
+
+async function measure(round: number, index: number, seconds: number): Promise<void> {
+  const target = plan.targets[index]
+  if (!target) throw new Error(`no target ${index}`)
+  const result = await autocannon({
+    url: target.url,
+    connections: plan.connections,
+    duration: seconds,
+    headers: target.headers,
+  })
+  console.log(
+    JSON.stringify({
+      round,
+      target: index,
+      reqPerSec: result.requests.average,
+      non2xx: result.non2xx,
+      errors: result.errors,
+    }),
+  )
+}
+
+for (let index = 0; index < plan.targets.length; index++) await measure(-1, index, plan.warmupSeconds)
+for (let round = 0; round < plan.rounds; round++) {
+  for (let step = 0; step < plan.targets.length; step++) {
+    await measure(round, (round + step) % plan.targets.length, plan.seconds)
+  }
+}
