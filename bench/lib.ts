@@ -51,11 +51,15 @@ function stopper(child: ChildProcess, cleanup?: () => void): () => Promise<void>
     })
 }
 
-/** `node server/main.ts` exactly as `npm run serve` runs it, on a fresh embedded database. */
+/**
+ * `node server/main.ts` exactly as `npm run serve` runs it, on a fresh embedded database; `root`:
+ * another checkout to run instead of this one (bench/side-by-side.ts).
+ */
 export async function startApp(
   port: number,
   env: Record<string, string> = {},
   cpu?: number,
+  root: string = ROOT,
 ): Promise<Running> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'docchat-bench-'))
   const url = `http://127.0.0.1:${port}`
@@ -64,7 +68,7 @@ export async function startApp(
       ? [process.execPath, ['server/main.ts']]
       : onCpu(cpu, process.execPath, ['server/main.ts'])
   const child = spawn(command, args, {
-    cwd: ROOT,
+    cwd: root,
     env: {
       ...process.env,
       PORT: String(port),
