@@ -4,9 +4,9 @@
  * main.ts and by every server test (`app.inject`); nothing listens here.
  */
 import { fileURLToPath } from 'node:url'
-import Fastify, { type FastifyBaseLogger } from 'fastify'
+import Fastify from 'fastify'
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
-import { type LoggerOptions, pino } from 'pino'
+import { type Logger, type LoggerOptions, pino } from 'pino'
 import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from './auth/rate-limits.ts'
 import type { Config, LogLevel } from './config.ts'
 import type { RetryPolicy } from './google/google-errors.ts'
@@ -20,7 +20,7 @@ import { cookiesPlugin } from './plugins/external/cookies.ts'
 import { rateLimitPlugin } from './plugins/external/rate-limit.ts'
 import { securityHeadersPlugin } from './plugins/external/security-headers.ts'
 import { spaPlugin } from './plugins/external/spa.ts'
-import { lazyLogger, RequestLines } from './request-logger.ts'
+import { AppLogLines, attachLogging, LOG_SERIALIZERS } from './request-logger.ts'
 import { authRoutes } from './routes/auth/auth-routes.ts'
 import { chatRoutes } from './routes/chat/chat-routes.ts'
 import { googleConnectRoutes } from './routes/google-drive/connect-routes.ts'
@@ -55,12 +55,13 @@ export type BuildAppOptions = {
 export type LogOptions = { level?: LogLevel; stream?: { write: (line: string) => void } }
 
 export async function buildApp(config: Config, options: BuildAppOptions = {}) {
+  // No logger for Fastify itself: attachLogging gives the app its logs for less (README D12).
   const app = Fastify({
-    ...(options.logger === false
-      ? { logger: false }
-      : { loggerInstance: appLogger(config, options.logger), logController: new RequestLines() }),
+    logger: false,
+    logController: new AppLogLines(),
     bodyLimit: BODY_LIMIT_BYTES,
   }).withTypeProvider<ZodTypeProvider>()
+  if (options.logger !== false) attachLogging(app, appLogger(config, options.logger))
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   app.decorate('config', config)
@@ -98,10 +99,11 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
 
 export type App = Awaited<ReturnType<typeof buildApp>>
 
-function appLogger(config: Config, custom: LogOptions = {}): FastifyBaseLogger {
+function appLogger(config: Config, custom: LogOptions = {}): Logger {
   const pretty = !config.isProduction && process.stdout.isTTY && !custom.stream
   const options: LoggerOptions = {
     level: custom.level ?? config.logLevel,
+    serializers: LOG_SERIALIZERS,
     // Fastify's request serializer logs no headers today; this keeps secrets out if that changes.
     redact: {
       paths: [
@@ -122,5 +124,5 @@ function appLogger(config: Config, custom: LogOptions = {}): FastifyBaseLogger {
         }
       : {}),
   }
-  return lazyLogger(custom.stream ? pino(options, custom.stream) : pino(options))
+  return custom.stream ? pino(options, custom.stream) : pino(options)
 }

@@ -1,51 +1,64 @@
 /**
- * The app's logger (README D12): pino, with child loggers that cost nothing until they log.
+ * The app's logging (README D12): pino, attached to Fastify by the app rather than handed to it.
  *
- * Fastify gives every request its own child logger (bound to the request id) and builds it whether
- * or not anything is logged: pino's child() copies formatters and serialises the bindings, and
- * Fastify always passes an options object, which sends pino down its slow path. With the level at
- * warn that was ~10 % of a signed-in API call (bench/RESULTS.md). Here every child() hands out a
- * stand-in that makes the real pino child on the first line the level lets through, so every line
- * still carries `reqId` and a request that logs nothing costs one small object.
- *
- * The stand-ins come from the logger instance itself (`lazyLogger(pino)`) rather than from a
- * `childLoggerFactory`: Fastify checks a custom factory's every child for the seven logger methods,
- * per request; children of the logger instance go through its default factory, unchecked.
+ * Given a logger, Fastify does per request, logged or not: makes a child logger, builds the
+ * objects of its "incoming request" / "request completed" lines, and adds two listeners and two
+ * clock reads to every response to time it. At `LOG_LEVEL=warn` that machinery was 11 % of a
+ * signed-in `/auth/me` (bench/RESULTS.md). So Fastify runs without a logger, and
+ * `attachLogging` gives the app the same logs for less:
+ * - `app.log` is the pino root;
+ * - the first onRequest hook gives each request (and its reply) a `log` bound to `reqId` that
+ *   makes its pino child only when its level lets a first line through;
+ * - the two per-request lines, at info, come from onRequest/onResponse hooks that exist only when
+ *   the level is info or lower.
  */
-import type { FastifyBaseLogger } from 'fastify'
-import { LogController } from 'fastify'
-import type { Logger } from 'pino'
+import {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type HookHandlerDoneFunction,
+  LogController,
+} from 'fastify'
+import { type Logger, stdSerializers } from 'pino'
 
 type ChildOptions = Parameters<FastifyBaseLogger['child']>[1]
 type Bindings = Parameters<FastifyBaseLogger['child']>[0]
 type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace'
-/** What a lazy logger stands on: pino, or another lazy logger. */
-type Parent = Logger | LazyLogger
 
-class LazyLogger {
-  readonly #parent: Parent
+/** What Fastify's own serializers wrote for the request lines: no headers, so no cookies. */
+export const LOG_SERIALIZERS = {
+  req: (request: FastifyRequest) => ({
+    method: request.method,
+    url: request.url,
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  }),
+  res: (reply: FastifyReply) => ({ statusCode: reply.statusCode }),
+  err: stdSerializers.err,
+}
+
+/** A child of `parent` that is made on the first line the level lets through. */
+export class LazyLogger {
+  readonly #parent: Logger
   readonly #bindings: Bindings
   readonly #options: ChildOptions | undefined
   #real: Logger | undefined
 
-  constructor(parent: Parent, bindings: Bindings, options: ChildOptions | undefined) {
+  constructor(parent: Logger, bindings: Bindings, options?: ChildOptions) {
     this.#parent = parent
     this.#bindings = bindings
-    // Fastify passes `{}` for "no options"; pino takes a slower path for any options object.
-    this.#options = options?.level === undefined && options?.serializers === undefined ? undefined : options
+    this.#options = options
   }
 
-  /** The pino child this stands for, made on first use. */
   #resolve(): Logger {
-    if (this.#real === undefined) {
-      const parent = #resolve in this.#parent ? this.#parent.#resolve() : this.#parent
-      this.#real = parent.child(this.#bindings, this.#options)
-    }
+    this.#real ??= this.#parent.child(this.#bindings, this.#options)
     return this.#real
   }
 
   isLevelEnabled(level: string): boolean {
-    // A level of its own (a route's logLevel) is pino's to interpret: make the child.
+    // A level of its own is pino's to interpret: make the child.
     if (this.#real !== undefined || this.#options?.level !== undefined)
       return this.#resolve().isLevelEnabled(level)
     return this.#parent.isLevelEnabled(level)
@@ -86,38 +99,43 @@ class LazyLogger {
   silent(): void {}
 
   child(bindings: Bindings, options?: ChildOptions): FastifyBaseLogger {
-    return new LazyLogger(this, bindings, options) as unknown as FastifyBaseLogger
+    return this.#resolve().child(bindings, options)
   }
 }
 
 /**
- * `pino` as Fastify's `loggerInstance`: logs as pino does, and its children (Fastify's own root,
- * each request's logger, their children) are made when they first log a line.
+ * Fastify's own per-request lines, for an app whose request loggers attachLogging sets: the two
+ * info lines come from its hooks (Fastify's "incoming request" would go to the null logger it
+ * gave the request, and its "request completed" would repeat ours); error lines stay Fastify's.
  */
-export function lazyLogger(logger: Logger): FastifyBaseLogger {
-  return Object.assign(Object.create(logger) as Logger, {
-    child: (bindings: Bindings, options?: ChildOptions) =>
-      new LazyLogger(logger, bindings, options) as unknown as FastifyBaseLogger,
-  })
-}
-
-/**
- * Fastify's per-request lines ("incoming request", "request completed") are info lines, and
- * Fastify builds their objects (and reads the clock) before the logger drops them; this skips
- * them up front when the request's logger would drop them. Errors are logged as before.
- */
-export class RequestLines extends LogController {
-  override incomingRequest(...args: Parameters<LogController['incomingRequest']>): void {
-    if (logsInfo(args[0].log)) super.incomingRequest(...args)
-  }
+export class AppLogLines extends LogController {
+  override incomingRequest(): void {}
 
   override requestCompleted(...args: Parameters<LogController['requestCompleted']>): void {
-    const [error, , reply] = args
-    if (error || logsInfo(reply.log)) super.requestCompleted(...args)
+    if (args[0]) super.requestCompleted(...args)
   }
 }
 
-function logsInfo(log: FastifyBaseLogger): boolean {
-  const { isLevelEnabled } = log as { isLevelEnabled?: (level: string) => boolean }
-  return isLevelEnabled === undefined || isLevelEnabled.call(log, 'info')
+/**
+ * Call right after `Fastify({ logger: false, logController: new AppLogLines() })`, before any
+ * plugin, so every route gets the hooks.
+ */
+export function attachLogging(app: FastifyInstance, root: Logger): void {
+  app.log = root
+  // Callback style: this runs on every request.
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const log = new LazyLogger(root, { reqId: request.id }) as unknown as FastifyBaseLogger
+    request.log = log
+    reply.log = log
+    done()
+  })
+  if (!root.isLevelEnabled('info')) return
+  app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    request.log.info({ req: request }, 'incoming request')
+    done()
+  })
+  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    request.log.info({ res: reply, responseTime: reply.elapsedTime }, 'request completed')
+    done()
+  })
 }

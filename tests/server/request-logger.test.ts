@@ -1,10 +1,16 @@
-import type { FastifyReply, FastifyRequest } from 'fastify'
 import pino from 'pino'
 import { expect, test } from 'vitest'
-import { lazyLogger, RequestLines } from '#server/request-logger.ts'
+import { LazyLogger } from '#server/request-logger.ts'
 import { buildTestApp } from './helper.ts'
 
-type Line = { level: number; msg: string; reqId?: string; extra?: string }
+type Line = {
+  level: number
+  msg: string
+  reqId?: string
+  extra?: string
+  req?: { url?: string }
+  res?: { statusCode?: number }
+}
 
 function recordingLogger(level: string) {
   const lines: Line[] = []
@@ -12,9 +18,9 @@ function recordingLogger(level: string) {
   return { lines, logger }
 }
 
-/** What Fastify does per request with the logger instance: a child bound to the request id. */
-function requestLogger(logger: pino.Logger, options: Record<string, unknown> = {}) {
-  return lazyLogger(logger).child({ reqId: 'req-7' }, options)
+/** What each request gets: a logger bound to its id. */
+function requestLogger(logger: pino.Logger, options?: Record<string, unknown>) {
+  return new LazyLogger(logger, { reqId: 'req-7' }, options)
 }
 
 test('a line the level lets through carries the request id, as a pino child would', () => {
@@ -40,6 +46,7 @@ test('lines below the level are dropped, and no child logger is made for them', 
   const log = requestLogger(counting)
   log.info('incoming request')
   log.debug('detail')
+  expect(log.isLevelEnabled('info')).toBe(false)
   expect(lines).toEqual([])
   expect(children).toBe(0)
   log.warn('now')
@@ -48,7 +55,7 @@ test('lines below the level are dropped, and no child logger is made for them', 
   expect(lines).toHaveLength(2)
 })
 
-test('a per-route level applies to the request logger', () => {
+test('a level of its own applies to the request logger', () => {
   const { lines, logger } = recordingLogger('warn')
   const log = requestLogger(logger, { level: 'debug' })
   expect(log.level).toBe('debug')
@@ -68,6 +75,8 @@ test('the app logs each request at info with its request id, and nothing per req
       if (level === 'info') {
         expect(perRequest.map((line) => line.msg)).toEqual(['incoming request', 'request completed'])
         expect(new Set(perRequest.map((line) => line.reqId)).size).toBe(1)
+        expect(perRequest[0]?.req?.url).toBe('/api/v1/health')
+        expect(perRequest[1]?.res?.statusCode).toBe(200)
       } else {
         expect(perRequest).toEqual([])
       }
@@ -75,52 +84,6 @@ test('the app logs each request at info with its request id, and nothing per req
       await app.close()
     }
   }
-})
-
-test("Fastify's own root and each request's logger under it make no pino child until a line is logged", () => {
-  const { lines, logger } = recordingLogger('warn')
-  let children = 0
-  const counting = Object.assign(Object.create(logger) as pino.Logger, {
-    child: (...args: Parameters<pino.Logger['child']>) => {
-      children++
-      return logger.child(...args)
-    },
-  })
-  // Fastify makes its root from the instance once, then one child per request.
-  const root = lazyLogger(counting).child({}, { serializers: {} })
-  const perRequest = Array.from({ length: 3 }, (_, i) => root.child({ reqId: `req-${i}` }, {}))
-  for (const log of perRequest) log.info('incoming request')
-  expect(children).toBe(0)
-  perRequest[1]?.error('broken')
-  expect(lines).toEqual([expect.objectContaining({ level: 50, msg: 'broken', reqId: 'req-1' })])
-  expect(children).toBe(1)
-})
-
-function fakeRequestAndReply(infoEnabled: boolean) {
-  const calls: string[] = []
-  const log = {
-    isLevelEnabled: (level: string) => level !== 'info' || infoEnabled,
-    info: (_: unknown, msg: string) => calls.push(`info ${msg}`),
-    error: (_: unknown, msg: string) => calls.push(`error ${msg}`),
-  }
-  const request = { log } as unknown as FastifyRequest
-  const reply = { log, elapsedTime: 1 } as unknown as FastifyReply
-  return { calls, request, reply }
-}
-
-test("Fastify's per-request info lines are skipped before they are built when info is off; errors still log", () => {
-  const lines = new RequestLines()
-  const off = fakeRequestAndReply(false)
-  lines.incomingRequest(off.request, off.reply)
-  lines.requestCompleted(null, off.request, off.reply)
-  expect(off.calls).toEqual([])
-  lines.requestCompleted(new Error('boom'), off.request, off.reply)
-  expect(off.calls).toEqual(['error request errored'])
-
-  const on = fakeRequestAndReply(true)
-  lines.incomingRequest(on.request, on.reply)
-  lines.requestCompleted(null, on.request, on.reply)
-  expect(on.calls).toEqual(['info incoming request', 'info request completed'])
 })
 
 test('at warn, a request that fails on our side is still logged at error with its request id', async () => {
@@ -136,6 +99,37 @@ test('at warn, a request that fails on our side is still logged at error with it
     expect(response.statusCode).toBe(500)
     const errors = lines.filter((line) => line.level === 50)
     expect(errors).toEqual([expect.objectContaining({ msg: 'request failed', reqId: expect.any(String) })])
+  } finally {
+    await app.close()
+  }
+})
+
+test("Fastify's own warnings about a request reach the log with its request id", async () => {
+  const lines: Line[] = []
+  const app = await buildTestApp({
+    logger: { level: 'warn', stream: { write: (line) => lines.push(JSON.parse(line) as Line) } },
+  })
+  try {
+    app.get('/api/v1/test-double-send', async (_request, reply) => {
+      await reply.send({ first: true })
+      return reply.send({ second: true })
+    })
+    await app.inject({ method: 'GET', url: '/api/v1/test-double-send' })
+    const warnings = lines.filter((line) => line.level === 40)
+    expect(warnings).toEqual([expect.objectContaining({ reqId: expect.any(String) })])
+  } finally {
+    await app.close()
+  }
+})
+
+test('app.log is the app logger: lines outside any request reach the stream', async () => {
+  const lines: Line[] = []
+  const app = await buildTestApp({
+    logger: { level: 'info', stream: { write: (line) => lines.push(JSON.parse(line) as Line) } },
+  })
+  try {
+    app.log.info('hello from the app')
+    expect(lines).toContainEqual(expect.objectContaining({ level: 30, msg: 'hello from the app' }))
   } finally {
     await app.close()
   }
