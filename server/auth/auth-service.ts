@@ -90,9 +90,11 @@ export function createAuthService({ users, sessions, accessTokenKey, now }: Deps
     familyId: string,
     refreshToken: string,
     refreshExpiresAt: Date,
+    issuedAt: Date,
   ) {
-    const access = await signAccessToken(accessTokenKey, { userId: user.id, familyId, now: now() })
+    const access = await signAccessToken(accessTokenKey, { userId: user.id, familyId, now: issuedAt })
     const tokens: SessionTokens = {
+      issuedAt,
       accessToken: access.token,
       accessExpiresAt: access.expiresAt,
       refreshToken,
@@ -149,7 +151,7 @@ export function createAuthService({ users, sessions, accessTokenKey, now }: Deps
       })
       const user = remember(record)
       log.info({ event: 'auth.login', userId: user.id }, 'signed in')
-      return { user, tokens: await issueTokens(user, family.id, refreshToken, refreshExpiresAt) }
+      return { user, tokens: await issueTokens(user, family.id, refreshToken, refreshExpiresAt, at) }
     },
 
     /**
@@ -203,7 +205,7 @@ export function createAuthService({ users, sessions, accessTokenKey, now }: Deps
       const user = await userById(family.userId)
       if (!user) return null
       log.info({ event: 'auth.refresh', userId: user.id }, 'session refreshed')
-      return { user, tokens: await issueTokens(user, family.id, next, nextExpiresAt) }
+      return { user, tokens: await issueTokens(user, family.id, next, nextExpiresAt, at) }
     },
 
     /** Ends the sign-in named by the refresh cookie, else by the access cookie; fine with neither. */

@@ -13,6 +13,8 @@ const ACCESS_COOKIE_PATH = '/api'
 const REFRESH_COOKIE_PATH = `${API_PREFIX}/auth`
 
 export type SessionTokens = {
+  /** The server-clock instant both expiries count from. */
+  issuedAt: Date
   accessToken: string
   accessExpiresAt: Date
   refreshToken: string
@@ -23,16 +25,25 @@ function baseOptions(secure: boolean): CookieSerializeOptions {
   return { httpOnly: true, sameSite: 'lax', secure }
 }
 
+/**
+ * Cookies carry a lifetime (Max-Age), never an instant: the browser counts it on its own clock, so
+ * a server clock that differs from the browser's (or a test's injected one) cannot make a cookie
+ * arrive already expired or outlive its token.
+ */
+function secondsLeft(tokens: SessionTokens, expiresAt: Date): number {
+  return Math.max(0, Math.round((expiresAt.getTime() - tokens.issuedAt.getTime()) / 1000))
+}
+
 export function setSessionCookies(reply: FastifyReply, tokens: SessionTokens, secure: boolean): void {
   reply.setCookie(ACCESS_COOKIE, tokens.accessToken, {
     ...baseOptions(secure),
     path: ACCESS_COOKIE_PATH,
-    expires: tokens.accessExpiresAt,
+    maxAge: secondsLeft(tokens, tokens.accessExpiresAt),
   })
   reply.setCookie(REFRESH_COOKIE, tokens.refreshToken, {
     ...baseOptions(secure),
     path: REFRESH_COOKIE_PATH,
-    expires: tokens.refreshExpiresAt,
+    maxAge: secondsLeft(tokens, tokens.refreshExpiresAt),
   })
 }
 

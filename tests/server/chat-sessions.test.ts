@@ -17,7 +17,7 @@ const { createSession: create, deleteSession } = chatEndpoints
 
 // The app's clock moves one second per reading, so every write has its own instant and the
 // "newest first" order is certain (real time can give two writes the same millisecond).
-let clock = Date.parse('2026-11-22T10:00:00.000Z')
+let clock = Date.now()
 let app: App
 let cookie: string
 

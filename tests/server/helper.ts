@@ -44,12 +44,21 @@ export function uniqueEmail(prefix = 'user'): string {
   return `${prefix}-${randomUUID().slice(0, 8)}@example.com`
 }
 
-/** The Cookie header a browser would send back after `response` (cleared cookies left out). */
+/**
+ * The Cookie header a browser would send back right after `response` (cleared cookies left out).
+ * Like a browser it judges expiry on its own clock: a lifetime (Max-Age) counts from now, and the
+ * app's injected clock plays no part.
+ */
 export function cookieHeader(response: LightMyRequestResponse): string {
   return response.cookies
-    .filter((c) => c.value !== '' && (c.expires === undefined || c.expires.getTime() > Date.now()))
+    .filter((c) => c.value !== '' && isLive(c))
     .map((c) => `${c.name}=${c.value}`)
     .join('; ')
+}
+
+function isLive(cookie: { maxAge?: number; expires?: Date }): boolean {
+  if (cookie.maxAge !== undefined) return cookie.maxAge > 0
+  return cookie.expires === undefined || cookie.expires.getTime() > Date.now()
 }
 
 export async function register(app: App, email: string, password = TEST_PASSWORD): Promise<User> {
