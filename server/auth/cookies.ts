@@ -31,7 +31,9 @@ function baseOptions(secure: boolean): CookieSerializeOptions {
  * arrive already expired or outlive its token.
  */
 function secondsLeft(tokens: SessionTokens, expiresAt: Date): number {
-  return Math.max(0, Math.round((expiresAt.getTime() - tokens.issuedAt.getTime()) / 1000))
+  // Whole seconds on both sides, as the JWT counts them: the cookie never outlives its token.
+  const seconds = Math.floor(expiresAt.getTime() / 1000) - Math.floor(tokens.issuedAt.getTime() / 1000)
+  return Math.max(0, seconds)
 }
 
 export function setSessionCookies(reply: FastifyReply, tokens: SessionTokens, secure: boolean): void {
