@@ -10,6 +10,11 @@ import { type Logger, type LoggerOptions, pino } from 'pino'
 import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from './auth/rate-limits.ts'
 import type { Config, LogLevel } from './config.ts'
 import type { RetryPolicy } from './google/google-errors.ts'
+import {
+  DEFAULT_SERVER_TIMEOUTS,
+  fastifyTimeoutOptions,
+  type ServerTimeouts,
+} from './http/server-timeouts.ts'
 import { authenticationPlugin } from './plugins/app/authentication.ts'
 import { chatPlugin } from './plugins/app/chat.ts'
 import { databasePlugin } from './plugins/app/database.ts'
@@ -50,6 +55,8 @@ export type BuildAppOptions = {
   now?: () => Date
   /** Backoff for Google Drive's busy answers (default DEFAULT_RETRY_POLICY); tests shorten it. */
   googleRetry?: Partial<RetryPolicy>
+  /** Per-timeout overrides of DEFAULT_SERVER_TIMEOUTS (README D32); tests use short ones. */
+  timeouts?: Partial<ServerTimeouts>
 }
 
 export type LogOptions = { level?: LogLevel; stream?: { write: (line: string) => void } }
@@ -60,6 +67,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
     logger: false,
     logController: new AppLogLines(),
     bodyLimit: BODY_LIMIT_BYTES,
+    ...fastifyTimeoutOptions({ ...DEFAULT_SERVER_TIMEOUTS, ...options.timeouts }),
   }).withTypeProvider<ZodTypeProvider>()
   if (options.logger !== false) attachLogging(app, appLogger(config, options.logger))
   app.setValidatorCompiler(validatorCompiler)
