@@ -36,7 +36,39 @@ export const LOG_SERIALIZERS = {
     remotePort: request.socket?.remotePort,
   }),
   res: (reply: FastifyReply) => ({ statusCode: reply.statusCode }),
-  err: stdSerializers.err,
+  err: (error: unknown) => stdSerializers.err(withoutUserData(error) as Error),
+}
+
+/** Fields of database errors that carry user data: SQL parameters, PostgreSQL's row details. */
+const USER_DATA_FIELDS = ['params', 'detail', 'where', 'internalQuery', 'parameters'] as const
+
+/**
+ * An error as it may be logged: a failed query keeps its SQL (ours) but not its parameters (the
+ * user's text), and PostgreSQL's `detail` (which quotes row values) is dropped, down the `cause`
+ * chain. The stack's first line repeats the message, so it is rebuilt from the safe one.
+ */
+export function withoutUserData(error: unknown, depth = 0): unknown {
+  if (!(error instanceof Error) || depth > 5) return error
+  const message = safeMessage(error)
+  const copy = Object.create(Object.getPrototypeOf(error) as object) as Error & Record<string, unknown>
+  for (const [key, value] of Object.entries(error)) {
+    if (!(USER_DATA_FIELDS as readonly string[]).includes(key)) copy[key] = value
+  }
+  Object.defineProperty(copy, 'message', { value: message, enumerable: false })
+  const frames = error.stack?.split('\n').filter((line) => line.startsWith('    at ')) ?? []
+  copy.stack = [`${error.name}: ${message}`, ...frames].join('\n')
+  if (error.cause !== undefined) copy.cause = withoutUserData(error.cause, depth + 1)
+  return copy
+}
+
+function safeMessage(error: Error): string {
+  const fields = error as Error & { query?: unknown; params?: unknown; code?: unknown; severity?: unknown }
+  if (fields.params !== undefined && fields.query !== undefined)
+    return `Failed query: ${String(fields.query)}`
+  // PostgreSQL's own messages may quote the value they refused ('invalid input syntax … "…"').
+  if (typeof fields.code === 'string' && fields.severity !== undefined)
+    return `PostgreSQL error ${fields.code}`
+  return error.message
 }
 
 /** A child of `parent` that is made on the first line the level lets through. */
