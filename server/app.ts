@@ -78,10 +78,10 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
     await app.register(errorHandlerPlugin)
     await app.register(securityHeadersPlugin, { https: config.secureCookies })
     await app.register(cookiesPlugin)
-    await app.register(rateLimitPlugin)
     await app.register(requestGuardsPlugin, { publicOrigin: config.publicOrigin })
     await app.register(databasePlugin, { config })
     const now = options.now ?? (() => new Date())
+    await app.register(rateLimitPlugin, { now })
     await app.register(authenticationPlugin, { appSecret: config.appSecret, now })
     await app.register(chatPlugin, { llm: config.llm, now })
     await app.register(googleDrivePlugin, {
