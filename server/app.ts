@@ -18,7 +18,7 @@ import {
 import { authenticationPlugin } from './plugins/app/authentication.ts'
 import { chatPlugin } from './plugins/app/chat.ts'
 import { databasePlugin } from './plugins/app/database.ts'
-import { BODY_LIMIT_BYTES, errorHandlerPlugin } from './plugins/app/error-handler.ts'
+import { BODY_LIMIT_BYTES, errorHandlerPlugin, frameworkErrorReply } from './plugins/app/error-handler.ts'
 import { googleDrivePlugin } from './plugins/app/google-drive.ts'
 import { requestGuardsPlugin } from './plugins/app/request-guards.ts'
 import { cookiesPlugin } from './plugins/external/cookies.ts'
@@ -67,6 +67,9 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
     logger: false,
     logController: new AppLogLines(),
     bodyLimit: BODY_LIMIT_BYTES,
+    frameworkErrors: frameworkErrorReply,
+    // Off unless TRUST_PROXY says which proxies to believe (README D35).
+    trustProxy: config.trustProxy,
     ...fastifyTimeoutOptions({ ...DEFAULT_SERVER_TIMEOUTS, ...options.timeouts }),
   }).withTypeProvider<ZodTypeProvider>()
   if (options.logger !== false) attachLogging(app, appLogger(config, options.logger))

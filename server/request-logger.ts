@@ -30,13 +30,46 @@ type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace'
 export const LOG_SERIALIZERS = {
   req: (request: FastifyRequest) => ({
     method: request.method,
-    url: request.url,
+    url: loggableUrl(request.url),
     host: request.host,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,
   }),
   res: (reply: FastifyReply) => ({ statusCode: reply.statusCode }),
   err: (error: unknown) => stdSerializers.err(withoutUserData(error) as Error),
+}
+
+/** Query parameters that are credentials for a moment (the OAuth callback's) or tokens. */
+const SECRET_PARAMS = new Set(['code', 'state', 'access_token', 'id_token', 'refresh_token', 'token'])
+const EMAIL = /([^\s@/?&=]+)@([^\s@/?&=]+\.[^\s@/?&=]+)/g
+
+/** `ada@example.com` → `a***@example.com`: enough to tell accounts apart in a log, no more. */
+export function maskEmails(text: string): string {
+  return text.replace(EMAIL, (_, local: string, domain: string) => `${local.slice(0, 1)}***@${domain}`)
+}
+
+/**
+ * A request URL as it may be logged: the OAuth callback's `code` and `state` (and any token)
+ * redacted, email addresses masked, in the path as in the query.
+ */
+export function loggableUrl(url: string): string {
+  const at = url.indexOf('?')
+  const path = at === -1 ? url : url.slice(0, at)
+  if (at === -1) return maskEmails(safeDecode(path))
+  const query = [...new URLSearchParams(url.slice(at + 1))]
+    .map(
+      ([key, value]) => `${key}=${SECRET_PARAMS.has(key.toLowerCase()) ? '[redacted]' : maskEmails(value)}`,
+    )
+    .join('&')
+  return `${maskEmails(safeDecode(path))}?${query}`
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
 }
 
 /** Fields of database errors that carry user data: SQL parameters, PostgreSQL's row details. */
