@@ -9,7 +9,7 @@
  * time) from the process that wrote the lock.
  */
 import { randomUUID } from 'node:crypto'
-import { readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
+import { linkSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 const LOCK_FILE = 'server.lock'
@@ -49,10 +49,22 @@ export async function lockDataDir(dataDir: string): Promise<() => Promise<void>>
     const aside = `${file}.stale-${me.id}`
     try {
       renameSync(file, aside)
-      rmSync(aside, { force: true, recursive: true })
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+      continue
     }
+    const moved = readHolder(aside)
+    if (moved !== null && moved.id !== holder?.id) {
+      // Another server took the dead lock over between our read and our move: put its lock back.
+      try {
+        linkSync(aside, file)
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      }
+      rmSync(aside, { force: true })
+      throw new DataDirLockedError(dataDir)
+    }
+    rmSync(aside, { force: true, recursive: true })
   }
   throw new DataDirLockedError(dataDir)
 }
