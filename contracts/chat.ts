@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import { endpoint, okEnvelope } from './endpoint.ts'
+import { userText } from './user-text.ts'
 
 /** The longest message a person can send; longer content is refused with 400. */
 export const MESSAGE_MAX_LENGTH = 8000
@@ -55,22 +56,28 @@ export const MessageSchema = z.object({
 export type Message = z.infer<typeof MessageSchema>
 
 export const CreateSessionRequestSchema = z.strictObject({
-  title: z
-    .string({ error: 'Title is required' })
-    .trim()
-    .min(1, 'Title is required')
-    .max(MESSAGE_MAX_LENGTH, `Title must be at most ${MESSAGE_MAX_LENGTH} characters`),
+  title: userText(
+    z
+      .string({ error: 'Title is required' })
+      .trim()
+      .min(1, 'Title is required')
+      .max(MESSAGE_MAX_LENGTH, `Title must be at most ${MESSAGE_MAX_LENGTH} characters`),
+    'Title',
+  ),
 })
 export type CreateSessionRequest = z.infer<typeof CreateSessionRequestSchema>
 
 export const SendMessageRequestSchema = z.strictObject({
-  content: z
-    .string({ error: 'Message content is required' })
-    .refine((s) => s.trim().length > 0, 'Message cannot be empty')
-    .refine(
-      (s) => s.length <= MESSAGE_MAX_LENGTH,
-      `Message must be at most ${MESSAGE_MAX_LENGTH} characters`,
-    ),
+  content: userText(
+    z
+      .string({ error: 'Message content is required' })
+      .refine((s) => s.trim().length > 0, 'Message cannot be empty')
+      .refine(
+        (s) => s.length <= MESSAGE_MAX_LENGTH,
+        `Message must be at most ${MESSAGE_MAX_LENGTH} characters`,
+      ),
+    'Message',
+  ),
   isUser: z.literal(true, { error: 'isUser must be true: only people send messages' }),
   messageType: z.literal('text', { error: 'messageType must be "text"' }),
 })

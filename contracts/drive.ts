@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import { API_PREFIX, endpoint, okEnvelope } from './endpoint.ts'
+import { userText } from './user-text.ts'
 
 /** Opened by the browser in a new window (SPEC §7); answers a redirect, not JSON. */
 export const DRIVE_CONNECT_PATH = `${API_PREFIX}/google-drive/auth/google`
@@ -12,7 +13,7 @@ export const DRIVE_CALLBACK_PATH = `${API_PREFIX}/google-drive/auth/google/callb
 export const DRIVE_CONNECTED_MESSAGE = 'docchat:google-drive-connected'
 
 export const EmailQuerySchema = z.strictObject({
-  email: z.string({ error: 'email is required' }).trim().min(1, 'email is required'),
+  email: userText(z.string({ error: 'email is required' }).trim().min(1, 'email is required'), 'email'),
 })
 export const IngestRequestSchema = EmailQuerySchema
 

@@ -10,10 +10,15 @@ import { type Logger, type LoggerOptions, pino } from 'pino'
 import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from './auth/rate-limits.ts'
 import type { Config, LogLevel } from './config.ts'
 import type { RetryPolicy } from './google/google-errors.ts'
+import {
+  DEFAULT_SERVER_TIMEOUTS,
+  fastifyTimeoutOptions,
+  type ServerTimeouts,
+} from './http/server-timeouts.ts'
 import { authenticationPlugin } from './plugins/app/authentication.ts'
 import { chatPlugin } from './plugins/app/chat.ts'
 import { databasePlugin } from './plugins/app/database.ts'
-import { BODY_LIMIT_BYTES, errorHandlerPlugin } from './plugins/app/error-handler.ts'
+import { BODY_LIMIT_BYTES, errorHandlerPlugin, frameworkErrorReply } from './plugins/app/error-handler.ts'
 import { googleDrivePlugin } from './plugins/app/google-drive.ts'
 import { requestGuardsPlugin } from './plugins/app/request-guards.ts'
 import { cookiesPlugin } from './plugins/external/cookies.ts'
@@ -50,6 +55,8 @@ export type BuildAppOptions = {
   now?: () => Date
   /** Backoff for Google Drive's busy answers (default DEFAULT_RETRY_POLICY); tests shorten it. */
   googleRetry?: Partial<RetryPolicy>
+  /** Per-timeout overrides of DEFAULT_SERVER_TIMEOUTS (README D32); tests use short ones. */
+  timeouts?: Partial<ServerTimeouts>
 }
 
 export type LogOptions = { level?: LogLevel; stream?: { write: (line: string) => void } }
@@ -60,6 +67,10 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
     logger: false,
     logController: new AppLogLines(),
     bodyLimit: BODY_LIMIT_BYTES,
+    frameworkErrors: frameworkErrorReply,
+    // Off unless TRUST_PROXY says which proxies to believe (README D35).
+    trustProxy: config.trustProxy,
+    ...fastifyTimeoutOptions({ ...DEFAULT_SERVER_TIMEOUTS, ...options.timeouts }),
   }).withTypeProvider<ZodTypeProvider>()
   if (options.logger !== false) attachLogging(app, appLogger(config, options.logger))
   app.setValidatorCompiler(validatorCompiler)
@@ -70,10 +81,10 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
     await app.register(errorHandlerPlugin)
     await app.register(securityHeadersPlugin, { https: config.secureCookies })
     await app.register(cookiesPlugin)
-    await app.register(rateLimitPlugin)
     await app.register(requestGuardsPlugin, { publicOrigin: config.publicOrigin })
     await app.register(databasePlugin, { config })
     const now = options.now ?? (() => new Date())
+    await app.register(rateLimitPlugin, { now })
     await app.register(authenticationPlugin, { appSecret: config.appSecret, now })
     await app.register(chatPlugin, { llm: config.llm, now })
     await app.register(googleDrivePlugin, {

@@ -42,6 +42,11 @@ export type Config = {
   llm: LlmConfig | null
   /** The Google OAuth client and where Google lives; null: Google Drive is not configured. */
   google: GoogleConfig | null
+  /**
+   * Fastify's `trustProxy`: false (the default) uses the socket's address; true (any proxy) or
+   * the proxies' addresses/CIDRs take the client's address from X-Forwarded-For (README D35).
+   */
+  trustProxy: boolean | string[]
 }
 
 export const GOOGLE_TOKEN_KEY_MIN_LENGTH = 32
@@ -116,6 +121,13 @@ const EnvSchema = z.object({
   GOOGLE_EMULATOR_URL: z
     .url({ protocol: /^https?$/, error: 'GOOGLE_EMULATOR_URL must be an http:// or https:// URL' })
     .optional(),
+  TRUST_PROXY: z
+    .string()
+    .regex(
+      /^(true|false|[0-9a-fA-F.:/]+(\s*,\s*[0-9a-fA-F.:/]+)*)$/,
+      'TRUST_PROXY must be true, false, or a comma-separated list of proxy addresses/CIDRs',
+    )
+    .optional(),
   GOOGLE_TOKEN_KEY: z
     .string()
     .min(
@@ -154,7 +166,14 @@ export function loadConfig(env: Env = process.env): Config {
     isProduction,
     llm: llmConfig(e),
     google: googleConfig(e, { publicOrigin: url.origin, appSecret }),
+    trustProxy: trustProxyConfig(e.TRUST_PROXY),
   }
+}
+
+function trustProxyConfig(value: string | undefined): boolean | string[] {
+  if (value === undefined || value === 'false') return false
+  if (value === 'true') return true
+  return value.split(',').map((part) => part.trim())
 }
 
 /**

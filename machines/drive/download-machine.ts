@@ -6,6 +6,7 @@
  */
 import { fromPromise, setup } from 'xstate'
 import type { DriveFile } from '#contracts/drive.ts'
+import { safeExternalLink } from '#contracts/safe-link.ts'
 import { actionNotProvided, type Logger, notProvided } from '#machines/shared/effects.ts'
 
 /** SPEC §8, word for word. */
@@ -36,7 +37,7 @@ export type DownloadDeps = {
 
 /** The direct download link when Drive gives one (binary files), else the viewer page (Google Docs). */
 export function downloadLinkOf(file: DriveFile): string | null {
-  return file.webContentLink || file.webViewLink || null
+  return safeExternalLink(file.webContentLink) ?? safeExternalLink(file.webViewLink)
 }
 
 export const downloadMachine = setup({

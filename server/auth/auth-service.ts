@@ -15,8 +15,10 @@ import {
   FAMILY_MAX_AGE_MS,
   hashRefreshToken,
   newRefreshToken,
+  REFRESH_GRACE_MS,
   REFRESH_TOKEN_TTL_MS,
   signAccessToken,
+  successorRefreshToken,
   verifyAccessToken,
 } from './tokens.ts'
 
@@ -34,10 +36,12 @@ type Deps = {
   users: UsersRepository
   sessions: SessionsRepository
   accessTokenKey: Uint8Array
+  /** deriveRefreshSuccessorKey(APP_SECRET): successors are derived from the token they replace. */
+  successorKey: Uint8Array
   now: () => Date
 }
 
-export function createAuthService({ users, sessions, accessTokenKey, now }: Deps) {
+export function createAuthService({ users, sessions, accessTokenKey, successorKey, now }: Deps) {
   const cache = createSessionCache()
   warmUpDummyHash()
 
@@ -101,6 +105,18 @@ export function createAuthService({ users, sessions, accessTokenKey, now }: Deps
       refreshExpiresAt,
     }
     return tokens
+  }
+
+  /**
+   * The successor of `used` when `used` was rotated at most REFRESH_GRACE_MS ago and its successor
+   * is still unused: a second tab that refreshed at the same moment gets the same new token.
+   */
+  async function withinGrace(used: string, usedAt: Date, at: Date) {
+    if (at.getTime() - usedAt.getTime() > REFRESH_GRACE_MS) return null
+    const token = successorRefreshToken(successorKey, used)
+    const successor = await sessions.findToken(hashRefreshToken(token))
+    if (!successor || successor.token.usedAt !== null || successor.token.expiresAt <= at) return null
+    return { token, expiresAt: successor.token.expiresAt }
   }
 
   return {
@@ -172,6 +188,16 @@ export function createAuthService({ users, sessions, accessTokenKey, now }: Deps
         return null
       }
       if (token.usedAt !== null) {
+        const again = await withinGrace(refreshToken, token.usedAt, at)
+        if (again) {
+          const user = await userById(family.userId)
+          if (!user) return null
+          log.info(
+            { event: 'auth.refresh.grace', userId: user.id },
+            'session refreshed again within the grace interval',
+          )
+          return { user, tokens: await issueTokens(user, family.id, again.token, again.expiresAt, at) }
+        }
         await revoke(family.id, family.userId, 'reuse')
         log.warn(
           { event: 'auth.refresh.reuse', userId: family.userId },
@@ -183,7 +209,7 @@ export function createAuthService({ users, sessions, accessTokenKey, now }: Deps
         log.info({ event: 'auth.refresh.expired', userId: family.userId }, 'refresh refused: token expired')
         return null
       }
-      const next = newRefreshToken()
+      const next = successorRefreshToken(successorKey, refreshToken)
       const nextExpiresAt = new Date(
         Math.min(at.getTime() + REFRESH_TOKEN_TTL_MS, family.expiresAt.getTime()),
       )

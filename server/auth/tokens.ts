@@ -3,11 +3,16 @@
  * (fid, the refresh-token family), so revoking the family kills it at once. Refresh: 256 random
  * bits, stored only as a sha-256 hash.
  */
-import { createHash, hkdfSync, randomBytes, randomUUID } from 'node:crypto'
+import { createHash, createHmac, hkdfSync, randomBytes, randomUUID } from 'node:crypto'
 import { errors, jwtVerify, SignJWT } from 'jose'
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60
 export const REFRESH_TOKEN_TTL_MS = 7 * 24 * 60 * 60 * 1000
+/**
+ * How long a just-rotated refresh token still answers, with the same successor, so two tabs that
+ * refresh at the same moment both stay signed in (README D36). After it, reuse revokes the family.
+ */
+export const REFRESH_GRACE_MS = 10_000
 /** A sign-in ends after this however often it is refreshed. */
 export const FAMILY_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000
 
@@ -68,6 +73,20 @@ function isUuid(value: unknown): value is string {
 
 export function newRefreshToken(): string {
   return randomBytes(32).toString('base64url')
+}
+
+/** The key successors are derived with (separate from the JWT key). */
+export function deriveRefreshSuccessorKey(appSecret: string): Uint8Array {
+  return new Uint8Array(hkdfSync('sha256', appSecret, 'docchat', 'docchat refresh successor v1', 32))
+}
+
+/**
+ * The token that replaces `used` when it is rotated: derived from it with a server key, so a
+ * second presentation within the grace interval can hand out the very same successor without the
+ * server ever storing a refresh token in the clear.
+ */
+export function successorRefreshToken(key: Uint8Array, used: string): string {
+  return createHmac('sha256', key).update(used).digest('base64url')
 }
 
 export function hashRefreshToken(token: string): string {

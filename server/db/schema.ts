@@ -241,3 +241,18 @@ export const driveIngestFailures = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.fileId] })],
 )
+
+/**
+ * Sign-in and sign-up attempt counters (README D34): one row per limited key (a sha-256 of
+ * "limit:key", so no email or address is stored), shared by every app instance on the database.
+ * Rows whose window has ended are deleted as the counters are used.
+ */
+export const rateLimitCounters = pgTable(
+  'rate_limit_counters',
+  {
+    keyHash: text('key_hash').primaryKey(),
+    count: integer('count').notNull(),
+    windowEndsAt: timestamptz('window_ends_at').notNull(),
+  },
+  (t) => [index('rate_limit_counters_window_ends_at_idx').on(t.windowEndsAt)],
+)

@@ -7,6 +7,7 @@
 import type { Readable } from 'node:stream'
 import { drive, type drive_v3 } from '@googleapis/drive'
 import { gaxios, type OAuth2Client } from 'google-auth-library'
+import { safeExternalLink } from '#contracts/safe-link.ts'
 import { classifyGoogleError, type RetryPolicy, withBackoff } from './google-errors.ts'
 
 export const FOLDER_MIME = 'application/vnd.google-apps.folder'
@@ -157,8 +158,9 @@ function toListedFile(file: drive_v3.Schema$File): DriveListedFile {
     name: file.name ?? '',
     mimeType: file.mimeType ?? 'application/octet-stream',
     modifiedTime: file.modifiedTime ?? new Date(0).toISOString(),
-    webViewLink: file.webViewLink ?? null,
-    webContentLink: file.webContentLink ?? null,
+    // Links are data from upstream: only https ones go on (README D37).
+    webViewLink: safeExternalLink(file.webViewLink),
+    webContentLink: safeExternalLink(file.webContentLink),
     version: file.version ?? null,
     size: file.size === undefined || file.size === null ? null : Number(file.size),
   }

@@ -20,6 +20,8 @@ export const DRIVE_READONLY_SCOPE = 'https://www.googleapis.com/auth/drive.reado
 const READ_SCOPES = new Set([DRIVE_READONLY_SCOPE, 'https://www.googleapis.com/auth/drive'])
 /** How long a connect window may take, from opening to Google's redirect back. */
 export const OAUTH_STATE_TTL_MS = 10 * 60_000
+/** Connect windows a person may have open at once; a newer one replaces the oldest. */
+export const MAX_PENDING_OAUTH_STATES = 5
 /** 256 random bits. */
 const STATE_BYTES = 32
 
@@ -98,12 +100,16 @@ export function createGoogleConnections({ google, repository, now, log }: Deps) 
       const client = oauthClient()
       const { codeVerifier, codeChallenge } = await client.generateCodeVerifierAsync()
       const state = randomBytes(STATE_BYTES).toString('base64url')
-      await repository.createState({
-        stateHash: sha256(state),
-        userId,
-        codeVerifier: cipher.encrypt(codeVerifier, userId),
-        expiresAt: new Date(at.getTime() + OAUTH_STATE_TTL_MS),
-      })
+      await repository.createState(
+        {
+          stateHash: sha256(state),
+          userId,
+          codeVerifier: cipher.encrypt(codeVerifier, userId),
+          createdAt: at,
+          expiresAt: new Date(at.getTime() + OAUTH_STATE_TTL_MS),
+        },
+        MAX_PENDING_OAUTH_STATES,
+      )
       const hasRefreshToken = Boolean((await storedTokens(userId))?.refresh_token)
       return client.generateAuthUrl({
         access_type: 'offline',

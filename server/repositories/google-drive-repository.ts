@@ -4,7 +4,7 @@
  * Drive documents already indexed (read from `documents`, written only through indexDocument).
  * Values arrive sealed; nothing here sees a token in clear.
  */
-import { and, eq, lt, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
 import { documents, driveIngestFailures, googleConnections, googleOauthStates } from '../db/schema.ts'
 
@@ -69,8 +69,26 @@ export function createGoogleDriveRepository(db: Db) {
       await db.delete(googleConnections).where(eq(googleConnections.userId, userId))
     },
 
-    async createState(input: OauthStateRecord & { stateHash: string }): Promise<void> {
-      await db.insert(googleOauthStates).values(input)
+    /**
+     * Stores a pending state and keeps only the person's `keep` newest (README D37): the oldest
+     * are replaced, so opening the connect window again and again cannot grow the table.
+     */
+    async createState(
+      input: OauthStateRecord & { stateHash: string; createdAt: Date },
+      keep: number,
+    ): Promise<void> {
+      await db.transaction(async (tx) => {
+        await tx.insert(googleOauthStates).values(input)
+        const pending = await tx
+          .select({ stateHash: googleOauthStates.stateHash })
+          .from(googleOauthStates)
+          .where(eq(googleOauthStates.userId, input.userId))
+          .orderBy(asc(googleOauthStates.createdAt), asc(googleOauthStates.expiresAt))
+        const surplus = pending.slice(0, Math.max(0, pending.length - keep)).map((p) => p.stateHash)
+        if (surplus.length > 0) {
+          await tx.delete(googleOauthStates).where(inArray(googleOauthStates.stateHash, surplus))
+        }
+      })
     },
 
     /**

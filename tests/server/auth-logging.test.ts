@@ -1,13 +1,18 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { authEndpoints } from '#contracts/auth.ts'
 import type { App } from '#server/app.ts'
+import { REFRESH_GRACE_MS } from '#server/auth/tokens.ts'
 import { buildTestApp, cookieHeader, register, signIn, TEST_PASSWORD } from './helper.ts'
 
 const lines: string[] = []
+let clock = Date.now()
 let app: App
 
 beforeAll(async () => {
-  app = await buildTestApp({ logger: { level: 'info', stream: { write: (line) => lines.push(line) } } })
+  app = await buildTestApp({
+    now: () => new Date(clock),
+    logger: { level: 'info', stream: { write: (line) => lines.push(line) } },
+  })
 })
 afterAll(async () => {
   await app.close()
@@ -30,6 +35,7 @@ test('auth events are logged with a user id or an email domain, never a password
     url: authEndpoints.refreshToken.path,
     headers: { cookie },
   })
+  clock += REFRESH_GRACE_MS + 1
   await app.inject({ method: 'POST', url: authEndpoints.refreshToken.path, headers: { cookie } })
   await app.inject({
     method: 'POST',

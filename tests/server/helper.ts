@@ -19,7 +19,8 @@ export const NO_DIST_DIR = '/nonexistent/docchat-dist'
 const NO_LIMIT = { max: 1_000_000, timeWindowMs: 60_000 }
 export const UNLIMITED_AUTH: AuthRateLimits = {
   loginPerIp: NO_LIMIT,
-  loginPerAccount: NO_LIMIT,
+  loginPerAccountAndIp: NO_LIMIT,
+  loginFailuresPerAccount: NO_LIMIT,
   registerPerIp: NO_LIMIT,
   registerPerAccount: NO_LIMIT,
 }

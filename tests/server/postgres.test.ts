@@ -7,14 +7,16 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { authEndpoints } from '#contracts/auth.ts'
 import type { App } from '#server/app.ts'
+import { REFRESH_GRACE_MS } from '#server/auth/tokens.ts'
 import { type Database, openDatabase } from '#server/db/database.ts'
 import { buildTestApp, cookieHeader, register, signIn, testConfig, uniqueEmail } from './helper.ts'
 
 const url = process.env.TEST_DATABASE_URL
 let app: App
+let clock = Date.now()
 
 beforeAll(async () => {
-  if (url) app = await buildTestApp({ env: { DATABASE_URL: url } })
+  if (url) app = await buildTestApp({ env: { DATABASE_URL: url }, now: () => new Date(clock) })
 })
 afterAll(async () => {
   await app?.close()
@@ -64,6 +66,7 @@ test.skipIf(!url)(
       headers: { cookie },
     })
     expect(refreshed.statusCode).toBe(200)
+    clock += REFRESH_GRACE_MS + 1
     expect(
       (await app.inject({ method: 'POST', url: authEndpoints.refreshToken.path, headers: { cookie } }))
         .statusCode,

@@ -1,23 +1,29 @@
+import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { authEndpoints } from '#contracts/auth.ts'
 import { ErrorEnvelopeSchema } from '#contracts/endpoint.ts'
 import type { App } from '#server/app.ts'
+import { databaseRateLimitStore } from '#server/auth/rate-limit-store.ts'
+import type { AuthRateLimits } from '#server/auth/rate-limits.ts'
+import { createRateLimitRepository } from '#server/repositories/rate-limit-repository.ts'
 import { buildTestApp, TEST_PASSWORD, uniqueEmail } from './helper.ts'
 
 const { register, login } = authEndpoints
 const QUARTER_HOUR = 15 * 60_000
 let app: App
 
-// Small limits so a handful of requests reach them; the production defaults are 20/10/10/5.
+// Small limits so a handful of requests reach them; the production defaults are 20/10/100/10/5.
+const LIMITS: AuthRateLimits = {
+  loginPerIp: { max: 6, timeWindowMs: QUARTER_HOUR },
+  loginPerAccountAndIp: { max: 3, timeWindowMs: QUARTER_HOUR },
+  loginFailuresPerAccount: { max: 5, timeWindowMs: QUARTER_HOUR },
+  registerPerIp: { max: 3, timeWindowMs: 60 * 60_000 },
+  registerPerAccount: { max: 2, timeWindowMs: 60 * 60_000 },
+}
+let clock = Date.now()
+
 beforeAll(async () => {
-  app = await buildTestApp({
-    rateLimits: {
-      loginPerIp: { max: 6, timeWindowMs: QUARTER_HOUR },
-      loginPerAccount: { max: 3, timeWindowMs: QUARTER_HOUR },
-      registerPerIp: { max: 3, timeWindowMs: 60 * 60_000 },
-      registerPerAccount: { max: 2, timeWindowMs: 60 * 60_000 },
-    },
-  })
+  app = await buildTestApp({ rateLimits: LIMITS, now: () => new Date(clock) })
 })
 afterAll(async () => {
   await app.close()
@@ -58,33 +64,78 @@ test('another address is not blocked by the first one’s attempts', async () =>
   expect((await attemptLogin(uniqueEmail(), '203.0.113.2')).statusCode).toBe(401)
 })
 
-test('too many sign-ins to one account answer 429 even from different addresses, whatever the letter case', async () => {
+function signInRight(email: string, ip: string) {
+  return app.inject({
+    method: login.method,
+    url: login.path,
+    remoteAddress: ip,
+    payload: { email, password: TEST_PASSWORD },
+  })
+}
+
+test('too many sign-ins to one account from one address answer 429, whatever the letter case', async () => {
   const email = uniqueEmail('target')
   const statuses: number[] = []
-  for (let i = 0; i < 3; i++) statuses.push((await attemptLogin(email, `198.51.100.${i + 1}`)).statusCode)
+  for (let i = 0; i < 3; i++) statuses.push((await attemptLogin(email, '198.51.100.1')).statusCode)
   expect(statuses).toEqual([401, 401, 401])
-  const blocked = await attemptLogin(email.toUpperCase(), '198.51.100.99')
+  const blocked = await attemptLogin(email.toUpperCase(), '198.51.100.1')
   expect(blocked.statusCode).toBe(429)
   expect(ErrorEnvelopeSchema.parse(blocked.json()).message).toMatch(
     /^Too many attempts\. Try again in \d+ minutes?\.$/,
   )
   expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0)
-  // Another account from a fresh address is unaffected.
-  expect((await attemptLogin(uniqueEmail(), '198.51.100.100')).statusCode).toBe(401)
+  // Another account from that address is unaffected.
+  expect((await attemptLogin(uniqueEmail(), '198.51.100.1')).statusCode).toBe(401)
 })
 
-test('a blocked account refuses even the right password until the window passes', async () => {
-  const email = uniqueEmail('locked')
-  expect((await attemptRegister(email, '192.0.2.50')).statusCode).toBe(201)
-  for (let i = 0; i < 3; i++) await attemptLogin(email, `192.0.2.${60 + i}`)
-  const right = await app.inject({
-    method: login.method,
-    url: login.path,
-    remoteAddress: '192.0.2.70',
-    payload: { email, password: TEST_PASSWORD },
-  })
-  expect(right.statusCode).toBe(429)
+test('a stranger’s wrong passwords do not lock the owner out from the owner’s own address', async () => {
+  const email = uniqueEmail('owner')
+  expect((await attemptRegister(email, '192.0.2.40')).statusCode).toBe(201)
+  for (let i = 0; i < 4; i++) await attemptLogin(email, '203.0.113.66')
+  expect((await attemptLogin(email, '203.0.113.66')).statusCode).toBe(429)
+  expect((await signInRight(email, '192.0.2.41')).statusCode).toBe(200)
 })
+
+test('failed sign-ins to one account from many addresses reach the account’s ceiling: 429 even for the right password', async () => {
+  const email = uniqueEmail('spread')
+  expect((await attemptRegister(email, '192.0.2.50')).statusCode).toBe(201)
+  for (let i = 0; i < 5; i++) expect((await attemptLogin(email, `192.0.2.${60 + i}`)).statusCode).toBe(401)
+  expect((await signInRight(email, '192.0.2.70')).statusCode).toBe(429)
+  // The ceiling's window passes on the app's clock.
+  clock += QUARTER_HOUR + 1000
+  expect((await signInRight(email, '192.0.2.70')).statusCode).toBe(200)
+})
+
+test('the owner’s successful sign-ins do not count towards the account’s ceiling', async () => {
+  const email = uniqueEmail('often')
+  expect((await attemptRegister(email, '192.0.2.80')).statusCode).toBe(201)
+  for (let i = 0; i < 8; i++)
+    expect((await signInRight(email, `192.0.2.${81 + (i % 4)}`)).statusCode).toBe(200)
+})
+
+test('attempts are counted in the database, never under the email or address itself', async () => {
+  const email = uniqueEmail('stored')
+  await attemptLogin(email, '198.51.100.200')
+  const rows = (await app.db.execute(sql`select key_hash, count from rate_limit_counters`)) as unknown as {
+    rows: { key_hash: string; count: number }[]
+  }
+  expect(rows.rows.length).toBeGreaterThan(0)
+  const dump = JSON.stringify(rows.rows)
+  expect(dump).not.toContain(email)
+  expect(dump).not.toContain('198.51.100.200')
+})
+
+test('a flood of junk keys (more than the in-memory store held) does not evict a counted key', async () => {
+  const Store = databaseRateLimitStore(createRateLimitRepository(app.db), () => new Date(clock))
+  const store = new Store()
+  const incr = (key: string) =>
+    new Promise<{ current: number }>((resolve, reject) =>
+      store.incr(key, (error, result) => (error || !result ? reject(error) : resolve(result)), QUARTER_HOUR),
+    )
+  for (let i = 0; i < 3; i++) await incr('login:account-ip:victim@example.com|192.0.2.1')
+  for (let i = 0; i < 5_001; i++) await incr(`login:account-ip:junk-${i}@example.com|192.0.2.${i % 250}`)
+  expect((await incr('login:account-ip:victim@example.com|192.0.2.1')).current).toBe(4)
+}, 60_000)
 
 test('too many sign-ups from one address answer 429 with Retry-After', async () => {
   const ip = '192.0.2.1'
@@ -108,5 +159,31 @@ test('other routes are not rate limited', async () => {
   for (let i = 0; i < 30; i++) {
     const response = await app.inject({ method: 'GET', url: '/api/v1/health', remoteAddress: '203.0.113.1' })
     expect(response.statusCode).toBe(200)
+  }
+})
+
+const postgresUrl = process.env.TEST_DATABASE_URL
+
+test.skipIf(!postgresUrl)('two app instances on one PostgreSQL share the counts', async () => {
+  const env = { DATABASE_URL: postgresUrl ?? '' }
+  const [first, second] = [
+    await buildTestApp({ env, rateLimits: LIMITS }),
+    await buildTestApp({ env, rateLimits: LIMITS }),
+  ]
+  try {
+    const email = uniqueEmail('shared')
+    const attempt = (instance: App) =>
+      instance.inject({
+        method: login.method,
+        url: login.path,
+        remoteAddress: '198.51.100.77',
+        payload: { email, password: 'wrong password' },
+      })
+    for (let i = 0; i < 3; i++) expect((await attempt(i % 2 === 0 ? first : second)).statusCode).toBe(401)
+    expect((await attempt(second)).statusCode).toBe(429)
+    expect((await attempt(first)).statusCode).toBe(429)
+  } finally {
+    await first.close()
+    await second.close()
   }
 })

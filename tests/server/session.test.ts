@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { authEndpoints, UserPayloadSchema } from '#contracts/auth.ts'
 import { ErrorEnvelopeSchema } from '#contracts/endpoint.ts'
 import type { App } from '#server/app.ts'
-import { deriveAccessTokenKey, signAccessToken } from '#server/auth/tokens.ts'
+import { deriveAccessTokenKey, REFRESH_GRACE_MS, signAccessToken } from '#server/auth/tokens.ts'
 import { buildTestApp, cookieHeader, register, signIn, TEST_APP_SECRET, uniqueEmail } from './helper.ts'
 
 const { me, refreshToken, logout } = authEndpoints
@@ -119,11 +119,40 @@ test('a refresh answers 200 with the user and rotates both cookies; the new ones
   expect((await postRefresh(next)).statusCode).toBe(200)
 })
 
+function familyOf(cookie: string): string {
+  return JSON.parse(Buffer.from(accessOf(cookie).split('.')[1] ?? '', 'base64url').toString('utf8')).fid
+}
+
+test('two tabs refreshing with the same token within the grace interval both stay signed in, with the same successor', async () => {
+  const { cookie, user } = await newSession()
+  const first = await postRefresh(cookie)
+  clock += REFRESH_GRACE_MS - 1000
+  const second = await postRefresh(cookie)
+  expect(second.statusCode).toBe(200)
+  expect(UserPayloadSchema.parse(second.json()).data.user).toEqual(user)
+  const [a, b] = [cookieHeader(first), cookieHeader(second)]
+  expect(refreshOf(b)).toBe(refreshOf(a))
+  expect(familyOf(b)).toBe(familyOf(a))
+  expect((await getMe(a)).statusCode).toBe(200)
+  expect((await getMe(b)).statusCode).toBe(200)
+  // The shared successor rotates on as usual.
+  expect((await postRefresh(b)).statusCode).toBe(200)
+})
+
+test('within the grace interval an old token whose successor was already used is reuse: the sign-in is revoked', async () => {
+  const { cookie } = await newSession()
+  const next = cookieHeader(await postRefresh(cookie))
+  const third = cookieHeader(await postRefresh(next))
+  expect((await postRefresh(cookie)).statusCode).toBe(401)
+  expectNotSignedIn(await getMe(third))
+})
+
 test('a refresh token used twice revokes the whole sign-in: the reuse, its successor and its access cookie all fail', async () => {
   const { cookie } = await newSession()
   const rotated = await postRefresh(cookie)
   const next = cookieHeader(rotated)
   expect((await getMe(next)).statusCode).toBe(200)
+  clock += REFRESH_GRACE_MS + 1
 
   const reuse = await postRefresh(cookie)
   expect(reuse.statusCode).toBe(401)
@@ -137,7 +166,8 @@ test('a reuse ends only that sign-in: the same account signed in elsewhere stays
   const { email, cookie } = await newSession()
   const { cookie: otherDevice } = await signIn(app, email)
   await postRefresh(cookie)
-  await postRefresh(cookie)
+  clock += REFRESH_GRACE_MS + 1
+  expect((await postRefresh(cookie)).statusCode).toBe(401)
   expect((await getMe(otherDevice)).statusCode).toBe(200)
 })
 

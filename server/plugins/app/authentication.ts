@@ -15,7 +15,7 @@ import {
   type Session,
 } from '../../auth/auth-service.ts'
 import { ACCESS_COOKIE } from '../../auth/cookies.ts'
-import { deriveAccessTokenKey } from '../../auth/tokens.ts'
+import { deriveAccessTokenKey, deriveRefreshSuccessorKey } from '../../auth/tokens.ts'
 import { unauthorized } from '../../http-errors.ts'
 import { createSessionsRepository } from '../../repositories/sessions-repository.ts'
 import { createUsersRepository } from '../../repositories/users-repository.ts'
@@ -42,6 +42,7 @@ export const authenticationPlugin = sharedPlugin<{ appSecret: string; now: () =>
       users: createUsersRepository(app.db),
       sessions: createSessionsRepository(app.db),
       accessTokenKey: deriveAccessTokenKey(opts.appSecret),
+      successorKey: deriveRefreshSuccessorKey(opts.appSecret),
       now: opts.now,
     })
     app.decorate('auth', auth)

@@ -3,7 +3,7 @@
  * written for the person who sent the request; a 5xx says only that it is our fault, and the
  * details go to the log. Bad input never becomes a 500.
  */
-import type { FastifyError } from 'fastify'
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import { HttpError } from '../../http-errors.ts'
 import { sharedPlugin } from '../shared-plugin.ts'
@@ -21,6 +21,30 @@ export const errorHandlerPlugin = sharedPlugin('error-handler', async (app) => {
     return reply.code(statusCode).send({ success: false, message })
   })
 })
+
+/**
+ * Fastify's `frameworkErrors`: errors found before routing (a malformed URL such as `/api/v1/%`,
+ * an over-long path parameter), where no hook runs. They get the envelope and our security
+ * headers like any other answer, and never echo the path back.
+ */
+export function frameworkErrorReply(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const headers = request.server.hasDecorator('securityHeadersFor')
+    ? request.server.securityHeadersFor(request.url)
+    : {}
+  const { statusCode, message } = frameworkClientError(error)
+  if (statusCode >= 500) request.log.error({ err: error }, 'request failed')
+  return reply.headers(headers).code(statusCode).send({ success: false, message })
+}
+
+function frameworkClientError(error: FastifyError): ClientError {
+  switch (error.code) {
+    case 'FST_ERR_BAD_URL':
+      return { statusCode: 400, message: 'The address is not a valid URL' }
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return { statusCode: 414, message: 'The address is too long' }
+  }
+  return { statusCode: 500, message: SERVER_FAULT_MESSAGE }
+}
 
 function toClientError(error: FastifyError): ClientError {
   if (hasZodFastifySchemaValidationErrors(error)) {

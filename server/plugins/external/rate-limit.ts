@@ -1,14 +1,18 @@
 /**
  * @fastify/rate-limit with no global limit: only the routes that ask for one are counted (a global
- * limit would also count static files). Every 429 is the API's envelope, with Retry-After.
+ * limit would also count static files). Counts live in the database (README D34), so this
+ * registers after the database plugin. Every 429 is the API's envelope, with Retry-After.
  */
 import rateLimit from '@fastify/rate-limit'
+import { databaseRateLimitStore } from '../../auth/rate-limit-store.ts'
 import { tooManyAttempts } from '../../http-errors.ts'
+import { createRateLimitRepository } from '../../repositories/rate-limit-repository.ts'
 import { sharedPlugin } from '../shared-plugin.ts'
 
-export const rateLimitPlugin = sharedPlugin('rate-limit', async (app) => {
+export const rateLimitPlugin = sharedPlugin<{ now: () => Date }>('rate-limit', async (app, { now }) => {
   await app.register(rateLimit, {
     global: false,
+    store: databaseRateLimitStore(createRateLimitRepository(app.db), now),
     errorResponseBuilder: (_request, context) => tooManyAttempts(context.ttl),
   })
 })

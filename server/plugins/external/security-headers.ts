@@ -86,6 +86,13 @@ async function computeHelmetHeaders(options: FastifyHelmetOptions): Promise<Reco
   }
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The constant header set for `url` (API or page), for answers sent outside the hooks. */
+    securityHeadersFor: (url: string) => Record<string, string>
+  }
+}
+
 export const securityHeadersPlugin = sharedPlugin<{ https: boolean }>(
   'security-headers',
   async (app, opts) => {
@@ -94,6 +101,7 @@ export const securityHeadersPlugin = sharedPlugin<{ https: boolean }>(
       ...(await computeHelmetHeaders(apiHelmetOptions(opts.https))),
       'cache-control': 'no-store',
     }
+    app.decorate('securityHeadersFor', (url: string) => (isApiUrl(url) ? apiHeaders : pageHeaders))
     // Callback style: this runs on every request, and skips a promise per call.
     app.addHook(
       'onRequest',

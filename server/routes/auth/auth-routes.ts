@@ -5,7 +5,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { authEndpoints } from '#contracts/auth.ts'
 import { clearSessionCookies, readSessionCookies, setSessionCookies } from '../../auth/cookies.ts'
-import { type AuthRateLimits, limitPerAccount, limitPerIp } from '../../auth/rate-limits.ts'
+import {
+  type AuthRateLimits,
+  failureCeilingPerAccount,
+  limitPerAccount,
+  limitPerIp,
+} from '../../auth/rate-limits.ts'
 import { toUserDto } from '../../auth/user-dto.ts'
 import { HttpError, unauthorized } from '../../http-errors.ts'
 import { requireUser } from '../../plugins/app/authentication.ts'
@@ -17,13 +22,15 @@ export const SESSION_ENDED_MESSAGE = 'Your session has ended. Please sign in aga
 export const authRoutes: FastifyPluginAsyncZod<{ rateLimits: AuthRateLimits }> = async (app, opts) => {
   const { register, login, logout, me, refreshToken } = authEndpoints
   const secure = app.config.secureCookies
+  const limits = opts.rateLimits
+  const loginFailures = failureCeilingPerAccount(app, 'login', limits.loginFailuresPerAccount)
 
   app.route({
     method: register.method,
     url: register.path,
     schema: { body: register.request, response: { 201: register.response } },
-    onRequest: limitPerIp(app, opts.rateLimits.registerPerIp),
-    preHandler: limitPerAccount(app, opts.rateLimits.registerPerAccount),
+    onRequest: limitPerIp(app, 'register', limits.registerPerIp),
+    preHandler: limitPerAccount(app, 'register', limits.registerPerAccount, { perSource: false }),
     async handler(request, reply) {
       const user = await app.auth.register(request.body, request.log)
       if (!user) throw new HttpError(409, EMAIL_TAKEN_MESSAGE)
@@ -35,11 +42,17 @@ export const authRoutes: FastifyPluginAsyncZod<{ rateLimits: AuthRateLimits }> =
     method: login.method,
     url: login.path,
     schema: { body: login.request, response: { 200: login.response } },
-    onRequest: limitPerIp(app, opts.rateLimits.loginPerIp),
-    preHandler: limitPerAccount(app, opts.rateLimits.loginPerAccount),
+    onRequest: limitPerIp(app, 'login', limits.loginPerIp),
+    preHandler: [
+      loginFailures.check,
+      limitPerAccount(app, 'login', limits.loginPerAccountAndIp, { perSource: true }),
+    ],
     async handler(request, reply) {
       const signedIn = await app.auth.login(request.body, request.log)
-      if (!signedIn) throw unauthorized(BAD_CREDENTIALS_MESSAGE)
+      if (!signedIn) {
+        await loginFailures.recordFailure(request)
+        throw unauthorized(BAD_CREDENTIALS_MESSAGE)
+      }
       setSessionCookies(reply, signedIn.tokens, secure)
       return { success: true as const, data: { user: toUserDto(signedIn.user) } }
     },

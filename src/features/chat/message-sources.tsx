@@ -1,10 +1,6 @@
 import type { Source } from '#contracts/chat.ts'
+import { safeExternalLink } from '#contracts/safe-link.ts'
 import { css } from '../../../styled-system/css'
-
-/** Only web links open: a `javascript:` or other scheme from stored data is shown as plain text. */
-function isWebLink(link: string | null): link is string {
-  return link !== null && /^https?:\/\//i.test(link)
-}
 
 const label = (source: Source) => `${source.documentName}${source.page ? ` p. ${source.page}` : ''}`
 
@@ -17,9 +13,10 @@ export function MessageSources({ sources }: { sources: Source[] }) {
       <ul className={css({ display: 'contents' })}>
         {sources.map((source) => (
           <li key={source.chunkId} className={css({ overflowWrap: 'anywhere' })}>
-            {isWebLink(source.link) ? (
+            {/* Only https links open: any other scheme from stored data is plain text. */}
+            {safeExternalLink(source.link) !== null ? (
               <a
-                href={source.link}
+                href={safeExternalLink(source.link) ?? undefined}
                 target="_blank"
                 rel="noopener noreferrer"
                 className={css({ color: 'accent', textDecoration: 'underline' })}

@@ -3,6 +3,7 @@
  * posted to this window. Kept out of the machine so its tests can pass fakes.
  */
 import { DRIVE_CONNECT_PATH } from '#contracts/drive.ts'
+import { safeExternalLink } from '#contracts/safe-link.ts'
 import type { DriveDeps } from '#machines/drive/drive-types.ts'
 
 /** A named window, so a second 'Connect Now' brings the same popup back instead of opening another. */
@@ -23,9 +24,15 @@ export function createBrowserDriveEffects(win: Window): BrowserDriveEffects {
         opened.opener = null
         pending.set(tab, opened)
       },
-      show(tab, url) {
+      show(tab, link) {
         const opened = pending.get(tab)
         pending.delete(tab)
+        // Checked again where it is opened: a non-https link never reaches a window.
+        const url = safeExternalLink(link)
+        if (url === null) {
+          opened?.close()
+          return
+        }
         if (opened && !opened.closed) opened.location.href = url
         // The blank tab was blocked or closed meanwhile: try once more (may be blocked too).
         else win.open(url, '_blank', 'noopener,noreferrer')

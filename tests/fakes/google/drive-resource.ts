@@ -174,6 +174,9 @@ export function toFileResource(file: StoredFile, owner: EmulatorAccount): DriveF
       resource.fullFileExtension = extension
     }
   }
+  if (file.linkOverrides?.webViewLink !== undefined) resource.webViewLink = file.linkOverrides.webViewLink
+  if (file.linkOverrides?.webContentLink !== undefined)
+    resource.webContentLink = file.linkOverrides.webContentLink
   if (size !== undefined) resource.size = String(size)
   if (file.checksums) {
     resource.md5Checksum = file.checksums.md5

@@ -92,6 +92,8 @@ export type NewDriveFile = {
   version?: number
   /** Text `fullText contains` searches besides the name (default: the text content). */
   searchText?: string
+  /** Links as a hostile or broken Drive might send them, instead of Google's own. */
+  linkOverrides?: { webViewLink?: string; webContentLink?: string }
 }
 
 export type FileChanges = Partial<
@@ -118,6 +120,7 @@ export type StoredFile = {
   content: FileContent
   checksums?: { md5: string; sha1: string; sha256: string }
   searchText: string
+  linkOverrides?: { webViewLink?: string; webContentLink?: string }
 }
 
 export type ConsentRequest = {
@@ -286,6 +289,7 @@ export function createStore(options: StoreOptions = {}) {
       content,
       checksums: checksums(content),
       searchText: input.searchText ?? defaultSearchText(content, input.mimeType),
+      ...(input.linkOverrides ? { linkOverrides: input.linkOverrides } : {}),
     }
     files.set(id, file)
     return resource(file)
