@@ -7,7 +7,9 @@
 import {
   and,
   assign,
+  type EventObject,
   enqueueActions,
+  fromCallback,
   fromPromise,
   type SnapshotFrom,
   setup,
@@ -25,18 +27,29 @@ import { actionNotProvided, notProvided } from '#machines/shared/effects.ts'
 import { fromReportingRequest, reportingNotProvided } from './chat-effects.ts'
 import {
   adoptCreatedSession,
+  answerIdOf,
+  appendRegenerated,
+  appendToken,
   applyReply,
+  canRegenerate,
+  createdSessionOf,
   dropOutgoing,
+  forgetCreatedSession,
+  keepStopped,
   mergeLoadedSessions,
   outgoingOf,
   outgoingTarget,
+  restoreRegenerated,
+  startRegenerating,
   startSending,
+  stopRegenerated,
+  storeRegenerated,
   toMessageItem,
   withFeedback,
   without,
   withoutSession,
 } from './chat-model.ts'
-import type { ChatContext, ChatDeps, ChatEvent } from './chat-types.ts'
+import type { AnswerStream, ChatContext, ChatDeps, ChatEvent } from './chat-types.ts'
 
 // Params builders for the many actions that take the event's ids or error as they are.
 const sessionOf = ({ event }: { event: { sessionId: string } }) => ({ sessionId: event.sessionId })
@@ -58,13 +71,14 @@ export const chatMachine = setup({
   types: {
     context: {} as ChatContext,
     events: {} as ChatEvent,
-    tags: {} as 'loading' | 'sending' | 'sessionsLoading',
+    tags: {} as 'loading' | 'sending' | 'streaming' | 'sessionsLoading',
   },
   actors: {
     listSessions: notProvided<ChatSession[]>('listSessions'),
     listMessages: notProvided<Message[], { sessionId: string }>('listMessages'),
     createSession: notProvided<ChatSession, { title: string }>('createSession'),
-    sendMessage: notProvided<SendMessageResponse, { sessionId: string; content: string }>('sendMessage'),
+    sendMessage: reportingNotProvided<{ sessionId: string; content: string }>('sendMessage'),
+    regenerate: reportingNotProvided<{ sessionId: string; messageId: string }>('regenerate'),
     deleteSession: reportingNotProvided<{ sessionId: string }>('deleteSession'),
     setFeedback: reportingNotProvided<{ messageId: string; feedback: Feedback }>('setFeedback'),
   },
@@ -88,6 +102,21 @@ export const chatMachine = setup({
       applyReply(context, params.reply),
     ),
     dropOutgoing: assign(({ context }) => dropOutgoing(context)),
+    appendToken: assign(({ context }, params: { text: string }) => appendToken(context, params.text)),
+    keepStopped: assign(({ context }) => keepStopped(context)),
+    storeDraft: assign((_, params: { text: string }) => ({ draft: params.text })),
+    startRegenerating: assign(({ context }, params: { messageId: string }) =>
+      startRegenerating(context, params.messageId),
+    ),
+    appendRegenerated: assign(({ context }, params: { text: string }) =>
+      appendRegenerated(context, params.text),
+    ),
+    storeRegenerated: assign(({ context }, params: { reply: SendMessageResponse }) =>
+      storeRegenerated(context, params.reply),
+    ),
+    restoreRegenerated: assign(({ context }) => restoreRegenerated(context)),
+    stopRegenerated: assign(({ context }) => stopRegenerated(context)),
+    forgetCreatedSession: assign(({ context }) => forgetCreatedSession(context)),
     markDeleting: assign(({ context }, params: { sessionId: string }) => ({
       deletingSessionIds: [...context.deletingSessionIds, params.sessionId],
     })),
@@ -112,6 +141,9 @@ export const chatMachine = setup({
     /** SPEC §5: blank or whitespace-only text is not sent; nor is text the server would refuse. */
     isSendable: ({ event }) => event.type === 'chat.send' && isSendableText(event.content),
     isConversationIdle: stateIn({ conversation: 'idle' }),
+    hasAnswerSoFar: ({ context }) => (context.outgoing?.answer.trim() ?? '') !== '',
+    canRegenerate: ({ context, event }) =>
+      event.type === 'chat.regenerate' && canRegenerate(context, event.messageId),
     hasOpenSession: ({ context }) => context.selectedSessionId !== null,
     isOpenSession: ({ context }, params: { sessionId: string }) =>
       context.selectedSessionId === params.sessionId,
@@ -129,6 +161,8 @@ export const chatMachine = setup({
     selectedSessionId: null,
     messages: [],
     outgoing: null,
+    regenerating: null,
+    draft: '',
     sentCount: 0,
     deletingSessionIds: [],
     ratingMessageIds: [],
@@ -191,6 +225,7 @@ export const chatMachine = setup({
     conversation: {
       initial: 'idle',
       on: {
+        'chat.type': { actions: { type: 'storeDraft', params: ({ event }) => ({ text: event.text }) } },
         'chat.select': {
           target: '.loadingMessages',
           actions: { type: 'openSession', params: sessionOf },
@@ -279,6 +314,11 @@ export const chatMachine = setup({
                   'SPEC §4 step 2: no conversation is open, so one is created, titled with the message.',
               },
             ],
+            'chat.regenerate': {
+              guard: and(['isConversationIdle', 'canRegenerate']),
+              target: 'regenerating',
+              actions: { type: 'startRegenerating', params: messageOf },
+            },
           },
           description: 'Sending is blocked while loading (SPEC §5): only this state takes chat.send.',
         },
@@ -299,19 +339,81 @@ export const chatMachine = setup({
           },
         },
         sendingMessage: {
-          tags: ['loading', 'sending'],
+          tags: ['loading', 'sending', 'streaming'],
+          invoke: { src: 'sendMessage', input: ({ context }) => outgoingTarget(context) },
+          on: {
+            'chat.token': { actions: { type: 'appendToken', params: ({ event }) => ({ text: event.text }) } },
+            'chat.replied': {
+              target: 'idle',
+              actions: { type: 'storeReply', params: ({ event }) => ({ reply: event.reply }) },
+            },
+            'chat.answerFailed': {
+              target: 'idle',
+              actions: [
+                enqueueActions(({ context, enqueue }) => {
+                  const sessionId = createdSessionOf(context)
+                  if (sessionId)
+                    enqueue.spawnChild('deleteSession', {
+                      id: deleteActorId(sessionId),
+                      input: { sessionId },
+                    })
+                }),
+                'forgetCreatedSession',
+                'dropOutgoing',
+                logAs('Sending a message'),
+              ],
+              description:
+                'SPEC §4 step 5: the temporary message goes away silently; the text goes back into ' +
+                'the composer, and a conversation created for it is deleted.',
+            },
+            'chat.stop': [
+              {
+                guard: 'hasAnswerSoFar',
+                target: 'idle',
+                actions: 'keepStopped',
+                description: 'Leaving the state aborts the request; the server keeps the answer so far.',
+              },
+              {
+                target: 'idle',
+                actions: [
+                  enqueueActions(({ context, enqueue }) => {
+                    const sessionId = createdSessionOf(context)
+                    if (sessionId)
+                      enqueue.spawnChild('deleteSession', {
+                        id: deleteActorId(sessionId),
+                        input: { sessionId },
+                      })
+                  }),
+                  'forgetCreatedSession',
+                  'dropOutgoing',
+                ],
+                description: 'Stopped before any word arrived: as if it had not been sent.',
+              },
+            ],
+          },
+        },
+        regenerating: {
+          tags: ['loading', 'sending', 'streaming'],
           invoke: {
-            src: 'sendMessage',
-            input: ({ context }) => outgoingTarget(context),
-            onDone: {
-              target: 'idle',
-              actions: { type: 'storeReply', params: ({ event }) => ({ reply: event.output }) },
+            src: 'regenerate',
+            input: ({ context }) => ({
+              sessionId: context.regenerating?.sessionId ?? '',
+              messageId: context.regenerating?.messageId ?? '',
+            }),
+          },
+          on: {
+            'chat.token': {
+              actions: { type: 'appendRegenerated', params: ({ event }) => ({ text: event.text }) },
             },
-            onError: {
+            'chat.replied': {
               target: 'idle',
-              actions: ['dropOutgoing', logAs('Sending a message')],
-              description: 'SPEC §4 step 5: the temporary message goes away silently.',
+              actions: { type: 'storeRegenerated', params: ({ event }) => ({ reply: event.reply }) },
             },
+            'chat.answerFailed': {
+              target: 'idle',
+              actions: ['restoreRegenerated', logAs('Regenerating an answer')],
+            },
+            'chat.stop': { target: 'idle', actions: 'stopRegenerated' },
           },
         },
       },
@@ -321,10 +423,47 @@ export const chatMachine = setup({
 
 export type ChatSnapshot = SnapshotFrom<typeof chatMachine>
 
-/** The typing indicator (SPEC §2): a reply is awaited for the conversation on screen. */
+/**
+ * The typing indicator (SPEC §2): a reply is awaited for the conversation on screen and none of
+ * it has arrived yet (then the growing answer shows instead).
+ */
 export function isAwaitingReplyHere(snapshot: ChatSnapshot): boolean {
-  const { outgoing, messages } = snapshot.context
-  return snapshot.hasTag('sending') && outgoing !== null && messages.some((m) => m.id === outgoing.tempId)
+  const { outgoing, messages, regenerating } = snapshot.context
+  if (!snapshot.hasTag('sending')) return false
+  if (regenerating)
+    return messages.some((m) => m.id === regenerating.messageId && m.streaming && m.content === '')
+  return (
+    outgoing !== null &&
+    messages.some((m) => m.id === outgoing.tempId) &&
+    !messages.some((m) => m.id === answerIdOf(outgoing.tempId))
+  )
+}
+
+/** An answer is being written in the conversation on screen: the Stop button shows. */
+export function isStreamingHere(snapshot: ChatSnapshot): boolean {
+  const { outgoing, messages, regenerating } = snapshot.context
+  if (!snapshot.hasTag('streaming')) return false
+  if (regenerating) return messages.some((m) => m.id === regenerating.messageId)
+  return outgoing !== null && messages.some((m) => m.id === outgoing.tempId)
+}
+
+/**
+ * A streamed answer as a callback actor: tokens and the outcome come back as events; stopping the
+ * actor (Stop, or leaving the state) aborts the request.
+ */
+function fromAnswerStream<TInput>(
+  start: (input: TInput, stream: AnswerStream) => Promise<SendMessageResponse>,
+) {
+  return fromCallback<EventObject, TInput>(({ input, sendBack }) => {
+    const stop = new AbortController()
+    start(input, { onToken: (text) => sendBack({ type: 'chat.token', text }), signal: stop.signal }).then(
+      (reply) => sendBack({ type: 'chat.replied', reply }),
+      (error: unknown) => {
+        if (!stop.signal.aborted) sendBack({ type: 'chat.answerFailed', error })
+      },
+    )
+    return () => stop.abort()
+  })
 }
 
 export function provideChatMachine(deps: ChatDeps) {
@@ -333,7 +472,14 @@ export function provideChatMachine(deps: ChatDeps) {
       listSessions: fromPromise(() => deps.listSessions()),
       listMessages: fromPromise(({ input }) => deps.listMessages(input.sessionId)),
       createSession: fromPromise(({ input }) => deps.createSession(input.title)),
-      sendMessage: fromPromise(({ input }) => deps.sendMessage(input.sessionId, input.content)),
+      sendMessage: fromAnswerStream(
+        ({ sessionId, content }: { sessionId: string; content: string }, stream) =>
+          deps.sendMessage(sessionId, content, stream),
+      ),
+      regenerate: fromAnswerStream(
+        ({ sessionId, messageId }: { sessionId: string; messageId: string }, stream) =>
+          deps.regenerate(sessionId, messageId, stream),
+      ),
       deleteSession: fromReportingRequest(
         ({ sessionId }: { sessionId: string }) => deps.deleteSession(sessionId),
         {

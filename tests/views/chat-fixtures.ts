@@ -5,7 +5,7 @@
  * person sees meanwhile; single calls can be made to fail with `server.use(fail(...))`.
  */
 import { screen, waitFor, within } from '@testing-library/react'
-import { http } from 'msw'
+import { HttpResponse, http } from 'msw'
 import { expect } from 'vitest'
 import {
   type ChatSession,
@@ -14,6 +14,7 @@ import {
   FeedbackRequestSchema,
   type Message,
   SendMessageRequestSchema,
+  type SendMessageResponse,
   type Source,
 } from '#contracts/chat.ts'
 import { ada, errorResponse, okResponse, server, signedIn, urlOf } from './msw-server.ts'
@@ -87,6 +88,17 @@ export function chatBackend(seed: Seed = {}) {
   let nextId = 1
   const newId = (prefix: string) => `${prefix}-${nextId++}`
 
+  async function answer(sessionId: string, content: string): Promise<SendMessageResponse> {
+    const now = new Date().toISOString()
+    const userMessage = chatMessage(newId('msg'), true, content, { createdAt: now })
+    const aiMessage = chatMessage(newId('msg'), false, answerTo(content), {
+      createdAt: now,
+      sources: [source()],
+    })
+    messages.set(sessionId, [...(messages.get(sessionId) ?? []), userMessage, aiMessage])
+    return { userMessage, aiMessage }
+  }
+
   const handlers = [
     http.get(urlOf(chatEndpoints.listSessions), () => {
       calls.listSessions += 1
@@ -113,17 +125,17 @@ export function chatBackend(seed: Seed = {}) {
     http.post(urlOf(chatEndpoints.sendMessage), async ({ request, params }) => {
       const body = SendMessageRequestSchema.safeParse(await request.json())
       if (!body.success) return errorResponse(400, 'Bad message')
+      const data = await answer(String(params.id), body.data.content)
+      return okResponse(chatEndpoints.sendMessage, { success: true, data })
+    }),
+    // The SPA's send: the same answer, streamed word by word as the server does.
+    http.post(urlOf(chatEndpoints.streamMessage), async ({ request, params }) => {
+      const body = SendMessageRequestSchema.safeParse(await request.json())
+      if (!body.success) return errorResponse(400, 'Bad message')
       const sessionId = String(params.id)
       calls.sent.push({ sessionId, content: body.data.content })
       if (replyGate) await replyGate
-      const now = new Date().toISOString()
-      const userMessage = chatMessage(newId('msg'), true, body.data.content, { createdAt: now })
-      const aiMessage = chatMessage(newId('msg'), false, answerTo(body.data.content), {
-        createdAt: now,
-        sources: [source()],
-      })
-      messages.set(sessionId, [...(messages.get(sessionId) ?? []), userMessage, aiMessage])
-      return okResponse(chatEndpoints.sendMessage, { success: true, data: { userMessage, aiMessage } })
+      return eventStream(await answer(sessionId, body.data.content))
     }),
     http.delete(urlOf(chatEndpoints.deleteSession), ({ params }) => {
       const id = String(params.id)
@@ -156,6 +168,18 @@ export function chatBackend(seed: Seed = {}) {
       }
     },
   }
+}
+
+/** `text/event-stream` as the server writes it: the answer's words, its sources, then done. */
+export function eventStream(reply: SendMessageResponse): Response {
+  const words = reply.aiMessage.content.match(/\s*\S+\s*/g) ?? []
+  const events = [
+    ...words.map((text) => ['token', { text }] as const),
+    ['sources', { sources: reply.aiMessage.sources }] as const,
+    ['done', reply] as const,
+  ]
+  const body = events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join('')
+  return new HttpResponse(body, { headers: { 'content-type': 'text/event-stream' } })
 }
 
 const exact = (text: string) => text

@@ -78,20 +78,38 @@ test('a new conversation appears first in Recent Conversations and in History', 
 })
 
 test.each([
-  ['sending', chatEndpoints.sendMessage],
+  ['sending', chatEndpoints.streamMessage],
   ['creating the conversation', chatEndpoints.createSession],
-])('when %s fails, my message disappears and no error is shown', async (_, endpoint) => {
+])(
+  'when %s fails, my message leaves the conversation silently and goes back into the composer',
+  async (_, endpoint) => {
+    const backend = chatBackend()
+    const { user, main, input, log } = await openChat(backend)
+    server.use(fail(endpoint, 500, 'Internal error'))
+
+    await user.type(input(), `${question}{Enter}`)
+
+    await waitFor(() => expect(log.error).toHaveBeenCalled())
+    const conversation = () => within(main).queryByRole('log', { name: 'Conversation' })
+    await waitFor(() => expect(conversation()?.textContent ?? '').not.toContain(question))
+    expect(screen.queryByRole('alert')).toBeNull()
+    expect(within(main).queryByText('Internal error')).toBeNull()
+    expect(input().disabled).toBe(false)
+    expect(input().value).toBe(question)
+  },
+)
+
+test('a conversation created for a message that failed is deleted: no empty conversation stays', async () => {
   const backend = chatBackend()
-  const { user, main, input, log } = await openChat(backend)
-  server.use(fail(endpoint, 500, 'Internal error'))
+  const { user, input, goTo } = await openChat(backend)
+  server.use(fail(chatEndpoints.streamMessage, 502, 'The language model could not be reached.'))
 
   await user.type(input(), `${question}{Enter}`)
 
-  await waitFor(() => expect(log.error).toHaveBeenCalled())
-  await waitFor(() => expect(within(main).queryByText(question)).toBeNull())
-  expect(screen.queryByRole('alert')).toBeNull()
-  expect(within(main).queryByText('Internal error')).toBeNull()
-  expect(input().disabled).toBe(false)
+  await waitFor(() => expect(backend.calls.deleted).toEqual(['session-1']))
+  await goTo('Conversation History')
+  expect((await screen.findAllByText('No conversations yet')).length).toBeGreaterThan(0)
+  expect(screen.queryByText(question)).toBeNull()
 })
 
 test('Shift+Enter makes a new line; Enter sends the lines as one message', async () => {

@@ -9,7 +9,8 @@ import { useUpload } from './use-upload.ts'
 
 /** SPEC §2 Chat view: the conversation (or its empty state), the composer and the upload dialog. */
 export function ChatView() {
-  const { messages, loading, awaitingReply, ratingMessageIds, send, rate } = useConversation()
+  const chat = useConversation()
+  const { messages, loading, awaitingReply, ratingMessageIds, rate } = chat
   const upload = useUpload()
   const empty = messages.length === 0
   return (
@@ -29,9 +30,19 @@ export function ChatView() {
           awaitingReply={awaitingReply}
           ratingMessageIds={ratingMessageIds}
           onRate={rate}
+          regenerableId={chat.regenerableId}
+          onRegenerate={chat.regenerate}
         />
       )}
-      <ChatComposer disabled={loading} onSend={send} onAttach={upload.open} />
+      <ChatComposer
+        disabled={loading}
+        draft={chat.draft}
+        onDraft={chat.type}
+        onSend={chat.send}
+        onAttach={upload.open}
+        streaming={chat.streaming}
+        onStop={chat.stop}
+      />
       {upload.isOpen ? <UploadDialog upload={upload} /> : null}
     </section>
   )

@@ -9,6 +9,8 @@ type MessageBubbleProps = {
   message: MessageItem
   rating: boolean
   onRate: (messageId: string, feedback: Feedback) => void
+  /** Given for the answer that can be written again. */
+  onRegenerate?: ((messageId: string) => void) | undefined
 }
 
 const bubbleStyle = css({
@@ -30,10 +32,15 @@ const botStyle = css({
 })
 
 /** One message: its text (as text, never as HTML), its time, and for answers the sources and actions. */
-export function MessageBubble({ message, rating, onRate }: MessageBubbleProps) {
+export function MessageBubble({ message, rating, onRate, onRegenerate }: MessageBubbleProps) {
   const mine = message.sender === 'user'
+  // An answer still being written (or not yet stored) has no actions: there is nothing to rate yet.
+  const settled = !message.streaming && !message.id.startsWith('temp-')
+  if (message.streaming && message.content === '') return null
   return (
     <li
+      data-sender={message.sender}
+      data-streaming={message.streaming}
       className={css({
         display: 'flex',
         flexDirection: 'column',
@@ -43,12 +50,17 @@ export function MessageBubble({ message, rating, onRate }: MessageBubbleProps) {
     >
       <span className={css({ srOnly: true })}>{mine ? 'You said' : 'Assistant said'}</span>
       <p className={cx(bubbleStyle, mine ? userStyle : botStyle)}>{message.content}</p>
+      {message.stopped ? (
+        <span className={css({ fontSize: 'xs', color: 'muted', fontStyle: 'italic' })}>Stopped</span>
+      ) : null}
       {mine ? null : <MessageSources sources={message.sources} />}
       <div
         className={css({ display: 'flex', alignItems: 'center', gap: '2', fontSize: 'xs', color: 'muted' })}
       >
         <time dateTime={message.time}>{clockTime(message.time)}</time>
-        {mine ? null : <MessageActions message={message} rating={rating} onRate={onRate} />}
+        {mine || !settled ? null : (
+          <MessageActions message={message} rating={rating} onRate={onRate} onRegenerate={onRegenerate} />
+        )}
       </div>
     </li>
   )

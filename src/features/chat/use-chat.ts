@@ -4,7 +4,8 @@
  * Switching dashboard sections is the dashboard facade's job (use-dashboard.ts).
  */
 import type { Feedback } from '#contracts/chat.ts'
-import { isAwaitingReplyHere } from '#machines/chat/chat-machine.ts'
+import { isAwaitingReplyHere, isStreamingHere } from '#machines/chat/chat-machine.ts'
+import { canRegenerate } from '#machines/chat/chat-model.ts'
 import { ChatActor } from './chat-actor.ts'
 
 export function useConversation() {
@@ -14,13 +15,31 @@ export function useConversation() {
     /** SPEC §2: the input is disabled while loading (a reply, or a conversation's messages). */
     loading: ChatActor.useSelector((snapshot) => snapshot.hasTag('loading')),
     awaitingReply: ChatActor.useSelector(isAwaitingReplyHere),
+    /** An answer is being written here: Stop shows instead of Send. */
+    streaming: ChatActor.useSelector(isStreamingHere),
+    /** What is typed; a message that could not be sent comes back into it. */
+    draft: ChatActor.useSelector((snapshot) => snapshot.context.draft),
+    /** The answer Regenerate may write again (the last one), when nothing else is under way. */
+    regenerableId: ChatActor.useSelector((snapshot) => {
+      const last = snapshot.context.messages.at(-1)
+      return last && !snapshot.hasTag('loading') && canRegenerate(snapshot.context, last.id) ? last.id : null
+    }),
     ratingMessageIds: ChatActor.useSelector((snapshot) => snapshot.context.ratingMessageIds),
-    /** True when the machine took the message (not blank, not while loading): the draft may go. */
+    /** True when the machine took the message (not blank, not while loading); it clears the draft. */
     send(content: string): boolean {
       const event = { type: 'chat.send', content } as const
       if (!chat.getSnapshot().can(event)) return false
       chat.send(event)
       return true
+    },
+    type(text: string) {
+      chat.send({ type: 'chat.type', text })
+    },
+    stop() {
+      chat.send({ type: 'chat.stop' })
+    },
+    regenerate(messageId: string) {
+      chat.send({ type: 'chat.regenerate', messageId })
     },
     rate(messageId: string, feedback: Feedback) {
       chat.send({ type: 'chat.rate', messageId, feedback })
