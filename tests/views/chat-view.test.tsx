@@ -2,7 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { expect, test } from 'vitest'
 import { chatEndpoints, MESSAGE_MAX_LENGTH } from '#contracts/chat.ts'
 import { answerTo, chatBackend, chatMessage, chatSession, openChat, source } from './chat-fixtures.ts'
-import { fail, server } from './msw-server.ts'
+import { fail, server, signedIn } from './msw-server.ts'
+import { renderApp } from './render-app.tsx'
 
 const question = 'What does my report say about Q1?'
 
@@ -244,4 +245,25 @@ test('Chat with Docs starts a new chat: the open conversation leaves the screen'
 
   expect(within(main).queryByText('Earlier question')).toBeNull()
   expect(within(main).getByText('Start a conversation')).toBeTruthy()
+})
+
+test('a conversation has its own address: opening one moves it, and the address opens it again', async () => {
+  const backend = chatBackend({
+    sessions: [chatSession('s1', { title: 'Budget talk' })],
+    messages: { s1: [chatMessage('m1', true, 'About the budget'), chatMessage('m2', false, 'It grew.')] },
+  })
+  server.use(signedIn(), ...backend.handlers)
+  const reopened = renderApp('/dashboard/c/s1')
+  await screen.findByRole('main')
+  const main = () => screen.getByRole('main')
+  expect(await within(main()).findByText('It grew.')).toBeTruthy()
+  expect(reopened.currentPath()).toBe('/dashboard/c/s1')
+
+  await reopened.user.click(
+    within(screen.getByRole('navigation', { name: 'Dashboard sections' })).getByRole('button', {
+      name: 'Chat with Docs',
+    }),
+  )
+  await waitFor(() => expect(reopened.currentPath()).toBe('/dashboard'))
+  expect(within(main()).queryByText('It grew.')).toBeNull()
 })
