@@ -2,6 +2,7 @@ import { expect, test, vi } from 'vitest'
 import { createActor, waitFor } from 'xstate'
 import type { ChatSession, Message, SendMessageResponse } from '#contracts/chat.ts'
 import { isAwaitingReplyHere, isStreamingHere, provideChatMachine } from './chat-machine.ts'
+import { plainText } from './chat-model.ts'
 import type { AnswerStream, ChatDeps } from './chat-types.ts'
 
 function session(id: string, updatedAt: string, extra: Partial<ChatSession> = {}): ChatSession {
@@ -48,6 +49,10 @@ function fakeDeps(overrides: Partial<ChatDeps> = {}) {
     listMessages: vi.fn<ChatDeps['listMessages']>().mockResolvedValue([]),
     sendMessage: vi.fn<ChatDeps['sendMessage']>().mockResolvedValue(reply),
     regenerate: vi.fn<ChatDeps['regenerate']>().mockResolvedValue(reply),
+    renameSession: vi.fn<ChatDeps['renameSession']>(async (id, title) =>
+      session(id, '2026-02-01T09:00:00.000Z', { title }),
+    ),
+    searchSessions: vi.fn<ChatDeps['searchSessions']>().mockResolvedValue([]),
     deleteSession: vi.fn<ChatDeps['deleteSession']>().mockResolvedValue(undefined),
     setFeedback: vi.fn<ChatDeps['setFeedback']>(async (id, feedback) =>
       message(id, false, 'x', { feedback }),
@@ -513,4 +518,33 @@ test('without its effects the machine fails loudly instead of pretending', async
   await new Promise((resolve) => setTimeout(resolve, 0))
 
   expect(String(errors[0] ?? chat.getSnapshot().error)).toMatch(/was not provided/)
+})
+
+test('rename shows the new title once the server stored it', async () => {
+  const { chat, deps } = await startChat()
+  chat.send({ type: 'chat.rename', sessionId: 's-old', title: '  Budget  ' })
+  await waitFor(chat, (s) => s.context.sessions.some((x) => x.title === 'Budget'))
+  expect(deps.renameSession).toHaveBeenCalledWith('s-old', 'Budget')
+})
+
+test('search keeps the newest query and its hits; an empty query clears them', async () => {
+  const searchSessions = vi.fn<ChatDeps['searchSessions']>()
+  searchSessions.mockResolvedValue([{ session: older, snippet: 'the budget grew' }])
+  const { chat } = await startChat(fakeDeps({ searchSessions }))
+  chat.send({ type: 'chat.search', query: 'budget' })
+  await waitFor(chat, (s) => s.context.searchHits !== null)
+  expect(chat.getSnapshot().context.searchHits).toEqual([
+    { session: expect.objectContaining({ id: 's-old' }), snippet: 'the budget grew' },
+  ])
+  chat.send({ type: 'chat.search', query: ' ' })
+  expect(chat.getSnapshot().context.searchQuery).toBe('')
+  expect(chat.getSnapshot().context.searchHits).toBeNull()
+})
+
+test('previews are plain text: markdown marks and citation markers are stripped', () => {
+  expect(
+    plainText(
+      '## Travel\n\n**Economy** class on flights under [six hours](https://x.example) [1].\n\n| a | b |\n|---|---|\n| `1` | 2 |',
+    ),
+  ).toBe('Travel Economy class on flights under six hours. a b 1 2')
 })

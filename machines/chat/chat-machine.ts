@@ -21,6 +21,7 @@ import {
   type Feedback,
   MESSAGE_MAX_LENGTH,
   type Message,
+  type SearchHit,
   type SendMessageResponse,
 } from '#contracts/chat.ts'
 import { actionNotProvided, notProvided } from '#machines/shared/effects.ts'
@@ -45,6 +46,7 @@ import {
   stopRegenerated,
   storeRegenerated,
   toMessageItem,
+  toSessionItem,
   withFeedback,
   without,
   withoutSession,
@@ -81,6 +83,8 @@ export const chatMachine = setup({
     regenerate: reportingNotProvided<{ sessionId: string; messageId: string }>('regenerate'),
     deleteSession: reportingNotProvided<{ sessionId: string }>('deleteSession'),
     setFeedback: reportingNotProvided<{ messageId: string; feedback: Feedback }>('setFeedback'),
+    renameSession: reportingNotProvided<{ sessionId: string; title: string }>('renameSession'),
+    searchSessions: notProvided<SearchHit[], { query: string }>('searchSessions'),
   },
   actions: {
     storeLoadedSessions: assign(({ context }, params: { sessions: ChatSession[] }) => ({
@@ -135,6 +139,18 @@ export const chatMachine = setup({
     storeFeedback: assign(({ context }, params: { messageId: string; feedback: Feedback | null }) => ({
       messages: withFeedback(context.messages, params.messageId, params.feedback),
     })),
+    storeRenamed: assign(({ context }, params: { session: ChatSession }) => ({
+      sessions: context.sessions.map((s) =>
+        s.id === params.session._id ? { ...s, title: params.session.title } : s,
+      ),
+    })),
+    storeSearchQuery: assign((_, params: { query: string }) => ({
+      searchQuery: params.query.trim(),
+      searchHits: null,
+    })),
+    storeSearchHits: assign((_, params: { hits: SearchHit[] }) => ({
+      searchHits: params.hits.map((hit) => ({ session: toSessionItem(hit.session), snippet: hit.snippet })),
+    })),
     logFailure: actionNotProvided<{ failure: string; error: unknown }>('logFailure'),
   },
   guards: {
@@ -166,6 +182,8 @@ export const chatMachine = setup({
     sentCount: 0,
     deletingSessionIds: [],
     ratingMessageIds: [],
+    searchQuery: '',
+    searchHits: null,
   },
   // Each handler sits in the region that owns what it changes: XState only looks at a parallel
   // state's own handlers when no region takes the event, so none are kept at the root.
@@ -195,6 +213,21 @@ export const chatMachine = setup({
             stopChild(({ event }) => deleteActorId(event.sessionId)),
           ],
         },
+        'chat.rename': {
+          actions: enqueueActions(({ enqueue, event }) => {
+            const title = event.title.trim()
+            if (title === '') return
+            enqueue.spawnChild('renameSession', {
+              id: `renameSession:${event.sessionId}:${title}`,
+              input: { sessionId: event.sessionId, title },
+            })
+          }),
+          description: 'Not optimistic: the new title shows once the server has stored it.',
+        },
+        'chat.renamed': {
+          actions: { type: 'storeRenamed', params: ({ event }) => ({ session: event.session }) },
+        },
+        'chat.renameFailed': { actions: logAs('Renaming a session') },
         'chat.deleteFailed': {
           actions: [
             { type: 'settleDeleting', params: sessionOf },
@@ -418,6 +451,38 @@ export const chatMachine = setup({
         },
       },
     },
+    search: {
+      initial: 'idle',
+      on: {
+        'chat.search': [
+          {
+            guard: ({ event }) => event.query.trim() === '',
+            target: '.idle',
+            actions: { type: 'storeSearchQuery', params: ({ event }) => ({ query: event.query }) },
+          },
+          {
+            target: '.searching',
+            reenter: true,
+            actions: { type: 'storeSearchQuery', params: ({ event }) => ({ query: event.query }) },
+            description: 'A newer search replaces one under way.',
+          },
+        ],
+      },
+      states: {
+        idle: {},
+        searching: {
+          invoke: {
+            src: 'searchSessions',
+            input: ({ context }) => ({ query: context.searchQuery }),
+            onDone: {
+              target: 'idle',
+              actions: { type: 'storeSearchHits', params: ({ event }) => ({ hits: event.output }) },
+            },
+            onError: { target: 'idle', actions: logAs('Searching conversations') },
+          },
+        },
+      },
+    },
   },
 })
 
@@ -485,6 +550,14 @@ export function provideChatMachine(deps: ChatDeps) {
         {
           done: ({ sessionId }): ChatEvent => ({ type: 'chat.sessionDeleted', sessionId }),
           failed: ({ sessionId }, error): ChatEvent => ({ type: 'chat.deleteFailed', sessionId, error }),
+        },
+      ),
+      searchSessions: fromPromise(({ input }) => deps.searchSessions(input.query)),
+      renameSession: fromReportingRequest(
+        ({ sessionId, title }: { sessionId: string; title: string }) => deps.renameSession(sessionId, title),
+        {
+          done: (_, session): ChatEvent => ({ type: 'chat.renamed', session }),
+          failed: ({ sessionId }, error): ChatEvent => ({ type: 'chat.renameFailed', sessionId, error }),
         },
       ),
       setFeedback: fromReportingRequest(

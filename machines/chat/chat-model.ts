@@ -12,11 +12,28 @@ import {
 } from '#contracts/chat.ts'
 import type { ChatContext, MessageItem, Outgoing, Regenerating, SessionItem } from './chat-types.ts'
 
+/**
+ * An answer's markdown as one line of plain text, for previews (History, Recent Conversations):
+ * no heading marks, emphasis, code fences, table bars, link targets or citation markers.
+ */
+export function plainText(markdown: string): string {
+  return markdown
+    .replace(/```[^\n]*\n?/g, ' ')
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\s*\[\d+\]/g, '')
+    .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+/gm, '')
+    .replace(/^\s*\|?\s*:?-{3,}.*$/gm, '')
+    .replace(/\|/g, ' ')
+    .replace(/(\*\*|__|\*|_|~~|`)(?=\S)([^]*?\S)\1/g, '$2')
+    .replace(/\s+/g, ' ')
+    .trim()
+}
+
 export function toSessionItem(session: ChatSession): SessionItem {
   return {
     id: session._id,
     title: session.title,
-    lastMessage: session.lastMessage,
+    lastMessage: plainText(session.lastMessage),
     timestamp: session.updatedAt,
     messageCount: session.messageCount,
   }
@@ -75,7 +92,7 @@ export function withReplyInSession(
   if (!session) return sessions
   const updated: SessionItem = {
     ...session,
-    lastMessage: reply.aiMessage.content.slice(0, LAST_MESSAGE_PREVIEW_LENGTH),
+    lastMessage: plainText(reply.aiMessage.content.slice(0, LAST_MESSAGE_PREVIEW_LENGTH)),
     messageCount: session.messageCount + 2,
     timestamp: reply.aiMessage.createdAt,
   }
@@ -228,7 +245,7 @@ export function keepStopped(context: ChatContext): Partial<ChatContext> {
         s.id === outgoing.sessionId
           ? {
               ...s,
-              lastMessage: outgoing.answer.slice(0, LAST_MESSAGE_PREVIEW_LENGTH),
+              lastMessage: plainText(outgoing.answer.slice(0, LAST_MESSAGE_PREVIEW_LENGTH)),
               messageCount: s.messageCount + 2,
               timestamp: new Date().toISOString(),
             }
@@ -289,7 +306,11 @@ export function storeRegenerated(context: ChatContext, reply: SendMessageRespons
     regenerating: null,
     sessions: context.sessions.map((s) =>
       s.id === r.sessionId
-        ? { ...s, lastMessage: answer.content.slice(0, LAST_MESSAGE_PREVIEW_LENGTH), timestamp: answer.time }
+        ? {
+            ...s,
+            lastMessage: plainText(answer.content.slice(0, LAST_MESSAGE_PREVIEW_LENGTH)),
+            timestamp: answer.time,
+          }
         : s,
     ),
     messages: onScreen(context, r)

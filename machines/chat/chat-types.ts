@@ -3,7 +3,14 @@
  * the wire's), the events views send through the facade, the facts its effects report back, and
  * the effects provideChatMachine(deps) injects.
  */
-import type { ChatSession, Feedback, Message, SendMessageResponse, Source } from '#contracts/chat.ts'
+import type {
+  ChatSession,
+  Feedback,
+  Message,
+  SearchHit,
+  SendMessageResponse,
+  Source,
+} from '#contracts/chat.ts'
 import type { Logger } from '#machines/shared/effects.ts'
 
 /** SPEC §3: the UI keeps id, title, lastMessage, timestamp, messageCount. */
@@ -62,6 +69,9 @@ export type ChatContext = {
   /** Deletions and feedback waiting for the server (one at a time per session / message). */
   deletingSessionIds: string[]
   ratingMessageIds: string[]
+  /** The search typed in History ('' for none) and what it found (null until it answers). */
+  searchQuery: string
+  searchHits: { session: SessionItem; snippet: string }[] | null
 }
 
 /** What views ask for (through the facade). */
@@ -74,6 +84,8 @@ export type ChatIntent =
   | { type: 'chat.type'; text: string }
   | { type: 'chat.stop' }
   | { type: 'chat.regenerate'; messageId: string }
+  | { type: 'chat.rename'; sessionId: string; title: string }
+  | { type: 'chat.search'; query: string }
 
 /** What the delete and feedback effects report back (several can be in flight at once). */
 export type ChatReport =
@@ -81,6 +93,8 @@ export type ChatReport =
   | { type: 'chat.deleteFailed'; sessionId: string; error: unknown }
   | { type: 'chat.feedbackSaved'; messageId: string; feedback: Feedback | null }
   | { type: 'chat.feedbackFailed'; messageId: string; error: unknown }
+  | { type: 'chat.renamed'; session: ChatSession }
+  | { type: 'chat.renameFailed'; sessionId: string; error: unknown }
   /** What the streamed answer (a send or a regenerate) reports as it is written. */
   | { type: 'chat.token'; text: string }
   | { type: 'chat.replied'; reply: SendMessageResponse }
@@ -101,5 +115,7 @@ export type ChatDeps = {
   regenerate: (sessionId: string, messageId: string, stream: AnswerStream) => Promise<SendMessageResponse>
   deleteSession: (sessionId: string) => Promise<void>
   setFeedback: (messageId: string, feedback: Feedback) => Promise<Message>
+  renameSession: (sessionId: string, title: string) => Promise<ChatSession>
+  searchSessions: (query: string) => Promise<SearchHit[]>
   log: Logger
 }

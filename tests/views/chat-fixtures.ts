@@ -13,6 +13,7 @@ import {
   chatEndpoints,
   FeedbackRequestSchema,
   type Message,
+  RenameSessionRequestSchema,
   SendMessageRequestSchema,
   type SendMessageResponse,
   type Source,
@@ -136,6 +137,21 @@ export function chatBackend(seed: Seed = {}) {
       calls.sent.push({ sessionId, content: body.data.content })
       if (replyGate) await replyGate
       return eventStream(await answer(sessionId, body.data.content))
+    }),
+    http.patch(urlOf(chatEndpoints.renameSession), async ({ request, params }) => {
+      const body = RenameSessionRequestSchema.safeParse(await request.json())
+      if (!body.success) return errorResponse(400, 'Bad title')
+      const found = sessions.find((s) => s._id === String(params.id))
+      if (!found) return errorResponse(404, 'Conversation not found')
+      found.title = body.data.title
+      return okResponse(chatEndpoints.renameSession, { success: true, data: found })
+    }),
+    http.get(urlOf(chatEndpoints.searchSessions), ({ request }) => {
+      const q = new URL(request.url).searchParams.get('q')?.toLowerCase() ?? ''
+      const hits = sessions
+        .filter((s) => s.title.toLowerCase().includes(q) || s.lastMessage.toLowerCase().includes(q))
+        .map((session) => ({ session, snippet: session.lastMessage }))
+      return okResponse(chatEndpoints.searchSessions, { success: true, data: hits })
     }),
     http.delete(urlOf(chatEndpoints.deleteSession), ({ params }) => {
       const id = String(params.id)

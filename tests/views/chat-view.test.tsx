@@ -43,7 +43,8 @@ test('my message shows at once, the assistant types with the input disabled, the
 
   await user.type(input(), `${question}{Enter}`)
 
-  expect(await within(main).findByText(question)).toBeTruthy()
+  const conversation = await within(main).findByRole('log', { name: 'Conversation' })
+  expect(await within(conversation).findByText(question)).toBeTruthy()
   expect(await screen.findByRole('status', { name: 'Assistant is typing' })).toBeTruthy()
   expect(input().disabled).toBe(true)
   expect(input().value).toBe('')
@@ -54,7 +55,8 @@ test('my message shows at once, the assistant types with the input disabled, the
   expect(input().disabled).toBe(false)
   expect(backend.calls.created).toEqual([question])
   expect(backend.calls.sent).toEqual([{ sessionId: 'session-1', content: question }])
-  const conversation = within(main).getByRole('log', { name: 'Conversation' })
+  // The new conversation is titled with the message, above it.
+  expect(within(main).getByRole('heading', { name: question })).toBeTruthy()
   expect(conversation.querySelectorAll('time')).toHaveLength(2)
 })
 
@@ -266,4 +268,26 @@ test('a conversation has its own address: opening one moves it, and the address 
   )
   await waitFor(() => expect(reopened.currentPath()).toBe('/dashboard'))
   expect(within(main()).queryByText('It grew.')).toBeNull()
+})
+
+test('Rename gives the open conversation a new title, above it and in the list', async () => {
+  const backend = chatBackend({
+    sessions: [chatSession('s1', { title: 'Budget talk' })],
+    messages: { s1: [chatMessage('m1', true, 'About the budget'), chatMessage('m2', false, 'It grew.')] },
+  })
+  server.use(signedIn(), ...backend.handlers)
+  const { user } = renderApp('/dashboard/c/s1')
+  const main = await screen.findByRole('main')
+  await within(main).findByRole('heading', { name: 'Budget talk' })
+
+  await user.click(within(main).getByRole('button', { name: 'Rename' }))
+  const field = within(main).getByRole('textbox', { name: 'Conversation title' })
+  await user.clear(field)
+  await user.type(field, 'Budget 2027{Enter}')
+
+  expect(await within(main).findByRole('heading', { name: 'Budget 2027' })).toBeTruthy()
+  const sidebar = screen.getByRole('navigation', { name: 'Dashboard sections' })
+  await user.click(within(sidebar).getByRole('button', { name: 'Conversation History' }))
+  const recent = await screen.findByRole('region', { name: 'Recent Conversations' })
+  expect(within(recent).getByText('Budget 2027')).toBeTruthy()
 })

@@ -2,6 +2,7 @@ import { EmptyState } from '#src/components/ui/empty-state.tsx'
 import { ChatIcon } from '#src/components/ui/icons.tsx'
 import { css } from '../../../styled-system/css'
 import { ChatComposer } from './chat-composer.tsx'
+import { ConversationTitle } from './conversation-title.tsx'
 import { MessageList } from './message-list.tsx'
 import { UploadDialog } from './upload-dialog.tsx'
 import { useConversation } from './use-chat.ts'
@@ -18,6 +19,7 @@ export function ChatView() {
       aria-label="Chat with Docs"
       className={css({ display: 'flex', flexDirection: 'column', h: 'full', maxW: '3xl', mx: 'auto' })}
     >
+      {chat.title === null ? null : <ConversationTitle title={chat.title} onRename={chat.rename} />}
       {empty && !loading ? (
         <div className={css({ flex: '1', display: 'grid', placeItems: 'center', overflowY: 'auto' })}>
           <EmptyState icon={<ChatIcon size={24} />} title="Start a conversation">

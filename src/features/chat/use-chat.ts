@@ -32,6 +32,15 @@ export function useConversation() {
       chat.send(event)
       return true
     },
+    /** The open conversation's title, null for a new chat. */
+    title: ChatActor.useSelector((snapshot) => {
+      const { sessions, selectedSessionId } = snapshot.context
+      return sessions.find((s) => s.id === selectedSessionId)?.title ?? null
+    }),
+    rename(title: string) {
+      const sessionId = chat.getSnapshot().context.selectedSessionId
+      if (sessionId) chat.send({ type: 'chat.rename', sessionId, title })
+    },
     type(text: string) {
       chat.send({ type: 'chat.type', text })
     },
@@ -56,6 +65,12 @@ export function useSessions() {
     deletingSessionIds: ChatActor.useSelector((snapshot) => snapshot.context.deletingSessionIds),
     remove(sessionId: string) {
       chat.send({ type: 'chat.delete', sessionId })
+    },
+    searchQuery: ChatActor.useSelector((snapshot) => snapshot.context.searchQuery),
+    /** What the search found; null while it runs or when there is none. */
+    searchHits: ChatActor.useSelector((snapshot) => snapshot.context.searchHits),
+    search(query: string) {
+      chat.send({ type: 'chat.search', query })
     },
   }
 }
