@@ -24,7 +24,7 @@ export function plainText(markdown: string): string {
     .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+/gm, '')
     .replace(/^\s*\|?\s*:?-{3,}.*$/gm, '')
     .replace(/\|/g, ' ')
-    .replace(/(\*\*|__|\*|_|~~|`)(?=\S)([^]*?\S)\1/g, '$2')
+    .replace(/(\*\*|__|\*|_|~~|`)(?=\S)([\s\S]*?\S)\1/g, '$2')
     .replace(/\s+/g, ' ')
     .trim()
 }

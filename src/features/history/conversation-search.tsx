@@ -17,7 +17,6 @@ export function ConversationSearch({ query, hits, onSearch, onOpen }: Conversati
   return (
     <section aria-label="Search conversations" className={css({ maxW: '3xl', mb: '6' })}>
       <form
-        role="search"
         className={css({ display: 'flex', gap: '2' })}
         onSubmit={(event) => {
           event.preventDefault()

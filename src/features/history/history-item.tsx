@@ -63,10 +63,9 @@ export function HistoryItem({ session, deleting, onOpen, onDelete }: HistoryItem
         </span>
       </button>
       {confirming ? (
-        <span
-          role="group"
+        <fieldset
           aria-label="Delete this conversation?"
-          className={css({ display: 'flex', gap: '1' })}
+          className={css({ display: 'flex', gap: '1', border: 'none', p: '0', m: '0' })}
         >
           <Button
             size="sm"
@@ -81,7 +80,7 @@ export function HistoryItem({ session, deleting, onOpen, onDelete }: HistoryItem
           <Button variant="ghost" size="sm" onClick={() => setConfirming(false)}>
             Cancel
           </Button>
-        </span>
+        </fieldset>
       ) : (
         <Button
           variant="ghost"
