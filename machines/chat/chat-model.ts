@@ -52,11 +52,14 @@ export function toMessageItem(message: Message): MessageItem {
   }
 }
 
-/** One line per document page: several passages of one page would repeat the same source. */
+/**
+ * One line per document page: several passages of one page would repeat the same source. Cited
+ * passages stay apart, each with its own [n], so every marker can show its passage.
+ */
 export function uniqueSources(sources: Source[]): Source[] {
   const seen = new Set<string>()
   return sources.filter((source) => {
-    const key = `${source.documentId}:${source.page ?? ''}`
+    const key = source.citation ? `cite:${source.citation}` : `${source.documentId}:${source.page ?? ''}`
     if (seen.has(key)) return false
     seen.add(key)
     return true

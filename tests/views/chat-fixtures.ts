@@ -204,7 +204,8 @@ const exact = (text: string) => text
 export async function openChat(backend: ReturnType<typeof chatBackend>) {
   server.use(signedIn(), ...backend.handlers)
   const app = renderApp('/dashboard')
-  await screen.findByText(ada.email)
+  // The dashboard chunk loads lazily: on a busy machine the first load takes more than a second.
+  await screen.findByText(ada.email, undefined, { timeout: 5000 })
   // Let the session list arrive: a request still in flight when a test ends would be answered
   // by the next test's handlers.
   await waitFor(() => expect(backend.calls.listSessions).toBeGreaterThan(0))

@@ -172,7 +172,8 @@ async function openConversation(...messages: ReturnType<typeof chatMessage>[]) {
   const app = await openChat(backend)
   await app.goTo('Conversation History')
   await app.user.click(within(app.main).getByRole('button', { name: /Conversation s1/ }))
-  await app.findExact(messages.at(-1)?.content ?? '')
+  const log = await within(app.main).findByRole('log', { name: 'Conversation' })
+  await waitFor(() => expect(log.querySelectorAll('ol > li')).toHaveLength(messages.length))
   return { ...app, backend }
 }
 
@@ -290,4 +291,47 @@ test('Rename gives the open conversation a new title, above it and in the list',
   await user.click(within(sidebar).getByRole('button', { name: 'Conversation History' }))
   const recent = await screen.findByRole('region', { name: 'Recent Conversations' })
   expect(within(recent).getByText('Budget 2027')).toBeTruthy()
+})
+
+test('an answer renders as markdown: a table, a code block with Copy code, safe links only', async () => {
+  const markdown = [
+    '## Costs',
+    '',
+    '| Item | Euros |',
+    '|---|---|',
+    '| Meals | 45 |',
+    '',
+    '```sh',
+    'npm start',
+    '```',
+    '',
+    '[Docs](https://docs.example) and [bad](javascript:alert(1)) <b>raw</b>',
+  ].join('\n')
+  const { main } = await openConversation(chatMessage('a1', false, markdown))
+
+  const table = await within(main).findByRole('table')
+  expect(within(table).getByRole('cell', { name: '45' })).toBeTruthy()
+  expect(within(main).getByRole('heading', { name: 'Costs' })).toBeTruthy()
+  expect(within(main).getByText('npm start').closest('pre')).toBeTruthy()
+  expect(within(main).getByRole('button', { name: 'Copy code' })).toBeTruthy()
+  const link = within(main).getByRole('link', { name: 'Docs' })
+  expect(link.getAttribute('rel')).toBe('noopener noreferrer')
+  expect(within(main).queryByRole('link', { name: 'bad' })).toBeNull()
+  expect(main.querySelector('b')).toBeNull()
+})
+
+test('a [1] citation shows its passage, its document and page; a marker naming no passage is not shown', async () => {
+  const answer = chatMessage('a1', false, 'Meals cost 45 euros [1]. Taxis are free [7].', {
+    sources: [source({ citation: 1, quote: 'The daily meal allowance abroad is 45 euros.' })],
+  })
+  const { main, user } = await openConversation(answer)
+
+  await user.click(await within(main).findByRole('button', { name: 'Show passage 1' }))
+  const panel = within(main).getByRole('region', { name: /Passage 1 from Quarterly report.pdf/ })
+  expect(within(panel).getByText('The daily meal allowance abroad is 45 euros.')).toBeTruthy()
+  expect(within(panel).getByText(/p\. 3/)).toBeTruthy()
+  expect(within(panel).getByRole('link', { name: 'Open Quarterly report.pdf' }).getAttribute('href')).toBe(
+    'https://drive.example/file/d/doc-1/view',
+  )
+  expect(within(main).queryByText(/\[7\]/)).toBeNull()
 })
