@@ -41,6 +41,12 @@ export const SourceSchema = z.object({
   page: z.number().int().positive().nullable(),
   /** Where a person can open the document (a Drive webViewLink), null when there is none. */
   link: z.string().nullable(),
+  /** The [n] the answer cites this passage by; null (or absent, on older answers) when none. */
+  citation: z.number().int().positive().nullable().optional(),
+  /** The nearest heading above the passage, when the document has headings. */
+  heading: z.string().nullable().optional(),
+  /** The passage as the answer saw it (a snapshot), so a person can check the citation. */
+  quote: z.string().optional(),
 })
 export type Source = z.infer<typeof SourceSchema>
 
@@ -52,6 +58,8 @@ export const MessageSchema = z.object({
   messageType: z.literal('text'),
   feedback: FeedbackSchema.nullable(),
   sources: z.array(SourceSchema),
+  /** True for an answer the person stopped while it was written: it holds what had arrived. */
+  stopped: z.boolean().optional(),
 })
 export type Message = z.infer<typeof MessageSchema>
 
@@ -92,6 +100,51 @@ export type SendMessageResponse = z.infer<typeof SendMessageResponseSchema>
 export const FeedbackRequestSchema = z.strictObject({ feedback: FeedbackSchema })
 export type FeedbackRequest = z.infer<typeof FeedbackRequestSchema>
 
+export const MessageParamsSchema = z.strictObject({
+  id: z.uuid('Not a valid id'),
+  messageId: z.uuid('Not a valid message id'),
+})
+
+export const RenameSessionRequestSchema = z.strictObject({
+  title: z
+    .string({ error: 'Title is required' })
+    .trim()
+    .min(1, 'Title is required')
+    .max(TITLE_MAX_LENGTH, `Title must be at most ${TITLE_MAX_LENGTH} characters`),
+})
+export type RenameSessionRequest = z.infer<typeof RenameSessionRequestSchema>
+
+/** The longest search a person can type; longer is refused with 400. */
+export const SEARCH_MAX_LENGTH = 200
+
+export const SearchQuerySchema = z.strictObject({
+  q: z
+    .string({ error: 'Type something to search for' })
+    .trim()
+    .min(1, 'Type something to search for')
+    .max(SEARCH_MAX_LENGTH, `Search must be at most ${SEARCH_MAX_LENGTH} characters`),
+})
+
+/** A conversation that matches a search, with the passage of it that matched. */
+export const SearchHitSchema = z.object({
+  session: ChatSessionSchema,
+  /** Plain text around the match ('' when only the title matched). */
+  snippet: z.string(),
+})
+export type SearchHit = z.infer<typeof SearchHitSchema>
+
+/**
+ * The events of a streamed answer (`text/event-stream`, one JSON object per `data:` line):
+ * `token`s in order, then `sources`, then `done` with exactly what `send` returns; or `error`.
+ */
+export const StreamEventSchema = z.discriminatedUnion('event', [
+  z.object({ event: z.literal('token'), data: z.object({ text: z.string() }) }),
+  z.object({ event: z.literal('sources'), data: z.object({ sources: z.array(SourceSchema) }) }),
+  z.object({ event: z.literal('done'), data: SendMessageResponseSchema }),
+  z.object({ event: z.literal('error'), data: z.object({ message: z.string() }) }),
+])
+export type StreamEvent = z.infer<typeof StreamEventSchema>
+
 export const chatEndpoints = {
   createSession: endpoint({
     method: 'POST',
@@ -122,6 +175,33 @@ export const chatEndpoints = {
     path: '/chat/sessions/:id/messages/send',
     request: SendMessageRequestSchema,
     response: okEnvelope(SendMessageResponseSchema),
+  }),
+  /** Not JSON: answers `text/event-stream`; `response` describes each event. */
+  streamMessage: endpoint({
+    method: 'POST',
+    path: '/chat/sessions/:id/messages/stream',
+    request: SendMessageRequestSchema,
+    response: StreamEventSchema,
+  }),
+  /** Writes the last answer again, streamed like `streamMessage`; `done` replaces it. */
+  regenerateMessage: endpoint({
+    method: 'POST',
+    path: '/chat/sessions/:id/messages/:messageId/regenerate',
+    request: undefined,
+    response: StreamEventSchema,
+  }),
+  renameSession: endpoint({
+    method: 'PATCH',
+    path: '/chat/sessions/:id',
+    request: RenameSessionRequestSchema,
+    response: okEnvelope(ChatSessionSchema),
+  }),
+  searchSessions: endpoint({
+    method: 'GET',
+    path: '/chat/search',
+    request: undefined,
+    query: SearchQuerySchema,
+    response: okEnvelope(z.array(SearchHitSchema)),
   }),
   setFeedback: endpoint({
     method: 'PATCH',

@@ -1,8 +1,9 @@
 import { expect, test, vi } from 'vitest'
 import { createActor, waitFor } from 'xstate'
 import type { ChatSession, Message, SendMessageResponse } from '#contracts/chat.ts'
-import { isAwaitingReplyHere, provideChatMachine } from './chat-machine.ts'
-import type { ChatDeps } from './chat-types.ts'
+import { isAwaitingReplyHere, isStreamingHere, provideChatMachine } from './chat-machine.ts'
+import { plainText } from './chat-model.ts'
+import type { AnswerStream, ChatDeps } from './chat-types.ts'
 
 function session(id: string, updatedAt: string, extra: Partial<ChatSession> = {}): ChatSession {
   return {
@@ -47,6 +48,11 @@ function fakeDeps(overrides: Partial<ChatDeps> = {}) {
     createSession: vi.fn<ChatDeps['createSession']>().mockResolvedValue(created),
     listMessages: vi.fn<ChatDeps['listMessages']>().mockResolvedValue([]),
     sendMessage: vi.fn<ChatDeps['sendMessage']>().mockResolvedValue(reply),
+    regenerate: vi.fn<ChatDeps['regenerate']>().mockResolvedValue(reply),
+    renameSession: vi.fn<ChatDeps['renameSession']>(async (id, title) =>
+      session(id, '2026-02-01T09:00:00.000Z', { title }),
+    ),
+    searchSessions: vi.fn<ChatDeps['searchSessions']>().mockResolvedValue([]),
     deleteSession: vi.fn<ChatDeps['deleteSession']>().mockResolvedValue(undefined),
     setFeedback: vi.fn<ChatDeps['setFeedback']>(async (id, feedback) =>
       message(id, false, 'x', { feedback }),
@@ -66,10 +72,8 @@ async function startChat(deps = fakeDeps()) {
 const idle = (chat: Awaited<ReturnType<typeof startChat>>['chat']) =>
   waitFor(chat, (s) => !s.hasTag('loading'))
 
-async function openWithMessages(
-  messages: Message[],
-  deps = fakeDeps({ listMessages: vi.fn().mockResolvedValue(messages) }),
-) {
+async function openWithMessages(messages: Message[], overrides: Partial<ChatDeps> = {}) {
+  const deps = fakeDeps({ listMessages: vi.fn().mockResolvedValue(messages), ...overrides })
   const started = await startChat(deps)
   started.chat.send({ type: 'chat.select', sessionId: older._id })
   await idle(started.chat)
@@ -133,7 +137,7 @@ test('steps 2–4 without an open conversation: creates one titled with the text
 
   const { context } = chat.getSnapshot()
   expect(deps.createSession).toHaveBeenCalledWith('What is in my report?')
-  expect(deps.sendMessage).toHaveBeenCalledWith('s-created', 'What is in my report?')
+  expect(deps.sendMessage).toHaveBeenCalledWith('s-created', 'What is in my report?', expect.anything())
   expect(context.selectedSessionId).toBe('s-created')
   expect(context.sessions.map((s) => s.id)).toEqual(['s-created', 's-new', 's-old'])
   expect(context.sessions[0]).toEqual({
@@ -158,7 +162,7 @@ test('step 3–4 in an open conversation: sends to it and moves it to the top', 
 
   const { context } = chat.getSnapshot()
   expect(deps.createSession).not.toHaveBeenCalled()
-  expect(deps.sendMessage).toHaveBeenCalledWith('s-old', 'What is in my report?')
+  expect(deps.sendMessage).toHaveBeenCalledWith('s-old', 'What is in my report?', expect.anything())
   expect(context.sessions.map((s) => [s.id, s.messageCount])).toEqual([
     ['s-old', 4],
     ['s-new', 2],
@@ -182,7 +186,7 @@ test('step 5, failure at create: the temporary message goes away silently and no
   expect(deps.log.error).toHaveBeenCalledTimes(1)
 })
 
-test('step 5, failure at send: the temporary message goes away silently; the new session stays', async () => {
+test('step 5, failure at send: the message goes away silently, the text returns to the composer and the conversation made for it is deleted', async () => {
   const { chat, deps } = await startChat(
     fakeDeps({ sendMessage: vi.fn().mockRejectedValue(new Error('502')) }),
   )
@@ -192,9 +196,103 @@ test('step 5, failure at send: the temporary message goes away silently; the new
 
   const { context } = chat.getSnapshot()
   expect(context.messages).toEqual([])
-  expect(context.sessions[0]?.id).toBe('s-created')
+  expect(context.draft).toBe('Hello')
+  expect(context.selectedSessionId).toBeNull()
+  expect(context.sessions.map((s) => s.id)).not.toContain('s-created')
+  await vi.waitFor(() => expect(deps.deleteSession).toHaveBeenCalledWith('s-created'))
   expect(deps.log.error).toHaveBeenCalledTimes(1)
   expect(chat.getSnapshot().hasTag('loading')).toBe(false)
+})
+
+test('failure in an existing conversation keeps the conversation and gives the text back', async () => {
+  const { chat, deps } = await openWithMessages([message('m1', true, 'Hi'), message('m2', false, 'Hello')], {
+    sendMessage: vi.fn().mockRejectedValue(new Error('502')),
+  })
+  chat.send({ type: 'chat.send', content: 'Again?' })
+  await idle(chat)
+  expect(chat.getSnapshot().context.messages.map((m) => m.id)).toEqual(['m1', 'm2'])
+  expect(chat.getSnapshot().context.draft).toBe('Again?')
+  expect(chat.getSnapshot().context.selectedSessionId).toBe('s-old')
+  expect(deps.deleteSession).not.toHaveBeenCalled()
+})
+
+test('the answer grows token by token, then the stored reply replaces it', async () => {
+  const gate = Promise.withResolvers<SendMessageResponse>()
+  let stream: AnswerStream | undefined
+  const { chat } = await openWithMessages([], {
+    sendMessage: vi.fn((_id, _content, s: AnswerStream) => {
+      stream = s
+      return gate.promise
+    }),
+  })
+  chat.send({ type: 'chat.send', content: 'What is in my report?' })
+  expect(isAwaitingReplyHere(chat.getSnapshot())).toBe(true)
+  stream?.onToken('Your report ')
+  stream?.onToken('covers')
+  const growing = chat.getSnapshot()
+  expect(growing.context.messages.map((m) => [m.sender, m.content, m.streaming])).toEqual([
+    ['user', 'What is in my report?', false],
+    ['bot', 'Your report covers', true],
+  ])
+  expect(isAwaitingReplyHere(growing)).toBe(false)
+  expect(isStreamingHere(growing)).toBe(true)
+
+  gate.resolve(reply)
+  await idle(chat)
+  expect(chat.getSnapshot().context.messages.map((m) => m.id)).toEqual(['m-user', 'm-ai'])
+})
+
+test('Stop aborts the request and keeps the answer so far, marked stopped', async () => {
+  let stream: AnswerStream | undefined
+  const { chat } = await openWithMessages([], {
+    sendMessage: vi.fn((_id, _content, s: AnswerStream) => {
+      stream = s
+      return new Promise<SendMessageResponse>(() => {})
+    }),
+  })
+  chat.send({ type: 'chat.send', content: 'Tell me everything' })
+  stream?.onToken('The first part')
+  chat.send({ type: 'chat.stop' })
+
+  expect(stream?.signal.aborted).toBe(true)
+  const { context } = chat.getSnapshot()
+  expect(context.messages.map((m) => [m.content, m.stopped, m.streaming])).toEqual([
+    ['Tell me everything', false, false],
+    ['The first part', true, false],
+  ])
+  expect(context.draft).toBe('')
+  expect(chat.getSnapshot().hasTag('loading')).toBe(false)
+})
+
+test('regenerate streams a new last answer in place; a failure brings the old one back', async () => {
+  const again: SendMessageResponse = {
+    userMessage: message('m1', true, 'Hi'),
+    aiMessage: message('m2', false, 'A better answer'),
+  }
+  let stream: AnswerStream | undefined
+  const gate = Promise.withResolvers<SendMessageResponse>()
+  const regenerate = vi.fn((_id: string, _messageId: string, s: AnswerStream) => {
+    stream = s
+    return gate.promise
+  })
+  const { chat, deps } = await openWithMessages([message('m1', true, 'Hi'), message('m2', false, 'Hello')], {
+    regenerate,
+  })
+  chat.send({ type: 'chat.regenerate', messageId: 'm1' })
+  expect(deps.regenerate).not.toHaveBeenCalled()
+
+  chat.send({ type: 'chat.regenerate', messageId: 'm2' })
+  expect(deps.regenerate).toHaveBeenCalledWith('s-old', 'm2', expect.anything())
+  stream?.onToken('A better')
+  expect(chat.getSnapshot().context.messages.at(-1)?.content).toBe('A better')
+  gate.resolve(again)
+  await idle(chat)
+  expect(chat.getSnapshot().context.messages.at(-1)?.content).toBe('A better answer')
+
+  regenerate.mockRejectedValueOnce(new Error('502'))
+  chat.send({ type: 'chat.regenerate', messageId: 'm2' })
+  await idle(chat)
+  expect(chat.getSnapshot().context.messages.at(-1)?.content).toBe('A better answer')
 })
 
 test.each(['', '   ', '\n\t\n'])('blank text %j is not sent', async (content) => {
@@ -256,6 +354,8 @@ test('selecting a conversation loads its messages as user and bot bubbles', asyn
       time: message('', true, '').createdAt,
       feedback: null,
       sources: [],
+      stopped: false,
+      streaming: false,
     },
     expect.objectContaining({ id: 'm2', sender: 'bot', sources: [sources[0]] }),
   ])
@@ -418,4 +518,33 @@ test('without its effects the machine fails loudly instead of pretending', async
   await new Promise((resolve) => setTimeout(resolve, 0))
 
   expect(String(errors[0] ?? chat.getSnapshot().error)).toMatch(/was not provided/)
+})
+
+test('rename shows the new title once the server stored it', async () => {
+  const { chat, deps } = await startChat()
+  chat.send({ type: 'chat.rename', sessionId: 's-old', title: '  Budget  ' })
+  await waitFor(chat, (s) => s.context.sessions.some((x) => x.title === 'Budget'))
+  expect(deps.renameSession).toHaveBeenCalledWith('s-old', 'Budget')
+})
+
+test('search keeps the newest query and its hits; an empty query clears them', async () => {
+  const searchSessions = vi.fn<ChatDeps['searchSessions']>()
+  searchSessions.mockResolvedValue([{ session: older, snippet: 'the budget grew' }])
+  const { chat } = await startChat(fakeDeps({ searchSessions }))
+  chat.send({ type: 'chat.search', query: 'budget' })
+  await waitFor(chat, (s) => s.context.searchHits !== null)
+  expect(chat.getSnapshot().context.searchHits).toEqual([
+    { session: expect.objectContaining({ id: 's-old' }), snippet: 'the budget grew' },
+  ])
+  chat.send({ type: 'chat.search', query: ' ' })
+  expect(chat.getSnapshot().context.searchQuery).toBe('')
+  expect(chat.getSnapshot().context.searchHits).toBeNull()
+})
+
+test('previews are plain text: markdown marks and citation markers are stripped', () => {
+  expect(
+    plainText(
+      '## Travel\n\n**Economy** class on flights under [six hours](https://x.example) [1].\n\n| a | b |\n|---|---|\n| `1` | 2 |',
+    ),
+  ).toBe('Travel Economy class on flights under six hours. a b 1 2')
 })

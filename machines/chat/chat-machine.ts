@@ -7,7 +7,9 @@
 import {
   and,
   assign,
+  type EventObject,
   enqueueActions,
+  fromCallback,
   fromPromise,
   type SnapshotFrom,
   setup,
@@ -19,24 +21,37 @@ import {
   type Feedback,
   MESSAGE_MAX_LENGTH,
   type Message,
+  type SearchHit,
   type SendMessageResponse,
 } from '#contracts/chat.ts'
 import { actionNotProvided, notProvided } from '#machines/shared/effects.ts'
 import { fromReportingRequest, reportingNotProvided } from './chat-effects.ts'
 import {
   adoptCreatedSession,
+  answerIdOf,
+  appendRegenerated,
+  appendToken,
   applyReply,
+  canRegenerate,
+  createdSessionOf,
   dropOutgoing,
+  forgetCreatedSession,
+  keepStopped,
   mergeLoadedSessions,
   outgoingOf,
   outgoingTarget,
+  restoreRegenerated,
+  startRegenerating,
   startSending,
+  stopRegenerated,
+  storeRegenerated,
   toMessageItem,
+  toSessionItem,
   withFeedback,
   without,
   withoutSession,
 } from './chat-model.ts'
-import type { ChatContext, ChatDeps, ChatEvent } from './chat-types.ts'
+import type { AnswerStream, ChatContext, ChatDeps, ChatEvent } from './chat-types.ts'
 
 // Params builders for the many actions that take the event's ids or error as they are.
 const sessionOf = ({ event }: { event: { sessionId: string } }) => ({ sessionId: event.sessionId })
@@ -58,15 +73,18 @@ export const chatMachine = setup({
   types: {
     context: {} as ChatContext,
     events: {} as ChatEvent,
-    tags: {} as 'loading' | 'sending' | 'sessionsLoading',
+    tags: {} as 'loading' | 'sending' | 'streaming' | 'sessionsLoading',
   },
   actors: {
     listSessions: notProvided<ChatSession[]>('listSessions'),
     listMessages: notProvided<Message[], { sessionId: string }>('listMessages'),
     createSession: notProvided<ChatSession, { title: string }>('createSession'),
-    sendMessage: notProvided<SendMessageResponse, { sessionId: string; content: string }>('sendMessage'),
+    sendMessage: reportingNotProvided<{ sessionId: string; content: string }>('sendMessage'),
+    regenerate: reportingNotProvided<{ sessionId: string; messageId: string }>('regenerate'),
     deleteSession: reportingNotProvided<{ sessionId: string }>('deleteSession'),
     setFeedback: reportingNotProvided<{ messageId: string; feedback: Feedback }>('setFeedback'),
+    renameSession: reportingNotProvided<{ sessionId: string; title: string }>('renameSession'),
+    searchSessions: notProvided<SearchHit[], { query: string }>('searchSessions'),
   },
   actions: {
     storeLoadedSessions: assign(({ context }, params: { sessions: ChatSession[] }) => ({
@@ -88,6 +106,21 @@ export const chatMachine = setup({
       applyReply(context, params.reply),
     ),
     dropOutgoing: assign(({ context }) => dropOutgoing(context)),
+    appendToken: assign(({ context }, params: { text: string }) => appendToken(context, params.text)),
+    keepStopped: assign(({ context }) => keepStopped(context)),
+    storeDraft: assign((_, params: { text: string }) => ({ draft: params.text })),
+    startRegenerating: assign(({ context }, params: { messageId: string }) =>
+      startRegenerating(context, params.messageId),
+    ),
+    appendRegenerated: assign(({ context }, params: { text: string }) =>
+      appendRegenerated(context, params.text),
+    ),
+    storeRegenerated: assign(({ context }, params: { reply: SendMessageResponse }) =>
+      storeRegenerated(context, params.reply),
+    ),
+    restoreRegenerated: assign(({ context }) => restoreRegenerated(context)),
+    stopRegenerated: assign(({ context }) => stopRegenerated(context)),
+    forgetCreatedSession: assign(({ context }) => forgetCreatedSession(context)),
     markDeleting: assign(({ context }, params: { sessionId: string }) => ({
       deletingSessionIds: [...context.deletingSessionIds, params.sessionId],
     })),
@@ -106,12 +139,27 @@ export const chatMachine = setup({
     storeFeedback: assign(({ context }, params: { messageId: string; feedback: Feedback | null }) => ({
       messages: withFeedback(context.messages, params.messageId, params.feedback),
     })),
+    storeRenamed: assign(({ context }, params: { session: ChatSession }) => ({
+      sessions: context.sessions.map((s) =>
+        s.id === params.session._id ? { ...s, title: params.session.title } : s,
+      ),
+    })),
+    storeSearchQuery: assign((_, params: { query: string }) => ({
+      searchQuery: params.query.trim(),
+      searchHits: null,
+    })),
+    storeSearchHits: assign((_, params: { hits: SearchHit[] }) => ({
+      searchHits: params.hits.map((hit) => ({ session: toSessionItem(hit.session), snippet: hit.snippet })),
+    })),
     logFailure: actionNotProvided<{ failure: string; error: unknown }>('logFailure'),
   },
   guards: {
     /** SPEC §5: blank or whitespace-only text is not sent; nor is text the server would refuse. */
     isSendable: ({ event }) => event.type === 'chat.send' && isSendableText(event.content),
     isConversationIdle: stateIn({ conversation: 'idle' }),
+    hasAnswerSoFar: ({ context }) => (context.outgoing?.answer.trim() ?? '') !== '',
+    canRegenerate: ({ context, event }) =>
+      event.type === 'chat.regenerate' && canRegenerate(context, event.messageId),
     hasOpenSession: ({ context }) => context.selectedSessionId !== null,
     isOpenSession: ({ context }, params: { sessionId: string }) =>
       context.selectedSessionId === params.sessionId,
@@ -129,9 +177,13 @@ export const chatMachine = setup({
     selectedSessionId: null,
     messages: [],
     outgoing: null,
+    regenerating: null,
+    draft: '',
     sentCount: 0,
     deletingSessionIds: [],
     ratingMessageIds: [],
+    searchQuery: '',
+    searchHits: null,
   },
   // Each handler sits in the region that owns what it changes: XState only looks at a parallel
   // state's own handlers when no region takes the event, so none are kept at the root.
@@ -161,6 +213,21 @@ export const chatMachine = setup({
             stopChild(({ event }) => deleteActorId(event.sessionId)),
           ],
         },
+        'chat.rename': {
+          actions: enqueueActions(({ enqueue, event }) => {
+            const title = event.title.trim()
+            if (title === '') return
+            enqueue.spawnChild('renameSession', {
+              id: `renameSession:${event.sessionId}:${title}`,
+              input: { sessionId: event.sessionId, title },
+            })
+          }),
+          description: 'Not optimistic: the new title shows once the server has stored it.',
+        },
+        'chat.renamed': {
+          actions: { type: 'storeRenamed', params: ({ event }) => ({ session: event.session }) },
+        },
+        'chat.renameFailed': { actions: logAs('Renaming a session') },
         'chat.deleteFailed': {
           actions: [
             { type: 'settleDeleting', params: sessionOf },
@@ -191,6 +258,7 @@ export const chatMachine = setup({
     conversation: {
       initial: 'idle',
       on: {
+        'chat.type': { actions: { type: 'storeDraft', params: ({ event }) => ({ text: event.text }) } },
         'chat.select': {
           target: '.loadingMessages',
           actions: { type: 'openSession', params: sessionOf },
@@ -279,6 +347,11 @@ export const chatMachine = setup({
                   'SPEC §4 step 2: no conversation is open, so one is created, titled with the message.',
               },
             ],
+            'chat.regenerate': {
+              guard: and(['isConversationIdle', 'canRegenerate']),
+              target: 'regenerating',
+              actions: { type: 'startRegenerating', params: messageOf },
+            },
           },
           description: 'Sending is blocked while loading (SPEC §5): only this state takes chat.send.',
         },
@@ -299,19 +372,113 @@ export const chatMachine = setup({
           },
         },
         sendingMessage: {
-          tags: ['loading', 'sending'],
+          tags: ['loading', 'sending', 'streaming'],
+          invoke: { src: 'sendMessage', input: ({ context }) => outgoingTarget(context) },
+          on: {
+            'chat.token': { actions: { type: 'appendToken', params: ({ event }) => ({ text: event.text }) } },
+            'chat.replied': {
+              target: 'idle',
+              actions: { type: 'storeReply', params: ({ event }) => ({ reply: event.reply }) },
+            },
+            'chat.answerFailed': {
+              target: 'idle',
+              actions: [
+                enqueueActions(({ context, enqueue }) => {
+                  const sessionId = createdSessionOf(context)
+                  if (sessionId)
+                    enqueue.spawnChild('deleteSession', {
+                      id: deleteActorId(sessionId),
+                      input: { sessionId },
+                    })
+                }),
+                'forgetCreatedSession',
+                'dropOutgoing',
+                logAs('Sending a message'),
+              ],
+              description:
+                'SPEC §4 step 5: the temporary message goes away silently; the text goes back into ' +
+                'the composer, and a conversation created for it is deleted.',
+            },
+            'chat.stop': [
+              {
+                guard: 'hasAnswerSoFar',
+                target: 'idle',
+                actions: 'keepStopped',
+                description: 'Leaving the state aborts the request; the server keeps the answer so far.',
+              },
+              {
+                target: 'idle',
+                actions: [
+                  enqueueActions(({ context, enqueue }) => {
+                    const sessionId = createdSessionOf(context)
+                    if (sessionId)
+                      enqueue.spawnChild('deleteSession', {
+                        id: deleteActorId(sessionId),
+                        input: { sessionId },
+                      })
+                  }),
+                  'forgetCreatedSession',
+                  'dropOutgoing',
+                ],
+                description: 'Stopped before any word arrived: as if it had not been sent.',
+              },
+            ],
+          },
+        },
+        regenerating: {
+          tags: ['loading', 'sending', 'streaming'],
           invoke: {
-            src: 'sendMessage',
-            input: ({ context }) => outgoingTarget(context),
+            src: 'regenerate',
+            input: ({ context }) => ({
+              sessionId: context.regenerating?.sessionId ?? '',
+              messageId: context.regenerating?.messageId ?? '',
+            }),
+          },
+          on: {
+            'chat.token': {
+              actions: { type: 'appendRegenerated', params: ({ event }) => ({ text: event.text }) },
+            },
+            'chat.replied': {
+              target: 'idle',
+              actions: { type: 'storeRegenerated', params: ({ event }) => ({ reply: event.reply }) },
+            },
+            'chat.answerFailed': {
+              target: 'idle',
+              actions: ['restoreRegenerated', logAs('Regenerating an answer')],
+            },
+            'chat.stop': { target: 'idle', actions: 'stopRegenerated' },
+          },
+        },
+      },
+    },
+    search: {
+      initial: 'idle',
+      on: {
+        'chat.search': [
+          {
+            guard: ({ event }) => event.query.trim() === '',
+            target: '.idle',
+            actions: { type: 'storeSearchQuery', params: ({ event }) => ({ query: event.query }) },
+          },
+          {
+            target: '.searching',
+            reenter: true,
+            actions: { type: 'storeSearchQuery', params: ({ event }) => ({ query: event.query }) },
+            description: 'A newer search replaces one under way.',
+          },
+        ],
+      },
+      states: {
+        idle: {},
+        searching: {
+          invoke: {
+            src: 'searchSessions',
+            input: ({ context }) => ({ query: context.searchQuery }),
             onDone: {
               target: 'idle',
-              actions: { type: 'storeReply', params: ({ event }) => ({ reply: event.output }) },
+              actions: { type: 'storeSearchHits', params: ({ event }) => ({ hits: event.output }) },
             },
-            onError: {
-              target: 'idle',
-              actions: ['dropOutgoing', logAs('Sending a message')],
-              description: 'SPEC §4 step 5: the temporary message goes away silently.',
-            },
+            onError: { target: 'idle', actions: logAs('Searching conversations') },
           },
         },
       },
@@ -321,10 +488,47 @@ export const chatMachine = setup({
 
 export type ChatSnapshot = SnapshotFrom<typeof chatMachine>
 
-/** The typing indicator (SPEC §2): a reply is awaited for the conversation on screen. */
+/**
+ * The typing indicator (SPEC §2): a reply is awaited for the conversation on screen and none of
+ * it has arrived yet (then the growing answer shows instead).
+ */
 export function isAwaitingReplyHere(snapshot: ChatSnapshot): boolean {
-  const { outgoing, messages } = snapshot.context
-  return snapshot.hasTag('sending') && outgoing !== null && messages.some((m) => m.id === outgoing.tempId)
+  const { outgoing, messages, regenerating } = snapshot.context
+  if (!snapshot.hasTag('sending')) return false
+  if (regenerating)
+    return messages.some((m) => m.id === regenerating.messageId && m.streaming && m.content === '')
+  return (
+    outgoing !== null &&
+    messages.some((m) => m.id === outgoing.tempId) &&
+    !messages.some((m) => m.id === answerIdOf(outgoing.tempId))
+  )
+}
+
+/** An answer is being written in the conversation on screen: the Stop button shows. */
+export function isStreamingHere(snapshot: ChatSnapshot): boolean {
+  const { outgoing, messages, regenerating } = snapshot.context
+  if (!snapshot.hasTag('streaming')) return false
+  if (regenerating) return messages.some((m) => m.id === regenerating.messageId)
+  return outgoing !== null && messages.some((m) => m.id === outgoing.tempId)
+}
+
+/**
+ * A streamed answer as a callback actor: tokens and the outcome come back as events; stopping the
+ * actor (Stop, or leaving the state) aborts the request.
+ */
+function fromAnswerStream<TInput>(
+  start: (input: TInput, stream: AnswerStream) => Promise<SendMessageResponse>,
+) {
+  return fromCallback<EventObject, TInput>(({ input, sendBack }) => {
+    const stop = new AbortController()
+    start(input, { onToken: (text) => sendBack({ type: 'chat.token', text }), signal: stop.signal }).then(
+      (reply) => sendBack({ type: 'chat.replied', reply }),
+      (error: unknown) => {
+        if (!stop.signal.aborted) sendBack({ type: 'chat.answerFailed', error })
+      },
+    )
+    return () => stop.abort()
+  })
 }
 
 export function provideChatMachine(deps: ChatDeps) {
@@ -333,12 +537,27 @@ export function provideChatMachine(deps: ChatDeps) {
       listSessions: fromPromise(() => deps.listSessions()),
       listMessages: fromPromise(({ input }) => deps.listMessages(input.sessionId)),
       createSession: fromPromise(({ input }) => deps.createSession(input.title)),
-      sendMessage: fromPromise(({ input }) => deps.sendMessage(input.sessionId, input.content)),
+      sendMessage: fromAnswerStream(
+        ({ sessionId, content }: { sessionId: string; content: string }, stream) =>
+          deps.sendMessage(sessionId, content, stream),
+      ),
+      regenerate: fromAnswerStream(
+        ({ sessionId, messageId }: { sessionId: string; messageId: string }, stream) =>
+          deps.regenerate(sessionId, messageId, stream),
+      ),
       deleteSession: fromReportingRequest(
         ({ sessionId }: { sessionId: string }) => deps.deleteSession(sessionId),
         {
           done: ({ sessionId }): ChatEvent => ({ type: 'chat.sessionDeleted', sessionId }),
           failed: ({ sessionId }, error): ChatEvent => ({ type: 'chat.deleteFailed', sessionId, error }),
+        },
+      ),
+      searchSessions: fromPromise(({ input }) => deps.searchSessions(input.query)),
+      renameSession: fromReportingRequest(
+        ({ sessionId, title }: { sessionId: string; title: string }) => deps.renameSession(sessionId, title),
+        {
+          done: (_, session): ChatEvent => ({ type: 'chat.renamed', session }),
+          failed: ({ sessionId }, error): ChatEvent => ({ type: 'chat.renameFailed', sessionId, error }),
         },
       ),
       setFeedback: fromReportingRequest(

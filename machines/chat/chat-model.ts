@@ -10,13 +10,30 @@ import {
   type SendMessageResponse,
   type Source,
 } from '#contracts/chat.ts'
-import type { ChatContext, MessageItem, Outgoing, SessionItem } from './chat-types.ts'
+import type { ChatContext, MessageItem, Outgoing, Regenerating, SessionItem } from './chat-types.ts'
+
+/**
+ * An answer's markdown as one line of plain text, for previews (History, Recent Conversations):
+ * no heading marks, emphasis, code fences, table bars, link targets or citation markers.
+ */
+export function plainText(markdown: string): string {
+  return markdown
+    .replace(/```[^\n]*\n?/g, ' ')
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\s*\[\d+\]/g, '')
+    .replace(/^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+/gm, '')
+    .replace(/^\s*\|?\s*:?-{3,}.*$/gm, '')
+    .replace(/\|/g, ' ')
+    .replace(/(\*\*|__|\*|_|~~|`)(?=\S)([\s\S]*?\S)\1/g, '$2')
+    .replace(/\s+/g, ' ')
+    .trim()
+}
 
 export function toSessionItem(session: ChatSession): SessionItem {
   return {
     id: session._id,
     title: session.title,
-    lastMessage: session.lastMessage,
+    lastMessage: plainText(session.lastMessage),
     timestamp: session.updatedAt,
     messageCount: session.messageCount,
   }
@@ -30,14 +47,19 @@ export function toMessageItem(message: Message): MessageItem {
     time: message.createdAt,
     feedback: message.feedback,
     sources: uniqueSources(message.sources),
+    stopped: message.stopped ?? false,
+    streaming: false,
   }
 }
 
-/** One line per document page: several passages of one page would repeat the same source. */
+/**
+ * One line per document page: several passages of one page would repeat the same source. Cited
+ * passages stay apart, each with its own [n], so every marker can show its passage.
+ */
 export function uniqueSources(sources: Source[]): Source[] {
   const seen = new Set<string>()
   return sources.filter((source) => {
-    const key = `${source.documentId}:${source.page ?? ''}`
+    const key = source.citation ? `cite:${source.citation}` : `${source.documentId}:${source.page ?? ''}`
     if (seen.has(key)) return false
     seen.add(key)
     return true
@@ -73,7 +95,7 @@ export function withReplyInSession(
   if (!session) return sessions
   const updated: SessionItem = {
     ...session,
-    lastMessage: reply.aiMessage.content.slice(0, LAST_MESSAGE_PREVIEW_LENGTH),
+    lastMessage: plainText(reply.aiMessage.content.slice(0, LAST_MESSAGE_PREVIEW_LENGTH)),
     messageCount: session.messageCount + 2,
     timestamp: reply.aiMessage.createdAt,
   }
@@ -137,11 +159,14 @@ export function startSending(context: ChatContext, text: string): Partial<ChatCo
     time: new Date().toISOString(),
     feedback: null,
     sources: [],
+    stopped: false,
+    streaming: false,
   }
   return {
     sentCount: context.sentCount + 1,
-    outgoing: { tempId, content, sessionId: context.selectedSessionId },
+    outgoing: { tempId, content, sessionId: context.selectedSessionId, createdSession: false, answer: '' },
     messages: [...context.messages, shown],
+    draft: '',
   }
 }
 
@@ -155,7 +180,7 @@ export function adoptCreatedSession(context: ChatContext, session: ChatSession):
   return {
     sessions: [toSessionItem(session), ...context.sessions],
     selectedSessionId: stillOnScreen ? session._id : context.selectedSessionId,
-    outgoing: { ...outgoing, sessionId: session._id },
+    outgoing: { ...outgoing, sessionId: session._id, createdSession: true },
   }
 }
 
@@ -166,15 +191,176 @@ export function applyReply(context: ChatContext, reply: SendMessageResponse): Pa
   return {
     sessions: withReplyInSession(context.sessions, sessionId, reply),
     messages:
-      context.selectedSessionId === sessionId ? withReply(context.messages, tempId, reply) : context.messages,
+      context.selectedSessionId === sessionId
+        ? withReply(withoutMessage(context.messages, answerIdOf(tempId)), tempId, reply)
+        : context.messages,
     outgoing: null,
   }
 }
 
-/** SPEC §4 step 5: the temporary message goes away without a word. */
+/** The id the answer on its way is shown with until the server's answer replaces it. */
+export const answerIdOf = (tempId: string) => `${tempId}:answer`
+
+/** A token of the answer on its way: it grows the answer bubble (added with the first one). */
+export function appendToken(context: ChatContext, text: string): Partial<ChatContext> {
+  const outgoing = outgoingOf(context)
+  const answer = outgoing.answer + text
+  const id = answerIdOf(outgoing.tempId)
+  const onScreen = context.messages.some((m) => m.id === outgoing.tempId)
+  const bubble: MessageItem = {
+    id,
+    sender: 'bot',
+    content: answer,
+    time: new Date().toISOString(),
+    feedback: null,
+    sources: [],
+    stopped: false,
+    streaming: true,
+  }
+  const messages = !onScreen
+    ? context.messages
+    : context.messages.some((m) => m.id === id)
+      ? context.messages.map((m) => (m.id === id ? { ...m, content: answer } : m))
+      : [...context.messages, bubble]
+  return { outgoing: { ...outgoing, answer }, messages }
+}
+
+/**
+ * SPEC §4 step 5: the temporary message goes away without a word; what was typed goes back into
+ * the composer so nothing is lost.
+ */
 export function dropOutgoing(context: ChatContext): Partial<ChatContext> {
+  const { outgoing } = context
+  if (!outgoing) return {}
   return {
-    messages: context.outgoing ? withoutMessage(context.messages, context.outgoing.tempId) : context.messages,
+    messages: withoutMessage(withoutMessage(context.messages, outgoing.tempId), answerIdOf(outgoing.tempId)),
     outgoing: null,
+    draft: context.draft === '' ? outgoing.content : context.draft,
+  }
+}
+
+/** Stopped: the question and the answer so far stay, the answer marked as stopped. */
+export function keepStopped(context: ChatContext): Partial<ChatContext> {
+  const outgoing = outgoingOf(context)
+  const id = answerIdOf(outgoing.tempId)
+  const sessions = outgoing.sessionId
+    ? context.sessions.map((s) =>
+        s.id === outgoing.sessionId
+          ? {
+              ...s,
+              lastMessage: plainText(outgoing.answer.slice(0, LAST_MESSAGE_PREVIEW_LENGTH)),
+              messageCount: s.messageCount + 2,
+              timestamp: new Date().toISOString(),
+            }
+          : s,
+      )
+    : context.sessions
+  return {
+    sessions,
+    messages: context.messages.map((m) => (m.id === id ? { ...m, streaming: false, stopped: true } : m)),
+    outgoing: null,
+  }
+}
+
+/** The answer that may be written again: the conversation's last message, a stored answer. */
+export function canRegenerate(context: ChatContext, messageId: string): boolean {
+  const last = context.messages.at(-1)
+  return (
+    context.selectedSessionId !== null &&
+    last?.id === messageId &&
+    last.sender === 'bot' &&
+    !last.id.startsWith('temp-')
+  )
+}
+
+export function startRegenerating(context: ChatContext, messageId: string): Partial<ChatContext> {
+  const previous = context.messages.find((m) => m.id === messageId)
+  if (!previous || context.selectedSessionId === null) return {}
+  const regenerating: Regenerating = { sessionId: context.selectedSessionId, messageId, previous }
+  return {
+    regenerating,
+    messages: context.messages.map((m) =>
+      m.id === messageId
+        ? { ...m, content: '', sources: [], feedback: null, stopped: false, streaming: true }
+        : m,
+    ),
+  }
+}
+
+function regeneratingOf(context: ChatContext): Regenerating {
+  if (!context.regenerating) throw new Error('chat: no answer is being written again')
+  return context.regenerating
+}
+
+const onScreen = (context: ChatContext, r: Regenerating) => context.selectedSessionId === r.sessionId
+
+export function appendRegenerated(context: ChatContext, text: string): Partial<ChatContext> {
+  const r = regeneratingOf(context)
+  if (!onScreen(context, r)) return {}
+  return {
+    messages: context.messages.map((m) => (m.id === r.messageId ? { ...m, content: m.content + text } : m)),
+  }
+}
+
+export function storeRegenerated(context: ChatContext, reply: SendMessageResponse): Partial<ChatContext> {
+  const r = regeneratingOf(context)
+  const answer = toMessageItem(reply.aiMessage)
+  return {
+    regenerating: null,
+    sessions: context.sessions.map((s) =>
+      s.id === r.sessionId
+        ? {
+            ...s,
+            lastMessage: plainText(answer.content.slice(0, LAST_MESSAGE_PREVIEW_LENGTH)),
+            timestamp: answer.time,
+          }
+        : s,
+    ),
+    messages: onScreen(context, r)
+      ? context.messages.map((m) => (m.id === r.messageId ? answer : m))
+      : context.messages,
+  }
+}
+
+/** A failed or empty regenerate: the old answer comes back as it was. */
+export function restoreRegenerated(context: ChatContext): Partial<ChatContext> {
+  const r = regeneratingOf(context)
+  return {
+    regenerating: null,
+    messages: onScreen(context, r)
+      ? context.messages.map((m) => (m.id === r.messageId ? r.previous : m))
+      : context.messages,
+  }
+}
+
+export function stopRegenerated(context: ChatContext): Partial<ChatContext> {
+  const r = regeneratingOf(context)
+  const current = context.messages.find((m) => m.id === r.messageId)
+  if (!current || current.content.trim() === '') return restoreRegenerated(context)
+  return {
+    regenerating: null,
+    messages: context.messages.map((m) =>
+      m.id === r.messageId ? { ...m, streaming: false, stopped: true } : m,
+    ),
+  }
+}
+
+/** The conversation created for the message on its way, if it was; null otherwise. */
+export function createdSessionOf(context: ChatContext): string | null {
+  const { outgoing } = context
+  return outgoing?.createdSession && outgoing.sessionId !== null ? outgoing.sessionId : null
+}
+
+/**
+ * A conversation created for a message that failed must not stay behind empty: it leaves the list
+ * (and the screen) at once while its deletion runs.
+ */
+export function forgetCreatedSession(context: ChatContext): Partial<ChatContext> {
+  const sessionId = createdSessionOf(context)
+  if (!sessionId) return {}
+  return {
+    sessions: withoutSession(context.sessions, sessionId),
+    selectedSessionId: context.selectedSessionId === sessionId ? null : context.selectedSessionId,
+    deletingSessionIds: [...context.deletingSessionIds, sessionId],
   }
 }

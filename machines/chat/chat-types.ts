@@ -3,7 +3,14 @@
  * the wire's), the events views send through the facade, the facts its effects report back, and
  * the effects provideChatMachine(deps) injects.
  */
-import type { ChatSession, Feedback, Message, SendMessageResponse, Source } from '#contracts/chat.ts'
+import type {
+  ChatSession,
+  Feedback,
+  Message,
+  SearchHit,
+  SendMessageResponse,
+  Source,
+} from '#contracts/chat.ts'
 import type { Logger } from '#machines/shared/effects.ts'
 
 /** SPEC §3: the UI keeps id, title, lastMessage, timestamp, messageCount. */
@@ -25,6 +32,10 @@ export type MessageItem = {
   time: string
   feedback: Feedback | null
   sources: Source[]
+  /** An answer stopped while it was written: it holds what had arrived. */
+  stopped: boolean
+  /** An answer still being written (it grows token by token). */
+  streaming: boolean
 }
 
 /** The message on its way (SPEC §4 send steps 1–5); null when nothing is being sent. */
@@ -34,7 +45,14 @@ export type Outgoing = {
   content: string
   /** The session it goes to; null until step 2 has created one. */
   sessionId: string | null
+  /** The session was created for this message: if the message fails, the session goes too. */
+  createdSession: boolean
+  /** The answer so far, as it streams in. */
+  answer: string
 }
+
+/** The last answer being written again: the old one comes back if that fails. */
+export type Regenerating = { sessionId: string; messageId: string; previous: MessageItem }
 
 export type ChatContext = {
   /** Newest activity first. */
@@ -43,11 +61,17 @@ export type ChatContext = {
   /** The conversation on screen. */
   messages: MessageItem[]
   outgoing: Outgoing | null
+  regenerating: Regenerating | null
+  /** What is typed in the composer; a message that could not be sent comes back here. */
+  draft: string
   /** Counts sends, to mint temporary ids. */
   sentCount: number
   /** Deletions and feedback waiting for the server (one at a time per session / message). */
   deletingSessionIds: string[]
   ratingMessageIds: string[]
+  /** The search typed in History ('' for none) and what it found (null until it answers). */
+  searchQuery: string
+  searchHits: { session: SessionItem; snippet: string }[] | null
 }
 
 /** What views ask for (through the facade). */
@@ -57,6 +81,11 @@ export type ChatIntent =
   | { type: 'chat.new' }
   | { type: 'chat.delete'; sessionId: string }
   | { type: 'chat.rate'; messageId: string; feedback: Feedback }
+  | { type: 'chat.type'; text: string }
+  | { type: 'chat.stop' }
+  | { type: 'chat.regenerate'; messageId: string }
+  | { type: 'chat.rename'; sessionId: string; title: string }
+  | { type: 'chat.search'; query: string }
 
 /** What the delete and feedback effects report back (several can be in flight at once). */
 export type ChatReport =
@@ -64,16 +93,29 @@ export type ChatReport =
   | { type: 'chat.deleteFailed'; sessionId: string; error: unknown }
   | { type: 'chat.feedbackSaved'; messageId: string; feedback: Feedback | null }
   | { type: 'chat.feedbackFailed'; messageId: string; error: unknown }
+  | { type: 'chat.renamed'; session: ChatSession }
+  | { type: 'chat.renameFailed'; sessionId: string; error: unknown }
+  /** What the streamed answer (a send or a regenerate) reports as it is written. */
+  | { type: 'chat.token'; text: string }
+  | { type: 'chat.replied'; reply: SendMessageResponse }
+  | { type: 'chat.answerFailed'; error: unknown }
 
 export type ChatEvent = ChatIntent | ChatReport
+
+export type AnswerStream = { onToken: (text: string) => void; signal: AbortSignal }
 
 /** The chat API of src/api/chat.ts satisfies this as it is; the app adds its logger. */
 export type ChatDeps = {
   listSessions: () => Promise<ChatSession[]>
   createSession: (title: string) => Promise<ChatSession>
   listMessages: (sessionId: string) => Promise<Message[]>
-  sendMessage: (sessionId: string, content: string) => Promise<SendMessageResponse>
+  /** The streamed send: `onToken` gets the answer as it is written; `signal` stops it. */
+  sendMessage: (sessionId: string, content: string, stream: AnswerStream) => Promise<SendMessageResponse>
+  /** Writes the last answer again, streamed the same way; resolves with the replaced answer. */
+  regenerate: (sessionId: string, messageId: string, stream: AnswerStream) => Promise<SendMessageResponse>
   deleteSession: (sessionId: string) => Promise<void>
   setFeedback: (messageId: string, feedback: Feedback) => Promise<Message>
+  renameSession: (sessionId: string, title: string) => Promise<ChatSession>
+  searchSessions: (query: string) => Promise<SearchHit[]>
   log: Logger
 }

@@ -1,7 +1,7 @@
 /**
- * The assistant behind `send`: retrieve the user's own passages, then either ask the configured
- * language model or, with none configured, answer extractively. Either way the answer records
- * the passages it used.
+ * The assistant behind `send` and the streamed send: retrieve the user's own passages, then either
+ * ask the configured language model or, with none configured, answer extractively. Either way the
+ * answer records the passages it used, each with the number the model cited it by.
  */
 import { extractiveAnswer } from './extractive.ts'
 import type { Llm } from './llm.ts'
@@ -13,10 +13,25 @@ export const PASSAGES_PER_ANSWER = 6
 
 export type Retrieve = (userId: string, question: string, limit: number) => Promise<Passage[]>
 
-export type Answer = { content: string; sources: Passage[] }
+/** A passage an answer drew on; `citation` is its [n] in the answer, null when it has none. */
+export type UsedPassage = Passage & { citation: number | null }
+
+export type Answer = { content: string; sources: UsedPassage[] }
+
+export type Question = { userId: string; question: string; history: Turn[] }
+
+/**
+ * An answer in the making: its text as it comes (`tokens`), then the passages it used, which
+ * depend on what it cited.
+ */
+export type AnswerDraft = {
+  tokens(signal?: AbortSignal): AsyncIterable<string>
+  sourcesFor(content: string): UsedPassage[]
+}
 
 export type Assistant = {
-  answer(input: { userId: string; question: string; history: Turn[] }): Promise<Answer>
+  answer(input: Question): Promise<Answer>
+  draft(input: Question): Promise<AnswerDraft>
 }
 
 export function createAssistant({ retrieve, llm }: { retrieve: Retrieve; llm: Llm | null }): Assistant {
@@ -25,17 +40,45 @@ export function createAssistant({ retrieve, llm }: { retrieve: Retrieve; llm: Ll
       const passages = await retrieve(userId, question, PASSAGES_PER_ANSWER)
       if (!llm) {
         const { content, used } = extractiveAnswer(question, passages)
-        return { content, sources: used }
+        return { content, sources: used.map(uncited) }
       }
       const content = await llm.complete(buildPrompt(question, passages, history))
       return { content, sources: citedOrAll(content, passages) }
     },
+
+    async draft({ userId, question, history }) {
+      const passages = await retrieve(userId, question, PASSAGES_PER_ANSWER)
+      if (!llm) {
+        const { content, used } = extractiveAnswer(question, passages)
+        return {
+          // One event per paragraph: the UI has one path whether or not a model answers.
+          async *tokens() {
+            const parts = content.split(/(?<=\n\n)/)
+            for (const part of parts) yield part
+          },
+          sourcesFor: () => used.map(uncited),
+        }
+      }
+      const prompt = buildPrompt(question, passages, history)
+      return {
+        tokens: (signal) => llm.stream(prompt, signal),
+        sourcesFor: (content) => citedOrAll(content, passages),
+      }
+    },
   }
 }
 
-/** The passages the model cited as [n]; all it was given when it cited none. */
-function citedOrAll(content: string, passages: Passage[]): Passage[] {
-  const cited = new Set([...content.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]) - 1))
-  const picked = passages.filter((_, i) => cited.has(i))
-  return picked.length > 0 ? picked : passages
+function uncited(p: Passage): UsedPassage {
+  return { ...p, citation: null }
+}
+
+/**
+ * The passages the model cited as [n], each keeping its n; all it was given when it cited none.
+ * A marker that points at no passage names nothing and is left out.
+ */
+export function citedOrAll(content: string, passages: Passage[]): UsedPassage[] {
+  const cited = new Set([...content.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])))
+  const numbered = passages.map((p, i) => ({ ...p, citation: i + 1 }))
+  const picked = numbered.filter((p) => cited.has(p.citation))
+  return picked.length > 0 ? picked : numbered
 }

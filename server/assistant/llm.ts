@@ -1,19 +1,39 @@
 /**
  * Generation through any OpenAI-compatible chat-completions endpoint (OpenAI, Ollama, vLLM,
  * llama.cpp …) with the official client library. Provider failures become LlmUnavailableError,
- * which the API answers with 502 and nothing stored.
+ * which the API answers with 502 and nothing stored; a caller's abort becomes LlmAbortedError.
+ *
+ * LLM_TIMEOUT_MS bounds one attempt: the client library does not retry (a retried timeout used to
+ * make a hung model fail after twice the limit). Streaming, it bounds the wait for each token, so
+ * a long answer that keeps coming is never cut, and a model that stops sending fails in time.
  */
 import OpenAI from 'openai'
 import type { ChatPromptMessage } from './prompt.ts'
 
 export type LlmConfig = { baseUrl: string; apiKey: string; model: string; timeoutMs: number }
 
-export type Llm = { model: string; complete(messages: ChatPromptMessage[]): Promise<string> }
+export type Llm = {
+  model: string
+  complete(messages: ChatPromptMessage[]): Promise<string>
+  /** The answer's text as the model produces it; aborting `signal` stops the model call. */
+  stream(messages: ChatPromptMessage[], signal?: AbortSignal): AsyncIterable<string>
+}
+
+export const EMPTY_ANSWER = 'The language model returned an empty answer. Please try again.'
+export const TIMED_OUT = 'The language model did not answer in time. Please try again.'
 
 export class LlmUnavailableError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options)
     this.name = 'LlmUnavailableError'
+  }
+}
+
+/** The caller stopped the answer (the person pressed Stop or went away). */
+export class LlmAbortedError extends Error {
+  constructor() {
+    super('The answer was stopped.')
+    this.name = 'LlmAbortedError'
   }
 }
 
@@ -23,7 +43,7 @@ export function createLlm(config: LlmConfig): Llm {
     // Local servers (Ollama, llama.cpp) take any key; the client library insists on one.
     apiKey: config.apiKey || 'not-needed',
     timeout: config.timeoutMs,
-    maxRetries: 1,
+    maxRetries: 0,
   })
   return {
     model: config.model,
@@ -35,16 +55,48 @@ export function createLlm(config: LlmConfig): Llm {
         throw new LlmUnavailableError(explain(cause), { cause })
       }
       const text = completion.choices[0]?.message?.content?.trim()
-      if (!text)
-        throw new LlmUnavailableError('The language model returned an empty answer. Please try again.')
+      if (!text) throw new LlmUnavailableError(EMPTY_ANSWER)
       return text
+    },
+
+    async *stream(messages, signal) {
+      const idle = new AbortController()
+      let timer = setTimeout(() => idle.abort(), config.timeoutMs)
+      const stop = signal ? AbortSignal.any([signal, idle.signal]) : idle.signal
+      let any = false
+      try {
+        const chunks = await client.chat.completions.create(
+          { model: config.model, messages, temperature: 0.2, stream: true },
+          { signal: stop },
+        )
+        for await (const chunk of chunks) {
+          const text = chunk.choices[0]?.delta?.content
+          if (!text) continue
+          clearTimeout(timer)
+          timer = setTimeout(() => idle.abort(), config.timeoutMs)
+          // Leading blank deltas are dropped, as `complete` trims them.
+          const shown = any ? text : text.trimStart()
+          if (shown.length === 0) continue
+          any = true
+          yield shown
+        }
+      } catch (cause) {
+        if (signal?.aborted) throw new LlmAbortedError()
+        if (idle.signal.aborted) throw new LlmUnavailableError(TIMED_OUT, { cause })
+        throw new LlmUnavailableError(explain(cause), { cause })
+      } finally {
+        clearTimeout(timer)
+      }
+      // The client library ends a stream quietly when its signal aborts: tell the two causes apart.
+      if (signal?.aborted) throw new LlmAbortedError()
+      if (idle.signal.aborted) throw new LlmUnavailableError(TIMED_OUT)
+      if (!any) throw new LlmUnavailableError(EMPTY_ANSWER)
     },
   }
 }
 
 function explain(error: unknown): string {
-  if (error instanceof OpenAI.APIConnectionTimeoutError)
-    return 'The language model did not answer in time. Please try again.'
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return TIMED_OUT
   if (error instanceof OpenAI.APIConnectionError)
     return 'The language model could not be reached. Please try again later.'
   if (error instanceof OpenAI.RateLimitError)

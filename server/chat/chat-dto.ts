@@ -1,6 +1,6 @@
 /** Records to wire shapes (contracts/chat.ts), field by field: nothing leaves as the table has it. */
 import type { ChatSession, Message, Source } from '#contracts/chat.ts'
-import type { Passage } from '../assistant/passages.ts'
+import type { UsedPassage } from '../assistant/assistant.ts'
 import type { SourceSnapshot } from '../db/schema.ts'
 import type { MessageRecord, SessionRecord, SessionSummary } from '../repositories/chat-repository.ts'
 
@@ -24,6 +24,7 @@ export function toMessageDto(m: MessageRecord): Message {
     messageType: 'text',
     feedback: m.feedback,
     sources: m.sources.map(toSourceDto),
+    stopped: m.stopped,
   }
 }
 
@@ -34,16 +35,25 @@ function toSourceDto(s: SourceSnapshot): Source {
     chunkId: s.chunkId,
     page: s.page,
     link: s.link,
+    citation: s.citation ?? null,
+    heading: s.heading ?? null,
+    ...(s.quote === undefined ? {} : { quote: s.quote }),
   }
 }
 
-/** What an answer keeps of a passage: enough to name and open it, not its text. */
-export function toSourceSnapshot(p: Passage): SourceSnapshot {
+/**
+ * What an answer keeps of a passage: enough to name and open it, and its text as the answer saw
+ * it, so the citation can still be checked after the document changes or goes.
+ */
+export function toSourceSnapshot(p: UsedPassage): SourceSnapshot {
   return {
     documentId: p.documentId,
     documentName: p.documentName,
     chunkId: p.chunkId,
     page: p.page,
     link: p.link,
+    citation: p.citation,
+    heading: p.heading,
+    quote: p.text,
   }
 }

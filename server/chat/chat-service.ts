@@ -9,12 +9,14 @@ import {
   type ChatSession,
   type Feedback,
   type Message,
+  type SearchHit,
   type SendMessageRequest,
   type SendMessageResponse,
+  type Source,
   TITLE_MAX_LENGTH,
 } from '#contracts/chat.ts'
-import type { Assistant } from '../assistant/assistant.ts'
-import { LlmUnavailableError } from '../assistant/llm.ts'
+import type { AnswerDraft, Assistant } from '../assistant/assistant.ts'
+import { LlmAbortedError, LlmUnavailableError } from '../assistant/llm.ts'
 import { MAX_HISTORY_TURNS } from '../assistant/prompt.ts'
 import { HttpError } from '../http-errors.ts'
 import type { ChatRepository } from '../repositories/chat-repository.ts'
@@ -23,6 +25,28 @@ import { toMessageDto, toSessionDto, toSourceSnapshot } from './chat-dto.ts'
 export const CONVERSATION_NOT_FOUND = 'Conversation not found'
 export const MESSAGE_NOT_FOUND = 'Message not found'
 export const ONLY_ANSWERS_RATED = "Only the assistant's answers can be rated, not your own messages."
+export const ANSWER_IN_PROGRESS =
+  'This conversation is still answering your previous message. Wait for the answer (or stop it), then send again.'
+export const ONLY_LAST_ANSWER = 'Only the last answer of a conversation can be written again.'
+export const ANSWER_FAILED = 'Something went wrong while answering. Please try again.'
+export const STOPPED_BEFORE_ANSWER = 'The answer was stopped before anything was written.'
+
+/**
+ * How long a claim on a conversation (one answer being written) lasts at most. Released as soon as
+ * the answer is stored or fails; the lease only matters when an instance dies mid-answer.
+ */
+export const ANSWER_LEASE_MS = 5 * 60_000
+
+/** Where a streamed answer goes while it is written. */
+export type StreamSink = { token(text: string): void; sources(sources: Source[]): void }
+
+/** How a streamed answer ended: what `send` would have returned, or a sentence. */
+export type StreamOutcome =
+  | { event: 'done'; data: SendMessageResponse }
+  | { event: 'error'; data: { message: string } }
+
+/** A streamed answer, checked and claimed: run it once. */
+export type AnswerRun = (sink: StreamSink, signal: AbortSignal) => Promise<StreamOutcome>
 
 export type ChatService = ReturnType<typeof createChatService>
 
@@ -30,6 +54,9 @@ type Deps = { chats: ChatRepository; assistant: Assistant; now: () => Date }
 type Owner = { id: string }
 
 const conversationNotFound = () => new HttpError(404, CONVERSATION_NOT_FOUND)
+
+/** After `after`, even on a coarse or frozen clock, so the order of messages is certain. */
+const strictlyAfter = (t: Date, after: Date) => new Date(Math.max(t.getTime(), after.getTime() + 1))
 
 /**
  * A session title is the first message (SPEC §4): one line, at most TITLE_MAX_LENGTH characters
@@ -46,6 +73,70 @@ export function shortTitle(title: string): string {
 }
 
 export function createChatService({ chats, assistant, now }: Deps) {
+  /** Claims the conversation for one answer (404 when it is not theirs, 409 while one is written). */
+  async function claim(user: Owner, sessionId: string): Promise<() => Promise<void>> {
+    const at = now()
+    const until = new Date(at.getTime() + ANSWER_LEASE_MS)
+    const claimed = await chats.claimAnswering(user.id, sessionId, at, until)
+    if (claimed === null) throw conversationNotFound()
+    if (claimed === 'busy') throw new HttpError(409, ANSWER_IN_PROGRESS)
+    return () => chats.releaseAnswering(user.id, sessionId, until)
+  }
+
+  type Store = (
+    text: string,
+    sources: ReturnType<typeof toSourceSnapshot>[],
+    stopped: boolean,
+  ) => Promise<SendMessageResponse | null>
+
+  function runOnce(
+    release: () => Promise<void>,
+    log: FastifyBaseLogger,
+    sessionId: string,
+    draft: AnswerDraft,
+    store: Store,
+  ): AnswerRun {
+    return async (sink, signal) => {
+      const started = performance.now()
+      try {
+        let text = ''
+        let stopped = false
+        try {
+          for await (const token of draft.tokens(signal)) {
+            text += token
+            sink.token(token)
+            if (signal.aborted) break
+          }
+        } catch (error) {
+          if (error instanceof LlmUnavailableError) {
+            log.warn({ event: 'chat.llm.unavailable', err: error, sessionId }, 'language model unavailable')
+            return { event: 'error', data: { message: error.message } }
+          }
+          if (!(error instanceof LlmAbortedError)) {
+            log.error({ event: 'chat.answer.failed', err: error, sessionId }, 'answer failed')
+            return { event: 'error', data: { message: ANSWER_FAILED } }
+          }
+        }
+        if (signal.aborted) stopped = true
+        text = text.trim()
+        if (stopped && text.length === 0) return { event: 'error', data: { message: STOPPED_BEFORE_ANSWER } }
+        const used = draft.sourcesFor(text)
+        const snapshots = used.map(toSourceSnapshot)
+        const stored = await store(text, snapshots, stopped)
+        // Deleted while the assistant was writing: nothing was stored, the conversation is gone.
+        if (!stored) return { event: 'error', data: { message: CONVERSATION_NOT_FOUND } }
+        sink.sources(stored.aiMessage.sources)
+        logAnswered(log, sessionId, used.length, started, stopped)
+        return { event: 'done', data: stored }
+      } catch (error) {
+        log.error({ event: 'chat.answer.failed', err: error, sessionId }, 'answer failed')
+        return { event: 'error', data: { message: ANSWER_FAILED } }
+      } finally {
+        await release()
+      }
+    }
+  }
+
   return {
     async createSession(user: Owner, title: string): Promise<ChatSession> {
       return toSessionDto(
@@ -72,40 +163,118 @@ export function createChatService({ chats, assistant, now }: Deps) {
       { content }: SendMessageRequest,
       log: FastifyBaseLogger,
     ): Promise<SendMessageResponse> {
-      if (!(await chats.findSession(user.id, sessionId))) throw conversationNotFound()
-      const history = await chats.recentTurns(user.id, sessionId, MAX_HISTORY_TURNS)
-      const askedAt = now()
-      const started = performance.now()
-      let answer: Awaited<ReturnType<Assistant['answer']>>
+      const release = await claim(user, sessionId)
       try {
-        answer = await assistant.answer({ userId: user.id, question: content, history })
-      } catch (error) {
-        if (!(error instanceof LlmUnavailableError)) throw error
-        log.warn({ event: 'chat.llm.unavailable', err: error, sessionId }, 'language model unavailable')
-        throw new HttpError(502, error.message)
-      }
-      const stored = await chats.storeExchange({
-        userId: user.id,
-        sessionId,
-        question: content,
-        askedAt,
-        answer: answer.content,
-        sources: answer.sources.map(toSourceSnapshot),
-        // Strictly after the question, even on a coarse or frozen clock, so the order is certain.
-        answeredAt: new Date(Math.max(now().getTime(), askedAt.getTime() + 1)),
-      })
-      // Deleted while the assistant was thinking: nothing was stored, the conversation is gone.
-      if (!stored) throw conversationNotFound()
-      log.info(
-        {
-          event: 'chat.answered',
+        const history = await chats.recentTurns(user.id, sessionId, MAX_HISTORY_TURNS)
+        const askedAt = now()
+        const started = performance.now()
+        let answer: Awaited<ReturnType<Assistant['answer']>>
+        try {
+          answer = await assistant.answer({ userId: user.id, question: content, history })
+        } catch (error) {
+          if (!(error instanceof LlmUnavailableError)) throw error
+          log.warn({ event: 'chat.llm.unavailable', err: error, sessionId }, 'language model unavailable')
+          throw new HttpError(502, error.message)
+        }
+        const stored = await chats.storeExchange({
+          userId: user.id,
           sessionId,
-          sources: answer.sources.length,
-          ms: Math.round(performance.now() - started),
-        },
-        'question answered',
-      )
-      return { userMessage: toMessageDto(stored.question), aiMessage: toMessageDto(stored.answer) }
+          question: content,
+          askedAt,
+          answer: answer.content,
+          sources: answer.sources.map(toSourceSnapshot),
+          answeredAt: strictlyAfter(now(), askedAt),
+        })
+        // Deleted while the assistant was thinking: nothing was stored, the conversation is gone.
+        if (!stored) throw conversationNotFound()
+        logAnswered(log, sessionId, answer.sources.length, started)
+        return { userMessage: toMessageDto(stored.question), aiMessage: toMessageDto(stored.answer) }
+      } finally {
+        await release()
+      }
+    },
+
+    /**
+     * The streamed send: checks and claims the conversation now (so 404 and 409 answer before the
+     * stream starts), then returns the run that writes the answer into a sink. A stopped answer is
+     * stored with what had arrived, marked as stopped; a failed one stores nothing.
+     */
+    async openStream(
+      user: Owner,
+      sessionId: string,
+      { content }: SendMessageRequest,
+      log: FastifyBaseLogger,
+    ): Promise<AnswerRun> {
+      const release = await claim(user, sessionId)
+      try {
+        const history = await chats.recentTurns(user.id, sessionId, MAX_HISTORY_TURNS)
+        const askedAt = now()
+        const draft = await assistant.draft({ userId: user.id, question: content, history })
+        return runOnce(release, log, sessionId, draft, async (text, sources, stopped) => {
+          const stored = await chats.storeExchange({
+            userId: user.id,
+            sessionId,
+            question: content,
+            askedAt,
+            answer: text,
+            sources,
+            stopped,
+            answeredAt: strictlyAfter(now(), askedAt),
+          })
+          return (
+            stored && { userMessage: toMessageDto(stored.question), aiMessage: toMessageDto(stored.answer) }
+          )
+        })
+      } catch (error) {
+        await release()
+        throw error
+      }
+    },
+
+    /** Writes the conversation's last answer again, streamed; `done` carries the replaced answer. */
+    async openRegenerate(user: Owner, sessionId: string, messageId: string, log: FastifyBaseLogger) {
+      const release = await claim(user, sessionId)
+      try {
+        const [answer, question] = await chats.lastTwo(user.id, sessionId)
+        if (!answer || answer.id !== messageId || answer.isUser || !question?.isUser) {
+          const known = (await chats.listMessages(user.id, sessionId)).some((m) => m.id === messageId)
+          throw known ? new HttpError(400, ONLY_LAST_ANSWER) : new HttpError(404, MESSAGE_NOT_FOUND)
+        }
+        const turns = await chats.recentTurns(user.id, sessionId, MAX_HISTORY_TURNS + 2)
+        const draft = await assistant.draft({
+          userId: user.id,
+          question: question.content,
+          history: turns.slice(0, -2),
+        })
+        return runOnce(release, log, sessionId, draft, async (text, sources, stopped) => {
+          const replaced = await chats.replaceAnswer({
+            userId: user.id,
+            sessionId,
+            answerId: answer.id,
+            answer: text,
+            sources,
+            stopped,
+            answeredAt: strictlyAfter(now(), question.createdAt),
+          })
+          return replaced && { userMessage: toMessageDto(question), aiMessage: toMessageDto(replaced) }
+        })
+      } catch (error) {
+        await release()
+        throw error
+      }
+    },
+
+    async renameSession(user: Owner, sessionId: string, title: string): Promise<ChatSession> {
+      const renamed = await chats.renameSession(user.id, sessionId, shortTitle(title))
+      if (!renamed) throw conversationNotFound()
+      return toSessionDto(renamed)
+    },
+
+    async search(user: Owner, q: string): Promise<SearchHit[]> {
+      return (await chats.search(user.id, q)).map((row) => ({
+        session: toSessionDto(row),
+        snippet: row.snippet,
+      }))
     },
 
     async setFeedback(user: Owner, messageId: string, feedback: Feedback): Promise<Message> {
@@ -115,4 +284,17 @@ export function createChatService({ chats, assistant, now }: Deps) {
       return toMessageDto(result)
     },
   }
+}
+
+function logAnswered(
+  log: FastifyBaseLogger,
+  sessionId: string,
+  sources: number,
+  started: number,
+  stopped = false,
+) {
+  log.info(
+    { event: 'chat.answered', sessionId, sources, stopped, ms: Math.round(performance.now() - started) },
+    'question answered',
+  )
 }

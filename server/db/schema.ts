@@ -80,6 +80,12 @@ export const chatSessions = pgTable(
     title: text('title').notNull(),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+    /**
+     * Set while an answer is being written in this conversation (a claim any app instance on the
+     * database sees): a second send waits its turn (409). A lease, so a crashed instance's claim
+     * lapses by itself.
+     */
+    answeringUntil: timestamptz('answering_until'),
   },
   (t) => [
     index('chat_sessions_user_id_updated_at_idx').on(t.userId, t.updatedAt.desc().nullsFirst()),
@@ -98,6 +104,12 @@ export type SourceSnapshot = {
   chunkId: string
   page: number | null
   link: string | null
+  /** The [n] the answer cites it by; absent on answers stored before citations were numbered. */
+  citation?: number | null
+  /** The nearest heading above the passage, when there is one. */
+  heading?: string | null
+  /** The passage's text as the answer saw it, so a citation can be checked later. */
+  quote?: string
 }
 
 export const chatMessages = pgTable(
@@ -113,10 +125,14 @@ export const chatMessages = pgTable(
     /** 'like' | 'dislike' on an answer; null until the person rates it. */
     feedback: text('feedback').$type<'like' | 'dislike'>(),
     sources: jsonb('sources').$type<SourceSnapshot[]>().notNull().default([]),
+    /** An answer the person stopped while it was being written: what had arrived by then. */
+    stopped: boolean('stopped').notNull().default(false),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
   },
   (t) => [
     index('chat_messages_session_id_created_at_idx').on(t.sessionId, t.createdAt),
+    // Conversation search (GET /chat/search) matches this expression.
+    index('chat_messages_content_fts_idx').using('gin', sql`to_tsvector('english', ${t.content})`),
     foreignKey({
       name: 'chat_messages_session_owner_fk',
       columns: [t.sessionId, t.userId],

@@ -3,7 +3,7 @@
  * user's id behaves exactly like a missing one. A message carries its session's owner, enforced
  * by the (session_id, user_id) foreign key.
  */
-import { and, asc, desc, eq, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, isNull, lte, or, sql } from 'drizzle-orm'
 import { LAST_MESSAGE_PREVIEW_LENGTH } from '#contracts/chat.ts'
 import type { Turn } from '../assistant/passages.ts'
 import type { Db } from '../db/database.ts'
@@ -19,6 +19,7 @@ export type MessageRecord = {
   content: string
   feedback: 'like' | 'dislike' | null
   sources: SourceSnapshot[]
+  stopped: boolean
   createdAt: Date
 }
 
@@ -30,7 +31,25 @@ export type Exchange = {
   answer: string
   sources: SourceSnapshot[]
   answeredAt: Date
+  /** The person stopped it while it was written. */
+  stopped?: boolean
 }
+
+/** A new text for an existing answer (regenerate): it replaces the old one, feedback included. */
+export type Replacement = {
+  userId: string
+  sessionId: string
+  answerId: string
+  answer: string
+  sources: SourceSnapshot[]
+  answeredAt: Date
+  stopped?: boolean
+}
+
+export type SearchRow = SessionSummary & { snippet: string }
+
+/** How many conversations a search lists at most. */
+export const SEARCH_LIMIT = 20
 
 export type ChatRepository = ReturnType<typeof createChatRepository>
 
@@ -47,8 +66,20 @@ const messageColumns = {
   content: chatMessages.content,
   feedback: chatMessages.feedback,
   sources: chatMessages.sources,
+  stopped: chatMessages.stopped,
   createdAt: chatMessages.createdAt,
 }
+
+// Qualified by hand: Drizzle leaves columns unqualified in a single-table select, and a bare "id"
+// here would name the message's.
+const messageCount = sql<number>`(
+  select count(*) from chat_messages m where m.session_id = chat_sessions.id
+)`.mapWith(Number)
+const lastMessage = sql<string>`coalesce((
+  select left(m.content, ${LAST_MESSAGE_PREVIEW_LENGTH}) from chat_messages m
+  where m.session_id = chat_sessions.id
+  order by m.created_at desc, m.is_user asc, m.id desc limit 1
+), '')`
 
 // A question and its answer can carry the same timestamp: the question sorts first.
 const oldestFirst = [asc(chatMessages.createdAt), desc(chatMessages.isUser), asc(chatMessages.id)]
@@ -75,19 +106,7 @@ export function createChatRepository(db: Db) {
      */
     async listSessions(userId: string): Promise<SessionSummary[]> {
       return db
-        .select({
-          ...sessionColumns,
-          // Qualified by hand: Drizzle leaves columns unqualified in a single-table select, and a
-          // bare "id" here would name the message's.
-          messageCount: sql<number>`(
-            select count(*) from chat_messages m where m.session_id = chat_sessions.id
-          )`.mapWith(Number),
-          lastMessage: sql<string>`coalesce((
-            select left(m.content, ${LAST_MESSAGE_PREVIEW_LENGTH}) from chat_messages m
-            where m.session_id = chat_sessions.id
-            order by m.created_at desc, m.is_user asc, m.id desc limit 1
-          ), '')`,
-        })
+        .select({ ...sessionColumns, messageCount, lastMessage })
         .from(chatSessions)
         .where(eq(chatSessions.userId, userId))
         .orderBy(desc(chatSessions.updatedAt), desc(chatSessions.createdAt), desc(chatSessions.id))
@@ -155,6 +174,7 @@ export function createChatRepository(db: Db) {
               isUser: false,
               content: x.answer,
               sources: x.sources,
+              stopped: x.stopped ?? false,
               createdAt: x.answeredAt,
             },
           ])
@@ -164,6 +184,133 @@ export function createChatRepository(db: Db) {
         if (!question || !answer) throw new Error('Inserting a question and its answer returned no rows')
         return { question, answer }
       })
+    },
+
+    /**
+     * Claims the conversation for one answer until `until`, on the database, so every app
+     * instance sees it: 'busy' while another claim has not lapsed, null when it is not theirs.
+     */
+    async claimAnswering(
+      userId: string,
+      sessionId: string,
+      now: Date,
+      until: Date,
+    ): Promise<'claimed' | 'busy' | null> {
+      const claimed = await db
+        .update(chatSessions)
+        .set({ answeringUntil: until })
+        .where(
+          and(
+            ownSession(userId, sessionId),
+            or(isNull(chatSessions.answeringUntil), lte(chatSessions.answeringUntil, now)),
+          ),
+        )
+        .returning({ id: chatSessions.id })
+      if (claimed.length > 0) return 'claimed'
+      const [exists] = await db
+        .select({ id: chatSessions.id })
+        .from(chatSessions)
+        .where(ownSession(userId, sessionId))
+      return exists ? 'busy' : null
+    },
+
+    /** Ends this claim (and only this one: a lapsed claim may have been taken over since). */
+    async releaseAnswering(userId: string, sessionId: string, until: Date): Promise<void> {
+      await db
+        .update(chatSessions)
+        .set({ answeringUntil: null })
+        .where(and(ownSession(userId, sessionId), eq(chatSessions.answeringUntil, until)))
+    },
+
+    /** The newest message and the one before it (the last question and its answer), newest first. */
+    async lastTwo(userId: string, sessionId: string): Promise<MessageRecord[]> {
+      return db
+        .select(messageColumns)
+        .from(chatMessages)
+        .where(and(eq(chatMessages.sessionId, sessionId), eq(chatMessages.userId, userId)))
+        .orderBy(...newestFirst)
+        .limit(2)
+    },
+
+    /** Replaces an answer's text and sources in place; null when it (or its session) is gone. */
+    async replaceAnswer(r: Replacement): Promise<MessageRecord | null> {
+      return db.transaction(async (tx) => {
+        const touched = await tx
+          .update(chatSessions)
+          .set({ updatedAt: r.answeredAt })
+          .where(ownSession(r.userId, r.sessionId))
+          .returning({ id: chatSessions.id })
+        if (touched.length === 0) return null
+        const [row] = await tx
+          .update(chatMessages)
+          .set({
+            content: r.answer,
+            sources: r.sources,
+            stopped: r.stopped ?? false,
+            feedback: null,
+            createdAt: r.answeredAt,
+          })
+          .where(
+            and(
+              eq(chatMessages.id, r.answerId),
+              eq(chatMessages.sessionId, r.sessionId),
+              eq(chatMessages.userId, r.userId),
+              eq(chatMessages.isUser, false),
+            ),
+          )
+          .returning(messageColumns)
+        return row ?? null
+      })
+    },
+
+    async renameSession(userId: string, sessionId: string, title: string): Promise<SessionSummary | null> {
+      const [row] = await db
+        .update(chatSessions)
+        .set({ title })
+        .where(ownSession(userId, sessionId))
+        .returning({ ...sessionColumns, messageCount, lastMessage })
+      return row ?? null
+    },
+
+    /**
+     * The user's conversations whose title or messages match `q` as a web search (Postgres full
+     * text, English stemming), most recently active first, each with a plain-text snippet of its
+     * best-matching message.
+     */
+    async search(userId: string, q: string): Promise<SearchRow[]> {
+      const query = sql`websearch_to_tsquery('english', ${q})`
+      const rows = await db
+        .select({
+          ...sessionColumns,
+          messageCount,
+          lastMessage,
+          snippet: sql<string>`coalesce((
+            select ts_headline('english', m.content, ${query},
+              'StartSel="", StopSel="", MaxWords=24, MinWords=8, ShortWord=2')
+            from chat_messages m
+            where m.session_id = chat_sessions.id and m.user_id = ${userId}
+              and to_tsvector('english', m.content) @@ ${query}
+            order by ts_rank_cd(to_tsvector('english', m.content), ${query}) desc, m.created_at desc
+            limit 1
+          ), '')`,
+        })
+        .from(chatSessions)
+        .where(
+          and(
+            eq(chatSessions.userId, userId),
+            or(
+              sql`to_tsvector('english', ${chatSessions.title}) @@ ${query}`,
+              sql`exists (
+                select 1 from chat_messages m
+                where m.session_id = chat_sessions.id and m.user_id = ${userId}
+                  and to_tsvector('english', m.content) @@ ${query}
+              )`,
+            ),
+          ),
+        )
+        .orderBy(desc(chatSessions.updatedAt), desc(chatSessions.id))
+        .limit(SEARCH_LIMIT)
+      return rows
     },
 
     /**

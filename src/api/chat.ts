@@ -4,13 +4,19 @@ import {
   chatEndpoints,
   type Feedback,
   type Message,
+  type SearchHit,
   type SendMessageResponse,
 } from '#contracts/chat.ts'
+import type { StreamCall, StreamHandlers } from './chat-stream.ts'
 import type { Http } from './client.ts'
 
 export type ChatApi = ReturnType<typeof createChatApi>
 
-export function createChatApi(http: Http) {
+export function createChatApi(http: Http, stream?: StreamCall) {
+  const streaming = () => {
+    if (!stream) throw new Error('chat: streamed calls need a stream client')
+    return stream
+  }
   return {
     async createSession(title: string): Promise<ChatSession> {
       return (await http(chatEndpoints.createSession, { body: { title } })).data
@@ -27,6 +33,20 @@ export function createChatApi(http: Http) {
     async sendMessage(id: string, content: string): Promise<SendMessageResponse> {
       const body = { content, isUser: true as const, messageType: 'text' as const }
       return (await http(chatEndpoints.sendMessage, { params: { id }, body })).data
+    },
+    /** The streamed send: tokens as they come, then what `sendMessage` returns. */
+    async streamMessage(id: string, content: string, handlers: StreamHandlers): Promise<SendMessageResponse> {
+      const body = { content, isUser: true as const, messageType: 'text' as const }
+      return streaming()(chatEndpoints.streamMessage, { params: { id }, body }, handlers)
+    },
+    async regenerate(id: string, messageId: string, handlers: StreamHandlers): Promise<SendMessageResponse> {
+      return streaming()(chatEndpoints.regenerateMessage, { params: { id, messageId } }, handlers)
+    },
+    async renameSession(id: string, title: string): Promise<ChatSession> {
+      return (await http(chatEndpoints.renameSession, { params: { id }, body: { title } })).data
+    },
+    async searchSessions(q: string): Promise<SearchHit[]> {
+      return (await http(chatEndpoints.searchSessions, { query: { q } })).data
     },
     async setFeedback(messageId: string, feedback: Feedback): Promise<Message> {
       return (await http(chatEndpoints.setFeedback, { params: { id: messageId }, body: { feedback } })).data

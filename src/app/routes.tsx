@@ -17,7 +17,8 @@ export function AppRoutes() {
     <Switch>
       <Route path={paths.login} component={LoginView} />
       <Route path={paths.register} component={RegisterView} />
-      <Route path={paths.dashboard}>
+      {/* One route for /dashboard and /dashboard/c/:id, so opening a conversation never remounts it. */}
+      <Route path={`${paths.dashboard}/*?`}>
         <SessionGuard>
           <Suspense fallback={<FullPageMessage>Loading...</FullPageMessage>}>
             <DashboardView />

@@ -20,6 +20,8 @@ export type AppDeps = {
    * (chat), so their contracts add nothing to /login.
    */
   http: Http
+  /** Where `http` sends (base URL, fetch), for the chat's streamed calls built in its own chunk. */
+  httpOptions?: HttpOptions
   log: Logger
   inspect?: Inspect
 }
@@ -30,6 +32,7 @@ export function createAppDeps(http: HttpOptions = {}, inspect?: Inspect): AppDep
     authApi: createAuthApi(client),
     driveApi: createDriveApi(client),
     http: client,
+    httpOptions: http,
     log: console,
     inspect,
   }

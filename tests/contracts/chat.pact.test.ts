@@ -181,3 +181,41 @@ test('feedback on an answer is stored and answered back', async () => {
       expect(message.feedback).toBe('like')
     })
 })
+
+test('renaming a session answers it with its new title', async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in with an empty chat session')
+    .uponReceiving('a request to rename a chat session')
+    .withRequest(
+      'PATCH',
+      fromProviderState(`/api/v1/chat/sessions/\${sessionId}`, `/api/v1/chat/sessions/${SESSION_ID}`),
+      (b) => b.jsonBody({ title: 'Trip to Lisbon' }),
+    )
+    .willRespondWith(200, (b) => b.jsonBody({ success: true, data: sessionMatcher('Trip to Lisbon') }))
+    .executeTest(async (server) => {
+      const session = await api(server.url).renameSession(SESSION_ID, 'Trip to Lisbon')
+      expect(session.title).toBe('Trip to Lisbon')
+    })
+})
+
+test('searching conversations answers the matching sessions with a snippet', async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in with one answered chat session')
+    .uponReceiving('a search of the chat sessions')
+    .withRequest('GET', '/api/v1/chat/search', (b) => b.query({ q: 'hello' }))
+    .willRespondWith(200, (b) =>
+      b.jsonBody({
+        success: true,
+        data: eachLike({
+          session: { ...sessionMatcher('Hello'), messageCount: integer(2), lastMessage: string('Hi!') },
+          snippet: string('Hello'),
+        }),
+      }),
+    )
+    .executeTest(async (server) => {
+      const hits = await api(server.url).searchSessions('hello')
+      expect(hits[0]?.session._id).toBe(SESSION_ID)
+    })
+})

@@ -37,6 +37,7 @@ test('send, find it in History, like it, reload, still liked, delete it', async 
 
   await page.getByRole('button', { name: 'Conversation History' }).click()
   await chat.getByRole('button', { name: 'Delete conversation' }).first().click()
+  await chat.getByRole('button', { name: 'Delete', exact: true }).click()
   await expect(chat.getByRole('heading', { name: 'No conversations yet' })).toBeVisible()
   await page.reload()
   await page.getByRole('button', { name: 'Conversation History' }).click()

@@ -1,6 +1,8 @@
 /**
  * A stand-in for an OpenAI-compatible chat-completions endpoint on 127.0.0.1 (we cannot reach a
- * paid model from tests). It records every request and answers what the test scripts.
+ * paid model from tests). It records every request and answers what the test scripts: whole, or
+ * streamed (`stream: true`) word by word after a first-token delay; or it hangs, before any token
+ * or after some. It counts the streams whose client went away before the end (aborted calls).
  */
 import { once } from 'node:events'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
@@ -8,25 +10,67 @@ import type { AddressInfo } from 'node:net'
 
 export type RecordedCompletion = {
   authorization: string | undefined
-  body: { model: string; messages: { role: string; content: string }[] }
+  body: { model: string; stream?: boolean; messages: { role: string; content: string }[] }
 }
 
 export type Reply =
-  | { kind: 'text'; text: string }
+  /** Streamed: the first word after `firstTokenDelayMs`, then one word per `tokenDelayMs`. */
+  | { kind: 'text'; text: string; firstTokenDelayMs?: number; tokenDelayMs?: number }
   | { kind: 'status'; status: number; body?: unknown }
   | { kind: 'hang' }
+  /** Streams `text`, then sends nothing more and never ends (a stream only). */
+  | { kind: 'stall'; text: string }
 
 export type FakeLlm = {
   baseUrl: string
   requests: RecordedCompletion[]
+  /** Streams whose client closed the connection before the last chunk. */
+  aborted: () => number
   reply: (next: Reply) => void
   close: () => Promise<void>
 }
 
-export async function startFakeLlm(): Promise<FakeLlm> {
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+function chunk(content: string | null, finish: string | null = null): string {
+  const delta = content === null ? {} : { content }
+  const body = {
+    id: 'chatcmpl-fake',
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model: 'fake-model',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  }
+  return `data: ${JSON.stringify(body)}\n\n`
+}
+
+/** Words with their following spaces, so the pieces join back to the text exactly. */
+export function words(text: string): string[] {
+  return text.match(/\s*\S+\s*/g) ?? (text.length > 0 ? [text] : [])
+}
+
+async function stream(res: ServerResponse, reply: Extract<Reply, { kind: 'text' | 'stall' }>) {
+  res.writeHead(200, { 'content-type': 'text/event-stream' })
+  res.flushHeaders()
+  const pieces = words(reply.text)
+  const first = reply.kind === 'text' ? (reply.firstTokenDelayMs ?? 0) : 0
+  const between = reply.kind === 'text' ? (reply.tokenDelayMs ?? 0) : 0
+  if (first > 0) await sleep(first)
+  for (const [i, piece] of pieces.entries()) {
+    if (i > 0 && between > 0) await sleep(between)
+    if (res.destroyed) return
+    res.write(chunk(piece))
+  }
+  if (reply.kind === 'stall') return
+  res.write(chunk(null, 'stop'))
+  res.end('data: [DONE]\n\n')
+}
+
+export async function startFakeLlm(options: { port?: number; host?: string } = {}): Promise<FakeLlm> {
   const requests: RecordedCompletion[] = []
   let next: Reply = { kind: 'text', text: 'A reply from the fake model.' }
   const hanging: ServerResponse[] = []
+  let aborted = 0
 
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = []
@@ -35,10 +79,13 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}')
       return
     }
-    requests.push({
-      authorization: req.headers.authorization,
-      body: JSON.parse(Buffer.concat(chunks).toString()),
-    })
+    const body = JSON.parse(Buffer.concat(chunks).toString()) as RecordedCompletion['body']
+    requests.push({ authorization: req.headers.authorization, body })
+    if (body.stream) {
+      res.on('close', () => {
+        if (!res.writableFinished) aborted += 1
+      })
+    }
     if (next.kind === 'hang') {
       hanging.push(res)
       return
@@ -48,6 +95,13 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       res.end(JSON.stringify(next.body ?? { error: { message: 'fake failure', type: 'server_error' } }))
       return
     }
+    if (body.stream && (next.kind === 'text' || next.kind === 'stall')) {
+      const reply = next
+      if (reply.kind === 'stall') hanging.push(res)
+      await stream(res, reply)
+      return
+    }
+    const text = next.text
     res.writeHead(200, { 'content-type': 'application/json' })
     res.end(
       JSON.stringify({
@@ -55,17 +109,19 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         object: 'chat.completion',
         created: Math.floor(Date.now() / 1000),
         model: 'fake-model',
-        choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: next.text } }],
+        choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: text } }],
         usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
       }),
     )
   })
-  server.listen(0, '127.0.0.1')
+  const host = options.host ?? '127.0.0.1'
+  server.listen(options.port ?? 0, host)
   await once(server, 'listening')
   const { port } = server.address() as AddressInfo
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
+    baseUrl: `http://${host}:${port}/v1`,
     requests,
+    aborted: () => aborted,
     reply: (r) => {
       next = r
     },

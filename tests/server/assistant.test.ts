@@ -85,7 +85,7 @@ test('with a model configured the assistant sends passages and history and retur
     ],
   })
   expect(answer.content).toBe('The allowance is 45 euros [2].')
-  expect(answer.sources).toEqual([passages[1]])
+  expect(answer.sources).toEqual([{ ...passages[1], citation: 2 }])
   const sent = llm.requests.at(-1)
   expect(sent?.authorization).toBe('Bearer sk-test')
   expect(sent?.body.model).toBe('test-model')

@@ -102,6 +102,9 @@ test("the model is asked with the numbered passages and this conversation's prev
       chunkId: expect.any(String),
       page: 2,
       link: 'https://drive.example.com/travel',
+      citation: 1,
+      heading: null,
+      quote: 'The daily meal allowance abroad is 45 euros per person.',
     },
   ])
 })

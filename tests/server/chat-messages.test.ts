@@ -147,6 +147,10 @@ test('with an indexed document and no model, the reply quotes it and its sources
       chunkId: expect.any(String),
       page: 2,
       link: 'https://drive.example.com/travel-policy',
+      // Quoted, not cited: an extractive answer has no [n] markers.
+      citation: null,
+      heading: null,
+      quote: expect.stringContaining('The daily meal allowance abroad is 45 euros.'),
     },
   ])
   // Stored with the answer: listing the messages gives the same sources.

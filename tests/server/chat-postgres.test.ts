@@ -8,8 +8,19 @@ import { chatEndpoints } from '#contracts/chat.ts'
 import type { App } from '#server/app.ts'
 import { NO_MODEL_NOTE } from '#server/assistant/extractive.ts'
 import { createRetriever } from '#server/assistant/retrieval.ts'
+import { ANSWER_IN_PROGRESS } from '#server/chat/chat-service.ts'
 import { indexDocument } from '#server/ingest/index-document.ts'
-import { call, countMessages, createSession, listMessages, listSessions, sendOk } from './chat-helpers.ts'
+import { startFakeLlm } from '#tests/fakes/openai-compatible.ts'
+import {
+  call,
+  countMessages,
+  createSession,
+  errorOf,
+  listMessages,
+  listSessions,
+  send,
+  sendOk,
+} from './chat-helpers.ts'
 import { buildTestApp, register, signIn, uniqueEmail } from './helper.ts'
 
 const url = process.env.TEST_DATABASE_URL
@@ -76,5 +87,38 @@ test.skipIf(!url)(
     expect(await retrieve(bob, 'expense reimbursement deadline', 6)).toEqual([])
     expect(await retrieve(alice, 'What is it?', 6)).toEqual([])
     expect(await retrieve(alice, "odd: it's 'quoted' \\ x:* & | !", 6)).toBeInstanceOf(Array)
+  },
+)
+
+test.skipIf(!url)(
+  'on PostgreSQL: two app instances on one database answer one message per conversation at a time',
+  async () => {
+    const llm = await startFakeLlm()
+    const env = { DATABASE_URL: url ?? '', LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'm', LLM_TIMEOUT_MS: '800' }
+    const one = await buildTestApp({ env })
+    const two = await buildTestApp({ env })
+    try {
+      const email = uniqueEmail('pg-claim')
+      await register(one, email)
+      const { cookie } = await signIn(one, email)
+      const session = await createSession(one, cookie, 'Two instances')
+      llm.reply({ kind: 'hang' })
+      const first = send(one, cookie, session._id, 'First question')
+      while (llm.requests.length === 0) await new Promise((r) => setTimeout(r, 10))
+
+      // The other instance has no memory of the first send: only the database knows.
+      const second = await send(two, cookie, session._id, 'Second question')
+      expect(second.statusCode).toBe(409)
+      expect(errorOf(second)).toBe(ANSWER_IN_PROGRESS)
+      expect((await first).statusCode).toBe(502)
+
+      llm.reply({ kind: 'text', text: 'Your turn now.' })
+      const { aiMessage } = await sendOk(two, cookie, session._id, 'Second question')
+      expect(aiMessage.content).toBe('Your turn now.')
+    } finally {
+      await one.close()
+      await two.close()
+      await llm.close()
+    }
   },
 )

@@ -5,7 +5,7 @@
  * person sees meanwhile; single calls can be made to fail with `server.use(fail(...))`.
  */
 import { screen, waitFor, within } from '@testing-library/react'
-import { http } from 'msw'
+import { HttpResponse, http } from 'msw'
 import { expect } from 'vitest'
 import {
   type ChatSession,
@@ -13,7 +13,9 @@ import {
   chatEndpoints,
   FeedbackRequestSchema,
   type Message,
+  RenameSessionRequestSchema,
   SendMessageRequestSchema,
+  type SendMessageResponse,
   type Source,
 } from '#contracts/chat.ts'
 import { ada, errorResponse, okResponse, server, signedIn, urlOf } from './msw-server.ts'
@@ -87,6 +89,17 @@ export function chatBackend(seed: Seed = {}) {
   let nextId = 1
   const newId = (prefix: string) => `${prefix}-${nextId++}`
 
+  async function answer(sessionId: string, content: string): Promise<SendMessageResponse> {
+    const now = new Date().toISOString()
+    const userMessage = chatMessage(newId('msg'), true, content, { createdAt: now })
+    const aiMessage = chatMessage(newId('msg'), false, answerTo(content), {
+      createdAt: now,
+      sources: [source()],
+    })
+    messages.set(sessionId, [...(messages.get(sessionId) ?? []), userMessage, aiMessage])
+    return { userMessage, aiMessage }
+  }
+
   const handlers = [
     http.get(urlOf(chatEndpoints.listSessions), () => {
       calls.listSessions += 1
@@ -113,17 +126,32 @@ export function chatBackend(seed: Seed = {}) {
     http.post(urlOf(chatEndpoints.sendMessage), async ({ request, params }) => {
       const body = SendMessageRequestSchema.safeParse(await request.json())
       if (!body.success) return errorResponse(400, 'Bad message')
+      const data = await answer(String(params.id), body.data.content)
+      return okResponse(chatEndpoints.sendMessage, { success: true, data })
+    }),
+    // The SPA's send: the same answer, streamed word by word as the server does.
+    http.post(urlOf(chatEndpoints.streamMessage), async ({ request, params }) => {
+      const body = SendMessageRequestSchema.safeParse(await request.json())
+      if (!body.success) return errorResponse(400, 'Bad message')
       const sessionId = String(params.id)
       calls.sent.push({ sessionId, content: body.data.content })
       if (replyGate) await replyGate
-      const now = new Date().toISOString()
-      const userMessage = chatMessage(newId('msg'), true, body.data.content, { createdAt: now })
-      const aiMessage = chatMessage(newId('msg'), false, answerTo(body.data.content), {
-        createdAt: now,
-        sources: [source()],
-      })
-      messages.set(sessionId, [...(messages.get(sessionId) ?? []), userMessage, aiMessage])
-      return okResponse(chatEndpoints.sendMessage, { success: true, data: { userMessage, aiMessage } })
+      return eventStream(await answer(sessionId, body.data.content))
+    }),
+    http.patch(urlOf(chatEndpoints.renameSession), async ({ request, params }) => {
+      const body = RenameSessionRequestSchema.safeParse(await request.json())
+      if (!body.success) return errorResponse(400, 'Bad title')
+      const found = sessions.find((s) => s._id === String(params.id))
+      if (!found) return errorResponse(404, 'Conversation not found')
+      found.title = body.data.title
+      return okResponse(chatEndpoints.renameSession, { success: true, data: found })
+    }),
+    http.get(urlOf(chatEndpoints.searchSessions), ({ request }) => {
+      const q = new URL(request.url).searchParams.get('q')?.toLowerCase() ?? ''
+      const hits = sessions
+        .filter((s) => s.title.toLowerCase().includes(q) || s.lastMessage.toLowerCase().includes(q))
+        .map((session) => ({ session, snippet: session.lastMessage }))
+      return okResponse(chatEndpoints.searchSessions, { success: true, data: hits })
     }),
     http.delete(urlOf(chatEndpoints.deleteSession), ({ params }) => {
       const id = String(params.id)
@@ -158,13 +186,26 @@ export function chatBackend(seed: Seed = {}) {
   }
 }
 
+/** `text/event-stream` as the server writes it: the answer's words, its sources, then done. */
+export function eventStream(reply: SendMessageResponse): Response {
+  const words = reply.aiMessage.content.match(/\s*\S+\s*/g) ?? []
+  const events = [
+    ...words.map((text) => ['token', { text }] as const),
+    ['sources', { sources: reply.aiMessage.sources }] as const,
+    ['done', reply] as const,
+  ]
+  const body = events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join('')
+  return new HttpResponse(body, { headers: { 'content-type': 'text/event-stream' } })
+}
+
 const exact = (text: string) => text
 
 /** Signs in, opens the dashboard on Chat with this backend, and finds what the tests use. */
 export async function openChat(backend: ReturnType<typeof chatBackend>) {
   server.use(signedIn(), ...backend.handlers)
   const app = renderApp('/dashboard')
-  await screen.findByText(ada.email)
+  // The dashboard chunk loads lazily: on a busy machine the first load takes more than a second.
+  await screen.findByText(ada.email, undefined, { timeout: 5000 })
   // Let the session list arrive: a request still in flight when a test ends would be answered
   // by the next test's handlers.
   await waitFor(() => expect(backend.calls.listSessions).toBeGreaterThan(0))

@@ -2,7 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { expect, test } from 'vitest'
 import { chatEndpoints, MESSAGE_MAX_LENGTH } from '#contracts/chat.ts'
 import { answerTo, chatBackend, chatMessage, chatSession, openChat, source } from './chat-fixtures.ts'
-import { fail, server } from './msw-server.ts'
+import { fail, server, signedIn } from './msw-server.ts'
+import { renderApp } from './render-app.tsx'
 
 const question = 'What does my report say about Q1?'
 
@@ -42,7 +43,8 @@ test('my message shows at once, the assistant types with the input disabled, the
 
   await user.type(input(), `${question}{Enter}`)
 
-  expect(await within(main).findByText(question)).toBeTruthy()
+  const conversation = await within(main).findByRole('log', { name: 'Conversation' })
+  expect(await within(conversation).findByText(question)).toBeTruthy()
   expect(await screen.findByRole('status', { name: 'Assistant is typing' })).toBeTruthy()
   expect(input().disabled).toBe(true)
   expect(input().value).toBe('')
@@ -53,7 +55,8 @@ test('my message shows at once, the assistant types with the input disabled, the
   expect(input().disabled).toBe(false)
   expect(backend.calls.created).toEqual([question])
   expect(backend.calls.sent).toEqual([{ sessionId: 'session-1', content: question }])
-  const conversation = within(main).getByRole('log', { name: 'Conversation' })
+  // The new conversation is titled with the message, above it.
+  expect(within(main).getByRole('heading', { name: question })).toBeTruthy()
   expect(conversation.querySelectorAll('time')).toHaveLength(2)
 })
 
@@ -78,20 +81,38 @@ test('a new conversation appears first in Recent Conversations and in History', 
 })
 
 test.each([
-  ['sending', chatEndpoints.sendMessage],
+  ['sending', chatEndpoints.streamMessage],
   ['creating the conversation', chatEndpoints.createSession],
-])('when %s fails, my message disappears and no error is shown', async (_, endpoint) => {
+])(
+  'when %s fails, my message leaves the conversation silently and goes back into the composer',
+  async (_, endpoint) => {
+    const backend = chatBackend()
+    const { user, main, input, log } = await openChat(backend)
+    server.use(fail(endpoint, 500, 'Internal error'))
+
+    await user.type(input(), `${question}{Enter}`)
+
+    await waitFor(() => expect(log.error).toHaveBeenCalled())
+    const conversation = () => within(main).queryByRole('log', { name: 'Conversation' })
+    await waitFor(() => expect(conversation()?.textContent ?? '').not.toContain(question))
+    expect(screen.queryByRole('alert')).toBeNull()
+    expect(within(main).queryByText('Internal error')).toBeNull()
+    expect(input().disabled).toBe(false)
+    expect(input().value).toBe(question)
+  },
+)
+
+test('a conversation created for a message that failed is deleted: no empty conversation stays', async () => {
   const backend = chatBackend()
-  const { user, main, input, log } = await openChat(backend)
-  server.use(fail(endpoint, 500, 'Internal error'))
+  const { user, input, goTo } = await openChat(backend)
+  server.use(fail(chatEndpoints.streamMessage, 502, 'The language model could not be reached.'))
 
   await user.type(input(), `${question}{Enter}`)
 
-  await waitFor(() => expect(log.error).toHaveBeenCalled())
-  await waitFor(() => expect(within(main).queryByText(question)).toBeNull())
-  expect(screen.queryByRole('alert')).toBeNull()
-  expect(within(main).queryByText('Internal error')).toBeNull()
-  expect(input().disabled).toBe(false)
+  await waitFor(() => expect(backend.calls.deleted).toEqual(['session-1']))
+  await goTo('Conversation History')
+  expect((await screen.findAllByText('No conversations yet')).length).toBeGreaterThan(0)
+  expect(screen.queryByText(question)).toBeNull()
 })
 
 test('Shift+Enter makes a new line; Enter sends the lines as one message', async () => {
@@ -151,7 +172,8 @@ async function openConversation(...messages: ReturnType<typeof chatMessage>[]) {
   const app = await openChat(backend)
   await app.goTo('Conversation History')
   await app.user.click(within(app.main).getByRole('button', { name: /Conversation s1/ }))
-  await app.findExact(messages.at(-1)?.content ?? '')
+  const log = await within(app.main).findByRole('log', { name: 'Conversation' })
+  await waitFor(() => expect(log.querySelectorAll('ol > li')).toHaveLength(messages.length))
   return { ...app, backend }
 }
 
@@ -226,4 +248,90 @@ test('Chat with Docs starts a new chat: the open conversation leaves the screen'
 
   expect(within(main).queryByText('Earlier question')).toBeNull()
   expect(within(main).getByText('Start a conversation')).toBeTruthy()
+})
+
+test('a conversation has its own address: opening one moves it, and the address opens it again', async () => {
+  const backend = chatBackend({
+    sessions: [chatSession('s1', { title: 'Budget talk' })],
+    messages: { s1: [chatMessage('m1', true, 'About the budget'), chatMessage('m2', false, 'It grew.')] },
+  })
+  server.use(signedIn(), ...backend.handlers)
+  const reopened = renderApp('/dashboard/c/s1')
+  await screen.findByRole('main')
+  const main = () => screen.getByRole('main')
+  expect(await within(main()).findByText('It grew.')).toBeTruthy()
+  expect(reopened.currentPath()).toBe('/dashboard/c/s1')
+
+  await reopened.user.click(
+    within(screen.getByRole('navigation', { name: 'Dashboard sections' })).getByRole('button', {
+      name: 'Chat with Docs',
+    }),
+  )
+  await waitFor(() => expect(reopened.currentPath()).toBe('/dashboard'))
+  expect(within(main()).queryByText('It grew.')).toBeNull()
+})
+
+test('Rename gives the open conversation a new title, above it and in the list', async () => {
+  const backend = chatBackend({
+    sessions: [chatSession('s1', { title: 'Budget talk' })],
+    messages: { s1: [chatMessage('m1', true, 'About the budget'), chatMessage('m2', false, 'It grew.')] },
+  })
+  server.use(signedIn(), ...backend.handlers)
+  const { user } = renderApp('/dashboard/c/s1')
+  const main = await screen.findByRole('main')
+  await within(main).findByRole('heading', { name: 'Budget talk' })
+
+  await user.click(within(main).getByRole('button', { name: 'Rename' }))
+  const field = within(main).getByRole('textbox', { name: 'Conversation title' })
+  await user.clear(field)
+  await user.type(field, 'Budget 2027{Enter}')
+
+  expect(await within(main).findByRole('heading', { name: 'Budget 2027' })).toBeTruthy()
+  const sidebar = screen.getByRole('navigation', { name: 'Dashboard sections' })
+  await user.click(within(sidebar).getByRole('button', { name: 'Conversation History' }))
+  const recent = await screen.findByRole('region', { name: 'Recent Conversations' })
+  expect(within(recent).getByText('Budget 2027')).toBeTruthy()
+})
+
+test('an answer renders as markdown: a table, a code block with Copy code, safe links only', async () => {
+  const markdown = [
+    '## Costs',
+    '',
+    '| Item | Euros |',
+    '|---|---|',
+    '| Meals | 45 |',
+    '',
+    '```sh',
+    'npm start',
+    '```',
+    '',
+    '[Docs](https://docs.example) and [bad](javascript:alert(1)) <b>raw</b>',
+  ].join('\n')
+  const { main } = await openConversation(chatMessage('a1', false, markdown))
+
+  const table = await within(main).findByRole('table')
+  expect(within(table).getByRole('cell', { name: '45' })).toBeTruthy()
+  expect(within(main).getByRole('heading', { name: 'Costs' })).toBeTruthy()
+  expect(within(main).getByText('npm start').closest('pre')).toBeTruthy()
+  expect(within(main).getByRole('button', { name: 'Copy code' })).toBeTruthy()
+  const link = within(main).getByRole('link', { name: 'Docs' })
+  expect(link.getAttribute('rel')).toBe('noopener noreferrer')
+  expect(within(main).queryByRole('link', { name: 'bad' })).toBeNull()
+  expect(main.querySelector('b')).toBeNull()
+})
+
+test('a [1] citation shows its passage, its document and page; a marker naming no passage is not shown', async () => {
+  const answer = chatMessage('a1', false, 'Meals cost 45 euros [1]. Taxis are free [7].', {
+    sources: [source({ citation: 1, quote: 'The daily meal allowance abroad is 45 euros.' })],
+  })
+  const { main, user } = await openConversation(answer)
+
+  await user.click(await within(main).findByRole('button', { name: 'Show passage 1' }))
+  const panel = within(main).getByRole('region', { name: /Passage 1 from Quarterly report.pdf/ })
+  expect(within(panel).getByText('The daily meal allowance abroad is 45 euros.')).toBeTruthy()
+  expect(within(panel).getByText(/p\. 3/)).toBeTruthy()
+  expect(within(panel).getByRole('link', { name: 'Open Quarterly report.pdf' }).getAttribute('href')).toBe(
+    'https://drive.example/file/d/doc-1/view',
+  )
+  expect(within(main).queryByText(/\[7\]/)).toBeNull()
 })

@@ -119,6 +119,8 @@ test('delete removes the conversation from History and Recent Conversations', as
   const { user, backend } = await openHistory()
 
   await user.click(within(itemOf('Contract review')).getByRole('button', { name: 'Delete conversation' }))
+  expect(backend.calls.deleted).toEqual([])
+  await user.click(within(itemOf('Contract review')).getByRole('button', { name: 'Delete' }))
 
   await waitFor(() => expect(screen.queryByText('Contract review')).toBeNull())
   expect(backend.calls.deleted).toEqual(['week'])
@@ -140,6 +142,7 @@ test('after deleting the open conversation, my next message starts a new one', a
 
   await goTo('Conversation History')
   await user.click(within(itemOf('Budget questions')).getByRole('button', { name: 'Delete conversation' }))
+  await user.click(within(itemOf('Budget questions')).getByRole('button', { name: 'Delete' }))
   expect(await within(main).findByText('No conversations yet')).toBeTruthy()
   await goTo('Chat with Docs')
   await user.type(input(), 'A fresh start{Enter}')
@@ -150,13 +153,35 @@ test('after deleting the open conversation, my next message starts a new one', a
   expect(backend.calls.sent.map((call) => call.sessionId)).not.toContain('today')
 })
 
+test('delete asks first: Cancel keeps the conversation', async () => {
+  const { user, backend } = await openHistory()
+  await user.click(within(itemOf('Contract review')).getByRole('button', { name: 'Delete conversation' }))
+  await user.click(within(itemOf('Contract review')).getByRole('button', { name: 'Cancel' }))
+  expect(itemOf('Contract review')).toBeTruthy()
+  expect(backend.calls.deleted).toEqual([])
+})
+
 test('a failed delete keeps the conversation and shows no error', async () => {
   const { user, log } = await openHistory()
   server.use(fail(chatEndpoints.deleteSession, 500))
 
   await user.click(within(itemOf('Contract review')).getByRole('button', { name: 'Delete conversation' }))
+  await user.click(within(itemOf('Contract review')).getByRole('button', { name: 'Delete' }))
 
   await waitFor(() => expect(log.error).toHaveBeenCalled())
   expect(itemOf('Contract review')).toBeTruthy()
   expect(screen.queryByRole('alert')).toBeNull()
+})
+
+test('search finds conversations by what was said and opens one', async () => {
+  const { user, main } = await openHistory()
+  await user.type(within(main).getByRole('searchbox', { name: 'Search conversations' }), 'contract{Enter}')
+  const results = await within(main).findByRole('list', { name: 'Search results' })
+  expect(
+    within(results)
+      .getAllByRole('button')
+      .map((b) => b.textContent),
+  ).toEqual([expect.stringContaining('Contract review')])
+  await user.click(within(results).getByRole('button'))
+  expect(await within(main).findByRole('heading', { name: 'Contract review' })).toBeTruthy()
 })

@@ -4,12 +4,26 @@
  * a missing one). `POST /chat/sessions/:id/files/upload` is left out: the spec defines it but the
  * app never calls it.
  */
+import { PassThrough } from 'node:stream'
+import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { chatEndpoints, IdParamsSchema } from '#contracts/chat.ts'
+import { chatEndpoints, IdParamsSchema, MessageParamsSchema } from '#contracts/chat.ts'
+import type { AnswerRun } from '../../chat/chat-service.ts'
 import { requireUser } from '../../plugins/app/authentication.ts'
 
 export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { createSession, listSessions, deleteSession, listMessages, sendMessage, setFeedback } = chatEndpoints
+  const {
+    createSession,
+    listSessions,
+    deleteSession,
+    listMessages,
+    sendMessage,
+    streamMessage,
+    regenerateMessage,
+    renameSession,
+    searchSessions,
+    setFeedback,
+  } = chatEndpoints
 
   app.route({
     method: createSession.method,
@@ -67,6 +81,62 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
   })
 
   app.route({
+    method: streamMessage.method,
+    url: streamMessage.path,
+    schema: { params: IdParamsSchema, body: streamMessage.request },
+    onRequest: app.authenticate,
+    async handler(request, reply) {
+      const run = await app.chat.openStream(
+        requireUser(request),
+        request.params.id,
+        request.body,
+        request.log,
+      )
+      return streamAnswer(reply, run)
+    },
+  })
+
+  app.route({
+    method: regenerateMessage.method,
+    url: regenerateMessage.path,
+    schema: { params: MessageParamsSchema },
+    onRequest: app.authenticate,
+    async handler(request, reply) {
+      const { id, messageId } = request.params
+      return streamAnswer(
+        reply,
+        await app.chat.openRegenerate(requireUser(request), id, messageId, request.log),
+      )
+    },
+  })
+
+  app.route({
+    method: renameSession.method,
+    url: renameSession.path,
+    schema: {
+      params: IdParamsSchema,
+      body: renameSession.request,
+      response: { 200: renameSession.response },
+    },
+    onRequest: app.authenticate,
+    handler: async (request) => ({
+      success: true as const,
+      data: await app.chat.renameSession(requireUser(request), request.params.id, request.body.title),
+    }),
+  })
+
+  app.route({
+    method: searchSessions.method,
+    url: searchSessions.path,
+    schema: { querystring: searchSessions.query, response: { 200: searchSessions.response } },
+    onRequest: app.authenticate,
+    handler: async (request) => ({
+      success: true as const,
+      data: await app.chat.search(requireUser(request), (request.query as { q: string }).q),
+    }),
+  })
+
+  app.route({
     method: setFeedback.method,
     url: setFeedback.path,
     schema: { params: IdParamsSchema, body: setFeedback.request, response: { 200: setFeedback.response } },
@@ -76,4 +146,34 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
       data: await app.chat.setFeedback(requireUser(request), request.params.id, request.body.feedback),
     }),
   })
+}
+
+/**
+ * Answers `text/event-stream`: the run's tokens and sources as they come, then its outcome. The
+ * connection closing before the end (Stop, a closed tab) aborts the run, which stores what it has.
+ */
+function streamAnswer(reply: FastifyReply, run: AnswerRun) {
+  const body = new PassThrough()
+  const stop = new AbortController()
+  let ended = false
+  const write = (event: string, data: unknown) => {
+    if (!ended && !body.destroyed) body.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
+  }
+  reply.raw.on('close', () => {
+    if (!ended) stop.abort()
+  })
+  void run(
+    { token: (text) => write('token', { text }), sources: (sources) => write('sources', { sources }) },
+    stop.signal,
+  ).then((outcome) => {
+    write(outcome.event, outcome.data)
+    ended = true
+    body.end()
+  })
+  return reply
+    .code(200)
+    .header('content-type', 'text/event-stream; charset=utf-8')
+    .header('cache-control', 'no-cache, no-transform')
+    .header('x-accel-buffering', 'no')
+    .send(body)
 }

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useEffect, useRef, useState } from 'react'
+import { type KeyboardEvent, useEffect, useRef } from 'react'
 import { MESSAGE_MAX_LENGTH } from '#contracts/chat.ts'
 import { Button } from '#src/components/ui/button.tsx'
 import { PaperclipIcon } from '#src/components/ui/chat-icons.tsx'
@@ -7,14 +7,30 @@ import { css } from '../../../styled-system/css'
 
 type ChatComposerProps = {
   disabled: boolean
-  /** True when the message was taken; the draft is cleared only then. */
+  /** The text typed so far (the chat machine keeps it, so a failed message can come back). */
+  draft: string
+  onDraft: (text: string) => void
+  /** True when the message was taken (the machine then clears the draft). */
   onSend: (content: string) => boolean
   onAttach: () => void
+  /** An answer is being written: Stop shows instead of Send. */
+  streaming: boolean
+  onStop: () => void
 }
 
-/** SPEC §2, §5: type, Enter sends, Shift+Enter breaks the line; the paperclip opens the upload dialog. */
-export function ChatComposer({ disabled, onSend, onAttach }: ChatComposerProps) {
-  const [draft, setDraft] = useState('')
+/**
+ * SPEC §2, §5: type, Enter sends, Shift+Enter breaks the line; the paperclip opens the upload
+ * dialog; while an answer is written, Stop ends it.
+ */
+export function ChatComposer({
+  disabled,
+  draft,
+  onDraft,
+  onSend,
+  onAttach,
+  streaming,
+  onStop,
+}: ChatComposerProps) {
   const input = useRef<HTMLTextAreaElement>(null)
   // Disabling the focused input drops focus; give it back when the reply has come.
   useEffect(() => {
@@ -22,7 +38,7 @@ export function ChatComposer({ disabled, onSend, onAttach }: ChatComposerProps) 
   }, [disabled])
 
   function submit() {
-    if (onSend(draft)) setDraft('')
+    onSend(draft)
   }
   function handleKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
     // isComposing: Enter that confirms an IME composition (Japanese, Chinese…) is not a send.
@@ -64,7 +80,7 @@ export function ChatComposer({ disabled, onSend, onAttach }: ChatComposerProps) 
           maxLength={MESSAGE_MAX_LENGTH}
           value={draft}
           disabled={disabled}
-          onChange={(event) => setDraft(event.target.value)}
+          onChange={(event) => onDraft(event.target.value)}
           onKeyDown={handleKeyDown}
           className={css({
             flex: '1',
@@ -79,18 +95,33 @@ export function ChatComposer({ disabled, onSend, onAttach }: ChatComposerProps) 
             _disabled: { cursor: 'not-allowed', opacity: 0.7 },
           })}
         />
-        <Button
-          type="submit"
-          size="icon"
-          aria-label="Send message"
-          disabled={disabled || draft.trim() === ''}
-        >
-          <SendIcon size={16} />
-        </Button>
+        {streaming ? (
+          <Button type="button" size="sm" variant="secondary" onClick={onStop}>
+            <StopIcon />
+            Stop
+          </Button>
+        ) : (
+          <Button
+            type="submit"
+            size="icon"
+            aria-label="Send message"
+            disabled={disabled || draft.trim() === ''}
+          >
+            <SendIcon size={16} />
+          </Button>
+        )}
       </div>
       <p className={css({ mt: '2', fontSize: 'xs', color: 'muted', textAlign: 'center' })}>
         Press Enter to send, Shift + Enter for new line
       </p>
     </form>
+  )
+}
+
+function StopIcon() {
+  return (
+    <svg width="12" height="12" viewBox="0 0 12 12" aria-hidden="true" focusable="false">
+      <rect x="1" y="1" width="10" height="10" rx="2" fill="currentColor" />
+    </svg>
   )
 }

@@ -2,6 +2,7 @@ import { type ReactNode, useState } from 'react'
 import { provideChatMachine } from '#machines/chat/chat-machine.ts'
 import type { ChatDeps } from '#machines/chat/chat-types.ts'
 import { createChatApi } from '#src/api/chat.ts'
+import { createStreamCall } from '#src/api/chat-stream.ts'
 import { useAppDeps } from '#src/lib/app-deps.ts'
 import { ChatActor } from './chat-actor.ts'
 
@@ -26,10 +27,16 @@ export function shareInFlight<T>(call: () => Promise<T>): () => Promise<T> {
  * inside the dashboard chunk, from the app's one HTTP client.
  */
 export function ChatProvider({ children }: { children: ReactNode }) {
-  const { http, log, inspect } = useAppDeps()
+  const { http, httpOptions, log, inspect } = useAppDeps()
   const [logic] = useState(() => {
-    const api = createChatApi(http)
-    const deps: ChatDeps = { ...api, listSessions: shareInFlight(api.listSessions), log }
+    const api = createChatApi(http, createStreamCall(httpOptions))
+    const deps: ChatDeps = {
+      ...api,
+      listSessions: shareInFlight(api.listSessions),
+      // The SPA sends through the streamed call: the answer grows as it is written.
+      sendMessage: api.streamMessage,
+      log,
+    }
     return provideChatMachine(deps)
   })
   return (

@@ -2,6 +2,7 @@ import { EmptyState } from '#src/components/ui/empty-state.tsx'
 import { ChatIcon } from '#src/components/ui/icons.tsx'
 import { css } from '../../../styled-system/css'
 import { ChatComposer } from './chat-composer.tsx'
+import { ConversationTitle } from './conversation-title.tsx'
 import { MessageList } from './message-list.tsx'
 import { UploadDialog } from './upload-dialog.tsx'
 import { useConversation } from './use-chat.ts'
@@ -9,7 +10,8 @@ import { useUpload } from './use-upload.ts'
 
 /** SPEC §2 Chat view: the conversation (or its empty state), the composer and the upload dialog. */
 export function ChatView() {
-  const { messages, loading, awaitingReply, ratingMessageIds, send, rate } = useConversation()
+  const chat = useConversation()
+  const { messages, loading, awaitingReply, ratingMessageIds, rate } = chat
   const upload = useUpload()
   const empty = messages.length === 0
   return (
@@ -17,6 +19,7 @@ export function ChatView() {
       aria-label="Chat with Docs"
       className={css({ display: 'flex', flexDirection: 'column', h: 'full', maxW: '3xl', mx: 'auto' })}
     >
+      {chat.title === null ? null : <ConversationTitle title={chat.title} onRename={chat.rename} />}
       {empty && !loading ? (
         <div className={css({ flex: '1', display: 'grid', placeItems: 'center', overflowY: 'auto' })}>
           <EmptyState icon={<ChatIcon size={24} />} title="Start a conversation">
@@ -29,9 +32,19 @@ export function ChatView() {
           awaitingReply={awaitingReply}
           ratingMessageIds={ratingMessageIds}
           onRate={rate}
+          regenerableId={chat.regenerableId}
+          onRegenerate={chat.regenerate}
         />
       )}
-      <ChatComposer disabled={loading} onSend={send} onAttach={upload.open} />
+      <ChatComposer
+        disabled={loading}
+        draft={chat.draft}
+        onDraft={chat.type}
+        onSend={chat.send}
+        onAttach={upload.open}
+        streaming={chat.streaming}
+        onStop={chat.stop}
+      />
       {upload.isOpen ? <UploadDialog upload={upload} /> : null}
     </section>
   )

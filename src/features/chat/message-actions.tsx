@@ -10,12 +10,16 @@ type MessageActionsProps = {
   /** Feedback for this answer is on its way: one choice at a time. */
   rating: boolean
   onRate: (messageId: string, feedback: Feedback) => void
+  onRegenerate?: ((messageId: string) => void) | undefined
 }
 
 const pressedStyle = css({ '&[aria-pressed=true]': { color: 'accent', bg: 'brand.50' } })
 
-/** Under a bot answer: copy it, and like or dislike it (highlighted once the server stored it). */
-export function MessageActions({ message, rating, onRate }: MessageActionsProps) {
+/**
+ * Under a bot answer: copy it, like or dislike it (highlighted once the server stored it), and
+ * for the last answer, write it again.
+ */
+export function MessageActions({ message, rating, onRate, onRegenerate }: MessageActionsProps) {
   const { copied, copy } = useCopyText(message.content)
   return (
     <div className={css({ display: 'flex', alignItems: 'center', gap: '1' })}>
@@ -45,6 +49,11 @@ export function MessageActions({ message, rating, onRate }: MessageActionsProps)
       >
         <ThumbsDownIcon size={14} />
       </Button>
+      {onRegenerate ? (
+        <Button variant="ghost" size="sm" onClick={() => onRegenerate(message.id)}>
+          Regenerate
+        </Button>
+      ) : null}
     </div>
   )
 }

@@ -1,14 +1,23 @@
-import type { Feedback } from '#contracts/chat.ts'
+import { lazy, Suspense, useState } from 'react'
+import type { Feedback, Source } from '#contracts/chat.ts'
 import { clockTime } from '#machines/chat/chat-time.ts'
 import type { MessageItem } from '#machines/chat/chat-types.ts'
 import { css, cx } from '../../../styled-system/css'
+import { CitationPanel } from './citation-panel.tsx'
 import { MessageActions } from './message-actions.tsx'
 import { MessageSources } from './message-sources.tsx'
+
+// Markdown and its libraries load with the first answer on screen, not with the dashboard.
+const MarkdownAnswer = lazy(() =>
+  import('./markdown-answer.tsx').then((module) => ({ default: module.MarkdownAnswer })),
+)
 
 type MessageBubbleProps = {
   message: MessageItem
   rating: boolean
   onRate: (messageId: string, feedback: Feedback) => void
+  /** Given for the answer that can be written again. */
+  onRegenerate?: ((messageId: string) => void) | undefined
 }
 
 const bubbleStyle = css({
@@ -29,11 +38,22 @@ const botStyle = css({
   borderBottomLeftRadius: 'sm',
 })
 
-/** One message: its text (as text, never as HTML), its time, and for answers the sources and actions. */
-export function MessageBubble({ message, rating, onRate }: MessageBubbleProps) {
+/**
+ * One message: a person's text as written, an answer as markdown (never as HTML); its time; for
+ * answers the sources, the passage a citation points at, and the actions.
+ */
+export function MessageBubble({ message, rating, onRate, onRegenerate }: MessageBubbleProps) {
   const mine = message.sender === 'user'
+  // An answer still being written (or not yet stored) has no actions: there is nothing to rate yet.
+  const settled = !message.streaming && !message.id.startsWith('temp-')
+  const [shown, setShown] = useState<Source | null>(null)
+  if (message.streaming && message.content === '') return null
+  const citations = message.sources.flatMap((s) => (s.citation ? [s.citation] : []))
+  const cite = (n: number) => setShown(message.sources.find((s) => s.citation === n) ?? null)
   return (
     <li
+      data-sender={message.sender}
+      data-streaming={message.streaming}
       className={css({
         display: 'flex',
         flexDirection: 'column',
@@ -42,13 +62,27 @@ export function MessageBubble({ message, rating, onRate }: MessageBubbleProps) {
       })}
     >
       <span className={css({ srOnly: true })}>{mine ? 'You said' : 'Assistant said'}</span>
-      <p className={cx(bubbleStyle, mine ? userStyle : botStyle)}>{message.content}</p>
-      {mine ? null : <MessageSources sources={message.sources} />}
+      {mine ? (
+        <p className={cx(bubbleStyle, userStyle)}>{message.content}</p>
+      ) : (
+        <div className={cx(bubbleStyle, botStyle, css({ whiteSpace: 'normal' }))}>
+          <Suspense fallback={<p className={css({ whiteSpace: 'pre-wrap' })}>{message.content}</p>}>
+            <MarkdownAnswer text={message.content} citations={citations} onCite={cite} />
+          </Suspense>
+        </div>
+      )}
+      {message.stopped ? (
+        <span className={css({ fontSize: 'xs', color: 'muted', fontStyle: 'italic' })}>Stopped</span>
+      ) : null}
+      {mine ? null : <MessageSources sources={message.sources} onShow={setShown} />}
+      {shown ? <CitationPanel source={shown} onClose={() => setShown(null)} /> : null}
       <div
         className={css({ display: 'flex', alignItems: 'center', gap: '2', fontSize: 'xs', color: 'muted' })}
       >
         <time dateTime={message.time}>{clockTime(message.time)}</time>
-        {mine ? null : <MessageActions message={message} rating={rating} onRate={onRate} />}
+        {mine || !settled ? null : (
+          <MessageActions message={message} rating={rating} onRate={onRate} onRegenerate={onRegenerate} />
+        )}
       </div>
     </li>
   )

@@ -9,16 +9,36 @@ type MessageListProps = {
   awaitingReply: boolean
   ratingMessageIds: string[]
   onRate: (messageId: string, feedback: Feedback) => void
+  /** The answer that can be written again (the last one), if any. */
+  regenerableId: string | null
+  onRegenerate: (messageId: string) => void
 }
 
-/** Scrolls the list to its end; called by the end marker each time it is (re)mounted. */
-function scrollListToEnd(marker: HTMLElement | null) {
+/**
+ * Brings the newest message into view; called by the end marker each time it is (re)mounted. A
+ * finished answer shows from its start (it is read from the top); anything else, from the end.
+ */
+function scrollToNewest(marker: HTMLElement | null) {
   const list = marker?.parentElement
-  if (list) list.scrollTop = list.scrollHeight
+  if (!list) return
+  const last = list.querySelector<HTMLElement>('ol > li:last-child')
+  if (last?.dataset.sender === 'bot' && last.dataset.streaming !== 'true') {
+    list.scrollTop += last.getBoundingClientRect().top - list.getBoundingClientRect().top
+  } else {
+    list.scrollTop = list.scrollHeight
+  }
 }
 
 /** The conversation, oldest first, kept scrolled to the newest message. */
-export function MessageList({ messages, awaitingReply, ratingMessageIds, onRate }: MessageListProps) {
+export function MessageList({
+  messages,
+  awaitingReply,
+  ratingMessageIds,
+  onRate,
+  regenerableId,
+  onRegenerate,
+}: MessageListProps) {
+  const last = messages.at(-1)
   return (
     <div
       role="log"
@@ -40,12 +60,17 @@ export function MessageList({ messages, awaitingReply, ratingMessageIds, onRate 
             message={message}
             rating={ratingMessageIds.includes(message.id)}
             onRate={onRate}
+            onRegenerate={message.id === regenerableId ? onRegenerate : undefined}
           />
         ))}
       </ol>
       {awaitingReply ? <TypingIndicator /> : null}
       {/* A new key on every change remounts the marker, and its ref scrolls to the newest message. */}
-      <div key={`${messages.length}:${awaitingReply}`} ref={scrollListToEnd} aria-hidden="true" />
+      <div
+        key={`${messages.length}:${awaitingReply}:${last?.streaming ? last.content.length : last?.id}`}
+        ref={scrollToNewest}
+        aria-hidden="true"
+      />
     </div>
   )
 }

@@ -4,8 +4,11 @@ import { css } from '../../../styled-system/css'
 
 const label = (source: Source) => `${source.documentName}${source.page ? ` p. ${source.page}` : ''}`
 
-/** The passages of the person's own documents an answer drew on, under that answer. */
-export function MessageSources({ sources }: { sources: Source[] }) {
+/**
+ * The passages of the person's own documents an answer drew on, under that answer; each opens its
+ * passage (`onShow`), and its document when it has a web link.
+ */
+export function MessageSources({ sources, onShow }: { sources: Source[]; onShow: (source: Source) => void }) {
   if (sources.length === 0) return null
   return (
     <div className={css({ fontSize: 'xs', color: 'muted', display: 'flex', gap: '1', flexWrap: 'wrap' })}>
@@ -26,6 +29,16 @@ export function MessageSources({ sources }: { sources: Source[] }) {
             ) : (
               label(source)
             )}
+            {source.quote ? (
+              <button
+                type="button"
+                aria-label={`Show the passage from ${label(source)}`}
+                onClick={() => onShow(source)}
+                className={css({ ml: '1', color: 'accent', cursor: 'pointer' })}
+              >
+                {source.citation ? `[${source.citation}]` : '“…”'}
+              </button>
+            ) : null}
           </li>
         ))}
       </ul>

@@ -4,7 +4,8 @@
  * Switching dashboard sections is the dashboard facade's job (use-dashboard.ts).
  */
 import type { Feedback } from '#contracts/chat.ts'
-import { isAwaitingReplyHere } from '#machines/chat/chat-machine.ts'
+import { isAwaitingReplyHere, isStreamingHere } from '#machines/chat/chat-machine.ts'
+import { canRegenerate } from '#machines/chat/chat-model.ts'
 import { ChatActor } from './chat-actor.ts'
 
 export function useConversation() {
@@ -14,13 +15,40 @@ export function useConversation() {
     /** SPEC §2: the input is disabled while loading (a reply, or a conversation's messages). */
     loading: ChatActor.useSelector((snapshot) => snapshot.hasTag('loading')),
     awaitingReply: ChatActor.useSelector(isAwaitingReplyHere),
+    /** An answer is being written here: Stop shows instead of Send. */
+    streaming: ChatActor.useSelector(isStreamingHere),
+    /** What is typed; a message that could not be sent comes back into it. */
+    draft: ChatActor.useSelector((snapshot) => snapshot.context.draft),
+    /** The answer Regenerate may write again (the last one), when nothing else is under way. */
+    regenerableId: ChatActor.useSelector((snapshot) => {
+      const last = snapshot.context.messages.at(-1)
+      return last && !snapshot.hasTag('loading') && canRegenerate(snapshot.context, last.id) ? last.id : null
+    }),
     ratingMessageIds: ChatActor.useSelector((snapshot) => snapshot.context.ratingMessageIds),
-    /** True when the machine took the message (not blank, not while loading): the draft may go. */
+    /** True when the machine took the message (not blank, not while loading); it clears the draft. */
     send(content: string): boolean {
       const event = { type: 'chat.send', content } as const
       if (!chat.getSnapshot().can(event)) return false
       chat.send(event)
       return true
+    },
+    /** The open conversation's title, null for a new chat. */
+    title: ChatActor.useSelector((snapshot) => {
+      const { sessions, selectedSessionId } = snapshot.context
+      return sessions.find((s) => s.id === selectedSessionId)?.title ?? null
+    }),
+    rename(title: string) {
+      const sessionId = chat.getSnapshot().context.selectedSessionId
+      if (sessionId) chat.send({ type: 'chat.rename', sessionId, title })
+    },
+    type(text: string) {
+      chat.send({ type: 'chat.type', text })
+    },
+    stop() {
+      chat.send({ type: 'chat.stop' })
+    },
+    regenerate(messageId: string) {
+      chat.send({ type: 'chat.regenerate', messageId })
     },
     rate(messageId: string, feedback: Feedback) {
       chat.send({ type: 'chat.rate', messageId, feedback })
@@ -37,6 +65,12 @@ export function useSessions() {
     deletingSessionIds: ChatActor.useSelector((snapshot) => snapshot.context.deletingSessionIds),
     remove(sessionId: string) {
       chat.send({ type: 'chat.delete', sessionId })
+    },
+    searchQuery: ChatActor.useSelector((snapshot) => snapshot.context.searchQuery),
+    /** What the search found; null while it runs or when there is none. */
+    searchHits: ChatActor.useSelector((snapshot) => snapshot.context.searchHits),
+    search(query: string) {
+      chat.send({ type: 'chat.search', query })
     },
   }
 }

@@ -1,4 +1,5 @@
 import { ChatProvider } from '#src/features/chat/chat-provider.tsx'
+import { useConversationUrl } from '#src/features/chat/use-conversation-url.ts'
 import { DriveProvider } from '#src/features/integrations/drive-provider.tsx'
 import { useAppDeps } from '#src/lib/app-deps.ts'
 import { css } from '../../../styled-system/css'
@@ -14,6 +15,7 @@ export function DashboardView() {
     <DashboardActor.Provider options={{ inspect }}>
       {/* Chat state outlives a section switch: the sidebar, Chat and History share it. */}
       <ChatProvider>
+        <ConversationUrl />
         <div
           className={css({
             // The shell fills the viewport and each part scrolls on its own: the chat keeps its
@@ -45,4 +47,10 @@ export function DashboardView() {
       </ChatProvider>
     </DashboardActor.Provider>
   )
+}
+
+/** `/dashboard/c/{id}` and the open conversation move together (see useConversationUrl). */
+function ConversationUrl() {
+  useConversationUrl()
+  return null
 }

@@ -1,3 +1,4 @@
+import { useState } from 'react'
 import { clockTime } from '#machines/chat/chat-time.ts'
 import type { SessionItem } from '#machines/chat/chat-types.ts'
 import { Button } from '#src/components/ui/button.tsx'
@@ -13,8 +14,12 @@ type HistoryItemProps = {
 
 const countLabel = (count: number) => `${count} ${count === 1 ? 'message' : 'messages'}`
 
-/** One conversation: opening it is the whole row; deleting is a separate button beside it. */
+/**
+ * One conversation: opening it is the whole row; deleting is a separate button beside it, which
+ * asks first (a deleted conversation cannot come back).
+ */
 export function HistoryItem({ session, deleting, onOpen, onDelete }: HistoryItemProps) {
+  const [confirming, setConfirming] = useState(false)
   return (
     <li
       aria-busy={deleting || undefined}
@@ -57,16 +62,37 @@ export function HistoryItem({ session, deleting, onOpen, onDelete }: HistoryItem
           <time dateTime={session.timestamp}>{clockTime(session.timestamp)}</time>
         </span>
       </button>
-      <Button
-        variant="ghost"
-        size="icon"
-        title="Delete conversation"
-        aria-label="Delete conversation"
-        disabled={deleting}
-        onClick={() => onDelete(session.id)}
-      >
-        <TrashIcon size={16} />
-      </Button>
+      {confirming ? (
+        <fieldset
+          aria-label="Delete this conversation?"
+          className={css({ display: 'flex', gap: '1', border: 'none', p: '0', m: '0' })}
+        >
+          <Button
+            size="sm"
+            disabled={deleting}
+            onClick={() => {
+              setConfirming(false)
+              onDelete(session.id)
+            }}
+          >
+            Delete
+          </Button>
+          <Button variant="ghost" size="sm" onClick={() => setConfirming(false)}>
+            Cancel
+          </Button>
+        </fieldset>
+      ) : (
+        <Button
+          variant="ghost"
+          size="icon"
+          title="Delete conversation"
+          aria-label="Delete conversation"
+          disabled={deleting}
+          onClick={() => setConfirming(true)}
+        >
+          <TrashIcon size={16} />
+        </Button>
+      )}
     </li>
   )
 }

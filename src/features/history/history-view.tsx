@@ -4,6 +4,7 @@ import { HistoryIcon } from '#src/components/ui/icons.tsx'
 import { SectionHeader } from '#src/components/ui/section-header.tsx'
 import { useSessions } from '#src/features/chat/use-chat.ts'
 import { css } from '../../../styled-system/css'
+import { ConversationSearch } from './conversation-search.tsx'
 import { HistoryItem } from './history-item.tsx'
 
 /**
@@ -11,11 +12,14 @@ import { HistoryItem } from './history-item.tsx'
  * the dashboard's business (it also switches to Chat), so it comes in as `onOpen`.
  */
 export function HistoryView({ onOpen }: { onOpen: (sessionId: string) => void }) {
-  const { sessions, loaded, deletingSessionIds, remove } = useSessions()
+  const { sessions, loaded, deletingSessionIds, remove, searchQuery, searchHits, search } = useSessions()
   const groups = groupByAge(sessions, new Date())
   return (
     <section aria-busy={!loaded || undefined}>
       <SectionHeader title="Conversation History" subtitle="View and manage your previous conversations" />
+      {sessions.length > 0 ? (
+        <ConversationSearch query={searchQuery} hits={searchHits} onSearch={search} onOpen={onOpen} />
+      ) : null}
       {loaded && sessions.length === 0 ? (
         <EmptyState icon={<HistoryIcon size={24} />} title="No conversations yet">
           Start chatting to see your conversation history here.

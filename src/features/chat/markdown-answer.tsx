@@ -1,0 +1,145 @@
+/**
+ * An answer's markdown, rendered safely (loaded on demand, with its libraries, the first time an
+ * answer shows): headings, lists, emphasis, tables and code blocks with a copy button. Raw HTML is
+ * shown as text, never as HTML; links open only for http(s): and mailto:, in a new tab without
+ * opener or referrer. A citation marker `[n]` becomes a button that shows passage n; a marker
+ * pointing at no passage is left out.
+ */
+import type { ComponentProps, ReactNode } from 'react'
+import ReactMarkdown from 'react-markdown'
+import remarkGfm from 'remark-gfm'
+import { Button } from '#src/components/ui/button.tsx'
+import { css } from '../../../styled-system/css'
+import { useCopyText } from './use-copy-text.ts'
+
+type MarkdownAnswerProps = {
+  text: string
+  /** The [n] numbers that name a passage of this answer. */
+  citations: number[]
+  onCite: (n: number) => void
+}
+
+const SAFE_LINK = /^(https?:|mailto:)/i
+const CITE_LINK = /^#cite-(\d+)$/
+
+/** `[n]` → a link to `#cite-n` when n names a passage; dropped when it names none. */
+export function linkCitations(text: string, citations: number[]): string {
+  return text.replace(/\s?\[(\d+)\](?!\()/g, (marker, n: string) =>
+    citations.includes(Number(n)) ? `${marker.startsWith(' ') ? ' ' : ''}[[${n}]](#cite-${n})` : '',
+  )
+}
+
+const proseStyle = css({
+  display: 'flex',
+  flexDirection: 'column',
+  gap: '2',
+  '& h1, & h2, & h3, & h4': { fontWeight: 'semibold', mt: '1' },
+  '& h1': { fontSize: 'lg' },
+  '& h2': { fontSize: 'md' },
+  '& ul': { listStyleType: 'disc', pl: '5' },
+  '& ol': { listStyleType: 'decimal', pl: '5' },
+  '& code': { fontFamily: 'mono', fontSize: 'sm', bg: 'surfaceMuted', px: '1', borderRadius: 'sm' },
+  '& table': { borderCollapse: 'collapse', fontSize: 'sm', display: 'block', overflowX: 'auto' },
+  '& th, & td': { borderWidth: '1px', borderColor: 'border', px: '2', py: '1', textAlign: 'left' },
+  '& th': { bg: 'surfaceMuted', fontWeight: 'semibold' },
+  '& blockquote': { borderLeftWidth: '3px', borderColor: 'border', pl: '3', color: 'muted' },
+  '& a': { color: 'accent', textDecoration: 'underline' },
+})
+
+export function MarkdownAnswer({ text, citations, onCite }: MarkdownAnswerProps) {
+  return (
+    <div className={proseStyle}>
+      <ReactMarkdown
+        remarkPlugins={[remarkGfm]}
+        urlTransform={(url) => (SAFE_LINK.test(url) || CITE_LINK.test(url) ? url : '')}
+        components={{
+          a: ({ href, children }) => (
+            <AnswerLink href={href} onCite={onCite}>
+              {children}
+            </AnswerLink>
+          ),
+          pre: CodeBlock,
+          img: ({ alt }) => <>{alt}</>,
+        }}
+      >
+        {linkCitations(text, citations)}
+      </ReactMarkdown>
+    </div>
+  )
+}
+
+function AnswerLink({
+  href,
+  children,
+  onCite,
+}: {
+  href?: string | undefined
+  children: ReactNode
+  onCite: (n: number) => void
+}) {
+  const cite = href ? CITE_LINK.exec(href) : null
+  if (cite) {
+    const n = Number(cite[1])
+    return (
+      <button
+        type="button"
+        aria-label={`Show passage ${n}`}
+        onClick={() => onCite(n)}
+        className={css({
+          color: 'accent',
+          fontSize: 'xs',
+          verticalAlign: 'super',
+          cursor: 'pointer',
+          px: '0.5',
+        })}
+      >
+        [{n}]
+      </button>
+    )
+  }
+  if (!href) return <span>{children}</span>
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer">
+      {children}
+    </a>
+  )
+}
+
+function CodeBlock({ children }: ComponentProps<'pre'>) {
+  const code = textOf(children)
+  const { copied, copy } = useCopyText(code)
+  return (
+    <div className={css({ position: 'relative' })}>
+      <pre
+        className={css({
+          bg: 'surfaceMuted',
+          borderRadius: 'md',
+          p: '3',
+          overflowX: 'auto',
+          fontSize: 'sm',
+          whiteSpace: 'pre',
+          '& code': { bg: 'transparent', p: '0' },
+        })}
+      >
+        {children}
+      </pre>
+      <Button
+        variant="ghost"
+        size="sm"
+        className={css({ position: 'absolute', top: '1', right: '1' })}
+        onClick={copy}
+      >
+        <span aria-live="polite">{copied ? 'Copied code' : 'Copy code'}</span>
+      </Button>
+    </div>
+  )
+}
+
+function textOf(node: ReactNode): string {
+  if (typeof node === 'string' || typeof node === 'number') return String(node)
+  if (Array.isArray(node)) return node.map(textOf).join('')
+  if (node && typeof node === 'object' && 'props' in node) {
+    return textOf((node.props as { children?: ReactNode }).children)
+  }
+  return ''
+}
