@@ -9,7 +9,7 @@ import type { Retrieve } from '#server/assistant/assistant.ts'
 import { createRetriever } from '#server/assistant/retrieval.ts'
 import { documentChunks, documents } from '#server/db/schema.ts'
 import { type IndexDocumentInput, indexDocument, removeDocument } from '#server/ingest/index-document.ts'
-import { CANDIDATE_POOL } from '#server/repositories/documents-repository.ts'
+import { DOCUMENT_POOL } from '#server/repositories/documents-repository.ts'
 import { buildTestApp, register, uniqueEmail } from './helper.ts'
 
 let app: App
@@ -247,7 +247,7 @@ test('a whole-question match is found even behind more partial matches than the 
   const user = await newUser()
   // Partial matches with the words in a heading (weight A) score high on the cheap pool score.
   const partial = Array.from(
-    { length: CANDIDATE_POOL + 10 },
+    { length: DOCUMENT_POOL + 10 },
     (_, i) => `# Warranty claims ${i}\n\nWarranty claims are filed in the portal. Warranty claims, claims.`,
   )
   await doc(user, 'partials', '', { sections: [{ page: null, text: partial.join('\n\n') }] })
