@@ -8,8 +8,8 @@ import type { Llm } from './llm.ts'
 import type { Passage, Turn } from './passages.ts'
 import { buildPrompt } from './prompt.ts'
 
-/** How many passages go into a prompt (and so into an answer's sources at most). */
-export const PASSAGES_PER_ANSWER = 6
+/** The most passages in a prompt (and so in an answer's sources); RETRIEVAL_TOKEN_BUDGET usually stops earlier. */
+export const PASSAGES_PER_ANSWER = 10
 
 export type Retrieve = (userId: string, question: string, limit: number) => Promise<Passage[]>
 
