@@ -311,12 +311,13 @@ export function createDocumentsRepository(db: Db) {
      * text is ever scored, returned, or even shifts the weights.
      *
      * Score of a passage: BM25 over the question's lexemes (idf from the user's chunk counts, term
-     * frequency from the chunk's tsvector positions with heading words counted HEADING_TF times,
-     * length in words against the user's average), normalised to the best passage of the question
-     * (0..1), plus DOCUMENT_WEIGHT × its document's BM25 (the document scored as one text: summed
-     * term frequencies of its chunks, idf from the user's document counts, length against the
-     * average document), normalised the same way. The document score is computed for the
-     * documents of the DOCUMENT_POOL best passages.
+     * frequency from the chunk's tsvector positions, length in words against the user's average),
+     * normalised to the best passage of the question (0..1), plus DOCUMENT_WEIGHT × its document's
+     * score normalised the same way: BM25 of the document as one text (summed term frequencies of
+     * its candidate chunks, idf from the user's document counts, length against the average
+     * document) plus NAME_WEIGHT × the idf of each question word in the document's name. The
+     * document score is computed for the documents of the DOCUMENT_POOL best passages, from the
+     * chunks already read (exact whenever every question word was read in full, see below).
      *
      * Candidates: the question's words are taken rarest first while their chunk counts add up to
      * FULL_READ_POSTINGS, and every chunk holding any of them is scored — in a library of a few
