@@ -86,7 +86,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
     const now = options.now ?? (() => new Date())
     await app.register(rateLimitPlugin, { now })
     await app.register(authenticationPlugin, { appSecret: config.appSecret, now })
-    await app.register(chatPlugin, { llm: config.llm, now })
+    await app.register(chatPlugin, { llm: config.llm, retrieval: config.retrieval, now })
     await app.register(googleDrivePlugin, {
       google: config.google,
       now,

@@ -13,6 +13,8 @@ import type { LlmConfig } from './assistant/llm.ts'
 export const APP_SECRET_MIN_LENGTH = 32
 const APP_SECRET_FILE = 'app-secret'
 export const DEFAULT_LLM_TIMEOUT_MS = 60_000
+/** Passages of the user's documents in one prompt, in tokens (about 4 characters each). */
+export const DEFAULT_RETRIEVAL_TOKEN_BUDGET = 2000
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
 export type LogLevel = (typeof LOG_LEVELS)[number]
@@ -40,6 +42,8 @@ export type Config = {
   isProduction: boolean
   /** The OpenAI-compatible model answers come from; null: extractive answers, no model. */
   llm: LlmConfig | null
+  /** How much of the user's text retrieval hands the assistant per question. */
+  retrieval: { tokenBudget: number }
   /** The Google OAuth client and where Google lives; null: Google Drive is not configured. */
   google: GoogleConfig | null
   /**
@@ -116,6 +120,12 @@ const EnvSchema = z.object({
     .int('LLM_TIMEOUT_MS must be a whole number of milliseconds')
     .positive('LLM_TIMEOUT_MS must be positive')
     .default(DEFAULT_LLM_TIMEOUT_MS),
+  RETRIEVAL_TOKEN_BUDGET: z.coerce
+    .number({ error: 'RETRIEVAL_TOKEN_BUDGET must be a number of tokens' })
+    .int('RETRIEVAL_TOKEN_BUDGET must be a whole number of tokens')
+    .min(200, 'RETRIEVAL_TOKEN_BUDGET must be at least 200 tokens')
+    .max(100_000, 'RETRIEVAL_TOKEN_BUDGET must be at most 100000 tokens')
+    .default(DEFAULT_RETRIEVAL_TOKEN_BUDGET),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   GOOGLE_EMULATOR_URL: z
@@ -165,6 +175,7 @@ export function loadConfig(env: Env = process.env): Config {
     nodeEnv: e.NODE_ENV,
     isProduction,
     llm: llmConfig(e),
+    retrieval: { tokenBudget: e.RETRIEVAL_TOKEN_BUDGET },
     google: googleConfig(e, { publicOrigin: url.origin, appSecret }),
     trustProxy: trustProxyConfig(e.TRUST_PROXY),
   }

@@ -7,9 +7,10 @@ import { extractiveAnswer } from './extractive.ts'
 import type { Llm } from './llm.ts'
 import type { Passage, Turn } from './passages.ts'
 import { buildPrompt } from './prompt.ts'
+import { searchQuery } from './query-rewrite.ts'
 
-/** How many passages go into a prompt (and so into an answer's sources at most). */
-export const PASSAGES_PER_ANSWER = 6
+/** The most passages in a prompt (and so in an answer's sources); RETRIEVAL_TOKEN_BUDGET usually stops earlier. */
+export const PASSAGES_PER_ANSWER = 10
 
 export type Retrieve = (userId: string, question: string, limit: number) => Promise<Passage[]>
 
@@ -37,7 +38,8 @@ export type Assistant = {
 export function createAssistant({ retrieve, llm }: { retrieve: Retrieve; llm: Llm | null }): Assistant {
   return {
     async answer({ userId, question, history }) {
-      const passages = await retrieve(userId, question, PASSAGES_PER_ANSWER)
+      const query = await searchQuery(llm, question, history)
+      const passages = await retrieve(userId, query, PASSAGES_PER_ANSWER)
       if (!llm) {
         const { content, used } = extractiveAnswer(question, passages)
         return { content, sources: used.map(uncited) }

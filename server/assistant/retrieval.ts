@@ -1,14 +1,69 @@
 /**
- * Retrieval for the assistant: the signed-in user's own passages that best answer a question,
- * by PostgreSQL full-text search (websearch_to_tsquery, an OR fallback for natural questions,
- * ts_rank_cd on a pool of candidates). The query and the reasons for it are in
- * DocumentsRepository.search.
+ * Retrieval for the assistant: the signed-in user's own passages that best answer a question.
+ * DocumentsRepository.search ranks them (BM25 with document-level evidence; the query and the
+ * reasons for it are there); this picks what goes into the prompt: the best passage of each of
+ * the best documents first, more from one document only when it clearly leads, up to a token
+ * budget (RETRIEVAL_TOKEN_BUDGET).
  */
+import { DEFAULT_RETRIEVAL_TOKEN_BUDGET } from '../config.ts'
 import type { Db } from '../db/database.ts'
 import { createDocumentsRepository } from '../repositories/documents-repository.ts'
 import type { Retrieve } from './assistant.ts'
+import type { Passage } from './passages.ts'
 
-export function createRetriever(db: Db): Retrieve {
+/** Ranked passages considered for the prompt, per passage asked for. */
+const CANDIDATES_PER_PASSAGE = 4
+/**
+ * Each passage already taken from a document multiplies the score of that document's next ones
+ * by this: a second passage of the leading page beats the best passage of a page that scored
+ * under half as well, a third needs a lead of four times, and so on.
+ */
+export const SAME_DOCUMENT_DECAY = 0.5
+
+/** A rough token count (about four characters of English per token), with the passage's label. */
+export function passageTokens(p: Pick<Passage, 'text' | 'heading' | 'documentName'>): number {
+  return Math.ceil((p.text.length + (p.heading?.length ?? 0) + p.documentName.length + 8) / 4)
+}
+
+/**
+ * The passages for a prompt from `ranked` (best first): greedily the one whose score, decayed by
+ * SAME_DOCUMENT_DECAY per passage already taken from its document, is highest; at most `limit`,
+ * and no more than `tokenBudget` tokens together (the best passage always goes in). In the order
+ * they were picked, so the prompt's [1] is the best.
+ */
+export function selectPassages(ranked: Passage[], limit: number, tokenBudget: number): Passage[] {
+  const left = [...ranked]
+  const taken = new Map<string, number>()
+  const picked: Passage[] = []
+  let tokens = 0
+  while (picked.length < limit && left.length > 0) {
+    let best = -1
+    let bestScore = Number.NEGATIVE_INFINITY
+    for (let i = 0; i < left.length; i++) {
+      const p = left[i] as Passage
+      const score = p.rank * SAME_DOCUMENT_DECAY ** (taken.get(p.documentId) ?? 0)
+      if (score > bestScore && (picked.length === 0 || tokens + passageTokens(p) <= tokenBudget)) {
+        best = i
+        bestScore = score
+      }
+    }
+    if (best < 0) break
+    const [p] = left.splice(best, 1) as [Passage]
+    picked.push(p)
+    tokens += passageTokens(p)
+    taken.set(p.documentId, (taken.get(p.documentId) ?? 0) + 1)
+  }
+  return picked
+}
+
+export function createRetriever(
+  db: Db,
+  options: { tokenBudget: number } = { tokenBudget: DEFAULT_RETRIEVAL_TOKEN_BUDGET },
+): Retrieve {
   const documents = createDocumentsRepository(db)
-  return (userId, question, limit) => documents.search(userId, question, limit)
+  return async (userId, question, limit) => {
+    if (limit <= 0) return []
+    const ranked = await documents.search(userId, question, limit * CANDIDATES_PER_PASSAGE)
+    return selectPassages(ranked, limit, options.tokenBudget)
+  }
 }

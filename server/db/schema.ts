@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm'
 import {
+  bigint,
   boolean,
   check,
   customType,
@@ -162,6 +163,8 @@ export const documents = pgTable(
     /** The source's revision marker (Drive `version`), to skip re-ingesting an unchanged file. */
     version: text('version'),
     modifiedTime: timestamptz('modified_time'),
+    /** Words in all its chunks (whitespace-separated, headings included): BM25's document length. */
+    tokenCount: integer('token_count').notNull().default(0),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
   },
@@ -185,6 +188,8 @@ export const documentChunks = pgTable(
     page: integer('page'),
     heading: text('heading'),
     text: text('text').notNull(),
+    /** Words in heading + text (whitespace-separated): BM25's passage length. */
+    tokenCount: integer('token_count').notNull().default(0),
     /** Heading words weigh more (A) than body words (B) in ts_rank_cd. */
     tsv: tsvector('tsv')
       .notNull()
@@ -203,6 +208,34 @@ export const documentChunks = pgTable(
     }).onDelete('cascade'),
   ],
 )
+
+/**
+ * BM25's term statistics, per user (retrieval ranks within one person's library): how many of the
+ * user's chunks and documents hold each lexeme. Kept up to date in the transaction that replaces
+ * or removes a document (DocumentsRepository), so the ranking never waits for ANALYZE.
+ */
+export const retrievalTerms = pgTable(
+  'retrieval_terms',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    lexeme: text('lexeme').notNull(),
+    chunkCount: integer('chunk_count').notNull(),
+    documentCount: integer('document_count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.lexeme] })],
+)
+
+/** BM25's collection totals, per user: chunks, documents and words (for the average lengths). */
+export const retrievalTotals = pgTable('retrieval_totals', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  chunkCount: integer('chunk_count').notNull().default(0),
+  documentCount: integer('document_count').notNull().default(0),
+  tokenCount: bigint('token_count', { mode: 'number' }).notNull().default(0),
+})
 
 /**
  * A user's own Google Drive connection: the OAuth tokens, sealed (AES-256-GCM, the user id as

@@ -1,7 +1,9 @@
 /**
  * Splits a document into passages for retrieval: about CHUNK_TARGET_CHARS each, cut at paragraph
- * then sentence boundaries, never across a page, each remembering its page (PDFs) and the nearest
- * markdown heading above it, so an answer can say where it read something.
+ * then sentence boundaries, never across a page, each remembering its page (PDFs) and, in
+ * markdown (markdown files, Google Docs exported as markdown), the nearest heading above it, so
+ * an answer can say where it read something. Only real structure is a heading: a `#` line inside
+ * a fenced code block (a shell comment), in plain text or in a PDF's text is body text.
  */
 
 export const CHUNK_TARGET_CHARS = 800
@@ -14,7 +16,9 @@ export type Chunk = { ordinal: number; text: string; page: number | null; headin
 
 const HEADING = /^#{1,6}\s+(.+?)\s*#*\s*$/
 
-export function chunkDocument(sections: Section[]): Chunk[] {
+export type ChunkOptions = { /** Read `# …` lines outside code fences as headings. */ markdown: boolean }
+
+export function chunkDocument(sections: Section[], options: ChunkOptions = { markdown: false }): Chunk[] {
   const chunks: Chunk[] = []
   let heading: string | null = null
   for (const section of sections) {
@@ -26,15 +30,14 @@ export function chunkDocument(sections: Section[]): Chunk[] {
       buffer = ''
       bufferHeading = heading
     }
-    for (const paragraph of paragraphs(section.text)) {
-      const h = HEADING.exec(paragraph)
-      if (h?.[1]) {
+    for (const paragraph of paragraphs(section.text, options.markdown)) {
+      if (paragraph.heading !== null) {
         // A heading starts a new passage so the passage and its heading belong together.
         flush()
-        heading = h[1]
+        heading = paragraph.heading
         bufferHeading = heading
       }
-      for (const piece of pieces(paragraph)) {
+      for (const piece of pieces(paragraph.text)) {
         if (buffer && buffer.length + piece.length + 2 > CHUNK_TARGET_CHARS) flush()
         buffer = buffer ? `${buffer}\n\n${piece}` : piece
       }
@@ -44,12 +47,54 @@ export function chunkDocument(sections: Section[]): Chunk[] {
   return chunks
 }
 
-function paragraphs(text: string): string[] {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .split(/\n\s*\n|\n(?=#{1,6}\s)/)
-    .map((p) => p.replace(/[ \t]+/g, ' ').trim())
-    .filter(Boolean)
+type Paragraph = { text: string; heading: string | null }
+
+/** An opening or closing code fence: three or more backticks or tildes, indented at most 3. */
+const FENCE = /^ {0,3}(`{3,}|~{3,})/
+
+/**
+ * Paragraphs (split at blank lines; a fenced code block stays one paragraph), and, in markdown,
+ * each heading line outside code fences as a paragraph of its own that carries the heading.
+ */
+function paragraphs(text: string, markdown: boolean): Paragraph[] {
+  const out: Paragraph[] = []
+  let lines: string[] = []
+  const push = () => {
+    const joined = lines
+      .join('\n')
+      .replace(/[ \t]+/g, ' ')
+      .trim()
+    if (joined) out.push({ text: joined, heading: null })
+    lines = []
+  }
+  let fence: string | null = null
+  for (const line of text.replace(/\r\n?/g, '\n').split('\n')) {
+    const marker = markdown ? FENCE.exec(line)?.[1] : undefined
+    if (fence !== null) {
+      lines.push(line)
+      if (
+        marker !== undefined &&
+        marker[0] === fence[0] &&
+        marker.length >= fence.length &&
+        line.trim() === marker
+      )
+        fence = null
+      continue
+    }
+    if (marker) {
+      fence = marker
+      lines.push(line)
+      continue
+    }
+    const heading = markdown ? HEADING.exec(line.trim())?.[1] : undefined
+    if (heading) {
+      push()
+      out.push({ text: line.trim(), heading })
+    } else if (line.trim() === '') push()
+    else lines.push(line)
+  }
+  push()
+  return out
 }
 
 /** A paragraph longer than a chunk is cut at sentences, and a sentence longer still, hard. */

@@ -19,11 +19,18 @@ export type IndexDocumentInput = DocumentKey & {
   sections: Section[]
 }
 
+/** Markdown files and Google Docs (exported as markdown) have headings; plain text and PDFs do not. */
+const MARKDOWN_TYPES = new Set(['text/markdown', 'text/x-markdown', 'application/vnd.google-apps.document'])
+
+export function hasMarkdownHeadings(mimeType: string, name: string): boolean {
+  return MARKDOWN_TYPES.has(mimeType) || (mimeType === 'text/plain' && /\.(md|markdown)$/i.test(name))
+}
+
 export type IndexedDocument = { documentId: string; chunkCount: number }
 
 export async function indexDocument(db: Db, input: IndexDocumentInput): Promise<IndexedDocument> {
   const { sections, link, version, modifiedTime, ...rest } = input
-  const chunks = chunkDocument(sections)
+  const chunks = chunkDocument(sections, { markdown: hasMarkdownHeadings(input.mimeType, input.name) })
   const { documentId } = await createDocumentsRepository(db).replace(
     { ...rest, link: link ?? null, version: version ?? null, modifiedTime: modifiedTime ?? null },
     chunks,

@@ -1,6 +1,6 @@
 /**
- * A user's documents and their chunks: replace a document's chunks atomically, remove a document,
- * and the ranked full-text search retrieval runs (see `search` for the query and why).
+ * A user's documents and their chunks: replace a document's chunks atomically (with the BM25 term
+ * statistics they feed), remove a document, and the BM25 search retrieval runs (see `search`).
  */
 import { and, eq, sql } from 'drizzle-orm'
 import type { Passage } from '../assistant/passages.ts'
@@ -23,32 +23,42 @@ export type DocumentsRepository = ReturnType<typeof createDocumentsRepository>
 
 /**
  * The most question words a search uses: a pasted page of text would otherwise become an OR of
- * hundreds of lexemes that matches (and ranks) nearly every chunk. The first ones are kept.
+ * hundreds of lexemes that matches (and scores) nearly every chunk. The first ones are kept.
  */
 export const MAX_QUERY_TERMS = 32
+/** BM25's term-frequency saturation and length normalisation (the usual Lucene values). */
+export const BM25_K1 = 1.2
+export const BM25_B = 0.75
 /**
- * How many candidates get the full ranking. A question of common words matches thousands of
- * chunks; they are first cut to this many by a cheap score (ts_rank over the OR query, which is
- * about the share of the question's words a chunk holds), with every chunk that matches the whole
- * question ahead of the rest.
+ * A heading word counts this many times in a chunk's term frequency. 1: counting heading words
+ * twice scored lower on bench/quality.ts (the document's name and score carry the topic better).
  */
-export const CANDIDATE_POOL = 64
+const HEADING_TF = 1
 /**
- * A lexeme in at least this share of all chunks (PostgreSQL's own statistics: pg_stats'
- * most_common_elems for document_chunks.tsv, kept by ANALYZE) is common: it still counts in the
- * ranking, but chunks are not looked up by it when the question has rarer words.
+ * How many postings (chunks holding a question word, from the user's own term counts) a question
+ * reads in full. Words are taken rarest first until their chunk counts reach this: in a library
+ * of a few thousand passages that is every word of a question, topic words included; in one of
+ * 100,000 the words found in thousands of chunks are not read one by one (see `search`).
  */
-export const COMMON_LEXEME_SHARE = 0.01
-/**
- * The most chunks each group of candidates reads (see `search`). Reading every chunk that shares
- * a word with the question meant most of a large library (100,000 chunks: 70 % of them for a
- * question of office words, p95 ~250 ms, bench/RESULTS.md); 500 kept the same answers as 1,000 on
- * the benchmark's questions at two thirds of the time.
- */
+export const FULL_READ_POSTINGS = 4000
+/** The most chunks read for the "most of the words" candidates when some words are that common. */
 export const MAX_CANDIDATES_READ = 500
-/** How long the list of common lexemes is reused before it is read from pg_stats again. */
-const COMMON_LEXEMES_TTL_MS = 5 * 60_000
-/** Rows per INSERT: well under PostgreSQL's 65,535 bind parameters at 6 per row. */
+/** How many of the best passages bring their documents into the document-level score. */
+export const DOCUMENT_POOL = 40
+/**
+ * Weight of the document's own score (the document scored as one text, normalised to the best
+ * document of this question) against the passage's BM25 (normalised the same way): a passage of
+ * a page about the whole topic beats a stray passage with the same words. Chosen on
+ * bench/quality.ts (0: 0.69 nDCG@10, 1: 0.74, 2: 0.76, 3: 0.76, 4: 0.76 before names counted).
+ */
+export const DOCUMENT_WEIGHT = 3
+/**
+ * A question word in the document's name (a Drive file title, "Hooks.md") adds this many times
+ * its idf to the document's score: people name documents after their topic. 0 → 3 took
+ * bench/quality.ts from 0.76 to 0.80 nDCG@10.
+ */
+export const NAME_WEIGHT = 1
+/** Rows per INSERT: well under PostgreSQL's 65,535 bind parameters at 7 per row. */
 const CHUNK_INSERT_BATCH = 500
 
 type PassageRow = {
@@ -62,46 +72,30 @@ type PassageRow = {
   rank: number
 }
 
-type LexemeShares = { loadedAt: number; shares: Map<string, number> }
-/** Per database handle: every repository built on it shares the statistics and their refresh. */
-const lexemeSharesCache = new WeakMap<Db, Promise<LexemeShares>>()
+type TermRow = {
+  lexeme: string
+  chunks: number
+  documents: number
+  total_chunks: number | null
+  total_documents: number | null
+  total_tokens: number | null
+}
 
-/**
- * The share of chunks holding each common lexeme (>= COMMON_LEXEME_SHARE), from PostgreSQL's
- * statistics (pg_stats.most_common_elems of document_chunks.tsv, kept by ANALYZE); a lexeme not
- * listed is rarer. Empty before the first ANALYZE: then every word counts as rare and is looked
- * up, which is what a small library wants anyway.
- */
-async function commonLexemeShares(db: Db): Promise<Map<string, number>> {
-  const cached = lexemeSharesCache.get(db)
-  if (cached) {
-    const value = await cached
-    if (Date.now() - value.loadedAt < COMMON_LEXEMES_TTL_MS) return value.shares
-  }
-  const loading = (async (): Promise<LexemeShares> => {
-    const { rows } = (await db.execute(sql`
-      select m.e as lexeme, m.f::float8 as share
-      from pg_stats s, unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) as m(e, f)
-      where s.schemaname = 'public' and s.tablename = 'document_chunks' and s.attname = 'tsv'
-        and m.e is not null and m.f >= ${COMMON_LEXEME_SHARE}`)) as unknown as {
-      rows: { lexeme: string; share: number }[]
-    }
-    return { loadedAt: Date.now(), shares: new Map(rows.map((r) => [r.lexeme, Number(r.share)])) }
-  })()
-  lexemeSharesCache.set(db, loading)
-  try {
-    return (await loading).shares
-  } catch (error) {
-    lexemeSharesCache.delete(db)
-    throw error
-  }
+/** BM25's length: whitespace-separated words, the heading's included (as migration 0004 counts). */
+export function tokenCount(heading: string | null, text: string): number {
+  return `${heading ?? ''} ${text}`.split(/\s+/).filter(Boolean).length
+}
+
+/** Lucene's BM25 idf: never negative, even for a word in every chunk. */
+function idf(total: number, holding: number): number {
+  return Math.log(1 + (total - holding + 0.5) / (holding + 0.5))
 }
 
 /**
- * PGlite has no autovacuum, so nothing would ever ANALYZE the chunks: after a batch of writes
- * (an ingest), refresh the statistics when more than 10 % of the rows (and at least 1,000) changed
- * since the last ANALYZE, as autovacuum's default threshold would. On a PostgreSQL server
- * autovacuum usually got there first and this finds nothing to do.
+ * Kept for the ingest's call: PGlite has no autovacuum, so after a batch of writes the planner's
+ * statistics are refreshed when more than 10 % of the chunks (and at least 1,000) changed since
+ * the last ANALYZE. The ranking itself no longer reads them (its term counts are exact, kept by
+ * `replace`); the query planner still does.
  */
 export async function refreshChunkStatistics(db: Db): Promise<boolean> {
   // This session's counts reach the statistics views only once flushed (PostgreSQL >= 15 flushes
@@ -116,7 +110,6 @@ export async function refreshChunkStatistics(db: Db): Promise<boolean> {
   const stats = rows[0]
   if (!stats || stats.changed < Math.max(1000, 0.1 * stats.live)) return false
   await db.execute(sql`analyze document_chunks`)
-  lexemeSharesCache.delete(db)
   return true
 }
 
@@ -151,19 +144,17 @@ function combinations(words: readonly string[], size: number): string[][] {
 
 /**
  * Chunks with most of the question's words together — two of three, three of four, all but two
- * from five on — as two queries, each led by one of the two rarest words (`shares`): the rarest
- * word and most of the others, or the second rarest and most of the rest. A word every match
- * must hold lets the GIN index walk that word's short posting list and skip through the long ones
- * (an OR of combinations with no such word made it walk every list: 90 ms for five office words
- * over 100,000 chunks). What it leaves out is a chunk holding only the most common words.
+ * from five on — as two queries, each led by one of the two rarest words (`byRarity` is rarest
+ * first): the rarest word and most of the others, or the second rarest and most of the rest. A
+ * word every match must hold lets the GIN index walk that word's short posting list and skip
+ * through the long ones.
  */
-function mostOf(lexemes: readonly string[], shares: ReadonlyMap<string, number>): [string, string | null] {
-  const words = lexemes.slice(0, MOST_TERMS)
+function mostOf(byRarity: readonly string[]): [string, string | null] {
+  const words = byRarity.slice(0, MOST_TERMS)
   const n = words.length
   if (n <= 2) return [words.map(quoted).join(' & '), null]
   const size = n === 3 ? 2 : n === 4 ? 3 : n - 2
-  const byRarity = [...words].sort((a, b) => (shares.get(a) ?? 0) - (shares.get(b) ?? 0))
-  const [first, second, ...rest] = byRarity as [string, string, ...string[]]
+  const [first, second, ...rest] = words as [string, string, ...string[]]
   const led = (lead: string, others: readonly string[]) => {
     const alternatives = combinations(others, size - 1).map((c) => c.map(quoted).join(' & '))
     return `${quoted(lead)} & (${alternatives.map((a) => `(${a})`).join(' | ')})`
@@ -172,172 +163,250 @@ function mostOf(lexemes: readonly string[], shares: ReadonlyMap<string, number>)
 }
 
 export function createDocumentsRepository(db: Db) {
-  /** The question's lexemes (stemmed, stopwords gone), in the order they occur, at most MAX_QUERY_TERMS. */
-  async function questionLexemes(question: string): Promise<string[]> {
+  /**
+   * The question's lexemes (stemmed, stopwords gone, in the order they occur, at most
+   * MAX_QUERY_TERMS) with how many of the user's chunks and documents hold each, and the user's
+   * totals: one small query on the term statistics `replace` keeps.
+   */
+  async function questionTerms(userId: string, question: string) {
     const { rows } = (await db.execute(sql`
-      select array(
-        select t.lexeme from unnest(to_tsvector('english', ${question})) as t
-        order by t.positions[1] limit ${MAX_QUERY_TERMS}
-      ) as lexemes`)) as unknown as { rows: { lexemes: string[] }[] }
-    return rows[0]?.lexemes ?? []
+      select t.lexeme, coalesce(r.chunk_count, 0) as chunks, coalesce(r.document_count, 0) as documents,
+        s.chunk_count as total_chunks, s.document_count as total_documents, s.token_count::float8 as total_tokens
+      from (
+        select u.lexeme, u.positions[1] as position
+        from unnest(to_tsvector('english', ${question})) as u
+        order by u.positions[1] limit ${MAX_QUERY_TERMS}
+      ) as t
+      left join retrieval_terms r on r.user_id = ${userId} and r.lexeme = t.lexeme
+      left join retrieval_totals s on s.user_id = ${userId}
+      order by t.position`)) as unknown as { rows: TermRow[] }
+    const totals = rows[0]
+    return {
+      terms: rows
+        .map((r) => ({ lexeme: r.lexeme, chunks: Number(r.chunks), documents: Number(r.documents) }))
+        .filter((t) => t.chunks > 0),
+      chunks: Number(totals?.total_chunks ?? 0),
+      documents: Number(totals?.total_documents ?? 0),
+      tokens: Number(totals?.total_tokens ?? 0),
+    }
+  }
+
+  /**
+   * Takes this document's chunks out of the user's term statistics (before they are deleted);
+   * returns how many chunks and words it had.
+   */
+  async function forgetStatistics(tx: Db, userId: string, documentId: string) {
+    await tx.execute(sql`
+      with old as (
+        select t.lexeme, count(*)::int as n
+        from document_chunks c, unnest(c.tsv) as t
+        where c.document_id = ${documentId}
+        group by t.lexeme
+      )
+      update retrieval_terms r set chunk_count = r.chunk_count - old.n, document_count = r.document_count - 1
+      from old where r.user_id = ${userId} and r.lexeme = old.lexeme`)
+    await tx.execute(sql`delete from retrieval_terms where user_id = ${userId} and chunk_count <= 0`)
+    const { rows } = (await tx.execute(sql`
+      select count(*)::int as chunks, coalesce(sum(token_count), 0)::float8 as tokens
+      from document_chunks where document_id = ${documentId}`)) as unknown as {
+      rows: { chunks: number; tokens: number }[]
+    }
+    return { chunks: Number(rows[0]?.chunks ?? 0), tokens: Number(rows[0]?.tokens ?? 0) }
+  }
+
+  async function addTotals(tx: Db, userId: string, chunks: number, documents: number, tokens: number) {
+    await tx.execute(sql`
+      insert into retrieval_totals (user_id, chunk_count, document_count, token_count)
+      values (${userId}, ${chunks}, ${documents}, ${tokens})
+      on conflict (user_id) do update set
+        chunk_count = retrieval_totals.chunk_count + excluded.chunk_count,
+        document_count = retrieval_totals.document_count + excluded.document_count,
+        token_count = retrieval_totals.token_count + excluded.token_count`)
   }
 
   return {
     /**
-     * Upserts the document and swaps its chunks for `chunks` in one transaction: a concurrent
-     * search sees the previous version or this one, never a mix, and a failure keeps the previous.
+     * Upserts the document and swaps its chunks for `chunks` in one transaction, with the user's
+     * BM25 statistics (per-lexeme chunk and document counts, totals): a concurrent search sees the
+     * previous version or this one, never a mix, and a failure keeps the previous.
      */
     async replace(input: DocumentInput, chunks: Chunk[]): Promise<{ documentId: string }> {
       return db.transaction(async (tx) => {
         const { userId, source, externalId, ...fields } = input
+        const lengths = chunks.map((c) => tokenCount(c.heading, c.text))
+        const total = lengths.reduce((a, b) => a + b, 0)
         const [document] = await tx
           .insert(documents)
-          .values({ userId, source, externalId, ...fields })
+          .values({ userId, source, externalId, ...fields, tokenCount: total })
           .onConflictDoUpdate({
             target: [documents.userId, documents.source, documents.externalId],
-            set: { ...fields, updatedAt: sql`now()` },
+            set: { ...fields, tokenCount: total, updatedAt: sql`now()` },
           })
-          .returning({ id: documents.id })
+          // xmax is 0 on a freshly inserted row version (PostgreSQL 15 and 18 alike).
+          .returning({ id: documents.id, inserted: sql<boolean>`xmax = 0` })
         if (!document) throw new Error('Upserting a document returned no row')
-        await tx.delete(documentChunks).where(eq(documentChunks.documentId, document.id))
+        const old = document.inserted
+          ? { chunks: 0, tokens: 0 }
+          : await forgetStatistics(tx, userId, document.id)
+        if (!document.inserted)
+          await tx.delete(documentChunks).where(eq(documentChunks.documentId, document.id))
         for (let i = 0; i < chunks.length; i += CHUNK_INSERT_BATCH) {
           await tx.insert(documentChunks).values(
-            chunks.slice(i, i + CHUNK_INSERT_BATCH).map((c) => ({
+            chunks.slice(i, i + CHUNK_INSERT_BATCH).map((c, j) => ({
               documentId: document.id,
               userId,
               ordinal: c.ordinal,
               page: c.page,
               heading: c.heading,
               text: c.text,
+              tokenCount: lengths[i + j] ?? 0,
             })),
           )
         }
+        if (chunks.length > 0)
+          // Ordered by lexeme, so two writers of one user's statistics take row locks in one order.
+          await tx.execute(sql`
+            insert into retrieval_terms (user_id, lexeme, chunk_count, document_count)
+            select ${userId}, t.lexeme, count(*)::int, 1
+            from document_chunks c, unnest(c.tsv) as t
+            where c.document_id = ${document.id}
+            group by t.lexeme
+            order by t.lexeme
+            on conflict (user_id, lexeme) do update set
+              chunk_count = retrieval_terms.chunk_count + excluded.chunk_count,
+              document_count = retrieval_terms.document_count + 1`)
+        await addTotals(tx, userId, chunks.length - old.chunks, document.inserted ? 1 : 0, total - old.tokens)
         return { documentId: document.id }
       })
     },
 
-    /** Deletes the document and (by cascade) its chunks; false when there was none. */
+    /** Deletes the document and (by cascade) its chunks, and its statistics; false when there was none. */
     async remove(key: DocumentKey): Promise<boolean> {
-      const rows = await db
-        .delete(documents)
-        .where(
-          and(
-            eq(documents.userId, key.userId),
-            eq(documents.source, key.source),
-            eq(documents.externalId, key.externalId),
-          ),
-        )
-        .returning({ id: documents.id })
-      return rows.length > 0
+      return db.transaction(async (tx) => {
+        const [document] = await tx
+          .select({ id: documents.id })
+          .from(documents)
+          .where(
+            and(
+              eq(documents.userId, key.userId),
+              eq(documents.source, key.source),
+              eq(documents.externalId, key.externalId),
+            ),
+          )
+          .for('update')
+        if (!document) return false
+        const old = await forgetStatistics(tx, key.userId, document.id)
+        await tx.delete(documents).where(eq(documents.id, document.id))
+        await addTotals(tx, key.userId, -old.chunks, -1, -old.tokens)
+        return true
+      })
     },
 
     /**
-     * The user's `limit` best passages for a question, in one statement (PGlite runs one query at
-     * a time, so round trips are what costs).
+     * The user's `limit` best passages for a question by BM25, with document-level evidence, in
+     * two statements (PGlite runs one query at a time, so round trips are what costs).
      *
-     * Candidates: chunks of this user (`user_id = $1` is applied before any ranking, so nobody
-     * else's text is ever scored or returned) that contain ANY of the question's lexemes, found
-     * through the GIN index on `tsv`. websearch_to_tsquery alone ANDs every word, and a natural
-     * question ("What is the daily food allowance when travelling abroad?") rarely has all its
-     * words in the passage that answers it. We rank the OR with a boost for matching the whole
-     * query rather than running the AND and falling back to the OR when it finds fewer than
-     * `limit`: one round trip instead of two on most questions, and one ranking for both tiers.
+     * Owner first: every chunk read is the user's (`user_id = $1` on each candidate query), and
+     * the statistics are the user's own (retrieval_terms / retrieval_totals), so nobody else's
+     * text is ever scored, returned, or even shifts the weights.
      *
-     * Ranking, highest first:
-     * 1. chunks that satisfy the question as a web search (websearch_to_tsquery: every word, and
-     *    "quoted phrases" / -exclusions when someone types them): 2 + their cover density;
-     * 2. the others: the share of the question's lexemes they contain (0..1), plus their cover
-     *    density against the OR query, so a chunk with most of the words beats one that repeats
-     *    a single word many times.
-     * Cover density (ts_rank_cd) rather than ts_rank: it scores the extents where the query terms
-     * occur together, so "meal allowance abroad" in one sentence beats the three words scattered
-     * over a page, and heading words (weight A) count more than body words (B). Normalisation
-     * 1|32: divided by 1 + log(length), so a long chunk does not win by size alone, then mapped
-     * into [0, 1) (rank / (rank + 1)) so it never outweighs a tier or a whole lexeme of coverage.
+     * Score of a passage: BM25 over the question's lexemes (idf from the user's chunk counts, term
+     * frequency from the chunk's tsvector positions, length in words against the user's average),
+     * normalised to the best passage of the question (0..1), plus DOCUMENT_WEIGHT × its document's
+     * score normalised the same way: BM25 of the document as one text (summed term frequencies of
+     * its candidate chunks, idf from the user's document counts, length against the average
+     * document) plus NAME_WEIGHT × the idf of each question word in the document's name. The
+     * document score is computed for the documents of the DOCUMENT_POOL best passages, from the
+     * chunks already read (exact whenever every question word was read in full, see below).
      *
-     * That full score is computed for a pool of CANDIDATE_POOL chunks only: common words match
-     * thousands of chunks, and scoring them all doubled the cost (bench/RESULTS.md). The pool
-     * keeps whole-query matches first, then the best by ts_rank over the OR query, which sums a
-     * saturating per-word score over the question's words — close to the share of words present.
+     * Candidates: the question's words are taken rarest first while their chunk counts add up to
+     * FULL_READ_POSTINGS, and every chunk holding any of them is scored — in a library of a few
+     * thousand passages that is every word. Words beyond that (held by thousands of chunks in a
+     * large library) are not read one by one; chunks holding most of the question's words
+     * together (mostOf, led by the rarest words) are read instead, MAX_CANDIDATES_READ at most.
+     * The term frequencies of a chunk come from its tsvector cut down to the question's lexemes
+     * (ts_delete of everything else), so scoring a chunk never unnests its whole vocabulary.
      *
-     * Which chunks the pool is chosen from: reading every chunk that shares one word with the
-     * question cost ~250 ms p95 on 100,000 chunks (a question of office words matched 70 % of
-     * them; bench/RESULTS.md), so candidates come in four groups, each read through the GIN
-     * index and capped at MAX_CANDIDATES_READ rows:
-     * 1. `whole`: chunks that match the whole question (the first tier of the ranking);
-     * 2. `most`: chunks with most of its words together (mostOf);
-     * 3. `rare`: chunks with one of its uncommon words (not COMMON_LEXEME_SHARE-common by
-     *    PostgreSQL's statistics): short posting lists, and the words that tell passages apart;
-     * 4. `partial`: only when the others found fewer than `limit`, chunks with any of its words.
-     * In a small library (no word common, fewer matches than the cap) this is the plain OR; in a
-     * large one a question never reads the tens of thousands of chunks that share one common word.
-     *
-     * The question's lexemes come from to_tsvector (stemmed, stopwords gone, in order of
-     * appearance), in a first small query; each is quoted for the tsquery parser. A question of
-     * only stopwords or punctuation has none and finds nothing (no error, no notice).
+     * A question of only stopwords or punctuation, or of words none of the user's chunks hold,
+     * finds nothing (no error, no notice).
      */
     async search(userId: string, question: string, limit: number): Promise<Passage[]> {
       if (limit <= 0 || question.trim() === '') return []
-      const lexemes = await questionLexemes(question)
-      if (lexemes.length === 0) return []
-      const shares = await commonLexemeShares(db)
-      const rare = lexemes.filter((l) => !shares.has(l))
-      const [mostLed, mostSecond] = mostOf(lexemes, shares)
+      const stats = await questionTerms(userId, question)
+      const terms = stats.terms
+      if (terms.length === 0 || stats.chunks === 0) return []
+      const byRarity = [...terms].sort((a, b) => a.chunks - b.chunks)
+      const full: string[] = []
+      let postings = 0
+      for (const t of byRarity) {
+        if (postings + t.chunks > FULL_READ_POSTINGS) break
+        full.push(t.lexeme)
+        postings += t.chunks
+      }
+      const common = full.length < byRarity.length
+      const [mostLed, mostSecond] = common ? mostOf(byRarity.map((t) => t.lexeme)) : [null, null]
+      const lexemes = terms.map((t) => t.lexeme)
+      const chunkIdf = terms.map((t) => idf(stats.chunks, t.chunks))
+      const documentIdf = terms.map((t) => idf(Math.max(stats.documents, 1), t.documents))
+      const averageChunk = Math.max(stats.tokens / stats.chunks, 1)
+      const averageDocument = Math.max(stats.tokens / Math.max(stats.documents, 1), 1)
       const query = sql`
         with q as (
-          select
-            websearch_to_tsquery('english', ${question}) as all_terms,
-            ${sql.param(lexemes)}::text[] as lexemes,
-            ${anyOf(lexemes)}::tsquery as any_term,
-            ${rare.length > 0 ? anyOf(rare) : null}::tsquery as rare_term,
-            ${mostLed}::tsquery as most_led,
-            ${mostSecond}::tsquery as most_second,
-            -- A quoted phrase of common words would make the index recheck thousands of chunks
-            -- for word order; its words together are found by most_led anyway.
-            case when ${question.includes('"')} then null else websearch_to_tsquery('english', ${question}) end
-              as whole_term
-        ), whole as (
-          select c.id, c.tsv
-          from q cross join document_chunks c
-          where c.user_id = ${userId} and c.tsv @@ q.whole_term
-          limit ${MAX_CANDIDATES_READ}
-        ), most as (
-          select c.id, c.tsv
-          from q cross join document_chunks c
-          where c.user_id = ${userId} and (c.tsv @@ q.most_led or c.tsv @@ q.most_second)
-          limit ${MAX_CANDIDATES_READ}
-        ), rare as (
-          select c.id, c.tsv
-          from q cross join document_chunks c
-          where c.user_id = ${userId} and c.tsv @@ q.rare_term
-          limit ${MAX_CANDIDATES_READ}
-        ), found as (
-          select * from whole union all select * from most union all select * from rare
-        ), partial as (
-          select c.id, c.tsv
-          from q cross join document_chunks c
-          where (select count(distinct id) from found) < ${limit}
-            and c.user_id = ${userId} and c.tsv @@ q.any_term
-          limit ${MAX_CANDIDATES_READ}
+          select ${sql.param(lexemes)}::text[] as lexemes,
+            ${sql.param(chunkIdf)}::float8[] as chunk_idf,
+            ${sql.param(documentIdf)}::float8[] as document_idf
+        ), candidates as (
+          (select c.id from document_chunks c
+           where ${full.length > 0} and c.user_id = ${userId} and c.tsv @@ ${full.length > 0 ? anyOf(full) : null}::tsquery)
+          union
+          (select c.id from document_chunks c
+           where ${common} and c.user_id = ${userId}
+             and (c.tsv @@ ${mostLed}::tsquery or c.tsv @@ ${mostSecond}::tsquery)
+           limit ${MAX_CANDIDATES_READ})
+        ), hits as (
+          select c.id, c.document_id, c.token_count, t.lexeme,
+            cardinality(t.positions) + ${HEADING_TF - 1}::float8 * cardinality(array_positions(t.weights, 'A')) as tf
+          from candidates k
+          join document_chunks c on c.id = k.id
+          cross join q
+          cross join lateral unnest(ts_delete(c.tsv, tsvector_to_array(ts_delete(c.tsv, q.lexemes)))) as t
+        ), scored as (
+          select h.id, h.document_id,
+            sum(q.chunk_idf[array_position(q.lexemes, h.lexeme)] * h.tf * ${BM25_K1 + 1}::float8
+              / (h.tf + ${BM25_K1}::float8 * (1 - ${BM25_B}::float8 + ${BM25_B}::float8 * h.token_count / ${averageChunk}::float8))) as score
+          from hits h cross join q
+          group by h.id, h.document_id
         ), pool as (
-          select k.id
-          from q cross join (
-            select distinct on (u.id) u.id, u.tsv from (select * from found union all select * from partial) as u
-          ) as k
-          order by k.tsv @@ q.all_terms desc, ts_rank(k.tsv, q.any_term) desc
-          limit ${Math.max(limit, CANDIDATE_POOL)}
+          select * from scored order by score desc, id limit ${Math.max(limit, DOCUMENT_POOL)}
+        ), document_term_hits as (
+          select h.document_id, h.lexeme, sum(h.tf) as tf
+          from hits h
+          where h.document_id in (select document_id from pool)
+          group by h.document_id, h.lexeme
+        ), document_hits as (
+          select h.*, to_tsvector('english', regexp_replace(d.name, '[-_./]+', ' ', 'g')) @@ quote_literal(h.lexeme)::tsquery as in_name
+          from document_term_hits h join documents d on d.id = h.document_id
+        ), document_scores as (
+          select h.document_id,
+            sum(q.document_idf[array_position(q.lexemes, h.lexeme)] * h.tf * ${BM25_K1 + 1}::float8
+              / (h.tf + ${BM25_K1}::float8 * (1 - ${BM25_B}::float8 + ${BM25_B}::float8 * d.token_count / ${averageDocument}::float8)))
+              + ${NAME_WEIGHT}::float8 * coalesce(sum(q.document_idf[array_position(q.lexemes, h.lexeme)]) filter (where h.in_name), 0) as score
+          from document_hits h
+          join documents d on d.id = h.document_id
+          cross join q
+          group by h.document_id
+        ), ranked as (
+          select p.id, p.document_id,
+            p.score / nullif(max(p.score) over (), 0)
+              + ${DOCUMENT_WEIGHT}::float8 * coalesce(ds.score / nullif(max(ds.score) over (), 0), 0) as rank
+          from pool p left join document_scores ds on ds.document_id = p.document_id
         )
         select c.id as chunk_id, c.document_id, d.name as document_name, c.page, c.heading, d.link, c.text,
-          case when c.tsv @@ q.all_terms
-            then 2 + ts_rank_cd(c.tsv, q.all_terms, 1|32)
-            else (length(c.tsv) - length(ts_delete(c.tsv, q.lexemes)))::float8 / cardinality(q.lexemes)
-              + ts_rank_cd(c.tsv, q.any_term, 1|32)
-          end as rank
-        from q
-        cross join pool
-        join document_chunks c on c.id = pool.id
+          r.rank
+        from ranked r
+        join document_chunks c on c.id = r.id
         join documents d on d.id = c.document_id
-        order by rank desc, c.id
+        order by r.rank desc, c.id
         limit ${limit}`
       // Both drivers answer `{ rows }`; the shared Db type leaves the result shape open.
       const { rows } = (await db.execute(query)) as unknown as { rows: PassageRow[] }

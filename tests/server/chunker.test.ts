@@ -20,7 +20,7 @@ test('passages never cross a page and keep their page numbers', () => {
 
 test('markdown headings start passages and are remembered by the passages under them', () => {
   const md = '# Intro\n\nWelcome.\n\n## Pricing\n\nIt costs 10 euros.\n\nDiscounts exist.'
-  const chunks = chunkDocument([{ text: md, page: null }])
+  const chunks = chunkDocument([{ text: md, page: null }], { markdown: true })
   expect(chunks.map((c) => c.heading)).toEqual(['Intro', 'Pricing'])
   expect(chunks[1]?.text).toContain('It costs 10 euros.')
 })
@@ -40,4 +40,40 @@ test('a single enormous word is still cut', () => {
   const chunks = chunkDocument([{ text: 'x'.repeat(5000), page: null }])
   for (const c of chunks) expect(c.text.length).toBeLessThanOrEqual(CHUNK_MAX_CHARS)
   expect(chunks.map((c) => c.text).join('')).toBe('x'.repeat(5000))
+})
+
+test('only markdown headings outside code fences are headings', () => {
+  const md = [
+    '# Install',
+    '',
+    'Run the script:',
+    '',
+    '```bash',
+    '# download first',
+    'curl -O https://example.com/x.sh',
+    '',
+    '## not a heading either',
+    '```',
+    '',
+    'Then start it.',
+    '',
+    '~~~',
+    '# still code',
+    '~~~',
+    '',
+    '## Configure',
+    '',
+    'Edit the file.',
+  ].join('\n')
+  const chunks = chunkDocument([{ text: md, page: null }], { markdown: true })
+  expect(chunks.map((c) => c.heading)).toEqual(['Install', 'Configure'])
+  expect(chunks[0]?.text).toContain('# download first')
+  expect(chunks[0]?.text).toContain('## not a heading either')
+  expect(chunks[0]?.text).toContain('# still code')
+})
+
+test('plain text and PDF pages never get headings from lines starting with #', () => {
+  const text = '# 1 Introduction\n\nHashtags like\n#travel appear.\n\n## Not markdown'
+  expect(chunkDocument([{ text, page: null }]).map((c) => c.heading)).toEqual([null])
+  expect(chunkDocument([{ text, page: 4 }], { markdown: false }).every((c) => c.heading === null)).toBe(true)
 })

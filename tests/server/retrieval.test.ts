@@ -6,10 +6,10 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { App } from '#server/app.ts'
 import type { Retrieve } from '#server/assistant/assistant.ts'
-import { createRetriever } from '#server/assistant/retrieval.ts'
+import { createRetriever, passageTokens } from '#server/assistant/retrieval.ts'
 import { documentChunks, documents } from '#server/db/schema.ts'
 import { type IndexDocumentInput, indexDocument, removeDocument } from '#server/ingest/index-document.ts'
-import { CANDIDATE_POOL } from '#server/repositories/documents-repository.ts'
+import { createDocumentsRepository, DOCUMENT_POOL } from '#server/repositories/documents-repository.ts'
 import { buildTestApp, register, uniqueEmail } from './helper.ts'
 
 let app: App
@@ -77,7 +77,9 @@ test('terms close together beat the same terms scattered over a long passage', a
 test('a heading that names the topic counts more than the body', async () => {
   const user = await newUser()
   await doc(user, 'body', 'Several notes. Parental leave is mentioned here in passing among other things.')
-  await doc(user, 'headed', '# Parental leave\n\nEach parent may take up to sixteen weeks.')
+  await doc(user, 'headed', '# Parental leave\n\nEach parent may take up to sixteen weeks.', {
+    mimeType: 'text/markdown',
+  })
   const [first] = await retrieve(user, 'parental leave', 2)
   expect(first?.documentName).toBe('headed.txt')
   expect(first?.heading).toBe('Parental leave')
@@ -179,7 +181,7 @@ test('removing a document removes its chunks', async () => {
   expect(await removeDocument(app.db, { userId: user, source: 'test', externalId: 'gone' })).toBe(false)
 })
 
-test('passages carry their document, page, heading and link', async () => {
+test('passages carry their document, page, heading and link (a PDF line starting with ## is no heading)', async () => {
   const user = await newUser()
   const { documentId } = await indexDocument(app.db, {
     userId: user,
@@ -199,7 +201,7 @@ test('passages carry their document, page, heading and link', async () => {
       documentId,
       documentName: 'Guide.pdf',
       page: 3,
-      heading: 'Security',
+      heading: null,
       link: 'https://drive.example.com/file-1',
       text: '## Security\n\nRotate the albatross keys every quarter.',
       rank: expect.any(Number),
@@ -247,11 +249,54 @@ test('a whole-question match is found even behind more partial matches than the 
   const user = await newUser()
   // Partial matches with the words in a heading (weight A) score high on the cheap pool score.
   const partial = Array.from(
-    { length: CANDIDATE_POOL + 10 },
+    { length: DOCUMENT_POOL + 10 },
     (_, i) => `# Warranty claims ${i}\n\nWarranty claims are filed in the portal. Warranty claims, claims.`,
   )
-  await doc(user, 'partials', '', { sections: [{ page: null, text: partial.join('\n\n') }] })
+  await doc(user, 'partials', '', {
+    mimeType: 'text/markdown',
+    sections: [{ page: null, text: partial.join('\n\n') }],
+  })
   await doc(user, 'answer', 'The warranty claim deadline for returned laptops is ninety days.')
   const [first] = await retrieve(user, 'warranty claim deadline for laptops', 6)
   expect(first?.documentName).toBe('answer.txt')
+})
+
+test('the prompt gets the best passage of each of the best documents before a second one of the same', async () => {
+  const user = await newUser()
+  const long = (topic: string, i: number) =>
+    `${topic} section ${i}: ${'The lighthouse keeper logs the lamp hours and the lighthouse fuel. '.repeat(8)}`
+  await doc(user, 'manual', '', {
+    mimeType: 'text/markdown',
+    sections: [
+      {
+        page: null,
+        text: Array.from({ length: 8 }, (_, i) => `## Part ${i}\n\n${long('Manual', i)}`).join('\n\n'),
+      },
+    ],
+  })
+  await doc(user, 'logbook', 'The lighthouse logbook records the lamp hours of every night.')
+  await doc(user, 'fuel', 'Lighthouse fuel is delivered monthly by boat.')
+  // By score alone the manual's eight sections fill the first places...
+  const ranked = await createDocumentsRepository(app.db).search(user, 'lighthouse lamp hours fuel', 10)
+  expect(ranked.slice(0, 8).map((p) => p.documentName)).toEqual(Array(8).fill('manual.txt'))
+  // ...the prompt takes the other documents' best passages before the manual's fourth.
+  const names = (await retrieve(user, 'lighthouse lamp hours fuel', 6)).map((p) => p.documentName)
+  expect(names[0]).toBe('manual.txt')
+  expect(names).toEqual(expect.arrayContaining(['logbook.txt', 'fuel.txt']))
+  expect(names.filter((n) => n === 'manual.txt').length).toBeLessThanOrEqual(4)
+})
+
+test('the passages stay within the token budget', async () => {
+  const user = await newUser()
+  for (let i = 0; i < 10; i++)
+    await doc(
+      user,
+      `p${i}`,
+      `Passage ${i} on the observatory dome. ${'Filler words about the dome. '.repeat(25)}`,
+    )
+  const small = createRetriever(app.db, { tokenBudget: 450 })
+  const passages = await small(user, 'observatory dome', 10)
+  expect(passages.length).toBeGreaterThanOrEqual(1)
+  expect(passages.reduce((sum, p) => sum + passageTokens(p), 0)).toBeLessThanOrEqual(450)
+  expect((await retrieve(user, 'observatory dome', 10)).length).toBeGreaterThan(passages.length)
 })

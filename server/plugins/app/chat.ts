@@ -17,9 +17,13 @@ declare module 'fastify' {
   }
 }
 
-export const chatPlugin = sharedPlugin<{ llm: Config['llm']; now: () => Date }>('chat', async (app, opts) => {
+export const chatPlugin = sharedPlugin<{
+  llm: Config['llm']
+  retrieval: Config['retrieval']
+  now: () => Date
+}>('chat', async (app, opts) => {
   const assistant = createAssistant({
-    retrieve: createRetriever(app.db),
+    retrieve: createRetriever(app.db, opts.retrieval),
     llm: opts.llm ? createLlm(opts.llm) : null,
   })
   app.decorate('chat', createChatService({ chats: createChatRepository(app.db), assistant, now: opts.now }))
