@@ -10,6 +10,7 @@ import type { UserRecord, UsersRepository } from '../repositories/users-reposito
 import type { SessionTokens } from './cookies.ts'
 import { hashPassword, spendDummyVerify, verifyPassword, warmUpDummyHash } from './passwords.ts'
 import { type CachedUser, createSessionCache } from './session-cache.ts'
+import type { SharedRevocations } from './shared-revocations.ts'
 import {
   type AccessClaims,
   FAMILY_MAX_AGE_MS,
@@ -35,11 +36,17 @@ type Deps = {
   sessions: SessionsRepository
   accessTokenKey: Uint8Array
   now: () => Date
+  /** Other instances' revocations (PostgreSQL); absent: this process is the only one. */
+  revocations?: SharedRevocations
 }
 
-export function createAuthService({ users, sessions, accessTokenKey, now }: Deps) {
+export function createAuthService({ users, sessions, accessTokenKey, now, revocations }: Deps) {
   const cache = createSessionCache()
   warmUpDummyHash()
+  revocations?.subscribe({
+    revoked: (familyId, userId) => cache.markFamilyRevoked(familyId, userId, now().getTime()),
+    missedSome: () => cache.forgetFamilies(),
+  })
 
   function remember(record: UserRecord): CurrentUser {
     const user = { id: record.id, email: record.email, createdAt: record.createdAt }
@@ -64,7 +71,7 @@ export function createAuthService({ users, sessions, accessTokenKey, now }: Deps
 
   async function familyIsLive(familyId: string, userId: string, at: Date): Promise<boolean> {
     const atMs = at.getTime()
-    let state = cache.family(familyId, atMs)
+    let state = cache.family(familyId, atMs, revocations?.recheckMs())
     if (!state) {
       const family = await sessions.findFamily(familyId)
       if (!family) return false
@@ -83,6 +90,7 @@ export function createAuthService({ users, sessions, accessTokenKey, now }: Deps
     const at = now()
     await sessions.revokeFamily(familyId, reason, at)
     cache.markFamilyRevoked(familyId, userId, at.getTime())
+    await revocations?.publish(familyId, userId)
   }
 
   async function issueTokens(
@@ -237,7 +245,7 @@ export function createAuthService({ users, sessions, accessTokenKey, now }: Deps
       const atMs = now().getTime()
       const claims = cache.token(accessToken, atMs)
       if (!claims) return undefined
-      const family = cache.family(claims.familyId, atMs)
+      const family = cache.family(claims.familyId, atMs, revocations?.recheckMs())
       if (!family) return undefined
       if (!family.live || family.userId !== claims.userId || family.expiresAt <= atMs) return null
       const user = cache.user(claims.userId)
