@@ -42,7 +42,16 @@ export type Config = {
   llm: LlmConfig | null
   /** The Google OAuth client and where Google lives; null: Google Drive is not configured. */
   google: GoogleConfig | null
+  /** Prometheus metrics at /metrics: off unless METRICS=1 or METRICS_TOKEN (then bearer-only). */
+  metrics: MetricsConfig
+  /** How long a shutdown waits for open responses (streams included) before cutting them. */
+  shutdownGraceMs: number
 }
+
+export type MetricsConfig = { enabled: boolean; token: string | null }
+
+export const METRICS_TOKEN_MIN_LENGTH = 16
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000
 
 export const GOOGLE_TOKEN_KEY_MIN_LENGTH = 32
 
@@ -123,6 +132,16 @@ const EnvSchema = z.object({
       `GOOGLE_TOKEN_KEY must be at least ${GOOGLE_TOKEN_KEY_MIN_LENGTH} characters`,
     )
     .optional(),
+  METRICS: z.enum(['0', '1'], { error: 'METRICS must be 1 (on) or 0 (off)' }).default('0'),
+  METRICS_TOKEN: z
+    .string()
+    .min(METRICS_TOKEN_MIN_LENGTH, `METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters`)
+    .optional(),
+  SHUTDOWN_GRACE_MS: z.coerce
+    .number({ error: 'SHUTDOWN_GRACE_MS must be a number of milliseconds' })
+    .int('SHUTDOWN_GRACE_MS must be a whole number of milliseconds')
+    .min(0, 'SHUTDOWN_GRACE_MS must not be negative')
+    .default(DEFAULT_SHUTDOWN_GRACE_MS),
 })
 
 type Env = Record<string, string | undefined>
@@ -154,6 +173,8 @@ export function loadConfig(env: Env = process.env): Config {
     isProduction,
     llm: llmConfig(e),
     google: googleConfig(e, { publicOrigin: url.origin, appSecret }),
+    metrics: { enabled: e.METRICS === '1' || e.METRICS_TOKEN !== undefined, token: e.METRICS_TOKEN ?? null },
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
   }
 }
 

@@ -3,8 +3,17 @@
  * llama.cpp …) with the official client library. Provider failures become LlmUnavailableError,
  * which the API answers with 502 and nothing stored.
  */
-import OpenAI from 'openai'
+import type OpenAI from 'openai'
+import type { ModelUsage } from '../metrics.ts'
 import type { ChatPromptMessage } from './prompt.ts'
+
+// Loaded on the first answer, not at start: the client library is a large part of start-up time
+// (bench/footprint.ts, README D42).
+let openaiModule: Promise<typeof import('openai')> | undefined
+const loadOpenAI = () => {
+  openaiModule ??= import('openai')
+  return openaiModule
+}
 
 export type LlmConfig = { baseUrl: string; apiKey: string; model: string; timeoutMs: number }
 
@@ -17,23 +26,42 @@ export class LlmUnavailableError extends Error {
   }
 }
 
-export function createLlm(config: LlmConfig): Llm {
-  const client = new OpenAI({
-    baseURL: config.baseUrl,
-    // Local servers (Ollama, llama.cpp) take any key; the client library insists on one.
-    apiKey: config.apiKey || 'not-needed',
-    timeout: config.timeoutMs,
-    maxRetries: 1,
-  })
+/** `observe` (metrics) hears each call's duration, outcome and the tokens the provider reported. */
+export function createLlm(config: LlmConfig, observe?: (usage: ModelUsage) => void): Llm {
+  let client: OpenAI | undefined
+  async function openClient(): Promise<OpenAI> {
+    const { default: OpenAIClient } = await loadOpenAI()
+    client ??= new OpenAIClient({
+      baseURL: config.baseUrl,
+      // Local servers (Ollama, llama.cpp) take any key; the client library insists on one.
+      apiKey: config.apiKey || 'not-needed',
+      timeout: config.timeoutMs,
+      maxRetries: 1,
+    })
+    return client
+  }
   return {
     model: config.model,
     async complete(messages) {
+      const openai = await openClient()
+      const started = performance.now()
       let completion: OpenAI.Chat.Completions.ChatCompletion
       try {
-        completion = await client.chat.completions.create({ model: config.model, messages, temperature: 0.2 })
+        completion = await openai.chat.completions.create({ model: config.model, messages, temperature: 0.2 })
       } catch (cause) {
-        throw new LlmUnavailableError(explain(cause), { cause })
+        observe?.({ seconds: (performance.now() - started) / 1000, ok: false })
+        throw new LlmUnavailableError(explain(cause, (await loadOpenAI()).default), { cause })
       }
+      observe?.({
+        seconds: (performance.now() - started) / 1000,
+        ok: true,
+        ...(completion.usage
+          ? {
+              promptTokens: completion.usage.prompt_tokens,
+              completionTokens: completion.usage.completion_tokens,
+            }
+          : {}),
+      })
       const text = completion.choices[0]?.message?.content?.trim()
       if (!text)
         throw new LlmUnavailableError('The language model returned an empty answer. Please try again.')
@@ -42,7 +70,7 @@ export function createLlm(config: LlmConfig): Llm {
   }
 }
 
-function explain(error: unknown): string {
+function explain(error: unknown, OpenAI: typeof import('openai').default): string {
   if (error instanceof OpenAI.APIConnectionTimeoutError)
     return 'The language model did not answer in time. Please try again.'
   if (error instanceof OpenAI.APIConnectionError)
