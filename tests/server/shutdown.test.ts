@@ -15,10 +15,15 @@ afterEach(async () => {
   app = undefined
 })
 
+/** Resolved once /test/slow's handler runs: from then on its request is truly in flight. */
+let slowStarted = Promise.withResolvers<void>()
+
 /** An app with three test routes, listening on a loopback port. */
 async function listening(): Promise<{ app: App; base: string }> {
   const built = await buildTestApp()
+  slowStarted = Promise.withResolvers<void>()
   built.get('/test/slow', async () => {
+    slowStarted.resolve()
     await sleep(300)
     return { done: true }
   })
@@ -61,7 +66,7 @@ async function openStream(url: string) {
 test('a request in flight when shutdown starts still gets its answer; then nothing is accepted', async () => {
   const { app, base } = await listening()
   const inFlight = fetch(`${base}/test/slow`)
-  await sleep(50)
+  await slowStarted.promise
   const report = await closeGracefully(app, { graceMs: 5_000 })
   const response = await inFlight
   expect(response.status).toBe(200)
