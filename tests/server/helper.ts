@@ -1,6 +1,7 @@
 /**
  * What every server test (and the chat, drive and Pact provider tests to come) builds on: an app
- * on a fresh in-memory database (a clone of one migrated template, ~0.4 s), logger off, no SPA
+ * on a fresh in-memory database (a clone of one migrated template, ~0.4 s), or with
+ * TEST_DATABASE_URL set a fresh PostgreSQL database (postgres-test-db.ts), logger off, no SPA
  * build, and a one-call sign-up + sign-in that hands back the Cookie header to send.
  */
 import { randomUUID } from 'node:crypto'
