@@ -20,6 +20,7 @@ import { chatPlugin } from './plugins/app/chat.ts'
 import { databasePlugin } from './plugins/app/database.ts'
 import { BODY_LIMIT_BYTES, errorHandlerPlugin, frameworkErrorReply } from './plugins/app/error-handler.ts'
 import { googleDrivePlugin } from './plugins/app/google-drive.ts'
+import { operationsPlugin } from './plugins/app/operations.ts'
 import { requestGuardsPlugin } from './plugins/app/request-guards.ts'
 import { cookiesPlugin } from './plugins/external/cookies.ts'
 import { rateLimitPlugin } from './plugins/external/rate-limit.ts'
@@ -83,6 +84,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
     await app.register(cookiesPlugin)
     await app.register(requestGuardsPlugin, { publicOrigin: config.publicOrigin })
     await app.register(databasePlugin, { config })
+    await app.register(operationsPlugin, { metrics: config.metrics })
     const now = options.now ?? (() => new Date())
     await app.register(rateLimitPlugin, { now })
     await app.register(authenticationPlugin, { appSecret: config.appSecret, now })

@@ -51,7 +51,16 @@ export type Config = {
    * the proxies' addresses/CIDRs take the client's address from X-Forwarded-For (README D35).
    */
   trustProxy: boolean | string[]
+  /** Prometheus metrics at /metrics: off unless METRICS=1 or METRICS_TOKEN (then bearer-only). */
+  metrics: MetricsConfig
+  /** How long a shutdown waits for open responses (streams included) before cutting them. */
+  shutdownGraceMs: number
 }
+
+export type MetricsConfig = { enabled: boolean; token: string | null }
+
+export const METRICS_TOKEN_MIN_LENGTH = 16
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000
 
 export const GOOGLE_TOKEN_KEY_MIN_LENGTH = 32
 
@@ -145,6 +154,16 @@ const EnvSchema = z.object({
       `GOOGLE_TOKEN_KEY must be at least ${GOOGLE_TOKEN_KEY_MIN_LENGTH} characters`,
     )
     .optional(),
+  METRICS: z.enum(['0', '1'], { error: 'METRICS must be 1 (on) or 0 (off)' }).default('0'),
+  METRICS_TOKEN: z
+    .string()
+    .min(METRICS_TOKEN_MIN_LENGTH, `METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters`)
+    .optional(),
+  SHUTDOWN_GRACE_MS: z.coerce
+    .number({ error: 'SHUTDOWN_GRACE_MS must be a number of milliseconds' })
+    .int('SHUTDOWN_GRACE_MS must be a whole number of milliseconds')
+    .min(0, 'SHUTDOWN_GRACE_MS must not be negative')
+    .default(DEFAULT_SHUTDOWN_GRACE_MS),
 })
 
 type Env = Record<string, string | undefined>
@@ -178,6 +197,8 @@ export function loadConfig(env: Env = process.env): Config {
     retrieval: { tokenBudget: e.RETRIEVAL_TOKEN_BUDGET },
     google: googleConfig(e, { publicOrigin: url.origin, appSecret }),
     trustProxy: trustProxyConfig(e.TRUST_PROXY),
+    metrics: { enabled: e.METRICS === '1' || e.METRICS_TOKEN !== undefined, token: e.METRICS_TOKEN ?? null },
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
   }
 }
 

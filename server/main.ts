@@ -1,13 +1,16 @@
 /**
- * `node server/main.ts`: read the config, build the app, listen. SIGINT/SIGTERM close the app
- * (which closes the database and releases the data-directory lock), then the process ends.
+ * `node server/main.ts`: read the config, build the app, listen. SIGINT/SIGTERM shut down
+ * gracefully (server/shutdown.ts: /ready says 503, open responses get SHUTDOWN_GRACE_MS to end),
+ * then the app closes the database and releases the data-directory lock, and the process ends.
  */
 import './runtime/hold-tick-shape.ts'
 import { buildApp } from './app.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { DataDirLockedError } from './db/data-dir-lock.ts'
+import { closeGracefully } from './shutdown.ts'
 
-const SHUTDOWN_GRACE_MS = 10_000
+/** Past the grace period for open responses, the database gets this long to close. */
+const CLOSE_BACKSTOP_MS = 5_000
 
 async function start() {
   const config = loadConfig()
@@ -17,12 +20,12 @@ async function start() {
   const shutdown = (signal: NodeJS.Signals) => {
     if (closing) return
     closing = true
-    app.log.info({ signal }, 'shutting down')
-    // A stuck connection must not keep the process alive for ever.
-    setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref()
-    app.close().then(
-      () => {
-        app.log.info('closed cleanly')
+    app.log.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down: draining open responses')
+    // Whatever hangs past the grace period and the backstop must not keep the process alive.
+    setTimeout(() => process.exit(1), config.shutdownGraceMs + CLOSE_BACKSTOP_MS).unref()
+    closeGracefully(app, { graceMs: config.shutdownGraceMs }).then(
+      ({ cut, ms }) => {
+        app.log.info({ ms, cut }, 'closed')
         process.exitCode = 0
       },
       (error: unknown) => {

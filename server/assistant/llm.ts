@@ -7,8 +7,17 @@
  * make a hung model fail after twice the limit). Streaming, it bounds the wait for each token, so
  * a long answer that keeps coming is never cut, and a model that stops sending fails in time.
  */
-import OpenAI from 'openai'
+import type OpenAI from 'openai'
+import type { ModelUsage } from '../metrics.ts'
 import type { ChatPromptMessage } from './prompt.ts'
+
+// Loaded on the first answer, not at start: the client library is a large part of start-up time
+// (bench/footprint.ts, README D42).
+let openaiModule: Promise<typeof import('openai')> | undefined
+const loadOpenAI = () => {
+  openaiModule ??= import('openai')
+  return openaiModule
+}
 
 export type LlmConfig = { baseUrl: string; apiKey: string; model: string; timeoutMs: number }
 
@@ -37,35 +46,56 @@ export class LlmAbortedError extends Error {
   }
 }
 
-export function createLlm(config: LlmConfig): Llm {
-  const client = new OpenAI({
-    baseURL: config.baseUrl,
-    // Local servers (Ollama, llama.cpp) take any key; the client library insists on one.
-    apiKey: config.apiKey || 'not-needed',
-    timeout: config.timeoutMs,
-    maxRetries: 0,
-  })
+/** `observe` (metrics) hears each call's duration, outcome and the tokens the provider reported. */
+export function createLlm(config: LlmConfig, observe?: (usage: ModelUsage) => void): Llm {
+  let client: OpenAI | undefined
+  async function openClient(): Promise<OpenAI> {
+    const { default: OpenAIClient } = await loadOpenAI()
+    client ??= new OpenAIClient({
+      baseURL: config.baseUrl,
+      // Local servers (Ollama, llama.cpp) take any key; the client library insists on one.
+      apiKey: config.apiKey || 'not-needed',
+      timeout: config.timeoutMs,
+      maxRetries: 0,
+    })
+    return client
+  }
   return {
     model: config.model,
     async complete(messages) {
+      const openai = await openClient()
+      const started = performance.now()
       let completion: OpenAI.Chat.Completions.ChatCompletion
       try {
-        completion = await client.chat.completions.create({ model: config.model, messages, temperature: 0.2 })
+        completion = await openai.chat.completions.create({ model: config.model, messages, temperature: 0.2 })
       } catch (cause) {
-        throw new LlmUnavailableError(explain(cause), { cause })
+        observe?.({ seconds: (performance.now() - started) / 1000, ok: false })
+        throw new LlmUnavailableError(explain(cause, (await loadOpenAI()).default), { cause })
       }
+      observe?.({
+        seconds: (performance.now() - started) / 1000,
+        ok: true,
+        ...(completion.usage
+          ? {
+              promptTokens: completion.usage.prompt_tokens,
+              completionTokens: completion.usage.completion_tokens,
+            }
+          : {}),
+      })
       const text = completion.choices[0]?.message?.content?.trim()
       if (!text) throw new LlmUnavailableError(EMPTY_ANSWER)
       return text
     },
 
     async *stream(messages, signal) {
+      const openai = await openClient()
+      const started = performance.now()
       const idle = new AbortController()
       let timer = setTimeout(() => idle.abort(), config.timeoutMs)
       const stop = signal ? AbortSignal.any([signal, idle.signal]) : idle.signal
       let any = false
       try {
-        const chunks = await client.chat.completions.create(
+        const chunks = await openai.chat.completions.create(
           { model: config.model, messages, temperature: 0.2, stream: true },
           { signal: stop },
         )
@@ -81,12 +111,14 @@ export function createLlm(config: LlmConfig): Llm {
           yield shown
         }
       } catch (cause) {
+        observe?.({ seconds: (performance.now() - started) / 1000, ok: false })
         if (signal?.aborted) throw new LlmAbortedError()
         if (idle.signal.aborted) throw new LlmUnavailableError(TIMED_OUT, { cause })
-        throw new LlmUnavailableError(explain(cause), { cause })
+        throw new LlmUnavailableError(explain(cause, (await loadOpenAI()).default), { cause })
       } finally {
         clearTimeout(timer)
       }
+      observe?.({ seconds: (performance.now() - started) / 1000, ok: any && !idle.signal.aborted })
       // The client library ends a stream quietly when its signal aborts: tell the two causes apart.
       if (signal?.aborted) throw new LlmAbortedError()
       if (idle.signal.aborted) throw new LlmUnavailableError(TIMED_OUT)
@@ -95,7 +127,7 @@ export function createLlm(config: LlmConfig): Llm {
   }
 }
 
-function explain(error: unknown): string {
+function explain(error: unknown, OpenAI: typeof import('openai').default): string {
   if (error instanceof OpenAI.APIConnectionTimeoutError) return TIMED_OUT
   if (error instanceof OpenAI.APIConnectionError)
     return 'The language model could not be reached. Please try again later.'

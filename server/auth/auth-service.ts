@@ -10,6 +10,7 @@ import type { UserRecord, UsersRepository } from '../repositories/users-reposito
 import type { SessionTokens } from './cookies.ts'
 import { hashPassword, spendDummyVerify, verifyPassword, warmUpDummyHash } from './passwords.ts'
 import { type CachedUser, createSessionCache } from './session-cache.ts'
+import type { SharedRevocations } from './shared-revocations.ts'
 import {
   type AccessClaims,
   FAMILY_MAX_AGE_MS,
@@ -39,11 +40,17 @@ type Deps = {
   /** deriveRefreshSuccessorKey(APP_SECRET): successors are derived from the token they replace. */
   successorKey: Uint8Array
   now: () => Date
+  /** Other instances' revocations (PostgreSQL); absent: this process is the only one. */
+  revocations?: SharedRevocations
 }
 
-export function createAuthService({ users, sessions, accessTokenKey, successorKey, now }: Deps) {
+export function createAuthService({ users, sessions, accessTokenKey, successorKey, now, revocations }: Deps) {
   const cache = createSessionCache()
   warmUpDummyHash()
+  revocations?.subscribe({
+    revoked: (familyId, userId) => cache.markFamilyRevoked(familyId, userId, now().getTime()),
+    missedSome: () => cache.forgetFamilies(),
+  })
 
   function remember(record: UserRecord): CurrentUser {
     const user = { id: record.id, email: record.email, createdAt: record.createdAt }
@@ -68,7 +75,7 @@ export function createAuthService({ users, sessions, accessTokenKey, successorKe
 
   async function familyIsLive(familyId: string, userId: string, at: Date): Promise<boolean> {
     const atMs = at.getTime()
-    let state = cache.family(familyId, atMs)
+    let state = cache.family(familyId, atMs, revocations?.recheckMs())
     if (!state) {
       const family = await sessions.findFamily(familyId)
       if (!family) return false
@@ -87,6 +94,7 @@ export function createAuthService({ users, sessions, accessTokenKey, successorKe
     const at = now()
     await sessions.revokeFamily(familyId, reason, at)
     cache.markFamilyRevoked(familyId, userId, at.getTime())
+    await revocations?.publish(familyId, userId)
   }
 
   async function issueTokens(
@@ -263,7 +271,7 @@ export function createAuthService({ users, sessions, accessTokenKey, successorKe
       const atMs = now().getTime()
       const claims = cache.token(accessToken, atMs)
       if (!claims) return undefined
-      const family = cache.family(claims.familyId, atMs)
+      const family = cache.family(claims.familyId, atMs, revocations?.recheckMs())
       if (!family) return undefined
       if (!family.live || family.userId !== claims.userId || family.expiresAt <= atMs) return null
       const user = cache.user(claims.userId)

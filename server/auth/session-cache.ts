@@ -2,12 +2,14 @@
  * What the session check behind every authenticated request would otherwise ask the database:
  * verified access tokens, whether a sign-in (family) is live, and who a user is. PGlite answers
  * ~2.5k queries/s, a bare route ~23k req/s (STACK-NOTES), so the hot path must not query.
- * Revocation in this process updates the cache at once; a family entry is also re-read after
- * FAMILY_RECHECK_MS so a revocation made by another process (PostgreSQL deployments) lands soon.
+ * Revocation in this process updates the cache at once. On PostgreSQL other instances hear of it
+ * through LISTEN/NOTIFY (shared-revocations.ts); a live family entry is also re-read after
+ * FAMILY_RECHECK_MS, or after the shorter interval the caller passes while notifications may be
+ * missed, so a revocation made elsewhere lands within a bound either way (README D39).
  */
 import type { AccessClaims } from './tokens.ts'
 
-const FAMILY_RECHECK_MS = 30_000
+export const FAMILY_RECHECK_MS = 30_000
 const MAX_ENTRIES = 10_000
 
 export type CachedUser = { id: string; email: string; createdAt: Date }
@@ -38,6 +40,10 @@ class BoundedMap<K, V> {
   delete(key: K): void {
     this.#map.delete(key)
   }
+
+  clear(): void {
+    this.#map.clear()
+  }
 }
 
 export type SessionCache = ReturnType<typeof createSessionCache>
@@ -66,11 +72,15 @@ export function createSessionCache(maxEntries = MAX_ENTRIES) {
       tokens.set(signatureOf(token), { token, claims })
     },
 
-    /** undefined: not known or due for a re-read. */
-    family(familyId: string, nowMs: number): FamilyState | undefined {
+    /** undefined: not known or due for a re-read (a live entry older than `recheckMs`). */
+    family(familyId: string, nowMs: number, recheckMs = FAMILY_RECHECK_MS): FamilyState | undefined {
       const state = families.get(familyId)
-      if (state?.live && nowMs - state.checkedAt > FAMILY_RECHECK_MS) return undefined
+      if (state?.live && nowMs - state.checkedAt > recheckMs) return undefined
       return state
+    },
+    /** Forgets every family: revocations may have been missed, so each is read again. */
+    forgetFamilies(): void {
+      families.clear()
     },
     rememberFamily(familyId: string, state: FamilyState): void {
       // A read that started before a revocation must not bring the family back to life.

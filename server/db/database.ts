@@ -15,6 +15,7 @@ import type { Config } from '../config.ts'
 import { lockDataDir } from './data-dir-lock.ts'
 import { openMemoryClone } from './memory-template.ts'
 import { MIGRATIONS_FOLDER } from './migrations-folder.ts'
+import { type Notifications, openNotifications } from './notifications.ts'
 import * as schema from './schema.ts'
 
 /** The Drizzle handle the repositories take; the same API over PGlite and node-postgres. */
@@ -23,6 +24,10 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
 export type Database = {
   db: Db
   kind: Config['database']['kind']
+  /** LISTEN/NOTIFY between instances on a PostgreSQL server; null on PGlite (one process). */
+  notifications: Notifications | null
+  /** The PostgreSQL pool (metrics read its counts); null on PGlite. */
+  pool: pg.Pool | null
   /** Closes the connection (and releases the data-directory lock); safe to call twice. */
   close: () => Promise<void>
 }
@@ -56,10 +61,18 @@ export async function openDatabase(config: Pick<Config, 'database' | 'dataDir'>)
     }
     case 'postgres': {
       const pool = new pg.Pool({ connectionString: target.url, max: 10 })
+      // An idle connection the server ends (restart, failover, admin) is dropped by the pool and
+      // the next query opens a new one; unhandled, the pool's 'error' event would end the process.
+      pool.on('error', () => undefined)
       try {
         const db = drizzlePg({ client: pool, schema })
         await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER })
-        return withClose(db, 'postgres', () => pool.end())
+        const notifications = await openNotifications(target.url, pool)
+        const database = withClose(db, 'postgres', async () => {
+          await notifications.close()
+          await pool.end()
+        })
+        return { ...database, notifications, pool }
       } catch (error) {
         await pool.end()
         throw error
@@ -73,6 +86,8 @@ function withClose(db: Db, kind: Database['kind'], close: () => Promise<void>): 
   return {
     db,
     kind,
+    notifications: null,
+    pool: null,
     close: () => {
       closing ??= close()
       return closing

@@ -1,7 +1,8 @@
 /**
  * Chat and retrieval on a real PostgreSQL server (15 on Debian): the same migration, the same
  * full-text query. Runs only when TEST_DATABASE_URL points at a database it may write to, e.g.
- *   TEST_DATABASE_URL=postgres://docchat:docchat@127.0.0.1:5432/docchat_test npx vitest run --project server
+ *   TEST_DATABASE_URL=postgres://docchat:docchat@127.0.0.1:5432/postgres npm run test:postgres
+ * (the role needs CREATEDB: every app gets its own fresh database, tests/server/postgres-test-db.ts).
  */
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { chatEndpoints } from '#contracts/chat.ts'
@@ -22,18 +23,19 @@ import {
   sendOk,
 } from './chat-helpers.ts'
 import { buildTestApp, register, signIn, uniqueEmail } from './helper.ts'
+import { POSTGRES_SKIP_NOTE, TEST_DATABASE_URL } from './postgres-test-db.ts'
 
-const url = process.env.TEST_DATABASE_URL
+const url = TEST_DATABASE_URL
 let app: App
 
 beforeAll(async () => {
-  if (url) app = await buildTestApp({ env: { DATABASE_URL: url } })
+  if (url) app = await buildTestApp()
 })
 afterAll(async () => {
   await app?.close()
 })
 
-test.skipIf(!url)('on PostgreSQL: index, ask, list, rate, delete', async () => {
+test.skipIf(!url)(`on PostgreSQL: index, ask, list, rate, delete${POSTGRES_SKIP_NOTE}`, async () => {
   const email = uniqueEmail('pg-chat')
   const userId = (await register(app, email))._id
   const { cookie } = await signIn(app, email)
@@ -65,7 +67,7 @@ test.skipIf(!url)('on PostgreSQL: index, ask, list, rate, delete', async () => {
 })
 
 test.skipIf(!url)(
-  'on PostgreSQL: retrieval ranks, isolates owners and ignores stopword questions',
+  `on PostgreSQL: retrieval ranks, isolates owners and ignores stopword questions${POSTGRES_SKIP_NOTE}`,
   async () => {
     const alice = (await register(app, uniqueEmail('pg-alice')))._id
     const bob = (await register(app, uniqueEmail('pg-bob')))._id

@@ -1,6 +1,7 @@
 /**
  * What every server test (and the chat, drive and Pact provider tests to come) builds on: an app
- * on a fresh in-memory database (a clone of one migrated template, ~0.4 s), logger off, no SPA
+ * on a fresh in-memory database (a clone of one migrated template, ~0.4 s), or with
+ * TEST_DATABASE_URL set a fresh PostgreSQL database (postgres-test-db.ts), logger off, no SPA
  * build, and a one-call sign-up + sign-in that hands back the Cookie header to send.
  */
 import { randomUUID } from 'node:crypto'
@@ -9,6 +10,7 @@ import { authEndpoints, type User, UserPayloadSchema } from '#contracts/auth.ts'
 import { type App, type BuildAppOptions, buildApp } from '#server/app.ts'
 import type { AuthRateLimits } from '#server/auth/rate-limits.ts'
 import { type Config, loadConfig } from '#server/config.ts'
+import { createTestDatabase, TEST_DATABASE_URL } from './postgres-test-db.ts'
 
 export const TEST_PASSWORD = 'correct horse battery'
 export const TEST_APP_SECRET = 'test-app-secret-that-is-long-enough-0123456789'
@@ -31,14 +33,39 @@ export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({ DATABASE_URL: 'memory:', APP_SECRET: TEST_APP_SECRET, NODE_ENV: 'test', ...env })
 }
 
+/**
+ * With TEST_DATABASE_URL set (`npm run test:postgres`, CI), an app whose test names no
+ * DATABASE_URL gets its own fresh database on that PostgreSQL server, dropped when it closes;
+ * otherwise a fresh in-memory PGlite.
+ */
 export async function buildTestApp(overrides: TestAppOverrides = {}): Promise<App> {
   const { env, ...options } = overrides
-  return buildApp(testConfig(env), {
-    logger: false,
-    distDir: NO_DIST_DIR,
-    ...options,
-    rateLimits: { ...UNLIMITED_AUTH, ...options.rateLimits },
-  })
+  const database =
+    TEST_DATABASE_URL && env?.DATABASE_URL === undefined ? await createTestDatabase() : undefined
+  const build = () =>
+    buildApp(testConfig({ ...env, ...(database ? { DATABASE_URL: database.url } : {}) }), {
+      logger: false,
+      distDir: NO_DIST_DIR,
+      ...options,
+      rateLimits: { ...UNLIMITED_AUTH, ...options.rateLimits },
+    })
+  if (!database) return build()
+  try {
+    const app = await build()
+    // Dropped once the app's own pool has ended (an onClose hook would run before that).
+    const close = app.close.bind(app)
+    app.close = (async () => {
+      try {
+        await close()
+      } finally {
+        await database.drop()
+      }
+    }) as unknown as App['close']
+    return app
+  } catch (error) {
+    await database.drop()
+    throw error
+  }
 }
 
 export function uniqueEmail(prefix = 'user'): string {

@@ -1,7 +1,8 @@
 /**
  * The same migrations and auth flow on a real PostgreSQL server (15 on Debian). Runs only when
  * TEST_DATABASE_URL points at a database it may write to, e.g.
- *   TEST_DATABASE_URL=postgres://docchat:docchat@127.0.0.1:5432/docchat_test npx vitest run --project server
+ *   TEST_DATABASE_URL=postgres://docchat:docchat@127.0.0.1:5432/postgres npm run test:postgres
+ * (the role needs CREATEDB: every app gets its own fresh database, tests/server/postgres-test-db.ts).
  */
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
@@ -10,13 +11,14 @@ import type { App } from '#server/app.ts'
 import { REFRESH_GRACE_MS } from '#server/auth/tokens.ts'
 import { type Database, openDatabase } from '#server/db/database.ts'
 import { buildTestApp, cookieHeader, register, signIn, testConfig, uniqueEmail } from './helper.ts'
+import { createTestDatabase, POSTGRES_SKIP_NOTE, TEST_DATABASE_URL } from './postgres-test-db.ts'
 
-const url = process.env.TEST_DATABASE_URL
+const url = TEST_DATABASE_URL
 let app: App
 let clock = Date.now()
 
 beforeAll(async () => {
-  if (url) app = await buildTestApp({ env: { DATABASE_URL: url }, now: () => new Date(clock) })
+  if (url) app = await buildTestApp({ now: () => new Date(clock) })
 })
 afterAll(async () => {
   await app?.close()
@@ -36,18 +38,23 @@ async function describeSchema(database: Database) {
   return { columns: columns.rows, indexes: indexes.rows }
 }
 
-test.skipIf(!url)('the migrations give PostgreSQL the same tables and indexes as PGlite', async () => {
-  const postgres = await openDatabase(testConfig({ DATABASE_URL: url ?? '' }))
-  const pglite = await openDatabase(testConfig())
-  try {
-    expect(await describeSchema(postgres)).toEqual(await describeSchema(pglite))
-  } finally {
-    await Promise.all([postgres.close(), pglite.close()])
-  }
-})
+test.skipIf(!url)(
+  `the migrations give PostgreSQL the same tables and indexes as PGlite${POSTGRES_SKIP_NOTE}`,
+  async () => {
+    const fresh = await createTestDatabase()
+    const postgres = await openDatabase(testConfig({ DATABASE_URL: fresh.url }))
+    const pglite = await openDatabase(testConfig())
+    try {
+      expect(await describeSchema(postgres)).toEqual(await describeSchema(pglite))
+    } finally {
+      await Promise.all([postgres.close(), pglite.close()])
+      await fresh.drop()
+    }
+  },
+)
 
 test.skipIf(!url)(
-  'on PostgreSQL: sign up, a case-insensitive duplicate, sign in, me, refresh, logout',
+  `on PostgreSQL: sign up, a case-insensitive duplicate, sign in, me, refresh, logout${POSTGRES_SKIP_NOTE}`,
   async () => {
     const email = uniqueEmail('Pg')
     const user = await register(app, email)

@@ -15,6 +15,7 @@ import {
   type Session,
 } from '../../auth/auth-service.ts'
 import { ACCESS_COOKIE } from '../../auth/cookies.ts'
+import { createSharedRevocations } from '../../auth/shared-revocations.ts'
 import { deriveAccessTokenKey, deriveRefreshSuccessorKey } from '../../auth/tokens.ts'
 import { unauthorized } from '../../http-errors.ts'
 import { createSessionsRepository } from '../../repositories/sessions-repository.ts'
@@ -44,6 +45,9 @@ export const authenticationPlugin = sharedPlugin<{ appSecret: string; now: () =>
       accessTokenKey: deriveAccessTokenKey(opts.appSecret),
       successorKey: deriveRefreshSuccessorKey(opts.appSecret),
       now: opts.now,
+      ...(app.database.notifications
+        ? { revocations: createSharedRevocations(app.database.notifications) }
+        : {}),
     })
     app.decorate('auth', auth)
     app.decorateRequest('user', null)

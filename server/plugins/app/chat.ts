@@ -22,9 +22,20 @@ export const chatPlugin = sharedPlugin<{
   retrieval: Config['retrieval']
   now: () => Date
 }>('chat', async (app, opts) => {
+  const { metrics } = app
+  const retrieve = createRetriever(app.db, opts.retrieval)
   const assistant = createAssistant({
-    retrieve: createRetriever(app.db, opts.retrieval),
-    llm: opts.llm ? createLlm(opts.llm) : null,
+    retrieve: metrics
+      ? async (...args) => {
+          const started = performance.now()
+          try {
+            return await retrieve(...args)
+          } finally {
+            metrics.retrieval((performance.now() - started) / 1000)
+          }
+        }
+      : retrieve,
+    llm: opts.llm ? createLlm(opts.llm, metrics ? (usage) => metrics.model(usage) : undefined) : null,
   })
   app.decorate('chat', createChatService({ chats: createChatRepository(app.db), assistant, now: opts.now }))
 })

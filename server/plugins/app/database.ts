@@ -3,19 +3,22 @@
  * the app closes. Feature plugins build their repositories from `app.db`.
  */
 import type { Config } from '../../config.ts'
-import { type Db, openDatabase } from '../../db/database.ts'
+import { type Database, type Db, openDatabase } from '../../db/database.ts'
 import { sharedPlugin } from '../shared-plugin.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The Drizzle handle; use it only to build a repository. */
     db: Db
+    /** The open database: its kind, LISTEN/NOTIFY (PostgreSQL only) and pool, for readiness and metrics. */
+    database: Database
   }
 }
 
 export const databasePlugin = sharedPlugin<{ config: Config }>('database', async (app, { config }) => {
   const database = await openDatabase(config)
   app.decorate('db', database.db)
+  app.decorate('database', database)
   app.addHook('onClose', async () => {
     await database.close()
   })

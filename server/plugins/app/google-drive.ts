@@ -33,18 +33,36 @@ export const googleDrivePlugin = sharedPlugin<GoogleDrivePluginOptions>('google-
   const pdf = createPdfExtractor()
   app.addHook('onClose', () => pdf.close())
   app.decorate('googleConnections', connections)
-  app.decorate(
-    'drive',
-    createDriveService({
-      google: opts.google,
-      connections,
-      repository,
-      db: app.db,
-      pdf,
-      retry: { ...DEFAULT_RETRY_POLICY, ...opts.retry },
-      log: app.log,
-    }),
-  )
+  const drive = createDriveService({
+    google: opts.google,
+    connections,
+    repository,
+    db: app.db,
+    pdf,
+    retry: { ...DEFAULT_RETRY_POLICY, ...opts.retry },
+    log: app.log,
+  })
+  const { metrics } = app
+  if (metrics) {
+    // Ingest runs by outcome and how many are running now (README D40).
+    let running = 0
+    metrics.ingestJobs(() => ({ running }))
+    const ingest = drive.ingest
+    drive.ingest = async (...args) => {
+      const started = performance.now()
+      running += 1
+      let outcome: 'done' | 'failed' = 'failed'
+      try {
+        const report = await ingest(...args)
+        outcome = 'done'
+        return report
+      } finally {
+        running -= 1
+        metrics.ingest(outcome, (performance.now() - started) / 1000)
+      }
+    }
+  }
+  app.decorate('drive', drive)
   if (!opts.google)
     app.log.info('Google Drive is not configured (GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET unset)')
   else if (opts.google.emulated)
