@@ -2,7 +2,8 @@
  * Ingesting a person's Google Drive into the assistant: list every file, then per file decide
  * (unsupported type or over 10 MB: skipped; same version as indexed: unchanged, not downloaded;
  * failed before at this version: failed again, not downloaded), download or export what is new or
- * changed, turn it into text (PDF pages in the worker, UTF-8 text, Google Docs as Markdown) and
+ * changed, turn it into text (PDF pages in the worker, text in whichever encoding it was saved
+ * (text-decoding.ts), Google Docs as Markdown) and
  * index it (one transaction per document); documents no longer in the Drive are removed, and the
  * chunks' statistics are refreshed when much changed. A file that cannot be read fails alone;
  * losing access to Drive ends the ingest.
@@ -20,6 +21,7 @@ import type { Section } from './chunker.ts'
 import { indexDocument, removeDocument } from './index-document.ts'
 import { type IngestOutcomes, ingestReport } from './ingest-report.ts'
 import { type PdfExtractor, PdfTextError } from './pdf-text.ts'
+import { decodeText, removeControlCharacters } from './text-decoding.ts'
 
 export const MAX_INGEST_BYTES = 10 * 1024 * 1024
 /** Files fetched and read at once: downloads overlap, PDF pages still go through one worker. */
@@ -60,11 +62,6 @@ export function kindOf(mimeType: string): Kind | { skip: string } {
   return { skip: `files of type ${mimeType} are not supported` }
 }
 
-/** UTF-8 text without its byte-order mark (TextDecoder drops a leading BOM; the replace is a guard). */
-export function decodeText(bytes: Uint8Array): string {
-  return new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/, '')
-}
-
 /** The revision an indexed document or a failure was recorded at. */
 function revisionOf(file: DriveListedFile): string {
   return file.version ?? file.modifiedTime
@@ -87,7 +84,8 @@ export async function ingestDrive(userId: string, deps: DriveIngestDeps): Promis
       if (pages.every((page) => page.trim() === '')) {
         throw new PdfTextError('the PDF has no text to read (scanned pages are not supported)')
       }
-      return pages.map((text, i) => ({ text, page: i + 1 }))
+      // A PDF's text layer may hold NULs too, which PostgreSQL refuses in text.
+      return pages.map((text, i) => ({ text: removeControlCharacters(text), page: i + 1 }))
     }
     if (kind === 'text')
       return [{ text: decodeText(await drive.download(file.id, MAX_INGEST_BYTES)), page: null }]

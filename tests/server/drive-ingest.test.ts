@@ -11,7 +11,6 @@ import { createRetriever } from '#server/assistant/retrieval.ts'
 import { documentChunks, documents } from '#server/db/schema.ts'
 import { createDriveApi, DriveFileError } from '#server/google/drive-api.ts'
 import { DEFAULT_RETRY_POLICY } from '#server/google/google-errors.ts'
-import { decodeText } from '#server/ingest/drive-ingest.ts'
 import { createGoogleEmulator, type GoogleEmulator } from '#tests/fakes/google/emulator.ts'
 import { ADA, BOB, FILLER_FILES, FIXTURE_FILES, ZEPHYR_LAUNCH_FACT } from '#tests/fakes/google/fixtures.ts'
 import { createSession, errorOf, sendOk } from './chat-helpers.ts'
@@ -234,9 +233,30 @@ test('a download larger than the limit is cut off while it streams', async () =>
   await expect(api.download(F.notes.id, 20)).rejects.toThrow('the file is larger than')
 })
 
-test('text is decoded as UTF-8 without its byte-order mark', () => {
-  const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('Grüße\r\n')])
-  expect(decodeText(bytes)).toBe('Grüße\r\n')
+test('a UTF-16 text file with NULs and a Latin-1 one are read; neither fails the ingest', async () => {
+  const ada = await connected()
+  const notepad = Buffer.from('\uFEFFWindows notes: the vault code is QUOKKA-5521.\r\n\u0000', 'utf16le')
+  emulator.state.addFile({
+    owner: ADA,
+    name: 'notepad-unicode.txt',
+    mimeType: 'text/plain',
+    content: notepad,
+  })
+  emulator.state.addFile({
+    owner: ADA,
+    name: 'latin1.txt',
+    mimeType: 'text/plain',
+    content: Buffer.from('Le café de la gare ouvre à 6 h; mot de passe PAMPLEMOUSSE.', 'latin1'),
+  })
+
+  const report = await ingestOk(app, ada)
+
+  expect(report.added).toEqual(expect.arrayContaining(['notepad-unicode.txt', 'latin1.txt']))
+  expect(report.failed.map((f) => f.name).sort()).toEqual(['broken-scan.pdf', 'locked-contract.pdf'])
+  expect(await found(ada.id, 'QUOKKA-5521')).toContain(
+    'notepad-unicode.txt: Windows notes: the vault code is QUOKKA-5521.',
+  )
+  expect(await found(ada.id, 'PAMPLEMOUSSE')).toContain('Le café de la gare ouvre à 6 h')
 })
 
 test('an empty Drive says so', async () => {
