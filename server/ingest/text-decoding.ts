@@ -12,6 +12,7 @@ const UTF8_BOM = [0xef, 0xbb, 0xbf] as const
 export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252'
 
 /** C0 controls except \t \n \r, DEL, C1 controls, and the non-characters a bad decode leaves. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF]/g
 
 function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {
