@@ -15,6 +15,7 @@ import { chatPlugin } from './plugins/app/chat.ts'
 import { databasePlugin } from './plugins/app/database.ts'
 import { BODY_LIMIT_BYTES, errorHandlerPlugin } from './plugins/app/error-handler.ts'
 import { googleDrivePlugin } from './plugins/app/google-drive.ts'
+import { jobsPlugin } from './plugins/app/jobs.ts'
 import { requestGuardsPlugin } from './plugins/app/request-guards.ts'
 import { cookiesPlugin } from './plugins/external/cookies.ts'
 import { rateLimitPlugin } from './plugins/external/rate-limit.ts'
@@ -50,6 +51,10 @@ export type BuildAppOptions = {
   now?: () => Date
   /** Backoff for Google Drive's busy answers (default DEFAULT_RETRY_POLICY); tests shorten it. */
   googleRetry?: Partial<RetryPolicy>
+  /** The background job worker's lease and polling (tests shorten them). */
+  jobs?: { leaseMs?: number; pollMs?: number; concurrency?: number }
+  /** How long the Drive ingest call waits for the files it queued (default 25 s). */
+  ingestWaitMs?: number
 }
 
 export type LogOptions = { level?: LogLevel; stream?: { write: (line: string) => void } }
@@ -76,9 +81,11 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
     const now = options.now ?? (() => new Date())
     await app.register(authenticationPlugin, { appSecret: config.appSecret, now })
     await app.register(chatPlugin, { llm: config.llm, now })
+    await app.register(jobsPlugin, { now, ...options.jobs })
     await app.register(googleDrivePlugin, {
       google: config.google,
       now,
+      ...(options.ingestWaitMs !== undefined ? { ingestWaitMs: options.ingestWaitMs } : {}),
       ...(options.googleRetry ? { retry: options.googleRetry } : {}),
     })
 

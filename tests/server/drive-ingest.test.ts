@@ -6,6 +6,7 @@
  */
 import { and, count, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest'
+import { driveEndpoints } from '#contracts/drive.ts'
 import type { App } from '#server/app.ts'
 import { createRetriever } from '#server/assistant/retrieval.ts'
 import { documentChunks, documents } from '#server/db/schema.ts'
@@ -185,7 +186,7 @@ test('a failed PDF that is fixed in Drive is ingested on the next run', async ()
   expect((await retrieve(ada.id, 'cracks in pier 9'))[0]?.page).toBe(1)
 })
 
-test('a second ingest while one is running is refused with 409', async () => {
+test('a second ingest while one is running joins it: the Drive is listed and each file read once', async () => {
   const ada = await connected()
   emulator.state.setLatency(30)
 
@@ -196,9 +197,13 @@ test('a second ingest while one is running is refused with 409', async () => {
   emulator.state.setLatency(0)
 
   expect(first.statusCode).toBe(200)
-  expect(second.statusCode).toBe(409)
-  expect(errorOf(second)).toBe('An ingest is already running')
-  expect((await ingest(app, ada)).statusCode).toBe(200)
+  expect(second.statusCode).toBe(200)
+  const reports = [first, second].map((r) => driveEndpoints.ingestDocuments.response.parse(r.json()).data)
+  expect(reports[0]?.added).toHaveLength(24)
+  expect(reports[1]).toEqual(reports[0])
+  // One listing (the fixture Drive is three pages) and one download or export per readable file.
+  expect(emulator.state.requestCount('files.list')).toBe(3)
+  expect(emulator.state.requestCount('files.media') + emulator.state.requestCount('files.export')).toBe(26)
 })
 
 test('revoked access during an ingest ends it with the reconnect sentence, and the lock is released', async () => {

@@ -1,7 +1,8 @@
 /**
  * Google Drive as `app.drive` (the three Drive calls) and `app.googleConnections` (the connect
- * window; null when GOOGLE_CLIENT_ID/SECRET are unset). The PDF reader's worker thread is shared
- * by every ingest and stopped when the app closes.
+ * window; null when GOOGLE_CLIENT_ID/SECRET are unset), and the 'drive-file' job handler on
+ * `app.jobs`. The PDF reader's worker thread is shared by every ingest and stopped when the app
+ * closes.
  */
 import type { GoogleConfig } from '../../config.ts'
 import { createDriveService, type DriveService } from '../../google/drive-service.ts'
@@ -23,7 +24,12 @@ export type GoogleDrivePluginOptions = {
   now: () => Date
   /** Backoff for Drive's busy answers; tests shorten the waits. */
   retry?: Partial<RetryPolicy>
+  /** How long the ingest call waits for the files it queued (default DEFAULT_INGEST_WAIT_MS). */
+  ingestWaitMs?: number
 }
+
+/** Under common proxy time-outs (30–60 s): what is not read by then carries on in the background. */
+export const DEFAULT_INGEST_WAIT_MS = 25_000
 
 export const googleDrivePlugin = sharedPlugin<GoogleDrivePluginOptions>('google-drive', async (app, opts) => {
   const repository = createGoogleDriveRepository(app.db)
@@ -43,6 +49,9 @@ export const googleDrivePlugin = sharedPlugin<GoogleDrivePluginOptions>('google-
       pdf,
       retry: { ...DEFAULT_RETRY_POLICY, ...opts.retry },
       log: app.log,
+      jobs: app.jobs,
+      now: opts.now,
+      ingestWaitMs: opts.ingestWaitMs ?? DEFAULT_INGEST_WAIT_MS,
     }),
   )
   if (!opts.google)
