@@ -16,6 +16,7 @@ import { databasePlugin } from './plugins/app/database.ts'
 import { BODY_LIMIT_BYTES, errorHandlerPlugin } from './plugins/app/error-handler.ts'
 import { googleDrivePlugin } from './plugins/app/google-drive.ts'
 import { jobsPlugin } from './plugins/app/jobs.ts'
+import { libraryPlugin } from './plugins/app/library.ts'
 import { requestGuardsPlugin } from './plugins/app/request-guards.ts'
 import { cookiesPlugin } from './plugins/external/cookies.ts'
 import { rateLimitPlugin } from './plugins/external/rate-limit.ts'
@@ -24,6 +25,7 @@ import { spaPlugin } from './plugins/external/spa.ts'
 import { AppLogLines, attachLogging, LOG_SERIALIZERS } from './request-logger.ts'
 import { authRoutes } from './routes/auth/auth-routes.ts'
 import { chatRoutes } from './routes/chat/chat-routes.ts'
+import { documentRoutes } from './routes/documents/document-routes.ts'
 import { googleConnectRoutes } from './routes/google-drive/connect-routes.ts'
 import { googleDriveRoutes } from './routes/google-drive/drive-routes.ts'
 import { healthRoutes } from './routes/health/health-routes.ts'
@@ -82,6 +84,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
     await app.register(authenticationPlugin, { appSecret: config.appSecret, now })
     await app.register(chatPlugin, { llm: config.llm, now })
     await app.register(jobsPlugin, { now, ...options.jobs })
+    await app.register(libraryPlugin, { now })
     await app.register(googleDrivePlugin, {
       google: config.google,
       now,
@@ -94,6 +97,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
     await app.register(chatRoutes)
     await app.register(googleDriveRoutes)
     await app.register(googleConnectRoutes)
+    await app.register(documentRoutes)
 
     await app.register(spaPlugin, { distDir: options.distDir ?? DEFAULT_DIST_DIR })
   } catch (error) {
