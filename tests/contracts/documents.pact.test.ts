@@ -27,7 +27,6 @@ const readyText = {
 const api = (url: string) => createDocumentsApi(createHttp({ baseUrl: url }))
 const documentPath = (suffix = '') =>
   fromProviderState(
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: a Pact provider-state expression, not JS
     `/api/v1/documents/\${documentId}${suffix}`,
     `/api/v1/documents/${DOCUMENT_ID}${suffix}`,
   )
