@@ -26,10 +26,7 @@ const readyText = {
 
 const api = (url: string) => createDocumentsApi(createHttp({ baseUrl: url }))
 const documentPath = (suffix = '') =>
-  fromProviderState(
-    `/api/v1/documents/\${documentId}${suffix}`,
-    `/api/v1/documents/${DOCUMENT_ID}${suffix}`,
-  )
+  fromProviderState(`/api/v1/documents/\${documentId}${suffix}`, `/api/v1/documents/${DOCUMENT_ID}${suffix}`)
 
 async function failureOf(promise: Promise<unknown>): Promise<ApiError> {
   return (await promise.catch((e: unknown) => e)) as ApiError
