@@ -57,6 +57,16 @@ export const documentEndpoints = {
     request: undefined,
     response: okEnvelope(z.null()),
   }),
+  /**
+   * The spec's upload call (multipart: `file`, optional `message`), answering the stored document
+   * once it is read (or still queued after a while). 201.
+   */
+  uploadFile: endpoint({
+    method: 'POST',
+    path: '/chat/sessions/:id/files/upload',
+    request: undefined,
+    response: okEnvelope(LibraryDocumentSchema),
+  }),
   retryDocument: endpoint({
     method: 'POST',
     path: '/documents/:id/retry',

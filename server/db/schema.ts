@@ -270,6 +270,16 @@ export const libraryDocuments = pgTable(
   ],
 )
 
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' })
+
+/** An uploaded file's bytes, kept so its reading can be retried; goes with its library row. */
+export const libraryUploads = pgTable('library_uploads', {
+  libraryDocumentId: uuid('library_document_id')
+    .primaryKey()
+    .references(() => libraryDocuments.id, { onDelete: 'cascade' }),
+  content: bytea('content').notNull(),
+})
+
 /**
  * Background work, durable in the database (README D26): claimed with FOR UPDATE SKIP LOCKED
  * under a lease that the worker renews while it runs, so a job whose process died is claimed

@@ -1,14 +1,12 @@
 /**
  * Google Drive as `app.drive` (the three Drive calls) and `app.googleConnections` (the connect
  * window; null when GOOGLE_CLIENT_ID/SECRET are unset), and the 'drive-file' job handler on
- * `app.jobs`. The PDF reader's worker thread is shared by every ingest and stopped when the app
- * closes.
+ * `app.jobs`. PDFs go through the shared `app.pdf` reader (plugins/app/library.ts).
  */
 import type { GoogleConfig } from '../../config.ts'
 import { createDriveService, type DriveService } from '../../google/drive-service.ts'
 import { createGoogleConnections, type GoogleConnections } from '../../google/google-connections.ts'
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../google/google-errors.ts'
-import { createPdfExtractor } from '../../ingest/pdf-text.ts'
 import { createGoogleDriveRepository } from '../../repositories/google-drive-repository.ts'
 import { sharedPlugin } from '../shared-plugin.ts'
 
@@ -36,8 +34,7 @@ export const googleDrivePlugin = sharedPlugin<GoogleDrivePluginOptions>('google-
   const connections = opts.google
     ? createGoogleConnections({ google: opts.google, repository, now: opts.now, log: app.log })
     : null
-  const pdf = createPdfExtractor()
-  app.addHook('onClose', () => pdf.close())
+  const pdf = app.pdf
   app.decorate('googleConnections', connections)
   app.decorate(
     'drive',
