@@ -57,6 +57,8 @@ export type BuildAppOptions = {
   jobs?: { leaseMs?: number; pollMs?: number; concurrency?: number }
   /** How long the Drive ingest call waits for the files it queued (default 25 s). */
   ingestWaitMs?: number
+  /** Overrides DRIVE_SYNC_INTERVAL (tests use milliseconds). */
+  driveSyncIntervalMs?: number
 }
 
 export type LogOptions = { level?: LogLevel; stream?: { write: (line: string) => void } }
@@ -89,6 +91,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
       google: config.google,
       now,
       ...(options.ingestWaitMs !== undefined ? { ingestWaitMs: options.ingestWaitMs } : {}),
+      syncIntervalMs: options.driveSyncIntervalMs ?? config.driveSyncIntervalMs,
       ...(options.googleRetry ? { retry: options.googleRetry } : {}),
     })
 

@@ -42,6 +42,8 @@ export type Config = {
   llm: LlmConfig | null
   /** The Google OAuth client and where Google lives; null: Google Drive is not configured. */
   google: GoogleConfig | null
+  /** How often connected Drives are synced in the background (DRIVE_SYNC_INTERVAL); 0: never. */
+  driveSyncIntervalMs: number
 }
 
 export const GOOGLE_TOKEN_KEY_MIN_LENGTH = 32
@@ -111,6 +113,11 @@ const EnvSchema = z.object({
     .int('LLM_TIMEOUT_MS must be a whole number of milliseconds')
     .positive('LLM_TIMEOUT_MS must be positive')
     .default(DEFAULT_LLM_TIMEOUT_MS),
+  DRIVE_SYNC_INTERVAL: z.coerce
+    .number({ error: 'DRIVE_SYNC_INTERVAL must be a number of minutes' })
+    .int('DRIVE_SYNC_INTERVAL must be a whole number of minutes')
+    .min(0, 'DRIVE_SYNC_INTERVAL must be 0 (off) or more minutes')
+    .default(15),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   GOOGLE_EMULATOR_URL: z
@@ -154,6 +161,7 @@ export function loadConfig(env: Env = process.env): Config {
     isProduction,
     llm: llmConfig(e),
     google: googleConfig(e, { publicOrigin: url.origin, appSecret }),
+    driveSyncIntervalMs: e.DRIVE_SYNC_INTERVAL * 60_000,
   }
 }
 

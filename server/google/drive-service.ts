@@ -133,15 +133,18 @@ export function createDriveService(deps: Deps) {
     }
   }
 
+  /** This person's Drive outside a request (jobs, the background sync); null when not connected. */
+  async function openDrive(userId: string): Promise<{ drive: DriveApi; settle: () => Promise<void> } | null> {
+    if (!google || !connections) return null
+    const session = await connections.authorizedClient(userId)
+    if (!session) return null
+    return { drive: createDriveApi(session.auth, google.driveRootUrl, retry), settle: session.settle }
+  }
+
   const fileJobDeps: DriveFileJobDeps = {
     db,
     pdf,
-    async openDrive(userId) {
-      if (!google || !connections) return null
-      const session = await connections.authorizedClient(userId)
-      if (!session) return null
-      return { drive: createDriveApi(session.auth, google.driveRootUrl, retry), settle: session.settle }
-    },
+    openDrive,
     forgetConnection: async (userId) => {
       await connections?.forget(userId)
     },
@@ -245,6 +248,40 @@ export function createDriveService(deps: Deps) {
       )
       return report
     },
+
+    /**
+     * A sync nobody asked for (DRIVE_SYNC_INTERVAL): lists the person's Drive and queues what
+     * changed, unless a sync of theirs is under way (on any instance). Access revoked at Google
+     * forgets the tokens, as in a request; other failures wait for the next round.
+     */
+    async backgroundSync(userId: string): Promise<'synced' | 'busy' | 'not-connected' | 'failed'> {
+      if ((await jobs.pending(userId, [DRIVE_FILE_JOB])) > 0) return 'busy'
+      const session = await openDrive(userId)
+      if (!session) return 'not-connected'
+      try {
+        if (!(await beginListing(db, userId, now()))) return 'busy'
+        try {
+          await planDriveSync(userId, { db, drive: session.drive, now })
+        } finally {
+          await endListing(db, userId)
+        }
+        jobs.wake()
+        return 'synced'
+      } catch (error) {
+        const failure = classifyGoogleError(error)
+        if (failure.kind === 'revoked') await connections?.forget(userId)
+        log.warn(
+          { event: 'google.drive.background-sync-failed', userId, ...failure },
+          'Background Drive sync failed',
+        )
+        return 'failed'
+      } finally {
+        await session.settle()
+      }
+    },
+
+    /** Everyone with a Drive connection, for the background sync's round. */
+    connectedUserIds: () => deps.repository.connectedUserIds(),
 
     /** The job handler's view of a person's Drive, for the queue to run 'drive-file' jobs. */
     fileJobDeps,

@@ -55,6 +55,12 @@ export function createGoogleDriveRepository(db: Db) {
       return rows.length > 0
     },
 
+    /** Everyone with a stored connection (the background sync's round). */
+    async connectedUserIds(): Promise<string[]> {
+      const rows = await db.select({ userId: googleConnections.userId }).from(googleConnections)
+      return rows.map((r) => r.userId)
+    },
+
     async deleteConnection(userId: string): Promise<void> {
       await db.delete(googleConnections).where(eq(googleConnections.userId, userId))
     },

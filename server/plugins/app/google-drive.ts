@@ -24,6 +24,8 @@ export type GoogleDrivePluginOptions = {
   retry?: Partial<RetryPolicy>
   /** How long the ingest call waits for the files it queued (default DEFAULT_INGEST_WAIT_MS). */
   ingestWaitMs?: number
+  /** Background sync of every connected Drive this often (DRIVE_SYNC_INTERVAL); 0: off. */
+  syncIntervalMs: number
 }
 
 /** Under common proxy time-outs (30–60 s): what is not read by then carries on in the background. */
@@ -51,6 +53,28 @@ export const googleDrivePlugin = sharedPlugin<GoogleDrivePluginOptions>('google-
       ingestWaitMs: opts.ingestWaitMs ?? DEFAULT_INGEST_WAIT_MS,
     }),
   )
+  if (opts.google && opts.syncIntervalMs > 0) {
+    let timer: NodeJS.Timeout | undefined
+    let round: Promise<void> | undefined
+    /** One round at a time: each connected person in turn (the lease keeps instances apart). */
+    const syncAll = async () => {
+      for (const userId of await app.drive.connectedUserIds()) await app.drive.backgroundSync(userId)
+    }
+    app.addHook('onReady', async () => {
+      timer = setInterval(() => {
+        round ??= syncAll()
+          .catch((error: unknown) => app.log.warn({ event: 'google.drive.sync-round-failed', err: error }))
+          .finally(() => {
+            round = undefined
+          })
+      }, opts.syncIntervalMs)
+      timer.unref()
+    })
+    app.addHook('preClose', async () => {
+      clearInterval(timer)
+      await round
+    })
+  }
   if (!opts.google)
     app.log.info('Google Drive is not configured (GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET unset)')
   else if (opts.google.emulated)
