@@ -20,6 +20,8 @@ import { chatPlugin } from './plugins/app/chat.ts'
 import { databasePlugin } from './plugins/app/database.ts'
 import { BODY_LIMIT_BYTES, errorHandlerPlugin, frameworkErrorReply } from './plugins/app/error-handler.ts'
 import { googleDrivePlugin } from './plugins/app/google-drive.ts'
+import { jobsPlugin } from './plugins/app/jobs.ts'
+import { libraryPlugin } from './plugins/app/library.ts'
 import { operationsPlugin } from './plugins/app/operations.ts'
 import { requestGuardsPlugin } from './plugins/app/request-guards.ts'
 import { cookiesPlugin } from './plugins/external/cookies.ts'
@@ -29,6 +31,7 @@ import { spaPlugin } from './plugins/external/spa.ts'
 import { AppLogLines, attachLogging, LOG_SERIALIZERS } from './request-logger.ts'
 import { authRoutes } from './routes/auth/auth-routes.ts'
 import { chatRoutes } from './routes/chat/chat-routes.ts'
+import { documentRoutes } from './routes/documents/document-routes.ts'
 import { googleConnectRoutes } from './routes/google-drive/connect-routes.ts'
 import { googleDriveRoutes } from './routes/google-drive/drive-routes.ts'
 import { healthRoutes } from './routes/health/health-routes.ts'
@@ -58,6 +61,12 @@ export type BuildAppOptions = {
   googleRetry?: Partial<RetryPolicy>
   /** Per-timeout overrides of DEFAULT_SERVER_TIMEOUTS (README D32); tests use short ones. */
   timeouts?: Partial<ServerTimeouts>
+  /** The background job worker's lease and polling (tests shorten them). */
+  jobs?: { leaseMs?: number; pollMs?: number; concurrency?: number }
+  /** How long the Drive ingest call waits for the files it queued (default 25 s). */
+  ingestWaitMs?: number
+  /** Overrides DRIVE_SYNC_INTERVAL (tests use milliseconds). */
+  driveSyncIntervalMs?: number
 }
 
 export type LogOptions = { level?: LogLevel; stream?: { write: (line: string) => void } }
@@ -89,9 +98,13 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
     await app.register(rateLimitPlugin, { now })
     await app.register(authenticationPlugin, { appSecret: config.appSecret, now })
     await app.register(chatPlugin, { llm: config.llm, retrieval: config.retrieval, now })
+    await app.register(jobsPlugin, { now, ...options.jobs })
+    await app.register(libraryPlugin, { now })
     await app.register(googleDrivePlugin, {
       google: config.google,
       now,
+      ...(options.ingestWaitMs !== undefined ? { ingestWaitMs: options.ingestWaitMs } : {}),
+      syncIntervalMs: options.driveSyncIntervalMs ?? config.driveSyncIntervalMs,
       ...(options.googleRetry ? { retry: options.googleRetry } : {}),
     })
 
@@ -100,6 +113,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
     await app.register(chatRoutes)
     await app.register(googleDriveRoutes)
     await app.register(googleConnectRoutes)
+    await app.register(documentRoutes)
 
     await app.register(spaPlugin, { distDir: options.distDir ?? DEFAULT_DIST_DIR })
   } catch (error) {

@@ -55,6 +55,8 @@ export type Config = {
   metrics: MetricsConfig
   /** How long a shutdown waits for open responses (streams included) before cutting them. */
   shutdownGraceMs: number
+  /** How often connected Drives are synced in the background (DRIVE_SYNC_INTERVAL); 0: never. */
+  driveSyncIntervalMs: number
 }
 
 export type MetricsConfig = { enabled: boolean; token: string | null }
@@ -135,6 +137,11 @@ const EnvSchema = z.object({
     .min(200, 'RETRIEVAL_TOKEN_BUDGET must be at least 200 tokens')
     .max(100_000, 'RETRIEVAL_TOKEN_BUDGET must be at most 100000 tokens')
     .default(DEFAULT_RETRIEVAL_TOKEN_BUDGET),
+  DRIVE_SYNC_INTERVAL: z.coerce
+    .number({ error: 'DRIVE_SYNC_INTERVAL must be a number of minutes' })
+    .int('DRIVE_SYNC_INTERVAL must be a whole number of minutes')
+    .min(0, 'DRIVE_SYNC_INTERVAL must be 0 (off) or more minutes')
+    .default(15),
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   GOOGLE_EMULATOR_URL: z
@@ -199,6 +206,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: trustProxyConfig(e.TRUST_PROXY),
     metrics: { enabled: e.METRICS === '1' || e.METRICS_TOKEN !== undefined, token: e.METRICS_TOKEN ?? null },
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    driveSyncIntervalMs: e.DRIVE_SYNC_INTERVAL * 60_000,
   }
 }
 

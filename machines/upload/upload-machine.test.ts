@@ -1,6 +1,6 @@
-import { expect, test } from 'vitest'
-import { createActor } from 'xstate'
-import { uploadMachine } from './upload-machine.ts'
+import { expect, test, vi } from 'vitest'
+import { createActor, waitFor } from 'xstate'
+import { provideUploadMachine, UPLOAD_MESSAGES, type UploadDeps, uploadMachine } from './upload-machine.ts'
 import {
   type FileFacts,
   UPLOAD_ERRORS,
@@ -44,7 +44,7 @@ test('opens with no file and nothing to upload', () => {
 
   expect(upload.getSnapshot().hasTag('open')).toBe(true)
   expect(upload.getSnapshot().hasTag('ready')).toBe(false)
-  expect(upload.getSnapshot().context).toEqual({ file: null, error: null })
+  expect(upload.getSnapshot().context).toEqual({ file: null, content: null, error: null })
 })
 
 test('a rejected file is named with the reason and cannot be uploaded', () => {
@@ -57,7 +57,7 @@ test('a rejected file is named with the reason and cannot be uploaded', () => {
   const snapshot = upload.getSnapshot()
   expect(snapshot.hasTag('open')).toBe(true)
   expect(snapshot.hasTag('ready')).toBe(false)
-  expect(snapshot.context).toEqual({ file: pdf(100), error: UPLOAD_ERRORS.tooSmall })
+  expect(snapshot.context).toEqual({ file: pdf(100), content: null, error: UPLOAD_ERRORS.tooSmall })
 })
 
 test('an accepted file enables upload; a later bad choice disables it again', () => {
@@ -73,19 +73,59 @@ test('an accepted file enables upload; a later bad choice disables it again', ()
   expect(upload.getSnapshot().context.error).toBe(UPLOAD_ERRORS.tooLarge)
 })
 
-test.each(['drive', 'chat'] as const)(
-  'uploading (%s) only closes the dialog and forgets the file',
-  (destination) => {
-    const upload = createActor(uploadMachine).start()
-    upload.send({ type: 'upload.open' })
-    upload.send({ type: 'upload.choose', file: pdf(20_000) })
+test("'Upload to Drive' only closes the dialog and forgets the file", () => {
+  const upload = createActor(uploadMachine).start()
+  upload.send({ type: 'upload.open' })
+  upload.send({ type: 'upload.choose', file: pdf(20_000) })
 
-    upload.send({ type: 'upload.submit', destination })
+  upload.send({ type: 'upload.submit', destination: 'drive' })
 
-    expect(upload.getSnapshot().value).toBe('closed')
-    expect(upload.getSnapshot().context).toEqual({ file: null, error: null })
-  },
-)
+  expect(upload.getSnapshot().value).toBe('closed')
+  expect(upload.getSnapshot().context).toEqual({ file: null, content: null, error: null })
+})
+
+test("'Upload' sends the file to the open conversation, then closes", async () => {
+  const uploadFile = vi.fn<UploadDeps['uploadFile']>().mockResolvedValue({})
+  const upload = createActor(provideUploadMachine({ uploadFile })).start()
+  const content = new Blob(['%PDF'])
+  upload.send({ type: 'upload.open' })
+  upload.send({ type: 'upload.choose', file: pdf(20_000), content })
+
+  upload.send({ type: 'upload.submit', destination: 'chat', sessionId: 'session-1' })
+
+  expect(upload.getSnapshot().hasTag('uploading')).toBe(true)
+  await waitFor(upload, (s) => s.matches('closed'))
+  expect(uploadFile).toHaveBeenCalledWith({ sessionId: 'session-1', file: pdf(20_000), content })
+})
+
+test("a refused upload keeps the dialog open with the server's sentence; a failure with ours", async () => {
+  const uploadFile = vi
+    .fn<UploadDeps['uploadFile']>()
+    .mockRejectedValueOnce(Object.assign(new Error('File size must be at least 10KB.'), { status: 400 }))
+    .mockRejectedValueOnce(Object.assign(new Error('fetch failed'), { status: 0 }))
+  const upload = createActor(provideUploadMachine({ uploadFile })).start()
+  upload.send({ type: 'upload.open' })
+  upload.send({ type: 'upload.choose', file: pdf(20_000), content: new Blob(['x']) })
+
+  upload.send({ type: 'upload.submit', destination: 'chat', sessionId: 'session-1' })
+  await waitFor(upload, (s) => s.matches({ open: 'accepted' }))
+  expect(upload.getSnapshot().context.error).toBe('File size must be at least 10KB.')
+
+  upload.send({ type: 'upload.submit', destination: 'chat', sessionId: 'session-1' })
+  await waitFor(upload, (s) => s.matches({ open: 'accepted' }) && s.context.error === UPLOAD_MESSAGES.failed)
+})
+
+test("'Upload' with no conversation open says to open one, and sends nothing", () => {
+  const uploadFile = vi.fn<UploadDeps['uploadFile']>()
+  const upload = createActor(provideUploadMachine({ uploadFile })).start()
+  upload.send({ type: 'upload.open' })
+  upload.send({ type: 'upload.choose', file: pdf(20_000), content: new Blob(['x']) })
+
+  upload.send({ type: 'upload.submit', destination: 'chat', sessionId: null })
+
+  expect(upload.getSnapshot().context.error).toBe(UPLOAD_MESSAGES.noConversation)
+  expect(uploadFile).not.toHaveBeenCalled()
+})
 
 test('closing forgets the file; reopening starts empty', () => {
   const upload = createActor(uploadMachine).start()
@@ -95,6 +135,6 @@ test('closing forgets the file; reopening starts empty', () => {
   upload.send({ type: 'upload.close' })
   upload.send({ type: 'upload.open' })
 
-  expect(upload.getSnapshot().context).toEqual({ file: null, error: null })
+  expect(upload.getSnapshot().context).toEqual({ file: null, content: null, error: null })
   expect(upload.getSnapshot().hasTag('ready')).toBe(false)
 })

@@ -1,35 +1,75 @@
 /**
  * The Upload dialog (SPEC §2, §5): closed, or open with no file, a rejected file (the reason to
- * show) or an accepted one. Both upload buttons only close it: SPEC §2 says no upload call is
- * made yet, so nothing is injected and no effect exists to forget.
+ * show) or an accepted one. 'Upload' sends the file to the open conversation's upload call (it
+ * lands in the person's library and is read at once, so the next question can use it) and
+ * closes once the server has it; a refusal keeps the dialog open with the server's sentence.
+ * 'Upload to Drive' still only closes the dialog (not built yet). The call comes from
+ * provideUploadMachine(deps).
  */
-import { assign, setup } from 'xstate'
+import { assertEvent, assign, fromPromise, setup } from 'xstate'
+import { messageOf, notProvided, statusOf } from '#machines/shared/effects.ts'
 import { type FileFacts, uploadError } from './upload-rules.ts'
 
-export type UploadContext = { file: FileFacts | null; error: string | null }
+export const UPLOAD_MESSAGES = {
+  failed: 'Upload failed. Try again.',
+  noConversation: 'Open a conversation first: the file is added to it and to your library.',
+} as const
+
+export type UploadContext = {
+  file: FileFacts | null
+  /** The chosen file's bytes (a browser File); null until one is chosen. */
+  content: Blob | null
+  error: string | null
+}
 
 export type UploadEvent =
   | { type: 'upload.open' }
   | { type: 'upload.close' }
-  | { type: 'upload.choose'; file: FileFacts }
-  /** 'Upload to Drive' or 'Upload'; both only close the dialog for now (SPEC §2). */
-  | { type: 'upload.submit'; destination: 'drive' | 'chat' }
+  | { type: 'upload.choose'; file: FileFacts; content?: Blob }
+  /** 'Upload to Drive' or 'Upload'; `sessionId`: the conversation on screen, if any. */
+  | { type: 'upload.submit'; destination: 'drive' | 'chat'; sessionId?: string | null }
+
+export type UploadInput = { sessionId: string; file: FileFacts; content: Blob }
+
+export type UploadDeps = {
+  /** Sends the file to the conversation's upload call; resolves once the server stored it. */
+  uploadFile: (input: UploadInput) => Promise<unknown>
+}
+
+/** A 4xx carries the server's sentence (the spec's size and type rules); other failures get ours. */
+function failureOf(error: unknown): string {
+  const status = statusOf(error)
+  if (status !== undefined && status >= 400 && status < 500) return messageOf(error) ?? UPLOAD_MESSAGES.failed
+  return UPLOAD_MESSAGES.failed
+}
 
 export const uploadMachine = setup({
-  types: { context: {} as UploadContext, events: {} as UploadEvent, tags: {} as 'open' | 'ready' },
+  types: {
+    context: {} as UploadContext,
+    events: {} as UploadEvent,
+    tags: {} as 'open' | 'ready' | 'uploading',
+  },
+  actors: {
+    uploadFile: notProvided<unknown, UploadInput>('uploadFile'),
+  },
   actions: {
-    storeFile: assign((_, params: { file: FileFacts }) => ({
+    storeFile: assign((_, params: { file: FileFacts; content: Blob | null }) => ({
       file: params.file,
+      content: params.content,
       error: uploadError(params.file),
     })),
-    clearFile: assign({ file: null, error: null }),
+    clearFile: assign({ file: null, content: null, error: null }),
+    setError: assign((_, params: { error: string }) => ({ error: params.error })),
   },
   guards: {
     isAcceptable: (_, params: { file: FileFacts }) => uploadError(params.file) === null,
+    toConversation: ({ event }) =>
+      event.type === 'upload.submit' && event.destination === 'chat' && Boolean(event.sessionId),
+    toChatWithoutConversation: ({ event }) => event.type === 'upload.submit' && event.destination === 'chat',
   },
 }).createMachine({
   id: 'upload',
-  context: { file: null, error: null },
+  context: { file: null, content: null, error: null },
   initial: 'closed',
   states: {
     closed: {
@@ -45,11 +85,17 @@ export const uploadMachine = setup({
           {
             guard: { type: 'isAcceptable', params: ({ event }) => ({ file: event.file }) },
             target: '.accepted',
-            actions: { type: 'storeFile', params: ({ event }) => ({ file: event.file }) },
+            actions: {
+              type: 'storeFile',
+              params: ({ event }) => ({ file: event.file, content: event.content ?? null }),
+            },
           },
           {
             target: '.rejected',
-            actions: { type: 'storeFile', params: ({ event }) => ({ file: event.file }) },
+            actions: {
+              type: 'storeFile',
+              params: ({ event }) => ({ file: event.file, content: event.content ?? null }),
+            },
           },
         ],
       },
@@ -61,13 +107,46 @@ export const uploadMachine = setup({
         accepted: {
           tags: 'ready',
           on: {
-            'upload.submit': {
-              target: '#upload.closed',
-              description: 'SPEC §2: both buttons only close the dialog; no upload call is made.',
+            'upload.submit': [
+              { guard: 'toConversation', target: 'uploading' },
+              {
+                guard: 'toChatWithoutConversation',
+                actions: { type: 'setError', params: { error: UPLOAD_MESSAGES.noConversation } },
+              },
+              {
+                target: '#upload.closed',
+                description: "'Upload to Drive' only closes the dialog for now (SPEC §2).",
+              },
+            ],
+          },
+        },
+        uploading: {
+          tags: 'uploading',
+          invoke: {
+            src: 'uploadFile',
+            input: ({ context, event }) => {
+              assertEvent(event, 'upload.submit')
+              if (!context.file || !context.content || !event.sessionId) {
+                throw new Error('An upload needs an accepted file and a conversation')
+              }
+              return { sessionId: event.sessionId, file: context.file, content: context.content }
+            },
+            onDone: '#upload.closed',
+            onError: {
+              target: 'accepted',
+              actions: { type: 'setError', params: ({ event }) => ({ error: failureOf(event.error) }) },
             },
           },
+          on: { 'upload.close': {}, 'upload.choose': {} },
+          description: 'Waits for the server: closing or choosing another file is ignored meanwhile.',
         },
       },
     },
   },
 })
+
+export function provideUploadMachine(deps: UploadDeps) {
+  return uploadMachine.provide({
+    actors: { uploadFile: fromPromise(({ input }) => deps.uploadFile(input)) },
+  })
+}

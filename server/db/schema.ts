@@ -273,22 +273,51 @@ export const googleOauthStates = pgTable(
   (t) => [index('google_oauth_states_expires_at_idx').on(t.expiresAt)],
 )
 
+/** Where a library document's state stands; 'ready' means its passages are searchable. */
+export const LIBRARY_STATUSES = ['queued', 'processing', 'ready', 'failed', 'skipped'] as const
+export type LibraryStatus = (typeof LIBRARY_STATUSES)[number]
+
 /**
- * Drive files that could not be read (a broken or locked PDF, a PDF without text), per version:
- * the next ingest reports them again without downloading them, until the file changes.
+ * The user's library: one row per file DocChat knows of (a Drive file or an upload), whatever
+ * became of it. Its passages live in `documents`/`document_chunks` under the same
+ * (user, source, external id), written only through indexDocument. A Drive file the user deleted
+ * from the library stays here as `excluded`, so later syncs leave it out.
  */
-export const driveIngestFailures = pgTable(
-  'drive_ingest_failures',
+export const libraryDocuments = pgTable(
+  'library_documents',
   {
+    id: uuid('id').primaryKey().defaultRandom(),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    fileId: text('file_id').notNull(),
-    version: text('version').notNull(),
-    reason: text('reason').notNull(),
-    failedAt: timestamptz('failed_at').notNull().defaultNow(),
+    /** 'drive' | 'upload' */
+    source: text('source').notNull(),
+    /** The Drive file id, or the upload's own id. */
+    externalId: text('external_id').notNull(),
+    name: text('name').notNull(),
+    mimeType: text('mime_type').notNull(),
+    webViewLink: text('web_view_link'),
+    /** The revision this row's status is about (Drive `version`, else its modifiedTime). */
+    version: text('version'),
+    modifiedTime: timestamptz('modified_time'),
+    size: integer('size'),
+    status: text('status').$type<LibraryStatus>().notNull(),
+    /** Why it failed or was skipped, a phrase a person reads after the file's name. */
+    reason: text('reason'),
+    pages: integer('pages'),
+    chunks: integer('chunks'),
+    /** Deleted by the user: its passages are gone and syncs leave the file out. */
+    excluded: boolean('excluded').notNull().default(false),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.fileId] })],
+  (t) => [
+    uniqueIndex('library_documents_user_id_source_external_id_key').on(t.userId, t.source, t.externalId),
+    check(
+      'library_documents_status_check',
+      sql`${t.status} in ('queued', 'processing', 'ready', 'failed', 'skipped')`,
+    ),
+  ],
 )
 
 /**
@@ -305,3 +334,59 @@ export const rateLimitCounters = pgTable(
   },
   (t) => [index('rate_limit_counters_window_ends_at_idx').on(t.windowEndsAt)],
 )
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' })
+
+/** An uploaded file's bytes, kept so its reading can be retried; goes with its library row. */
+export const libraryUploads = pgTable('library_uploads', {
+  libraryDocumentId: uuid('library_document_id')
+    .primaryKey()
+    .references(() => libraryDocuments.id, { onDelete: 'cascade' }),
+  content: bytea('content').notNull(),
+})
+
+/**
+ * Background work, durable in the database (README D26): claimed with FOR UPDATE SKIP LOCKED
+ * under a lease that the worker renews while it runs, so a job whose process died is claimed
+ * again once its lease runs out, and two workers never hold the same job. A job is deleted when
+ * it is done; `key` names the work so the same work is never queued twice.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** What to run: a handler name ('drive-file', 'upload-file'). */
+    kind: text('kind').notNull(),
+    /** Unique: the same work (one document's ingest) is queued at most once. */
+    key: text('key').notNull().unique(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
+    /** Claims so far; the handler decides when a transient failure is final. */
+    attempts: integer('attempts').notNull().default(0),
+    /** Not claimed before this (a retry's backoff). */
+    runAt: timestamptz('run_at').notNull(),
+    /** The worker holding it, and until when; null while queued. */
+    lockedBy: text('locked_by'),
+    lockedUntil: timestamptz('locked_until'),
+    lastError: text('last_error'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('jobs_run_at_idx').on(t.runAt), index('jobs_user_id_idx').on(t.userId)],
+)
+
+/**
+ * A user's Drive sync: who is listing the Drive right now (a lease, so a dead process does not
+ * block the next sync) and what the last listing found, which the ingest answer reports on.
+ */
+export const driveSyncs = pgTable('drive_syncs', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** Set while one instance lists the Drive and queues its files; null otherwise. */
+  listingUntil: timestamptz('listing_until'),
+  startedAt: timestamptz('started_at').notNull(),
+  /** The last listing's outcome (added/updated/unchanged/removed/skipped ids and names). */
+  plan: jsonb('plan').$type<Record<string, unknown>>(),
+})

@@ -10,9 +10,21 @@ import type { CurrentUser } from '../auth/auth-service.ts'
 import type { GoogleConfig } from '../config.ts'
 import type { Db } from '../db/database.ts'
 import { HttpError } from '../http-errors.ts'
-import { ingestDrive } from '../ingest/drive-ingest.ts'
+import {
+  beginListing,
+  DRIVE_FILE_JOB,
+  type DriveFileJobDeps,
+  endListing,
+  ingestDriveFile,
+  planDriveSync,
+  syncState,
+} from '../ingest/drive-ingest.ts'
+import { ingestReport } from '../ingest/ingest-report.ts'
 import type { PdfExtractor } from '../ingest/pdf-text.ts'
-import type { GoogleDriveRepository } from '../repositories/google-drive-repository.ts'
+import type { JobQueue } from '../jobs/job-queue.ts'
+import { refreshChunkStatistics } from '../repositories/documents-repository.ts'
+import { DRIVE_SOURCE, type GoogleDriveRepository } from '../repositories/google-drive-repository.ts'
+import { createLibraryRepository } from '../repositories/library-repository.ts'
 import { createDriveApi, type DriveApi, type DriveListedFile } from './drive-api.ts'
 import type { GoogleConnections } from './google-connections.ts'
 import { classifyGoogleError, type RetryPolicy } from './google-errors.ts'
@@ -41,7 +53,17 @@ type Deps = {
   pdf: PdfExtractor
   retry: RetryPolicy
   log: FastifyBaseLogger
+  jobs: JobQueue
+  now: () => Date
+  /**
+   * How long the ingest call waits for the queued files to be read before it answers with what is
+   * done so far (the rest carries on in the background).
+   */
+  ingestWaitMs: number
 }
+
+/** How often a waiting ingest call looks at the jobs. */
+const WAIT_POLL_MS = 50
 
 type Person = Pick<CurrentUser, 'id' | 'email'>
 
@@ -58,8 +80,8 @@ function toDriveFile(file: DriveListedFile): DriveFile {
   }
 }
 
-export function createDriveService({ google, connections, repository, db, pdf, retry, log }: Deps) {
-  const ingesting = new Set<string>()
+export function createDriveService(deps: Deps) {
+  const { google, connections, db, pdf, retry, log, jobs, now } = deps
 
   /** The caller's own email, or 403: the spec's client sends it, and it never picks anybody. */
   function checkEmail(user: Person, email: string): void {
@@ -111,6 +133,58 @@ export function createDriveService({ google, connections, repository, db, pdf, r
     }
   }
 
+  /** This person's Drive outside a request (jobs, the background sync); null when not connected. */
+  async function openDrive(userId: string): Promise<{ drive: DriveApi; settle: () => Promise<void> } | null> {
+    if (!google || !connections) return null
+    const session = await connections.authorizedClient(userId)
+    if (!session) return null
+    return { drive: createDriveApi(session.auth, google.driveRootUrl, retry), settle: session.settle }
+  }
+
+  const fileJobDeps: DriveFileJobDeps = {
+    db,
+    pdf,
+    openDrive,
+    forgetConnection: async (userId) => {
+      await connections?.forget(userId)
+    },
+    messages: {
+      notConnected: DRIVE_MESSAGES.notConnected,
+      revoked: DRIVE_MESSAGES.revoked,
+      busy: DRIVE_MESSAGES.busy,
+      refused: DRIVE_MESSAGES.refused,
+    },
+  }
+  jobs.handle(DRIVE_FILE_JOB, (job) => ingestDriveFile(job, fileJobDeps))
+
+  /** The last sync's report: its plan, with the queued files as they came out. */
+  async function syncReport(userId: string): Promise<IngestReport> {
+    const plan = (await syncState(db, userId, now())).plan
+    const rows = await createLibraryRepository(db).bySource(userId, DRIVE_SOURCE)
+    const byId = new Map(rows.map((r) => [r.id, r]))
+    const readyNames = (ids: readonly string[] = []) =>
+      ids.flatMap((id) => {
+        const row = byId.get(id)
+        return row?.status === 'ready' && !row.excluded ? [row.name] : []
+      })
+    const pendingRows = rows.filter(
+      (r) => !r.excluded && (r.status === 'queued' || r.status === 'processing'),
+    )
+    return ingestReport(
+      {
+        added: readyNames(plan?.added),
+        updated: readyNames(plan?.updated),
+        unchanged: plan?.unchanged ?? [],
+        removed: plan?.removed ?? [],
+        skipped: plan?.skipped ?? [],
+        failed: rows
+          .filter((r) => !r.excluded && r.status === 'failed')
+          .map((r) => ({ name: r.name, reason: r.reason ?? 'the file could not be read' })),
+      },
+      pendingRows.length,
+    )
+  }
+
   return {
     configured: google !== null,
 
@@ -125,32 +199,91 @@ export function createDriveService({ google, connections, repository, db, pdf, r
       return toDriveFile(await withDrive(user, (drive) => drive.getFile(fileId)))
     },
 
-    /** One at a time per person (409 for a second); answers once the work is done. */
+    /**
+     * Starts a sync (or joins the one under way, on any instance): lists the Drive and queues what
+     * is new or changed, then waits up to `ingestWaitMs` for the queued files to be read and
+     * reports on them. Files not read by then carry on in the background.
+     */
     async ingest(user: Person, email: string): Promise<IngestReport> {
       checkEmail(user, email)
-      if (ingesting.has(user.id)) throw new HttpError(409, DRIVE_MESSAGES.ingestRunning)
-      ingesting.add(user.id)
       const started = performance.now()
+      await withDrive(user, async (drive) => {
+        if ((await jobs.pending(user.id, [DRIVE_FILE_JOB])) > 0) return
+        if (!(await beginListing(db, user.id, now()))) return
+        try {
+          await planDriveSync(user.id, { db, drive, now })
+        } finally {
+          await endListing(db, user.id)
+        }
+        jobs.wake()
+      })
+      const deadline = performance.now() + deps.ingestWaitMs
+      let pending = 0
+      while (performance.now() < deadline) {
+        const state = await syncState(db, user.id, now())
+        pending = state.listing ? 1 : await jobs.pending(user.id, [DRIVE_FILE_JOB])
+        if (pending === 0) break
+        await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS))
+      }
+      // Access lost while the files were read: the same answer as losing it while listing.
+      if (!(await deps.repository.findConnection(user.id))) {
+        throw new HttpError(409, DRIVE_MESSAGES.revoked)
+      }
+      if (pending === 0) await refreshChunkStatistics(db)
+      const report = await syncReport(user.id)
+      log.info(
+        {
+          event: 'google.drive.ingested',
+          userId: user.id,
+          added: report.added.length,
+          updated: report.updated.length,
+          unchanged: report.unchanged.length,
+          removed: report.removed.length,
+          skipped: report.skipped.length,
+          failed: report.failed.length,
+          pending,
+          ms: Math.round(performance.now() - started),
+        },
+        'Drive ingested',
+      )
+      return report
+    },
+
+    /**
+     * A sync nobody asked for (DRIVE_SYNC_INTERVAL): lists the person's Drive and queues what
+     * changed, unless a sync of theirs is under way (on any instance). Access revoked at Google
+     * forgets the tokens, as in a request; other failures wait for the next round.
+     */
+    async backgroundSync(userId: string): Promise<'synced' | 'busy' | 'not-connected' | 'failed'> {
+      if ((await jobs.pending(userId, [DRIVE_FILE_JOB])) > 0) return 'busy'
+      const session = await openDrive(userId)
+      if (!session) return 'not-connected'
       try {
-        const report = await withDrive(user, (drive) => ingestDrive(user.id, { db, repository, drive, pdf }))
-        log.info(
-          {
-            event: 'google.drive.ingested',
-            userId: user.id,
-            added: report.added.length,
-            updated: report.updated.length,
-            unchanged: report.unchanged.length,
-            removed: report.removed.length,
-            skipped: report.skipped.length,
-            failed: report.failed.length,
-            ms: Math.round(performance.now() - started),
-          },
-          'Drive ingested',
+        if (!(await beginListing(db, userId, now()))) return 'busy'
+        try {
+          await planDriveSync(userId, { db, drive: session.drive, now })
+        } finally {
+          await endListing(db, userId)
+        }
+        jobs.wake()
+        return 'synced'
+      } catch (error) {
+        const failure = classifyGoogleError(error)
+        if (failure.kind === 'revoked') await connections?.forget(userId)
+        log.warn(
+          { event: 'google.drive.background-sync-failed', userId, ...failure },
+          'Background Drive sync failed',
         )
-        return report
+        return 'failed'
       } finally {
-        ingesting.delete(user.id)
+        await session.settle()
       }
     },
+
+    /** Everyone with a Drive connection, for the background sync's round. */
+    connectedUserIds: () => deps.repository.connectedUserIds(),
+
+    /** The job handler's view of a person's Drive, for the queue to run 'drive-file' jobs. */
+    fileJobDeps,
   }
 }

@@ -20,11 +20,12 @@ function reasons(items: IngestReport['skipped']): string {
 
 /**
  * "Ingested 24 documents: 22 new, 2 updated, 0 unchanged, 0 removed. Skipped 3 (Budget 2027:
- * spreadsheets are not supported; …). Failed 2 (broken-scan.pdf: the file is not a readable PDF; …)."
+ * spreadsheets are not supported; …). Failed 2 (broken-scan.pdf: the file is not a readable PDF; …).
+ * 3 more documents still being read in the background."
  */
-export function ingestMessage(o: IngestOutcomes): string {
+export function ingestMessage(o: IngestOutcomes, pending = 0): string {
   const ingested = o.added.length + o.updated.length + o.unchanged.length
-  const listed = ingested + o.skipped.length + o.failed.length
+  const listed = ingested + o.skipped.length + o.failed.length + pending
   if (listed === 0 && o.removed.length === 0) return 'Your Google Drive has no files to ingest.'
   const parts = [
     `Ingested ${plural(ingested, 'document')}: ${o.added.length} new, ${o.updated.length} updated, ` +
@@ -32,9 +33,11 @@ export function ingestMessage(o: IngestOutcomes): string {
   ]
   if (o.skipped.length > 0) parts.push(`Skipped ${o.skipped.length} (${reasons(o.skipped)}).`)
   if (o.failed.length > 0) parts.push(`Failed ${o.failed.length} (${reasons(o.failed)}).`)
+  if (pending > 0) parts.push(`${plural(pending, 'more document')} still being read in the background.`)
   return parts.join(' ')
 }
 
-export function ingestReport(outcomes: IngestOutcomes): IngestReport {
-  return { message: ingestMessage(outcomes), ...outcomes }
+/** `pending`: files queued but not read yet (they carry on in the background). */
+export function ingestReport(outcomes: IngestOutcomes, pending = 0): IngestReport {
+  return { message: ingestMessage(outcomes, pending), ...outcomes }
 }

@@ -1,12 +1,12 @@
 /**
- * What the Google Drive feature keeps: each user's connection (sealed tokens), the connect
- * windows under way (OAuth state + PKCE verifier), the files that could not be read, and the
- * Drive documents already indexed (read from `documents`, written only through indexDocument).
+ * What the Google Drive feature keeps: each user's connection (sealed tokens) and the connect
+ * windows under way (OAuth state + PKCE verifier). The Drive files themselves are in the library
+ * (library-repository.ts).
  * Values arrive sealed; nothing here sees a token in clear.
  */
 import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
-import { documents, driveIngestFailures, googleConnections, googleOauthStates } from '../db/schema.ts'
+import { googleConnections, googleOauthStates } from '../db/schema.ts'
 
 export const DRIVE_SOURCE = 'drive'
 
@@ -19,16 +19,6 @@ export type ConnectionRecord = {
 }
 
 export type OauthStateRecord = { userId: string; codeVerifier: string; expiresAt: Date }
-
-/** An indexed Drive document as the next ingest compares it with the listing. */
-export type IndexedDriveDocument = {
-  fileId: string
-  name: string
-  version: string | null
-  modifiedTime: Date | null
-}
-
-export type IngestFailureRecord = { fileId: string; version: string; reason: string }
 
 export type GoogleDriveRepository = ReturnType<typeof createGoogleDriveRepository>
 
@@ -63,6 +53,12 @@ export function createGoogleDriveRepository(db: Db) {
         .where(eq(googleConnections.userId, userId))
         .returning({ userId: googleConnections.userId })
       return rows.length > 0
+    },
+
+    /** Everyone with a stored connection (the background sync's round). */
+    async connectedUserIds(): Promise<string[]> {
+      const rows = await db.select({ userId: googleConnections.userId }).from(googleConnections)
+      return rows.map((r) => r.userId)
     },
 
     async deleteConnection(userId: string): Promise<void> {
@@ -109,53 +105,6 @@ export function createGoogleDriveRepository(db: Db) {
 
     async deleteExpiredStates(now: Date): Promise<void> {
       await db.delete(googleOauthStates).where(lt(googleOauthStates.expiresAt, now))
-    },
-
-    async indexedDriveDocuments(userId: string): Promise<IndexedDriveDocument[]> {
-      return db
-        .select({
-          fileId: documents.externalId,
-          name: documents.name,
-          version: documents.version,
-          modifiedTime: documents.modifiedTime,
-        })
-        .from(documents)
-        .where(and(eq(documents.userId, userId), eq(documents.source, DRIVE_SOURCE)))
-    },
-
-    async ingestFailures(userId: string): Promise<IngestFailureRecord[]> {
-      return db
-        .select({
-          fileId: driveIngestFailures.fileId,
-          version: driveIngestFailures.version,
-          reason: driveIngestFailures.reason,
-        })
-        .from(driveIngestFailures)
-        .where(eq(driveIngestFailures.userId, userId))
-    },
-
-    async recordIngestFailure(userId: string, failure: IngestFailureRecord): Promise<void> {
-      const { fileId, version, reason } = failure
-      await db
-        .insert(driveIngestFailures)
-        .values({ userId, fileId, version, reason })
-        .onConflictDoUpdate({
-          target: [driveIngestFailures.userId, driveIngestFailures.fileId],
-          set: { version, reason, failedAt: sql`now()` },
-        })
-    },
-
-    async clearIngestFailure(userId: string, fileId: string): Promise<void> {
-      await db
-        .delete(driveIngestFailures)
-        .where(and(eq(driveIngestFailures.userId, userId), eq(driveIngestFailures.fileId, fileId)))
-    },
-
-    /** Failures of files that are no longer in the Drive listing. */
-    async clearIngestFailuresExcept(userId: string, keepFileIds: readonly string[]): Promise<void> {
-      const rows = await this.ingestFailures(userId)
-      const keep = new Set(keepFileIds)
-      for (const row of rows) if (!keep.has(row.fileId)) await this.clearIngestFailure(userId, row.fileId)
     },
   }
 }

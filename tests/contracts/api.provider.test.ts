@@ -7,8 +7,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import path from 'node:path'
 import { Verifier } from '@pact-foundation/pact'
+import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, test } from 'vitest'
+import { documentEndpoints } from '#contracts/documents.ts'
+import { driveEndpoints } from '#contracts/drive.ts'
 import type { App } from '#server/app.ts'
+import { documents, libraryDocuments, users } from '#server/db/schema.ts'
 import { completeConsent } from '#tests/fakes/google/consent.ts'
 import { createGoogleEmulator, type GoogleEmulator } from '#tests/fakes/google/emulator.ts'
 import { BOB, FIXTURE_FILES, MIME } from '#tests/fakes/google/fixtures.ts'
@@ -51,6 +55,33 @@ async function aliceWithDrive(): Promise<string> {
   const page = await followRedirect(app, redirect, aliceCookie)
   if (page.statusCode !== 200) throw new Error(`connecting Drive answered ${page.statusCode}`)
   return aliceCookie
+}
+
+/**
+ * Syncs alice's Drive through the ingest call, on a library emptied first (an earlier interaction
+ * may have deleted a document, which keeps it out of syncs), and answers the library id of `name`.
+ */
+async function syncedDocumentId(aliceCookie: string, name: string): Promise<string> {
+  const headers = { cookie: aliceCookie }
+  const [alice] = await app.db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.email, 'alice@example.com'))
+  if (!alice) throw new Error('alice has no account')
+  await app.db.delete(libraryDocuments).where(eq(libraryDocuments.userId, alice.id))
+  await app.db.delete(documents).where(eq(documents.userId, alice.id))
+  const ingest = await app.inject({
+    ...{ method: driveEndpoints.ingestDocuments.method, url: driveEndpoints.ingestDocuments.path },
+    headers,
+    payload: { email: 'alice@example.com' },
+  })
+  if (ingest.statusCode !== 200) throw new Error(`ingest answered ${ingest.statusCode}`)
+  const list = await app.inject({ method: 'GET', url: documentEndpoints.listDocuments.path, headers })
+  const found = documentEndpoints.listDocuments.response
+    .parse(list.json())
+    .data.documents.find((d) => d.name === name)
+  if (!found) throw new Error(`${name} is not in alice's library`)
+  return found.id
 }
 
 beforeAll(async () => {
@@ -125,6 +156,21 @@ test('the server honours every interaction in the pact', async () => {
           exports: { 'text/markdown': '# Onboarding Handbook\n\nWelcome.\n' },
         })
         return { fileId: doc.id }
+      },
+      // Library states: alice's Drive synced through the ingest call; the id is her document's.
+      'alice@example.com is signed in with a synced Drive library': async () => {
+        cookie = await aliceWithDrive()
+        return { documentId: await syncedDocumentId(cookie, FIXTURE_FILES.bobNotes.name) }
+      },
+      'alice@example.com is signed in with a document that could not be read': async () => {
+        cookie = await aliceWithDrive()
+        emulator.state.addFile({
+          owner: BOB,
+          name: 'broken-scan.pdf',
+          mimeType: 'application/pdf',
+          content: '%PDF-1.7 this is not really a PDF',
+        })
+        return { documentId: await syncedDocumentId(cookie, 'broken-scan.pdf') }
       },
       'alice@example.com is signed in without Google Drive': async () => {
         await ensureAccount('alice@example.com', 'alice-password')

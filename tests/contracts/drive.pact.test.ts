@@ -23,7 +23,7 @@ const fileMatcher = {
 
 // What the banner shows is a sentence whose numbers depend on the Drive: its form is the contract.
 const INGEST_MESSAGE =
-  /^(Ingested \d+ documents?: \d+ new, \d+ updated, \d+ unchanged, \d+ removed\.( Skipped \d+ \(.+\)\.)?( Failed \d+ \(.+\)\.)?|Your Google Drive has no files to ingest\.)$/
+  /^(Ingested \d+ documents?: \d+ new, \d+ updated, \d+ unchanged, \d+ removed\.( Skipped \d+ \(.+\)\.)?( Failed \d+ \(.+\)\.)?( \d+ more documents? still being read in the background\.)?|Your Google Drive has no files to ingest\.)$/
 // Each outcome list may be empty on another Drive or another run: min 0, one example item.
 const names = atLeastLike(string('notes.txt'), 0, 1)
 const because = (name: string, reason: string) =>

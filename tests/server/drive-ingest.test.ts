@@ -6,12 +6,12 @@
  */
 import { and, count, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest'
+import { driveEndpoints } from '#contracts/drive.ts'
 import type { App } from '#server/app.ts'
 import { createRetriever } from '#server/assistant/retrieval.ts'
 import { documentChunks, documents } from '#server/db/schema.ts'
 import { createDriveApi, DriveFileError } from '#server/google/drive-api.ts'
 import { DEFAULT_RETRY_POLICY } from '#server/google/google-errors.ts'
-import { decodeText } from '#server/ingest/drive-ingest.ts'
 import { createGoogleEmulator, type GoogleEmulator } from '#tests/fakes/google/emulator.ts'
 import { ADA, BOB, FILLER_FILES, FIXTURE_FILES, ZEPHYR_LAUNCH_FACT } from '#tests/fakes/google/fixtures.ts'
 import { createSession, errorOf, sendOk } from './chat-helpers.ts'
@@ -186,7 +186,7 @@ test('a failed PDF that is fixed in Drive is ingested on the next run', async ()
   expect((await retrieve(ada.id, 'cracks in pier 9'))[0]?.page).toBe(1)
 })
 
-test('a second ingest while one is running is refused with 409', async () => {
+test('a second ingest while one is running joins it: the Drive is listed and each file read once', async () => {
   const ada = await connected()
   emulator.state.setLatency(30)
 
@@ -197,9 +197,13 @@ test('a second ingest while one is running is refused with 409', async () => {
   emulator.state.setLatency(0)
 
   expect(first.statusCode).toBe(200)
-  expect(second.statusCode).toBe(409)
-  expect(errorOf(second)).toBe('An ingest is already running')
-  expect((await ingest(app, ada)).statusCode).toBe(200)
+  expect(second.statusCode).toBe(200)
+  const reports = [first, second].map((r) => driveEndpoints.ingestDocuments.response.parse(r.json()).data)
+  expect(reports[0]?.added).toHaveLength(24)
+  expect(reports[1]).toEqual(reports[0])
+  // One listing (the fixture Drive is three pages) and one download or export per readable file.
+  expect(emulator.state.requestCount('files.list')).toBe(3)
+  expect(emulator.state.requestCount('files.media') + emulator.state.requestCount('files.export')).toBe(26)
 })
 
 test('revoked access during an ingest ends it with the reconnect sentence, and the lock is released', async () => {
@@ -234,9 +238,30 @@ test('a download larger than the limit is cut off while it streams', async () =>
   await expect(api.download(F.notes.id, 20)).rejects.toThrow('the file is larger than')
 })
 
-test('text is decoded as UTF-8 without its byte-order mark', () => {
-  const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('Grüße\r\n')])
-  expect(decodeText(bytes)).toBe('Grüße\r\n')
+test('a UTF-16 text file with NULs and a Latin-1 one are read; neither fails the ingest', async () => {
+  const ada = await connected()
+  const notepad = Buffer.from('\uFEFFWindows notes: the vault code is QUOKKA-5521.\r\n\u0000', 'utf16le')
+  emulator.state.addFile({
+    owner: ADA,
+    name: 'notepad-unicode.txt',
+    mimeType: 'text/plain',
+    content: notepad,
+  })
+  emulator.state.addFile({
+    owner: ADA,
+    name: 'latin1.txt',
+    mimeType: 'text/plain',
+    content: Buffer.from('Le café de la gare ouvre à 6 h; mot de passe PAMPLEMOUSSE.', 'latin1'),
+  })
+
+  const report = await ingestOk(app, ada)
+
+  expect(report.added).toEqual(expect.arrayContaining(['notepad-unicode.txt', 'latin1.txt']))
+  expect(report.failed.map((f) => f.name).sort()).toEqual(['broken-scan.pdf', 'locked-contract.pdf'])
+  expect(await found(ada.id, 'QUOKKA-5521')).toContain(
+    'notepad-unicode.txt: Windows notes: the vault code is QUOKKA-5521.',
+  )
+  expect(await found(ada.id, 'PAMPLEMOUSSE')).toContain('Le café de la gare ouvre à 6 h')
 })
 
 test('an empty Drive says so', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { authEndpoints, healthEndpoint } from '#contracts/auth.ts'
 import { chatEndpoints } from '#contracts/chat.ts'
+import { documentEndpoints } from '#contracts/documents.ts'
 import { driveEndpoints } from '#contracts/drive.ts'
 import { ErrorEnvelopeSchema, fillPath } from '#contracts/endpoint.ts'
 import type { App } from '#server/app.ts'
@@ -94,7 +95,7 @@ test('a POST from another site (Sec-Fetch-Site: cross-site) answers 403 and does
 })
 
 test('every state-changing call refuses another site, before it is signed in or rate-limited', async () => {
-  const calls = [authEndpoints, chatEndpoints, driveEndpoints].flatMap((group) =>
+  const calls = [authEndpoints, chatEndpoints, driveEndpoints, documentEndpoints].flatMap((group) =>
     Object.values(group).filter((call) => call.method !== 'GET'),
   )
   expect(calls.length).toBeGreaterThanOrEqual(8)

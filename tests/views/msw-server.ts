@@ -7,13 +7,21 @@ import { setupServer } from 'msw/node'
 import type { z } from 'zod'
 import { authEndpoints, type User } from '#contracts/auth.ts'
 import { chatEndpoints } from '#contracts/chat.ts'
+import { documentEndpoints } from '#contracts/documents.ts'
 import type { Endpoint, ErrorEnvelope } from '#contracts/endpoint.ts'
 
 /**
- * The dashboard loads the chat sessions as it opens (SPEC §4), so every test that reaches it
- * would need an answer: the default is "no conversations yet". Chat tests override it.
+ * The dashboard loads the chat sessions as it opens (SPEC §4), and Documents its library, so every
+ * test that reaches them would need an answer: the defaults are "no conversations yet" and an
+ * empty library. Chat and library tests override them.
  */
-export const server = setupServer(ok(chatEndpoints.listSessions, { success: true, data: [] }))
+export const server = setupServer(
+  ok(chatEndpoints.listSessions, { success: true, data: [] }),
+  ok(documentEndpoints.listDocuments, {
+    success: true,
+    data: { documents: [], progress: { running: false, done: 0, total: 0 } },
+  }),
+)
 
 export const ada: User = { _id: 'u1', email: 'ada@example.com', createdAt: '2026-01-01T00:00:00.000Z' }
 

@@ -1,5 +1,6 @@
 import { fireEvent, screen, within } from '@testing-library/react'
 import { expect, test } from 'vitest'
+import { UPLOAD_MESSAGES } from '#machines/upload/upload-machine.ts'
 import { UPLOAD_MAX_BYTES, UPLOAD_MIN_BYTES } from '#machines/upload/upload-rules.ts'
 import { chatBackend, openChat } from './chat-fixtures.ts'
 
@@ -83,14 +84,23 @@ test('a good file after a bad one clears the message', async () => {
   expect(button('Upload').disabled).toBe(false)
 })
 
-test.each(['Upload', 'Upload to Drive'])('%s only closes the dialog: no request is made', async (name) => {
+test("'Upload to Drive' only closes the dialog: no request is made", async () => {
   const { user, picker, button } = await openUpload()
   await user.upload(picker, goodPdf())
 
-  await user.click(button(name))
+  await user.click(button('Upload to Drive'))
 
   // Any request would have no MSW handler and fail the test (tests/views/setup.ts).
   expect(screen.queryByRole('dialog')).toBeNull()
+})
+
+test("'Upload' with no conversation open says to open one first", async () => {
+  const { user, dialog, picker, button } = await openUpload()
+  await user.upload(picker, goodPdf())
+
+  await user.click(button('Upload'))
+
+  expect(within(dialog).getByRole('alert').textContent).toBe(UPLOAD_MESSAGES.noConversation)
 })
 
 test('Escape closes the dialog, gives focus back to the paperclip and forgets the file', async () => {

@@ -1,13 +1,12 @@
 /**
  * Google Drive as `app.drive` (the three Drive calls) and `app.googleConnections` (the connect
- * window; null when GOOGLE_CLIENT_ID/SECRET are unset). The PDF reader's worker thread is shared
- * by every ingest and stopped when the app closes.
+ * window; null when GOOGLE_CLIENT_ID/SECRET are unset), and the 'drive-file' job handler on
+ * `app.jobs`. PDFs go through the shared `app.pdf` reader (plugins/app/library.ts).
  */
 import type { GoogleConfig } from '../../config.ts'
 import { createDriveService, type DriveService } from '../../google/drive-service.ts'
 import { createGoogleConnections, type GoogleConnections } from '../../google/google-connections.ts'
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../google/google-errors.ts'
-import { createPdfExtractor } from '../../ingest/pdf-text.ts'
 import { createGoogleDriveRepository } from '../../repositories/google-drive-repository.ts'
 import { sharedPlugin } from '../shared-plugin.ts'
 
@@ -23,15 +22,21 @@ export type GoogleDrivePluginOptions = {
   now: () => Date
   /** Backoff for Drive's busy answers; tests shorten the waits. */
   retry?: Partial<RetryPolicy>
+  /** How long the ingest call waits for the files it queued (default DEFAULT_INGEST_WAIT_MS). */
+  ingestWaitMs?: number
+  /** Background sync of every connected Drive this often (DRIVE_SYNC_INTERVAL); 0: off. */
+  syncIntervalMs: number
 }
+
+/** Under common proxy time-outs (30–60 s): what is not read by then carries on in the background. */
+export const DEFAULT_INGEST_WAIT_MS = 25_000
 
 export const googleDrivePlugin = sharedPlugin<GoogleDrivePluginOptions>('google-drive', async (app, opts) => {
   const repository = createGoogleDriveRepository(app.db)
   const connections = opts.google
     ? createGoogleConnections({ google: opts.google, repository, now: opts.now, log: app.log })
     : null
-  const pdf = createPdfExtractor()
-  app.addHook('onClose', () => pdf.close())
+  const pdf = app.pdf
   app.decorate('googleConnections', connections)
   const drive = createDriveService({
     google: opts.google,
@@ -41,10 +46,13 @@ export const googleDrivePlugin = sharedPlugin<GoogleDrivePluginOptions>('google-
     pdf,
     retry: { ...DEFAULT_RETRY_POLICY, ...opts.retry },
     log: app.log,
+    jobs: app.jobs,
+    now: opts.now,
+    ingestWaitMs: opts.ingestWaitMs ?? DEFAULT_INGEST_WAIT_MS,
   })
   const { metrics } = app
   if (metrics) {
-    // Ingest runs by outcome and how many are running now (README D40).
+    // Ingest calls by outcome and how many are running in this process now (README D40).
     let running = 0
     metrics.ingestJobs(() => ({ running }))
     const ingest = drive.ingest
@@ -63,6 +71,28 @@ export const googleDrivePlugin = sharedPlugin<GoogleDrivePluginOptions>('google-
     }
   }
   app.decorate('drive', drive)
+  if (opts.google && opts.syncIntervalMs > 0) {
+    let timer: NodeJS.Timeout | undefined
+    let round: Promise<void> | undefined
+    /** One round at a time: each connected person in turn (the lease keeps instances apart). */
+    const syncAll = async () => {
+      for (const userId of await app.drive.connectedUserIds()) await app.drive.backgroundSync(userId)
+    }
+    app.addHook('onReady', async () => {
+      timer = setInterval(() => {
+        round ??= syncAll()
+          .catch((error: unknown) => app.log.warn({ event: 'google.drive.sync-round-failed', err: error }))
+          .finally(() => {
+            round = undefined
+          })
+      }, opts.syncIntervalMs)
+      timer.unref()
+    })
+    app.addHook('preClose', async () => {
+      clearInterval(timer)
+      await round
+    })
+  }
   if (!opts.google)
     app.log.info('Google Drive is not configured (GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET unset)')
   else if (opts.google.emulated)

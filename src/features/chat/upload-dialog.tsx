@@ -31,7 +31,7 @@ export function UploadDialog({ upload }: { upload: Upload }) {
         Upload to Drive
       </Button>
       <Button disabled={!upload.ready} onClick={() => upload.submit('chat')}>
-        Upload
+        {upload.uploading ? 'Uploading...' : 'Upload'}
       </Button>
     </>
   )

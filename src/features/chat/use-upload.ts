@@ -1,17 +1,30 @@
-/** Facade for the Upload dialog: its own small actor, living as long as the Chat view. */
+/**
+ * Facade for the Upload dialog: its own small actor, living as long as the Chat view. 'Upload'
+ * sends the file to the conversation on screen (its id comes from the chat actor).
+ */
 import { useActorRef, useSelector } from '@xstate/react'
-import { uploadMachine } from '#machines/upload/upload-machine.ts'
+import { useState } from 'react'
+import { provideUploadMachine } from '#machines/upload/upload-machine.ts'
+import { uploadFile } from '#src/api/documents.ts'
 import { useAppDeps } from '#src/lib/app-deps.ts'
+import { ChatActor } from './chat-actor.ts'
 
 export type Upload = ReturnType<typeof useUpload>
 
 export function useUpload() {
   const { inspect } = useAppDeps()
-  const upload = useActorRef(uploadMachine, { inspect })
+  const [logic] = useState(() =>
+    provideUploadMachine({
+      uploadFile: ({ sessionId, file, content }) => uploadFile({ sessionId, name: file.name, content }),
+    }),
+  )
+  const upload = useActorRef(logic, { inspect })
+  const sessionId = ChatActor.useSelector((snapshot) => snapshot.context.selectedSessionId)
   return {
     isOpen: useSelector(upload, (snapshot) => snapshot.hasTag('open')),
-    /** A valid file is chosen: the upload buttons are enabled. */
+    /** A valid file is chosen and nothing is under way: the upload buttons are enabled. */
     ready: useSelector(upload, (snapshot) => snapshot.hasTag('ready')),
+    uploading: useSelector(upload, (snapshot) => snapshot.hasTag('uploading')),
     fileName: useSelector(upload, (snapshot) => snapshot.context.file?.name),
     error: useSelector(upload, (snapshot) => snapshot.context.error),
     open() {
@@ -22,11 +35,15 @@ export function useUpload() {
     },
     choose(file: File | undefined) {
       if (!file) return
-      upload.send({ type: 'upload.choose', file: { name: file.name, size: file.size, type: file.type } })
+      upload.send({
+        type: 'upload.choose',
+        file: { name: file.name, size: file.size, type: file.type },
+        content: file,
+      })
     },
-    /** SPEC §2: both buttons only close the dialog; no upload call is made. */
+    /** 'Upload' sends the file to the open conversation; 'Upload to Drive' only closes (for now). */
     submit(destination: 'drive' | 'chat') {
-      upload.send({ type: 'upload.submit', destination })
+      upload.send({ type: 'upload.submit', destination, sessionId })
     },
   }
 }

@@ -4,12 +4,15 @@ import { Card } from '#src/components/ui/card.tsx'
 import { SectionHeader } from '#src/components/ui/section-header.tsx'
 import { css } from '../../../styled-system/css'
 import { FileGrid } from './file-grid.tsx'
+import { LibraryPanel } from './library-panel.tsx'
+import { LibraryProvider } from './library-provider.tsx'
 import { useDocuments } from './use-documents.ts'
 
 const quietCard = css({ textAlign: 'center', color: 'muted', py: '10' })
 
 /**
- * SPEC §2 Documents: 'Ingest Documents' with its result banner, and the Drive files. A failed
+ * SPEC §2 Documents: 'Ingest Documents' with its result banner, the library (each document's
+ * status, live while files are read: library-panel.tsx), and the Drive files. A failed
  * listing replaces everything under the heading (SPEC §8), with the server's reason when it gave one.
  */
 export function DocumentsView() {
@@ -64,6 +67,9 @@ export function DocumentsView() {
           <Alert tone={ingestOutcome.kind === 'failed' ? 'danger' : 'info'}>{ingestOutcome.message}</Alert>
         </div>
       ) : null}
+      <LibraryProvider>
+        <LibraryPanel />
+      </LibraryProvider>
       {state.status === 'loading' ? (
         <p role="status" className={quietCard}>
           Loading documents...

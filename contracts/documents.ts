@@ -1,0 +1,76 @@
+/**
+ * The document library: every file of the user's that DocChat knows of (from Google Drive or
+ * uploaded), with where its reading stands, plus the sync's overall progress; deleting one and
+ * retrying one that failed.
+ */
+import { z } from 'zod'
+import { endpoint, okEnvelope } from './endpoint.ts'
+
+export const DocumentIdParamsSchema = z.strictObject({ id: z.uuid('Not a valid id') })
+
+export const DOCUMENT_STATUSES = ['queued', 'processing', 'ready', 'failed', 'skipped'] as const
+export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number]
+
+export const LibraryDocumentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  source: z.enum(['drive', 'upload']),
+  mimeType: z.string(),
+  status: z.enum(DOCUMENT_STATUSES),
+  /** Why it failed or was skipped (a phrase read after the name); null otherwise. */
+  reason: z.string().nullable(),
+  /** PDF pages read; null for other kinds and before it is read. */
+  pages: z.number().int().nonnegative().nullable(),
+  /** Passages it became; null before it is read. */
+  chunks: z.number().int().nonnegative().nullable(),
+  /** ISO 8601: when its status last changed. */
+  updatedAt: z.string(),
+  webViewLink: z.string().nullable(),
+})
+export type LibraryDocument = z.infer<typeof LibraryDocumentSchema>
+
+export const LibraryProgressSchema = z.object({
+  /** True while files are queued or being read (on any server instance). */
+  running: z.boolean(),
+  /** Files done (ready, failed or skipped) out of all in the library. */
+  done: z.number().int().nonnegative(),
+  total: z.number().int().nonnegative(),
+})
+export type LibraryProgress = z.infer<typeof LibraryProgressSchema>
+
+export const LibrarySchema = z.object({
+  documents: z.array(LibraryDocumentSchema),
+  progress: LibraryProgressSchema,
+})
+export type Library = z.infer<typeof LibrarySchema>
+
+export const documentEndpoints = {
+  listDocuments: endpoint({
+    method: 'GET',
+    path: '/documents',
+    request: undefined,
+    response: okEnvelope(LibrarySchema),
+  }),
+  deleteDocument: endpoint({
+    method: 'DELETE',
+    path: '/documents/:id',
+    request: undefined,
+    response: okEnvelope(z.null()),
+  }),
+  /**
+   * The spec's upload call (multipart: `file`, optional `message`), answering the stored document
+   * once it is read (or still queued after a while). 201.
+   */
+  uploadFile: endpoint({
+    method: 'POST',
+    path: '/chat/sessions/:id/files/upload',
+    request: undefined,
+    response: okEnvelope(LibraryDocumentSchema),
+  }),
+  retryDocument: endpoint({
+    method: 'POST',
+    path: '/documents/:id/retry',
+    request: undefined,
+    response: okEnvelope(LibraryDocumentSchema),
+  }),
+} as const

@@ -1,0 +1,111 @@
+import { expect, test, vi } from 'vitest'
+import { createActor, waitFor } from 'xstate'
+import type { Library, LibraryDocument } from '#contracts/documents.ts'
+import { LIBRARY_MESSAGES, type LibraryDeps, provideLibraryMachine } from './library-machine.ts'
+
+const doc = (name: string, status: LibraryDocument['status']): LibraryDocument => ({
+  id: `id-${name}`,
+  name,
+  source: 'drive',
+  mimeType: 'text/plain',
+  status,
+  reason: status === 'failed' ? 'the file is not a readable PDF' : null,
+  pages: null,
+  chunks: status === 'ready' ? 1 : null,
+  updatedAt: '2026-03-01T10:00:00.000Z',
+  webViewLink: null,
+})
+
+function library(...documents: LibraryDocument[]): Library {
+  const done = documents.filter((d) => ['ready', 'failed', 'skipped'].includes(d.status)).length
+  return { documents, progress: { running: done < documents.length, done, total: documents.length } }
+}
+
+function start(deps: Partial<LibraryDeps>) {
+  const full: LibraryDeps = {
+    listDocuments: vi.fn().mockResolvedValue(library()),
+    deleteDocument: vi.fn().mockResolvedValue(undefined),
+    retryDocument: vi.fn().mockResolvedValue(doc('a.txt', 'queued')),
+    ...deps,
+  }
+  const actor = createActor(provideLibraryMachine(full), { input: { pollMs: 5 } }).start()
+  return { actor, deps: full }
+}
+
+test('while files are being read it polls, and stops once every file is done', async () => {
+  const listDocuments = vi
+    .fn<LibraryDeps['listDocuments']>()
+    .mockResolvedValueOnce(library(doc('a.txt', 'queued'), doc('b.txt', 'processing')))
+    .mockResolvedValueOnce(library(doc('a.txt', 'ready'), doc('b.txt', 'processing')))
+    .mockResolvedValue(library(doc('a.txt', 'ready'), doc('b.txt', 'failed')))
+  const { actor } = start({ listDocuments })
+
+  actor.send({ type: 'library.load' })
+  await waitFor(actor, (s) => s.matches('shown'))
+
+  expect(listDocuments).toHaveBeenCalledTimes(3)
+  expect(actor.getSnapshot().context.library?.progress).toEqual({ running: false, done: 2, total: 2 })
+  await new Promise((resolve) => setTimeout(resolve, 30))
+  expect(listDocuments).toHaveBeenCalledTimes(3)
+})
+
+test('watching an ingest polls before anything is queued, and unwatching ends it', async () => {
+  const listDocuments = vi.fn<LibraryDeps['listDocuments']>().mockResolvedValue(library())
+  const { actor } = start({ listDocuments })
+
+  actor.send({ type: 'library.watch' })
+  await vi.waitFor(() => expect(listDocuments.mock.calls.length).toBeGreaterThanOrEqual(3))
+  actor.send({ type: 'library.unwatch' })
+  await waitFor(actor, (s) => s.matches('shown'))
+
+  const calls = listDocuments.mock.calls.length
+  await new Promise((resolve) => setTimeout(resolve, 30))
+  expect(listDocuments.mock.calls.length).toBe(calls)
+})
+
+test('deleting and retrying call the server, then read the library again', async () => {
+  const { actor, deps } = start({})
+  actor.send({ type: 'library.load' })
+  await waitFor(actor, (s) => s.matches('shown'))
+
+  actor.send({ type: 'library.delete', id: 'id-a' })
+  await waitFor(actor, (s) => s.matches('shown'))
+  actor.send({ type: 'library.retry', id: 'id-b' })
+  await waitFor(actor, (s) => s.matches('shown'))
+
+  expect(deps.deleteDocument).toHaveBeenCalledWith('id-a')
+  expect(deps.retryDocument).toHaveBeenCalledWith('id-b')
+  expect(deps.listDocuments).toHaveBeenCalledTimes(3)
+})
+
+test("a refused delete shows the server's sentence; an unreachable server ours", async () => {
+  const deleteDocument = vi
+    .fn<LibraryDeps['deleteDocument']>()
+    .mockRejectedValueOnce(Object.assign(new Error('Document not found.'), { status: 404 }))
+    .mockRejectedValueOnce(Object.assign(new Error('fetch failed'), { status: 0 }))
+  const { actor } = start({ deleteDocument })
+
+  actor.send({ type: 'library.delete', id: 'gone' })
+  await waitFor(actor, (s) => s.matches('shown'))
+  expect(actor.getSnapshot().context.problem).toBe('Document not found.')
+
+  actor.send({ type: 'library.delete', id: 'gone' })
+  await waitFor(actor, (s) => s.matches('shown') && s.context.problem !== null)
+  expect(actor.getSnapshot().context.problem).toBe(LIBRARY_MESSAGES.deleteFailed)
+})
+
+test('a failed load says so and keeps the last library', async () => {
+  const listDocuments = vi
+    .fn<LibraryDeps['listDocuments']>()
+    .mockResolvedValueOnce(library(doc('a.txt', 'ready')))
+    .mockRejectedValueOnce(new Error('down'))
+  const { actor } = start({ listDocuments })
+  actor.send({ type: 'library.load' })
+  await waitFor(actor, (s) => s.matches('shown'))
+
+  actor.send({ type: 'library.load' })
+  await waitFor(actor, (s) => s.matches('failed'))
+
+  expect(actor.getSnapshot().context.problem).toBe(LIBRARY_MESSAGES.loadFailed)
+  expect(actor.getSnapshot().context.library?.documents).toHaveLength(1)
+})

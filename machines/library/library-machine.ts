@@ -1,0 +1,177 @@
+/**
+ * The document library on the Documents screen: each document's status and the overall progress,
+ * kept live by polling while files are being read (or while an ingest the user started is under
+ * way), and deleting or retrying a document. It starts from the server's state, so a reload shows
+ * a sync that is still running and keeps following it. Calls come from provideLibraryMachine(deps).
+ */
+import { assertEvent, assign, fromPromise, setup } from 'xstate'
+import type { Library, LibraryDocument } from '#contracts/documents.ts'
+import { messageOf, notProvided, statusOf } from '#machines/shared/effects.ts'
+
+/** How often the library is read again while files are being read. */
+export const LIBRARY_POLL_MS = 1_000
+
+export const LIBRARY_MESSAGES = {
+  loadFailed: 'Could not load the document library.',
+  deleteFailed: 'Could not delete the document. Try again.',
+  retryFailed: 'Could not retry the document. Try again.',
+} as const
+
+export type LibraryDeps = {
+  listDocuments: () => Promise<Library>
+  deleteDocument: (id: string) => Promise<void>
+  retryDocument: (id: string) => Promise<LibraryDocument>
+}
+
+export type LibraryInput = { pollMs?: number }
+
+export type LibraryContext = {
+  library: Library | null
+  /** The last failure to show (a load, a delete, a retry), or null. */
+  problem: string | null
+  /** True while an ingest the user started is under way: poll even before files are queued. */
+  watching: boolean
+  pollMs: number
+}
+
+export type LibraryEvent =
+  | { type: 'library.load' }
+  | { type: 'library.watch' }
+  | { type: 'library.unwatch' }
+  | { type: 'library.delete'; id: string }
+  | { type: 'library.retry'; id: string }
+
+/** A 4xx carries the server's sentence (e.g. "Document not found."); anything else gets ours. */
+function problemOf(error: unknown, fallback: string): string {
+  const status = statusOf(error)
+  if (status !== undefined && status >= 400 && status < 500) return messageOf(error) ?? fallback
+  return fallback
+}
+
+export const libraryMachine = setup({
+  types: {
+    context: {} as LibraryContext,
+    events: {} as LibraryEvent,
+    input: {} as LibraryInput,
+  },
+  actors: {
+    listDocuments: notProvided<Library>('listDocuments'),
+    deleteDocument: notProvided<void, { id: string }>('deleteDocument'),
+    retryDocument: notProvided<LibraryDocument, { id: string }>('retryDocument'),
+  },
+  actions: {
+    store: assign((_, params: { library: Library }) => ({ library: params.library })),
+    clearProblem: assign({ problem: null }),
+    /** A successful read ends a load failure, not a delete's or a retry's. */
+    clearLoadProblem: assign(({ context }) => ({
+      problem: context.problem === LIBRARY_MESSAGES.loadFailed ? null : context.problem,
+    })),
+    setProblem: assign((_, params: { problem: string }) => ({ problem: params.problem })),
+    watch: assign({ watching: true }),
+    unwatch: assign({ watching: false }),
+  },
+  guards: {
+    keepsChanging: ({ context }) => context.watching || context.library?.progress.running === true,
+  },
+  delays: {
+    poll: ({ context }) => context.pollMs,
+  },
+}).createMachine({
+  id: 'library',
+  context: ({ input }) => ({
+    library: null,
+    problem: null,
+    watching: false,
+    pollMs: input.pollMs ?? LIBRARY_POLL_MS,
+  }),
+  initial: 'idle',
+  on: {
+    'library.load': '.loading',
+    'library.watch': { target: '.loading', actions: 'watch' },
+    'library.unwatch': {
+      target: '.loading',
+      actions: 'unwatch',
+      description:
+        'The ingest answered: read the library once more, then poll only if files are still queued.',
+    },
+    'library.delete': { target: '.deleting', actions: 'clearProblem' },
+    'library.retry': { target: '.retrying', actions: 'clearProblem' },
+  },
+  states: {
+    idle: {},
+    loading: {
+      tags: 'loading',
+      invoke: {
+        src: 'listDocuments',
+        onDone: {
+          target: 'settled',
+          actions: [
+            { type: 'store', params: ({ event }) => ({ library: event.output }) },
+            'clearLoadProblem',
+          ],
+        },
+        onError: {
+          target: 'failed',
+          actions: { type: 'setProblem', params: { problem: LIBRARY_MESSAGES.loadFailed } },
+        },
+      },
+    },
+    settled: {
+      always: [{ guard: 'keepsChanging', target: 'waiting' }, { target: 'shown' }],
+    },
+    waiting: {
+      after: { poll: 'loading' },
+    },
+    shown: {},
+    failed: {
+      after: {
+        poll: { guard: 'keepsChanging', target: 'loading' },
+      },
+      description: 'Keeps trying while a sync is followed; otherwise waits for the person to reload.',
+    },
+    deleting: {
+      invoke: {
+        src: 'deleteDocument',
+        input: ({ event }) => {
+          assertEvent(event, 'library.delete')
+          return { id: event.id }
+        },
+        onDone: 'loading',
+        onError: {
+          target: 'loading',
+          actions: {
+            type: 'setProblem',
+            params: ({ event }) => ({ problem: problemOf(event.error, LIBRARY_MESSAGES.deleteFailed) }),
+          },
+        },
+      },
+    },
+    retrying: {
+      invoke: {
+        src: 'retryDocument',
+        input: ({ event }) => {
+          assertEvent(event, 'library.retry')
+          return { id: event.id }
+        },
+        onDone: 'loading',
+        onError: {
+          target: 'loading',
+          actions: {
+            type: 'setProblem',
+            params: ({ event }) => ({ problem: problemOf(event.error, LIBRARY_MESSAGES.retryFailed) }),
+          },
+        },
+      },
+    },
+  },
+})
+
+export function provideLibraryMachine(deps: LibraryDeps) {
+  return libraryMachine.provide({
+    actors: {
+      listDocuments: fromPromise(() => deps.listDocuments()),
+      deleteDocument: fromPromise(({ input }) => deps.deleteDocument(input.id)),
+      retryDocument: fromPromise(({ input }) => deps.retryDocument(input.id)),
+    },
+  })
+}

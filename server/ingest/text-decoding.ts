@@ -1,0 +1,67 @@
+/**
+ * The bytes of a text file as the text a person reads, whatever editor saved it: UTF-8 (with or
+ * without a byte-order mark), UTF-16 with a byte-order mark (Windows Notepad's "Unicode"), UTF-16
+ * without one when its zero bytes give it away, and anything else as Latin-1 (Windows-1252, the
+ * WHATWG reading of "latin1", of which ISO-8859-1's printable characters are a subset). Control
+ * characters other than tab and line breaks are removed: PostgreSQL refuses a NUL in text, and
+ * the others only garble passages.
+ */
+
+const UTF8_BOM = [0xef, 0xbb, 0xbf] as const
+
+export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252'
+
+/** C0 controls except \t \n \r, DEL, C1 controls, and the non-characters a bad decode leaves. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF]/g
+
+function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {
+  return prefix.every((byte, i) => bytes[i] === byte)
+}
+
+/**
+ * UTF-16 without a byte-order mark: mostly-ASCII text in UTF-16 has a zero in every other byte.
+ * Looks at the first 4 KiB; null when neither half is at least 40 % zeros.
+ */
+function utf16WithoutBom(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
+  const sample = Math.min(bytes.length - (bytes.length % 2), 4096)
+  if (sample < 4) return null
+  let evenZeros = 0
+  let oddZeros = 0
+  for (let i = 0; i < sample; i += 2) {
+    if (bytes[i] === 0) evenZeros++
+    if (bytes[i + 1] === 0) oddZeros++
+  }
+  const pairs = sample / 2
+  if (oddZeros >= 0.4 * pairs && evenZeros < 0.1 * pairs) return 'utf-16le'
+  if (evenZeros >= 0.4 * pairs && oddZeros < 0.1 * pairs) return 'utf-16be'
+  return null
+}
+
+/** Which encoding `decodeText` reads `bytes` as, and where the text starts (after a BOM). */
+export function detectEncoding(bytes: Uint8Array): { encoding: TextEncodingName; offset: number } {
+  if (startsWith(bytes, UTF8_BOM)) return { encoding: 'utf-8', offset: 3 }
+  if (startsWith(bytes, [0xff, 0xfe])) return { encoding: 'utf-16le', offset: 2 }
+  if (startsWith(bytes, [0xfe, 0xff])) return { encoding: 'utf-16be', offset: 2 }
+  const utf16 = utf16WithoutBom(bytes)
+  if (utf16) return { encoding: utf16, offset: 0 }
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+    return { encoding: 'utf-8', offset: 0 }
+  } catch {
+    return { encoding: 'windows-1252', offset: 0 }
+  }
+}
+
+/** Removes NUL and the other control characters (tab, line feed and carriage return stay). */
+export function removeControlCharacters(text: string): string {
+  return text.replace(CONTROL_CHARACTERS, '')
+}
+
+/** The file's text: decoded as detectEncoding says, byte-order mark and control characters removed. */
+export function decodeText(bytes: Uint8Array): string {
+  const { encoding, offset } = detectEncoding(bytes)
+  // ignoreBOM: the mark was already stepped over; a second one would be text (and is removed below).
+  const text = new TextDecoder(encoding, { ignoreBOM: true }).decode(bytes.subarray(offset))
+  return removeControlCharacters(text.replace(/^\uFEFF/, ''))
+}

@@ -1,0 +1,152 @@
+/**
+ * The user's document library (`app.library`): the list with each file's status and the overall
+ * progress, deleting a document (its passages go at once; a Drive file stays out of later syncs),
+ * and retrying one that failed. Ids are checked against the signed-in user: another person's id
+ * answers exactly like a missing one (404).
+ */
+import { and, eq } from 'drizzle-orm'
+import type { Library, LibraryDocument } from '#contracts/documents.ts'
+import type { Db } from '../db/database.ts'
+import { chatSessions, jobs, libraryDocuments } from '../db/schema.ts'
+import { HttpError } from '../http-errors.ts'
+import { DRIVE_FILE_JOB } from '../ingest/drive-ingest.ts'
+import { removeDocument } from '../ingest/index-document.ts'
+import { enqueueJob, type JobQueue } from '../jobs/job-queue.ts'
+import { DRIVE_SOURCE } from '../repositories/google-drive-repository.ts'
+import { createLibraryRepository, type LibraryRow } from '../repositories/library-repository.ts'
+import { checkUpload, storeUpload, UPLOAD_FILE_JOB, UPLOAD_SOURCE } from './upload.ts'
+
+export const LIBRARY_MESSAGES = {
+  notFound: 'Document not found.',
+  notFailed: 'Only a document that could not be read can be retried.',
+  sessionNotFound: 'Chat session not found',
+} as const
+
+/** How long an upload call waits for its file to be read, so a question right after can use it. */
+export const UPLOAD_WAIT_MS = 20_000
+const WAIT_POLL_MS = 50
+
+/** The job that reads a document of each source. */
+const JOB_OF_SOURCE: Record<string, string> = {
+  [DRIVE_SOURCE]: DRIVE_FILE_JOB,
+  [UPLOAD_SOURCE]: UPLOAD_FILE_JOB,
+}
+
+export const jobKey = (row: Pick<LibraryRow, 'id' | 'source'>) => `${JOB_OF_SOURCE[row.source]}:${row.id}`
+
+export function toLibraryDocument(row: LibraryRow): LibraryDocument {
+  return {
+    id: row.id,
+    name: row.name,
+    source: row.source === DRIVE_SOURCE ? 'drive' : 'upload',
+    mimeType: row.mimeType,
+    status: row.status,
+    reason: row.reason,
+    pages: row.pages,
+    chunks: row.chunks,
+    updatedAt: row.updatedAt.toISOString(),
+    webViewLink: row.webViewLink,
+  }
+}
+
+export type LibraryService = ReturnType<typeof createLibraryService>
+
+export function createLibraryService({ db, jobs: queue, now }: { db: Db; jobs: JobQueue; now: () => Date }) {
+  const repository = createLibraryRepository(db)
+
+  async function owned(userId: string, id: string): Promise<LibraryRow> {
+    const row = await repository.findOwned(userId, id)
+    if (!row) throw new HttpError(404, LIBRARY_MESSAGES.notFound)
+    return row
+  }
+
+  return {
+    /**
+     * Stores an uploaded file in the person's library and has it read like any other document;
+     * answers once it is read (or after UPLOAD_WAIT_MS, still queued). The chat session in the
+     * path must be the person's (404 otherwise, like a missing one).
+     */
+    async upload(
+      userId: string,
+      sessionId: string,
+      file: { name: string; mimeType: string; bytes: Uint8Array },
+      waitMs = UPLOAD_WAIT_MS,
+    ): Promise<LibraryDocument> {
+      const [session] = await db
+        .select({ id: chatSessions.id })
+        .from(chatSessions)
+        .where(and(eq(chatSessions.id, sessionId), eq(chatSessions.userId, userId)))
+      if (!session) throw new HttpError(404, LIBRARY_MESSAGES.sessionNotFound)
+      const mimeType = checkUpload(file.name, file.mimeType, file.bytes.length)
+      const id = await storeUpload(db, { userId, name: file.name, mimeType, bytes: file.bytes }, now())
+      queue.wake()
+      const deadline = performance.now() + waitMs
+      for (;;) {
+        const row = await repository.find(id)
+        if (!row) throw new HttpError(404, LIBRARY_MESSAGES.notFound)
+        const pending = row.status === 'queued' || row.status === 'processing'
+        if (!pending || performance.now() >= deadline) return toLibraryDocument(row)
+        await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS))
+      }
+    },
+
+    async list(userId: string): Promise<Library> {
+      const rows = await repository.list(userId)
+      const done = rows.filter((r) => r.status === 'ready' || r.status === 'failed' || r.status === 'skipped')
+      return {
+        documents: rows.map(toLibraryDocument),
+        progress: { running: done.length < rows.length, done: done.length, total: rows.length },
+      }
+    },
+
+    /**
+     * Removes the document's passages and its queued reading, in one transaction. A Drive file's
+     * row stays, marked excluded, so the next sync does not bring it back.
+     */
+    async remove(userId: string, id: string): Promise<void> {
+      const row = await owned(userId, id)
+      await db.transaction(async (tx) => {
+        await tx.delete(jobs).where(and(eq(jobs.key, jobKey(row)), eq(jobs.userId, userId)))
+        await removeDocument(tx as unknown as Db, { userId, source: row.source, externalId: row.externalId })
+        if (row.source === DRIVE_SOURCE) {
+          await tx
+            .update(libraryDocuments)
+            .set({
+              excluded: true,
+              status: 'skipped',
+              reason: 'removed from the library',
+              chunks: null,
+              pages: null,
+            })
+            .where(eq(libraryDocuments.id, row.id))
+        } else {
+          await tx.delete(libraryDocuments).where(eq(libraryDocuments.id, row.id))
+        }
+      })
+    },
+
+    /** Queues a failed document to be read again (409 for any other status). */
+    async retry(userId: string, id: string): Promise<LibraryDocument> {
+      const row = await owned(userId, id)
+      if (row.status !== 'failed') throw new HttpError(409, LIBRARY_MESSAGES.notFailed)
+      await db.transaction(async (tx) => {
+        await tx
+          .update(libraryDocuments)
+          .set({ status: 'queued', reason: null, updatedAt: now() })
+          .where(eq(libraryDocuments.id, row.id))
+        await enqueueJob(
+          tx,
+          {
+            kind: JOB_OF_SOURCE[row.source] ?? DRIVE_FILE_JOB,
+            key: jobKey(row),
+            userId,
+            payload: { libraryId: row.id },
+          },
+          now(),
+        )
+      })
+      queue.wake()
+      return toLibraryDocument({ ...row, status: 'queued', reason: null, updatedAt: now() })
+    },
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * Uploaded files (the spec's `POST /chat/sessions/{id}/files/upload`): the rules the upload dialog
+ * applies, checked again here (PDF or plain text, 10 KB to 5 MB, the spec's sentences), then the
+ * file is stored in the person's library with its bytes and read by an 'upload-file' job like
+ * any other document: PDF pages through the worker, text in whichever encoding it was saved.
+ */
+import { randomUUID } from 'node:crypto'
+import { eq } from 'drizzle-orm'
+import type { Db } from '../db/database.ts'
+import { libraryUploads } from '../db/schema.ts'
+import { HttpError } from '../http-errors.ts'
+import { indexDocument } from '../ingest/index-document.ts'
+import { type PdfExtractor, PdfTextError } from '../ingest/pdf-text.ts'
+import { decodeText, removeControlCharacters } from '../ingest/text-decoding.ts'
+import { enqueueJob, type JobOutcome } from '../jobs/job-queue.ts'
+import { createLibraryRepository, upsertLibraryFile } from '../repositories/library-repository.ts'
+
+export const UPLOAD_SOURCE = 'upload'
+export const UPLOAD_FILE_JOB = 'upload-file'
+export const UPLOAD_MIN_BYTES = 10 * 1024
+export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024
+
+/** SPEC §9's sentences, word for word, plus the one for a request without a file. */
+export const UPLOAD_MESSAGES = {
+  type: 'Only PDF and Text files are allowed.',
+  tooSmall: 'File size must be at least 10KB.',
+  tooLarge: 'File size must not exceed 5MB.',
+  noFile: 'Choose a file to upload.',
+} as const
+
+/** The file's type as we read it: its declared MIME type, else (none or generic) its extension. */
+export function uploadKind(name: string, mimeType: string): 'application/pdf' | 'text/plain' | null {
+  if (mimeType === 'application/pdf' || mimeType === 'text/plain') return mimeType
+  if (mimeType === '' || mimeType === 'application/octet-stream') {
+    if (/\.pdf$/i.test(name)) return 'application/pdf'
+    if (/\.txt$/i.test(name)) return 'text/plain'
+  }
+  return null
+}
+
+/** The spec's checks, in the dialog's order: type, then the two sizes. */
+export function checkUpload(name: string, mimeType: string, size: number): 'application/pdf' | 'text/plain' {
+  const kind = uploadKind(name, mimeType)
+  if (!kind) throw new HttpError(400, UPLOAD_MESSAGES.type)
+  if (size < UPLOAD_MIN_BYTES) throw new HttpError(400, UPLOAD_MESSAGES.tooSmall)
+  if (size > UPLOAD_MAX_BYTES) throw new HttpError(400, UPLOAD_MESSAGES.tooLarge)
+  return kind
+}
+
+/** Stores the file in the library as queued, with its bytes and its job, in one transaction. */
+export async function storeUpload(
+  db: Db,
+  input: { userId: string; name: string; mimeType: string; bytes: Uint8Array },
+  now: Date,
+): Promise<string> {
+  return db.transaction(async (tx) => {
+    const id = await upsertLibraryFile(
+      tx,
+      {
+        userId: input.userId,
+        source: UPLOAD_SOURCE,
+        externalId: randomUUID(),
+        name: input.name,
+        mimeType: input.mimeType,
+        webViewLink: null,
+        version: null,
+        modifiedTime: now,
+        size: input.bytes.length,
+      },
+      'queued',
+    )
+    await tx.insert(libraryUploads).values({ libraryDocumentId: id, content: Buffer.from(input.bytes) })
+    await enqueueJob(
+      tx,
+      {
+        kind: UPLOAD_FILE_JOB,
+        key: `${UPLOAD_FILE_JOB}:${id}`,
+        userId: input.userId,
+        payload: { libraryId: id },
+      },
+      now,
+    )
+    return id
+  })
+}
+
+/** The 'upload-file' job: read the stored bytes and index them, recording the outcome on the row. */
+export async function ingestUploadFile(
+  job: { userId: string; payload: Record<string, unknown> },
+  deps: { db: Db; pdf: PdfExtractor },
+): Promise<JobOutcome> {
+  const library = createLibraryRepository(deps.db)
+  const row = await library.find(String(job.payload.libraryId))
+  if (!row || row.userId !== job.userId) return { done: true }
+  const [stored] = await deps.db
+    .select({ content: libraryUploads.content })
+    .from(libraryUploads)
+    .where(eq(libraryUploads.libraryDocumentId, row.id))
+  if (!stored) {
+    await library.setStatus(row.id, 'failed', { reason: 'the uploaded file is missing' })
+    return { done: true }
+  }
+  await library.setStatus(row.id, 'processing')
+  const bytes = new Uint8Array(stored.content)
+  try {
+    let sections: { text: string; page: number | null }[]
+    if (row.mimeType === 'application/pdf') {
+      const pages = await deps.pdf.pages(bytes)
+      if (pages.every((page) => page.trim() === '')) {
+        throw new PdfTextError('the PDF has no text to read (scanned pages are not supported)')
+      }
+      sections = pages.map((text, i) => ({ text: removeControlCharacters(text), page: i + 1 }))
+    } else {
+      sections = [{ text: decodeText(bytes), page: null }]
+    }
+    const { chunkCount } = await indexDocument(deps.db, {
+      userId: row.userId,
+      source: UPLOAD_SOURCE,
+      externalId: row.externalId,
+      name: row.name,
+      mimeType: row.mimeType,
+      link: null,
+      version: null,
+      modifiedTime: row.modifiedTime,
+      sections,
+    })
+    await library.setStatus(row.id, 'ready', {
+      pages: row.mimeType === 'application/pdf' ? sections.length : null,
+      chunks: chunkCount,
+    })
+  } catch (error) {
+    await library.setStatus(row.id, 'failed', {
+      reason: error instanceof PdfTextError ? error.message : 'the file could not be read',
+    })
+    if (!(error instanceof PdfTextError)) throw error
+  }
+  return { done: true }
+}

@@ -1,0 +1,32 @@
+/**
+ * The background job worker (`app.jobs`, server/jobs/job-queue.ts): feature plugins register
+ * their handlers; the worker starts claiming once the app is ready and stops before it closes
+ * (preClose: the jobs under way finish, while the database is still open).
+ */
+import { createJobQueue, type JobQueue } from '../../jobs/job-queue.ts'
+import { sharedPlugin } from '../shared-plugin.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    jobs: JobQueue
+  }
+}
+
+export type JobsPluginOptions = {
+  now: () => Date
+  /** Lease and polling interval; tests shorten them. */
+  leaseMs?: number
+  pollMs?: number
+  concurrency?: number
+}
+
+export const jobsPlugin = sharedPlugin<JobsPluginOptions>('jobs', async (app, opts) => {
+  const jobs = createJobQueue({ db: app.db, log: app.log, ...opts })
+  app.decorate('jobs', jobs)
+  app.addHook('onReady', async () => {
+    jobs.start()
+  })
+  app.addHook('preClose', async () => {
+    await jobs.stop()
+  })
+})

@@ -1,0 +1,107 @@
+/**
+ * The user's library (`library_documents`): one row per known file with its status, read by the
+ * Documents view and written by the Drive sync and the ingest jobs. Every read and write by id is
+ * scoped to its owner: another user's id finds nothing.
+ */
+import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import type { Db } from '../db/database.ts'
+import { type LibraryStatus, libraryDocuments } from '../db/schema.ts'
+
+export type LibraryRow = typeof libraryDocuments.$inferSelect
+
+/** What a sync knows of a file before it is read. */
+export type LibraryFileInput = {
+  userId: string
+  source: string
+  externalId: string
+  name: string
+  mimeType: string
+  webViewLink: string | null
+  version: string | null
+  modifiedTime: Date | null
+  size: number | null
+}
+
+type Executor = Pick<Db, 'insert' | 'update' | 'select' | 'delete'>
+
+export type LibraryRepository = ReturnType<typeof createLibraryRepository>
+
+export function createLibraryRepository(db: Db) {
+  return {
+    /** The user's library, excluded files left out, oldest first (a stable order while it syncs). */
+    async list(userId: string): Promise<LibraryRow[]> {
+      return db
+        .select()
+        .from(libraryDocuments)
+        .where(and(eq(libraryDocuments.userId, userId), eq(libraryDocuments.excluded, false)))
+        .orderBy(asc(libraryDocuments.createdAt), asc(libraryDocuments.name))
+    },
+
+    /** Every row of one source, excluded ones included (a sync must see those to leave them out). */
+    async bySource(userId: string, source: string): Promise<LibraryRow[]> {
+      return db
+        .select()
+        .from(libraryDocuments)
+        .where(and(eq(libraryDocuments.userId, userId), eq(libraryDocuments.source, source)))
+    },
+
+    async find(id: string): Promise<LibraryRow | null> {
+      const [row] = await db.select().from(libraryDocuments).where(eq(libraryDocuments.id, id))
+      return row ?? null
+    },
+
+    /** The row when it is this user's and not excluded; null otherwise (a 404 either way). */
+    async findOwned(userId: string, id: string): Promise<LibraryRow | null> {
+      const [row] = await db
+        .select()
+        .from(libraryDocuments)
+        .where(
+          and(
+            eq(libraryDocuments.id, id),
+            eq(libraryDocuments.userId, userId),
+            eq(libraryDocuments.excluded, false),
+          ),
+        )
+      return row ?? null
+    },
+
+    async setStatus(
+      id: string,
+      status: LibraryStatus,
+      fields: { reason?: string | null; pages?: number | null; chunks?: number | null } = {},
+    ): Promise<void> {
+      await db
+        .update(libraryDocuments)
+        .set({ status, reason: null, ...fields, updatedAt: sql`now()` })
+        .where(eq(libraryDocuments.id, id))
+    },
+
+    async remove(ids: readonly string[]): Promise<void> {
+      if (ids.length === 0) return
+      await db.delete(libraryDocuments).where(inArray(libraryDocuments.id, [...ids]))
+    },
+  }
+}
+
+/**
+ * Records a file as `status` at its listed revision (new row, or the same row updated): the id
+ * stays the same across revisions. Returns the row's id.
+ */
+export async function upsertLibraryFile(
+  db: Executor,
+  file: LibraryFileInput,
+  status: LibraryStatus,
+  reason: string | null = null,
+): Promise<string> {
+  const { userId, source, externalId, ...fields } = file
+  const [row] = await db
+    .insert(libraryDocuments)
+    .values({ ...file, status, reason })
+    .onConflictDoUpdate({
+      target: [libraryDocuments.userId, libraryDocuments.source, libraryDocuments.externalId],
+      set: { ...fields, status, reason, updatedAt: sql`now()` },
+    })
+    .returning({ id: libraryDocuments.id })
+  if (!row) throw new Error('Upserting a library document returned no row')
+  return row.id
+}

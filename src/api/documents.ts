@@ -1,0 +1,51 @@
+/** One client function per document-library endpoint; the deps injected into the library machine. */
+import { documentEndpoints, type Library, type LibraryDocument } from '#contracts/documents.ts'
+import { ErrorEnvelopeSchema, fillPath } from '#contracts/endpoint.ts'
+import { ApiError, type Http } from './client.ts'
+
+export type DocumentsApi = ReturnType<typeof createDocumentsApi>
+
+export function createDocumentsApi(http: Http) {
+  return {
+    async listDocuments(): Promise<Library> {
+      return (await http(documentEndpoints.listDocuments)).data
+    },
+    async deleteDocument(id: string): Promise<void> {
+      await http(documentEndpoints.deleteDocument, { params: { id } })
+    },
+    async retryDocument(id: string): Promise<LibraryDocument> {
+      return (await http(documentEndpoints.retryDocument, { params: { id } })).data
+    },
+  }
+}
+
+/**
+ * The spec's upload call: the one multipart request of the API (field `file`), so it does not go
+ * through the JSON client; failures become the same ApiError with the server's sentence.
+ */
+export async function uploadFile(
+  input: { sessionId: string; name: string; content: Blob },
+  doFetch: typeof fetch = globalThis.fetch.bind(globalThis),
+): Promise<LibraryDocument> {
+  const form = new FormData()
+  form.append('file', input.content, input.name)
+  let response: Response
+  try {
+    response = await doFetch(fillPath(documentEndpoints.uploadFile.path, { id: input.sessionId }), {
+      method: 'POST',
+      credentials: 'include',
+      headers: { accept: 'application/json' },
+      body: form,
+    })
+  } catch (cause) {
+    throw new ApiError(0, cause instanceof Error ? cause.message : 'Network error')
+  }
+  const json: unknown = await response.json().catch(() => undefined)
+  if (!response.ok) {
+    const parsed = ErrorEnvelopeSchema.safeParse(json)
+    throw new ApiError(response.status, parsed.success ? parsed.data.message : response.statusText)
+  }
+  const parsed = documentEndpoints.uploadFile.response.safeParse(json)
+  if (!parsed.success) throw new ApiError(response.status, 'Unexpected response from the upload')
+  return parsed.data.data
+}

@@ -1,0 +1,79 @@
+import { expect, test } from '@playwright/test'
+import { PDFDocument, StandardFonts } from 'pdf-lib'
+import { snap } from './screens.ts'
+import { signUpAndIn, uniqueEmail } from './session.ts'
+
+/** A two-page PDF over the spec's 10 KB minimum, saying `fact` on page 2. */
+async function factPdf(fact: string): Promise<Buffer> {
+  const doc = await PDFDocument.create()
+  const font = await doc.embedFont(StandardFonts.Helvetica)
+  doc.addPage([400, 300]).drawText('Harbour survey, cover page.', { x: 20, y: 250, size: 11, font })
+  doc.addPage([400, 300]).drawText(fact, { x: 20, y: 250, size: 11, font })
+  doc.setSubject('survey '.repeat(2000))
+  return Buffer.from(await doc.save({ useObjectStreams: false }))
+}
+
+test('the library shows each file’s outcome; an uploaded PDF is cited, and once deleted never again', async ({
+  page,
+}) => {
+  test.setTimeout(120_000)
+  await signUpAndIn(page, uniqueEmail('library'))
+  const main = page.getByRole('main')
+
+  // Connect Drive, ingest: each file's own outcome in the library.
+  await page.getByRole('button', { name: 'Integrations', exact: true }).click()
+  const popupOpened = page.waitForEvent('popup')
+  await page.getByRole('button', { name: 'Connect Now' }).click()
+  const popup = await popupOpened
+  await popup.getByRole('button', { name: 'Allow' }).click()
+  await expect(popup.getByText(/Google Drive connected/)).toBeVisible()
+  await page.getByRole('button', { name: 'Documents', exact: true }).click()
+  await main.getByRole('button', { name: 'Ingest Documents' }).click()
+  const library = main.getByRole('list', { name: 'Library documents' })
+  const item = (name: string) => library.getByRole('listitem', { name })
+  await expect(item('broken-scan.pdf')).toContainText('Failed: the file is not a readable PDF', {
+    timeout: 60_000,
+  })
+  await expect(item('locked-contract.pdf')).toContainText('Failed: the PDF is password-protected')
+  await expect(item('zephyr-project-brief.pdf')).toContainText('Ready')
+  await expect(item('Budget 2027')).toContainText('Skipped: spreadsheets are not supported')
+  await expect(main.getByText(/Reading documents/)).toHaveCount(0)
+  await snap(page, '30-library-after-sync')
+
+  // Upload a PDF in a conversation, then ask about it.
+  await page.getByRole('button', { name: 'Chat with Docs' }).click()
+  const input = page.getByPlaceholder('Type your message...')
+  await input.fill('Hello')
+  await input.press('Enter')
+  await expect(main.getByText(/No language model is configured|couldn't find/).last()).toBeVisible()
+  await main.getByRole('button', { name: 'Attach file' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Upload File' })
+  await dialog.getByLabel('File to upload').setInputFiles({
+    name: 'harbour-survey.pdf',
+    mimeType: 'application/pdf',
+    buffer: await factPdf('The harbour survey gives the buoy code PELICAN-6620.'),
+  })
+  await dialog.getByRole('button', { name: 'Upload', exact: true }).click()
+  await expect(dialog).toHaveCount(0, { timeout: 30_000 })
+  await input.fill('What is the buoy code in the harbour survey?')
+  await input.press('Enter')
+  await expect(main.getByText(/PELICAN-6620/).last()).toBeVisible()
+  await expect(main.getByText('harbour-survey.pdf p. 2').last()).toBeVisible()
+  await snap(page, '31-answer-from-upload')
+
+  // Delete it from the library: the same question no longer finds it.
+  await page.getByRole('button', { name: 'Documents', exact: true }).click()
+  await expect(item('harbour-survey.pdf')).toContainText('Ready')
+  await item('harbour-survey.pdf').getByRole('button', { name: 'Delete' }).click()
+  await expect(item('harbour-survey.pdf')).toHaveCount(0)
+  await page.reload()
+  await page.getByRole('button', { name: 'Documents', exact: true }).click()
+  await expect(item('zephyr-project-brief.pdf')).toBeVisible()
+  await expect(item('harbour-survey.pdf')).toHaveCount(0)
+  await page.getByRole('button', { name: 'Chat with Docs' }).click()
+  await input.fill('What is the buoy code PELICAN in the harbour survey?')
+  await input.press('Enter')
+  await expect(main.getByText(/No language model is configured|couldn't find/).last()).toBeVisible()
+  await expect(main.getByText('harbour-survey.pdf p. 2')).toHaveCount(0)
+  await snap(page, '32-deleted-upload-not-cited')
+})

@@ -1,0 +1,56 @@
+/**
+ * Text files as editors save them: UTF-8 with and without a byte-order mark, UTF-16 (Windows
+ * Notepad's "Unicode", with a BOM, and without one), Latin-1; NUL and other control characters
+ * removed, line breaks and tabs kept.
+ */
+import { expect, test } from 'vitest'
+import { decodeText, detectEncoding } from '#server/ingest/text-decoding.ts'
+
+const utf16le = (text: string, bom = true) =>
+  new Uint8Array([...(bom ? [0xff, 0xfe] : []), ...Buffer.from(text, 'utf16le')])
+function utf16be(text: string): Uint8Array {
+  const le = Buffer.from(text, 'utf16le')
+  const be = Buffer.alloc(le.length)
+  for (let i = 0; i < le.length; i += 2) {
+    be[i] = le[i + 1] as number
+    be[i + 1] = le[i] as number
+  }
+  return new Uint8Array([0xfe, 0xff, ...be])
+}
+
+test('UTF-8 with and without a byte-order mark', () => {
+  const text = 'Grüße, 東京\r\n'
+  expect(decodeText(new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(text)]))).toBe(text)
+  expect(decodeText(new TextEncoder().encode(text))).toBe(text)
+})
+
+test('UTF-16 little- and big-endian with a byte-order mark', () => {
+  const text = 'Quarterly notes: Zürich, 東京\r\nLine two'
+  expect(detectEncoding(utf16le(text)).encoding).toBe('utf-16le')
+  expect(decodeText(utf16le(text))).toBe(text)
+  expect(detectEncoding(utf16be(text)).encoding).toBe('utf-16be')
+  expect(decodeText(utf16be(text))).toBe(text)
+})
+
+test('UTF-16 without a byte-order mark is recognised by its zero bytes', () => {
+  const text = 'Plain ASCII saved as UTF-16 by a tool that writes no mark.'
+  expect(detectEncoding(utf16le(text, false)).encoding).toBe('utf-16le')
+  expect(decodeText(utf16le(text, false))).toBe(text)
+})
+
+test('bytes that are not UTF-8 are read as Latin-1 (Windows-1252)', () => {
+  // "Café – 20 €" in Windows-1252: é = E9, en dash = 96, euro = 80.
+  const bytes = new Uint8Array([0x43, 0x61, 0x66, 0xe9, 0x20, 0x96, 0x20, 0x32, 0x30, 0x20, 0x80])
+  expect(detectEncoding(bytes).encoding).toBe('windows-1252')
+  expect(decodeText(bytes)).toBe('Café – 20 €')
+})
+
+test('NUL and other control characters are removed; tabs and line breaks stay', () => {
+  const bytes = new TextEncoder().encode('a\u0000b\u0007c\td\r\ne\u001bf\u007fg\u0085h')
+  expect(decodeText(bytes)).toBe('abc\td\r\nefgh')
+})
+
+test('an empty file is empty text', () => {
+  expect(decodeText(new Uint8Array())).toBe('')
+  expect(decodeText(new Uint8Array([0xff, 0xfe]))).toBe('')
+})

@@ -1,0 +1,100 @@
+/**
+ * The library on the Documents screen: each document's status with its reason, the progress while
+ * files are read (updated live, also after a reload), Retry for a failed one and Delete.
+ */
+import { screen, within } from '@testing-library/react'
+import { http } from 'msw'
+import { expect, test } from 'vitest'
+import { documentEndpoints, type Library, type LibraryDocument } from '#contracts/documents.ts'
+import { filesResponse, listFiles } from './drive-handlers.ts'
+import { counted, okResponse, server, signedIn, urlOf } from './msw-server.ts'
+import { renderApp } from './render-app.tsx'
+
+const doc = (name: string, status: LibraryDocument['status'], extra: Partial<LibraryDocument> = {}) => ({
+  id: `0b5c7a52-6c2f-4f4e-9a51-${String(name.length).padStart(12, '0')}`,
+  name,
+  source: 'drive' as const,
+  mimeType: 'application/pdf',
+  status,
+  reason: null,
+  pages: null,
+  chunks: null,
+  updatedAt: '2026-03-01T10:00:00.000Z',
+  webViewLink: null,
+  ...extra,
+})
+
+function library(...documents: LibraryDocument[]): Library {
+  const done = documents.filter((d) => ['ready', 'failed', 'skipped'].includes(d.status)).length
+  return { documents, progress: { running: done < documents.length, done, total: documents.length } }
+}
+
+const answer = (value: Library) => okResponse(documentEndpoints.listDocuments, { success: true, data: value })
+
+async function openDocuments(...handlers: Parameters<typeof server.use>) {
+  server.use(signedIn(), listFiles(() => filesResponse([])).handler, ...handlers)
+  const app = renderApp('/dashboard')
+  const sidebar = await screen.findByRole('navigation', { name: 'Dashboard sections' })
+  await app.user.click(within(sidebar).getByRole('button', { name: 'Documents' }))
+  return { ...app, main: screen.getByRole('main') }
+}
+
+const itemOf = (name: string) => screen.getByRole('listitem', { name })
+
+test('while files are read it shows the progress and each status, live, until all are done', async () => {
+  const brief = doc('brief.pdf', 'ready', { pages: 2, chunks: 3 })
+  const list = counted(documentEndpoints.listDocuments, (call) =>
+    call <= 2
+      ? answer(library(brief, doc('scan.pdf', 'processing')))
+      : answer(library(brief, doc('scan.pdf', 'failed', { reason: 'the file is not a readable PDF' }))),
+  )
+  const { main } = await openDocuments(list.handler)
+
+  expect(await within(main).findByText('Reading documents: 1 of 2 done', {}, { timeout: 3000 })).toBeTruthy()
+  expect(within(main).getByRole('progressbar', { name: 'Library progress' })).toBeTruthy()
+  expect(within(itemOf('brief.pdf')).getByText('Ready')).toBeTruthy()
+  expect(within(itemOf('brief.pdf')).getByText(/2 pages, 3 passages/)).toBeTruthy()
+  expect(within(itemOf('scan.pdf')).getByText('Reading')).toBeTruthy()
+
+  expect(await within(main).findByText('Failed', {}, { timeout: 5000 })).toBeTruthy()
+  expect(within(itemOf('scan.pdf')).getByText(/the file is not a readable PDF/)).toBeTruthy()
+  expect(within(main).queryByText(/Reading documents/)).toBeNull()
+  expect(within(itemOf('scan.pdf')).getByRole('button', { name: 'Retry' })).toBeTruthy()
+  // Done: no more polling.
+  const calls = list.calls()
+  await new Promise((resolve) => setTimeout(resolve, 1500))
+  expect(list.calls()).toBe(calls)
+})
+
+test('Retry queues a failed document and Delete removes one, each read again from the server', async () => {
+  const scan = doc('scan.pdf', 'failed', { reason: 'the file is not a readable PDF' })
+  const notes = doc('notes.txt', 'ready', { mimeType: 'text/plain', chunks: 1 })
+  const calls: string[] = []
+  let current = library(scan, notes)
+  server.use(
+    http.post(urlOf(documentEndpoints.retryDocument).replace(':id', scan.id), () => {
+      calls.push('retry')
+      current = library({ ...scan, status: 'ready', reason: null, chunks: 1 }, notes)
+      return okResponse(documentEndpoints.retryDocument, {
+        success: true,
+        data: { ...scan, status: 'queued' },
+      })
+    }),
+    http.delete(urlOf(documentEndpoints.deleteDocument).replace(':id', notes.id), () => {
+      calls.push('delete')
+      current = library({ ...scan, status: 'ready', reason: null, chunks: 1 })
+      return okResponse(documentEndpoints.deleteDocument, { success: true, data: null })
+    }),
+  )
+  const { user, main } = await openDocuments(
+    counted(documentEndpoints.listDocuments, () => answer(current)).handler,
+  )
+
+  await user.click(await within(main).findByRole('button', { name: 'Retry' }))
+  expect(await within(itemOf('scan.pdf')).findByText('Ready')).toBeTruthy()
+  await user.click(within(itemOf('notes.txt')).getByRole('button', { name: 'Delete' }))
+
+  await within(main).findByRole('list', { name: 'Library documents' })
+  await expect.poll(() => within(main).queryByText('notes.txt')).toBeNull()
+  expect(calls).toEqual(['retry', 'delete'])
+})
