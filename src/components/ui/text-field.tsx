@@ -24,7 +24,7 @@ const inputStyle = css({
   transition: 'border-color 0.15s, box-shadow 0.15s',
   _placeholder: { color: 'muted' },
   _hover: { borderColor: 'borderStrong' },
-  _focusVisible: { outline: 'none', borderColor: 'brand.500', boxShadow: 'focusRing' },
+  _focusVisible: { outline: 'none', borderColor: 'focus', boxShadow: 'focusRing' },
   _invalid: { borderColor: 'danger' },
   _readOnly: { bg: 'surfaceMuted', color: 'muted', cursor: 'default' },
   '&[data-adorned]': { pr: '11' },
