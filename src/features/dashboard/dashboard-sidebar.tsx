@@ -80,7 +80,8 @@ export function DashboardSidebar() {
           ))}
         </ul>
       </nav>
-      <SidebarExtras section={section} onOpenIntegrations={() => select('integrations')} />
+      {/* A new section starts with its extras folded away again (on phones). */}
+      <SidebarExtras key={section} section={section} onOpenIntegrations={() => select('integrations')} />
     </aside>
   )
 }

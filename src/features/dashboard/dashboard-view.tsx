@@ -58,8 +58,10 @@ export function DashboardView() {
             h: '100dvh',
             display: 'grid',
             gridTemplateRows: 'auto auto 1fr',
-            gridTemplateColumns: '1fr',
-            md: { gridTemplateRows: 'auto 1fr', gridTemplateColumns: '16rem 1fr' },
+            // minmax(0, …): a column never grows past the window to fit its widest line, so at
+            // 320 px (or 400 % zoom) nothing scrolls sideways and Logout stays on screen.
+            gridTemplateColumns: 'minmax(0, 1fr)',
+            md: { gridTemplateRows: 'auto 1fr', gridTemplateColumns: '16rem minmax(0, 1fr)' },
           })}
         >
           <SkipLink />
