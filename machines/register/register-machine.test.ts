@@ -6,8 +6,8 @@ import { provideRegisterMachine, REGISTER_ERRORS, type RegisterDeps } from './re
 const ada: User = { _id: 'u1', email: 'ada@example.com', createdAt: '2026-01-01T00:00:00.000Z' }
 const account: RegisterRequest = { email: 'ada@example.com', password: 'secret1', confirmPassword: 'secret1' }
 
-function httpError(status: number): Error & { status: number } {
-  return Object.assign(new Error(`HTTP ${status}`), { status })
+function httpError(status: number, message = `HTTP ${status}`): Error & { status: number } {
+  return Object.assign(new Error(message), { status })
 }
 
 async function submitWith(register: RegisterDeps['register']) {
@@ -46,4 +46,19 @@ test.each([
 
   expect(snapshot.context.error).toBe(REGISTER_ERRORS.failed)
   expect(snapshot.value).toBe('idle')
+})
+
+test('a 429 answer passes the server\'s "Too many attempts…" sentence on', async () => {
+  const tooMany = httpError(429, 'Too many attempts. Try again in 15 minutes.')
+
+  const { snapshot, onRegistered } = await submitWith(vi.fn().mockRejectedValue(tooMany))
+
+  expect(snapshot.context.error).toBe('Too many attempts. Try again in 15 minutes.')
+  expect(onRegistered).not.toHaveBeenCalled()
+})
+
+test('a 429 answer without a sentence still says to wait', async () => {
+  const { snapshot } = await submitWith(vi.fn().mockRejectedValue(httpError(429, '')))
+
+  expect(snapshot.context.error).toBe(REGISTER_ERRORS.tooManyAttempts)
 })

@@ -5,11 +5,12 @@
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate'
 import type { RegisterRequest, User } from '#contracts/auth.ts'
-import { actionNotProvided, notProvided, statusOf } from '#machines/shared/effects.ts'
+import { actionNotProvided, messageOf, notProvided, statusOf } from '#machines/shared/effects.ts'
 
 export const REGISTER_ERRORS = {
   emailTaken: 'An account with this email already exists.',
   failed: 'Failed to create account. Please try again.',
+  tooManyAttempts: 'Too many attempts. Please try again later.',
 } as const
 
 export type RegisterContext = { error: string | null }
@@ -19,8 +20,11 @@ export type RegisterDeps = {
   onRegistered: (user: User) => void
 }
 
+/** 429 passes the server's wait time on: "try again" would be wrong advice while the limit holds. */
 export function registerErrorMessage(error: unknown): string {
-  return statusOf(error) === 409 ? REGISTER_ERRORS.emailTaken : REGISTER_ERRORS.failed
+  const status = statusOf(error)
+  if (status === 429) return messageOf(error) ?? REGISTER_ERRORS.tooManyAttempts
+  return status === 409 ? REGISTER_ERRORS.emailTaken : REGISTER_ERRORS.failed
 }
 
 export const registerMachine = setup({

@@ -136,3 +136,47 @@ test('a failed logout is only logged: I stay on the dashboard', async () => {
   expect(screen.getByText(ada.email)).toBeTruthy()
   expect(currentPath()).toBe('/dashboard')
 })
+
+test('the first Tab stop skips to the conversation, which has one heading and names the tab', async () => {
+  const { user, main } = await openDashboard()
+  const skip = screen.getByRole('link', { name: 'Skip to conversation' })
+  // The composer takes the focus when the chat opens; start from the top of the page instead.
+  ;(document.activeElement as HTMLElement | null)?.blur()
+
+  await user.tab()
+  expect(document.activeElement).toBe(skip)
+  await user.keyboard('{Enter}')
+
+  expect(document.activeElement).toBe(main)
+  expect(screen.getAllByRole('heading', { level: 1 }).map((h) => h.textContent)).toEqual(['Chat with Docs'])
+  expect(document.title).toBe('Chat with Docs · DocChat')
+})
+
+test('every section has one h1 and its own document title', async () => {
+  server.use(listFiles([]).handler)
+  const { user, sidebar } = await openDashboard()
+
+  for (const [label, heading] of [
+    ['Documents', 'Documents'],
+    ['Integrations', 'Apps & Integrations'],
+    ['Conversation History', 'Conversation History'],
+    ['Settings', 'Settings'],
+  ] as const) {
+    await user.click(within(sidebar).getByRole('button', { name: label }))
+    await waitFor(() => expect(document.title).toBe(`${label} · DocChat`))
+    expect(screen.getAllByRole('heading', { level: 1 }).map((h) => h.textContent)).toEqual([heading])
+  }
+})
+
+test('on a phone the section extras sit behind "More" and open in place', async () => {
+  server.use(listFiles([]).handler)
+  const { user, sidebar } = await openDashboard()
+  await user.click(within(sidebar).getByRole('button', { name: 'Integrations' }))
+
+  const more = screen.getByRole('button', { name: 'More' })
+  expect(more.getAttribute('aria-expanded')).toBe('false')
+  await user.click(more)
+
+  expect(screen.getByRole('button', { name: 'Less' }).getAttribute('aria-expanded')).toBe('true')
+  expect(screen.getByRole('button', { name: 'Google Drive' })).toBeTruthy()
+})

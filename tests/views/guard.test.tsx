@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import { expect, test } from 'vitest'
 import { authEndpoints } from '#contracts/auth.ts'
 import { MAX_REFRESH_ATTEMPTS } from '#machines/session/session-machine.ts'
@@ -22,6 +22,10 @@ test('shows "Loading..." while the session is checked, then the dashboard', asyn
   renderApp('/dashboard')
 
   expect(await screen.findByText('Loading...')).toBeTruthy()
+  // The waiting screen is a page of its own: a main region, one heading, a title, announced.
+  expect(within(screen.getByRole('main')).getByRole('heading', { level: 1, name: 'Loading...' })).toBeTruthy()
+  expect(screen.getByRole('status').textContent).toBe('Loading...')
+  expect(document.title).toBe('Loading... · DocChat')
   me.release()
 
   expect(await screen.findByText(ada.email)).toBeTruthy()

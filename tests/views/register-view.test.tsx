@@ -1,6 +1,7 @@
-import { screen } from '@testing-library/react'
+import { screen, waitFor } from '@testing-library/react'
 import { expect, test } from 'vitest'
 import { authEndpoints } from '#contracts/auth.ts'
+import { ACCOUNT_CREATED } from '#src/features/auth/login-view.tsx'
 import { ada, fail, held, server, unreachable } from './msw-server.ts'
 import { renderApp } from './render-app.tsx'
 
@@ -88,6 +89,32 @@ test('reads "Creating account..." while busy, then goes to sign in', async () =>
   register.release()
   expect(await screen.findByRole('heading', { name: 'Welcome Back' })).toBeTruthy()
   expect(currentPath()).toBe('/login')
+  expect((await screen.findByRole('status')).textContent).toBe(ACCOUNT_CREATED)
+  expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe(ada.email)
+  expect((screen.getByLabelText('Password') as HTMLInputElement).value).toBe('')
+})
+
+test('a rate-limited sign-up shows the server\'s "Too many attempts…" sentence', async () => {
+  server.use(fail(authEndpoints.register, 429, 'Too many attempts. Try again in 15 minutes.'))
+  const { user, currentPath } = renderApp('/register')
+
+  await fillAndSubmit(user)
+
+  expect((await screen.findByRole('alert')).textContent).toBe('Too many attempts. Try again in 15 minutes.')
+  expect(currentPath()).toBe('/register')
+})
+
+test('an invalid submit moves the focus to the first invalid field, its message read with it', async () => {
+  const { user } = renderApp('/register')
+  await user.type(await screen.findByLabelText('Email'), ada.email)
+
+  await user.click(screen.getByRole('button', { name: 'Create Account' }))
+
+  const passwordInput = screen.getByLabelText('Password')
+  await waitFor(() => expect(document.activeElement).toBe(passwordInput))
+  const described = document.getElementById(passwordInput.getAttribute('aria-describedby') ?? '')
+  expect(described?.textContent).toBe('Password is required')
+  expect(described?.getAttribute('aria-live')).toBe('polite')
 })
 
 test('a taken email says so', async () => {

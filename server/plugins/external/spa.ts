@@ -2,7 +2,8 @@
  * Serves the built SPA (Vite's dist/) and answers whatever no route matched: unknown /api paths
  * get the JSON 404 envelope; any other GET is a client-side route and gets index.html. Hashed
  * files under /assets are cached for a year; index.html is revalidated every time so a deploy
- * shows at once.
+ * shows at once. The build writes .br and .gz siblings (build/precompress.ts); the one the
+ * request accepts is sent with its Content-Encoding and `Vary: Accept-Encoding`.
  */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
@@ -20,6 +21,7 @@ export const spaPlugin = sharedPlugin<{ distDir: string }>('spa', async (app, { 
   if (built) {
     await app.register(fastifyStatic, {
       root: distDir,
+      preCompressed: true,
       cacheControl: false,
       setHeaders(reply, path) {
         const hashed = path.startsWith(join(distDir, 'assets'))

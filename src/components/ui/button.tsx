@@ -18,7 +18,7 @@ const buttonRecipe = cva({
   },
   variants: {
     variant: {
-      primary: { bg: 'accent', color: 'white', _hover: { _enabled: { bg: 'accentHover' } } },
+      primary: { bg: 'accent', color: 'onAccent', _hover: { _enabled: { bg: 'accentHover' } } },
       secondary: {
         bg: 'surface',
         color: 'text',

@@ -1,20 +1,24 @@
-import type { ReactNode } from 'react'
 import { css } from '../../../styled-system/css'
+import { useDocumentTitle } from './use-document-title.ts'
 
-/** A centred line of text for the whole viewport: the guard's 'Loading...'. */
-export function FullPageMessage({ children }: { children: ReactNode }) {
+/**
+ * The whole viewport for one line of text: the guard's 'Loading...'. It is the page's main region
+ * and its one heading, so a screen-reader user arriving here knows where they are.
+ */
+export function FullPageMessage({ children }: { children: string }) {
+  useDocumentTitle(children)
   return (
-    <div
-      role="status"
+    <main
       className={css({
         minH: '100dvh',
         display: 'grid',
         placeItems: 'center',
         color: 'muted',
-        fontSize: 'md',
       })}
     >
-      {children}
-    </div>
+      <div role="status">
+        <h1 className={css({ fontSize: 'md', fontWeight: 'normal' })}>{children}</h1>
+      </div>
+    </main>
   )
 }

@@ -24,13 +24,14 @@ const inputStyle = css({
   transition: 'border-color 0.15s, box-shadow 0.15s',
   _placeholder: { color: 'muted' },
   _hover: { borderColor: 'borderStrong' },
-  _focusVisible: { outline: 'none', borderColor: 'brand.500', boxShadow: 'focusRing' },
+  _focusVisible: { outline: 'none', borderColor: 'focus', boxShadow: 'focusRing' },
   _invalid: { borderColor: 'danger' },
   _readOnly: { bg: 'surfaceMuted', color: 'muted', cursor: 'default' },
   '&[data-adorned]': { pr: '11' },
 })
 const adornmentStyle = css({ position: 'absolute', top: '50%', right: '1', transform: 'translateY(-50%)' })
-const errorStyle = css({ fontSize: 'sm', color: 'danger' })
+// An empty message takes no room: the negative margin cancels the column's gap.
+const errorStyle = css({ fontSize: 'sm', color: 'danger', _empty: { mt: '-1.5' } })
 
 /** A labelled input with its validation message. */
 export function TextField({ label, error, endAdornment, ...inputProps }: TextFieldProps) {
@@ -52,11 +53,10 @@ export function TextField({ label, error, endAdornment, ...inputProps }: TextFie
         />
         {endAdornment ? <div className={adornmentStyle}>{endAdornment}</div> : null}
       </div>
-      {error ? (
-        <p id={errorId} className={errorStyle}>
-          {error}
-        </p>
-      ) : null}
+      {/* Always present, so the live region is known before a message appears in it. */}
+      <p id={errorId} className={errorStyle} aria-live="polite">
+        {error}
+      </p>
     </div>
   )
 }

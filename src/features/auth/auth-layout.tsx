@@ -1,11 +1,13 @@
 import type { ReactNode } from 'react'
 import { LogoMark } from '#src/components/ui/icons.tsx'
+import { useDocumentTitle } from '#src/components/ui/use-document-title.ts'
 import { css } from '../../../styled-system/css'
 
 type AuthLayoutProps = { title: string; subtitle?: string; footer: ReactNode; children: ReactNode }
 
 /** The centred card both account screens share. */
 export function AuthLayout({ title, subtitle, footer, children }: AuthLayoutProps) {
+  useDocumentTitle(title)
   return (
     <main
       className={css({

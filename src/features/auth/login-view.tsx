@@ -2,21 +2,29 @@ import { useState } from 'react'
 import { Link } from 'wouter'
 import { type LoginRequest, LoginRequestSchema } from '#contracts/auth.ts'
 import { paths } from '#src/app/paths.ts'
-import { useSchemaForm } from '#src/components/form/use-schema-form.ts'
+import { bindField, useContractForm } from '#src/components/form/use-contract-form.ts'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
 import { PasswordField } from '#src/components/ui/password-field.tsx'
 import { TextField } from '#src/components/ui/text-field.tsx'
 import { AuthLayout, formStyle, linkStyle } from './auth-layout.tsx'
+import { useRegisteredEmail } from './use-auth.ts'
 import { useLogin } from './use-login.ts'
 
 const emptyCredentials: LoginRequest = { email: '', password: '' }
+/** Not in the spec (README D45): after sign-up /login says why the person is here. */
+export const ACCOUNT_CREATED = 'Account created. Sign in with your new password.'
 
 /** SPEC §2 Sign-in: SPEC §5 rules come from the contract schema; §8 errors from the login machine. */
 export function LoginView() {
   const { busy, error, signIn } = useLogin()
   const [passwordVisible, setPasswordVisible] = useState(false)
-  const form = useSchemaForm(LoginRequestSchema, emptyCredentials, signIn)
+  const registeredEmail = useRegisteredEmail()
+  const { form, formProps } = useContractForm(
+    LoginRequestSchema,
+    { ...emptyCredentials, email: registeredEmail ?? '' },
+    signIn,
+  )
 
   return (
     <AuthLayout
@@ -31,16 +39,23 @@ export function LoginView() {
         </>
       }
     >
-      <form noValidate className={formStyle} onSubmit={form.handleSubmit}>
+      <form className={formStyle} {...formProps}>
         {error ? <Alert>{error}</Alert> : null}
-        <TextField label="Email" type="email" autoComplete="email" {...form.field('email')} />
-        <PasswordField
-          label="Password"
-          autoComplete="current-password"
-          visible={passwordVisible}
-          onVisibleChange={setPasswordVisible}
-          {...form.field('password')}
-        />
+        {registeredEmail && !error ? <Alert tone="info">{ACCOUNT_CREATED}</Alert> : null}
+        <form.Field name="email">
+          {(field) => <TextField label="Email" type="email" autoComplete="email" {...bindField(field)} />}
+        </form.Field>
+        <form.Field name="password">
+          {(field) => (
+            <PasswordField
+              label="Password"
+              autoComplete="current-password"
+              visible={passwordVisible}
+              onVisibleChange={setPasswordVisible}
+              {...bindField(field)}
+            />
+          )}
+        </form.Field>
         <Button type="submit" size="lg" block disabled={busy}>
           {busy ? 'Signing in...' : 'Sign In'}
         </Button>

@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { Link } from 'wouter'
 import { type RegisterRequest, RegisterRequestSchema } from '#contracts/auth.ts'
 import { paths } from '#src/app/paths.ts'
-import { useSchemaForm } from '#src/components/form/use-schema-form.ts'
+import { bindField, useContractForm } from '#src/components/form/use-contract-form.ts'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
 import { PasswordField } from '#src/components/ui/password-field.tsx'
@@ -16,7 +16,7 @@ const emptyAccount: RegisterRequest = { email: '', password: '', confirmPassword
 export function RegisterView() {
   const { busy, error, createAccount } = useRegister()
   const [passwordsVisible, setPasswordsVisible] = useState(false)
-  const form = useSchemaForm(RegisterRequestSchema, emptyAccount, createAccount)
+  const { form, formProps } = useContractForm(RegisterRequestSchema, emptyAccount, createAccount)
 
   return (
     <AuthLayout
@@ -30,23 +30,33 @@ export function RegisterView() {
         </>
       }
     >
-      <form noValidate className={formStyle} onSubmit={form.handleSubmit}>
+      <form className={formStyle} {...formProps}>
         {error ? <Alert>{error}</Alert> : null}
-        <TextField label="Email" type="email" autoComplete="email" {...form.field('email')} />
-        <PasswordField
-          label="Password"
-          autoComplete="new-password"
-          visible={passwordsVisible}
-          onVisibleChange={setPasswordsVisible}
-          {...form.field('password')}
-        />
-        <PasswordField
-          label="Confirm Password"
-          autoComplete="new-password"
-          visible={passwordsVisible}
-          onVisibleChange={setPasswordsVisible}
-          {...form.field('confirmPassword')}
-        />
+        <form.Field name="email">
+          {(field) => <TextField label="Email" type="email" autoComplete="email" {...bindField(field)} />}
+        </form.Field>
+        <form.Field name="password">
+          {(field) => (
+            <PasswordField
+              label="Password"
+              autoComplete="new-password"
+              visible={passwordsVisible}
+              onVisibleChange={setPasswordsVisible}
+              {...bindField(field)}
+            />
+          )}
+        </form.Field>
+        <form.Field name="confirmPassword">
+          {(field) => (
+            <PasswordField
+              label="Confirm Password"
+              autoComplete="new-password"
+              visible={passwordsVisible}
+              onVisibleChange={setPasswordsVisible}
+              {...bindField(field)}
+            />
+          )}
+        </form.Field>
         <Button type="submit" size="lg" block disabled={busy}>
           {busy ? 'Creating account...' : 'Create Account'}
         </Button>

@@ -25,6 +25,16 @@ export function useSessionGuard(): GuardStatus {
   })
 }
 
+/**
+ * SPEC §4: sign-up sets the user without a session. While that holds, /login greets the new
+ * account and fills its email in; after a logout the user is cleared, so nothing shows.
+ */
+export function useRegisteredEmail(): string | undefined {
+  return AuthActor.useSelector((snapshot) =>
+    snapshot.hasTag('signedOut') ? snapshot.context.user?.email : undefined,
+  )
+}
+
 export function useCurrentUserEmail(): string | undefined {
   return AuthActor.useSelector((snapshot) => snapshot.context.user?.email)
 }

@@ -30,7 +30,7 @@ const bubbleStyle = css({
   whiteSpace: 'pre-wrap',
   overflowWrap: 'anywhere',
 })
-const userStyle = css({ bg: 'accent', color: 'white', borderBottomRightRadius: 'sm' })
+const userStyle = css({ bg: 'accent', color: 'onAccent', borderBottomRightRadius: 'sm' })
 const botStyle = css({
   bg: 'surface',
   borderWidth: '1px',

@@ -28,6 +28,8 @@ export function TypingIndicator() {
         borderRadius: '2xl',
       })}
     >
+      {/* Live regions read text, not labels: this is what the conversation log announces. */}
+      <span className={css({ srOnly: true })}>Assistant is typing</span>
       <span aria-hidden="true" className={dotStyle} />
       <span aria-hidden="true" className={dotStyle} />
       <span aria-hidden="true" className={dotStyle} />

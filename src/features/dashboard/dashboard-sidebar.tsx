@@ -13,6 +13,11 @@ const SECTIONS: ReadonlyArray<{ id: DashboardSection; label: string; icon: React
   { id: 'settings', label: 'Settings', icon: <SettingsIcon /> },
 ]
 
+/** What each section is called: its sidebar entry, its heading and its document title. */
+export const SECTION_LABELS: Readonly<Record<DashboardSection, string>> = Object.fromEntries(
+  SECTIONS.map(({ id, label }) => [id, label]),
+) as Record<DashboardSection, string>
+
 const itemStyle = css({
   display: 'flex',
   alignItems: 'center',
@@ -75,7 +80,8 @@ export function DashboardSidebar() {
           ))}
         </ul>
       </nav>
-      <SidebarExtras section={section} onOpenIntegrations={() => select('integrations')} />
+      {/* A new section starts with its extras folded away again (on phones). */}
+      <SidebarExtras key={section} section={section} onOpenIntegrations={() => select('integrations')} />
     </aside>
   )
 }

@@ -7,6 +7,43 @@ import { DashboardActor } from './dashboard-actor.ts'
 import { DashboardHeader } from './dashboard-header.tsx'
 import { DashboardSidebar } from './dashboard-sidebar.tsx'
 import { SectionOutlet } from './section-outlet.tsx'
+import { useDashboard } from './use-dashboard.ts'
+
+const MAIN_ID = 'main-content'
+
+/**
+ * WCAG 2.4.1: the first stop of the Tab key jumps over the header and the sidebar. It moves the
+ * focus itself instead of following `#main-content`, which would put a hash in the URL.
+ */
+function SkipLink() {
+  const { section } = useDashboard()
+  return (
+    <a
+      href={`#${MAIN_ID}`}
+      onClick={(event) => {
+        event.preventDefault()
+        document.getElementById(MAIN_ID)?.focus()
+      }}
+      className={css({
+        position: 'absolute',
+        top: '2',
+        left: '2',
+        zIndex: '10',
+        px: '4',
+        py: '2',
+        bg: 'surface',
+        color: 'accent',
+        fontWeight: 'medium',
+        borderRadius: 'lg',
+        boxShadow: 'lg',
+        transform: 'translateY(-200%)',
+        _focus: { transform: 'none' },
+      })}
+    >
+      {section === 'chat' ? 'Skip to conversation' : 'Skip to main content'}
+    </a>
+  )
+}
 
 /** SPEC §2 Dashboard: header, sidebar of five sections, and the chosen section. Lazy-loaded. */
 export function DashboardView() {
@@ -23,14 +60,20 @@ export function DashboardView() {
             h: '100dvh',
             display: 'grid',
             gridTemplateRows: 'auto auto 1fr',
-            gridTemplateColumns: '1fr',
-            md: { gridTemplateRows: 'auto 1fr', gridTemplateColumns: '16rem 1fr' },
+            // minmax(0, …): a column never grows past the window to fit its widest line, so at
+            // 320 px (or 400 % zoom) nothing scrolls sideways and Logout stays on screen.
+            gridTemplateColumns: 'minmax(0, 1fr)',
+            md: { gridTemplateRows: 'auto 1fr', gridTemplateColumns: '16rem minmax(0, 1fr)' },
           })}
         >
+          <SkipLink />
           <DashboardHeader />
           <DashboardSidebar />
           <main
+            id={MAIN_ID}
+            tabIndex={-1}
             className={css({
+              _focusVisible: { outline: 'none' },
               minW: '0',
               minH: '0',
               overflowY: 'auto',

@@ -1,3 +1,5 @@
+import { useDocumentTitle } from '#src/components/ui/use-document-title.ts'
+import { SECTION_LABELS } from './dashboard-sidebar.tsx'
 import { ChatSection } from './sections/chat-section.tsx'
 import { DocsSection } from './sections/docs-section.tsx'
 import { HistorySection } from './sections/history-section.tsx'
@@ -8,6 +10,7 @@ import { useDashboard } from './use-dashboard.ts'
 /** The main area: exactly the section the dashboard machine is in. */
 export function SectionOutlet() {
   const { section } = useDashboard()
+  useDocumentTitle(SECTION_LABELS[section])
   switch (section) {
     case 'chat':
       return <ChatSection />

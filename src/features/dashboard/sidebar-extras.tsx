@@ -1,3 +1,5 @@
+import type { ReactNode } from 'react'
+import { useId, useState } from 'react'
 import type { DashboardSection } from '#machines/dashboard/dashboard-machine.ts'
 import { Button } from '#src/components/ui/button.tsx'
 import { Card } from '#src/components/ui/card.tsx'
@@ -5,7 +7,17 @@ import { DriveMark, UploadIcon } from '#src/components/ui/icons.tsx'
 import { css } from '../../../styled-system/css'
 import { RecentConversations } from './recent-conversations.tsx'
 
-const panelStyle = css({ display: { base: 'none', md: 'flex' }, flexDirection: 'column', gap: '3', mt: '6' })
+// On phones the panel is behind a "More" toggle (the strip above the content stays one line);
+// on wide screens it is always shown under the sections.
+const panelStyle = css({
+  display: 'none',
+  flexDirection: 'column',
+  gap: '3',
+  mt: { base: '2', md: '6' },
+  md: { display: 'flex' },
+  '[data-expanded] > &': { display: 'flex' },
+})
+const toggleStyle = css({ mt: '1', md: { display: 'none' } })
 const panelTitleStyle = css({
   fontSize: 'xs',
   fontWeight: 'semibold',
@@ -17,8 +29,30 @@ const panelTitleStyle = css({
 
 type SidebarExtrasProps = { section: DashboardSection; onOpenIntegrations: () => void }
 
-/** SPEC §2 sidebar extras, shown for the section on screen (wide screens only). */
+/** SPEC §2 sidebar extras, shown for the section on screen; on phones one tap away. */
 export function SidebarExtras({ section, onOpenIntegrations }: SidebarExtrasProps) {
+  const [expanded, setExpanded] = useState(false)
+  const panelId = useId()
+  const panel = extrasPanel(section, onOpenIntegrations)
+  if (!panel) return null
+  return (
+    <div id={panelId} data-expanded={expanded ? '' : undefined}>
+      <Button
+        variant="ghost"
+        size="sm"
+        className={toggleStyle}
+        aria-expanded={expanded}
+        aria-controls={panelId}
+        onClick={() => setExpanded(!expanded)}
+      >
+        {expanded ? 'Less' : 'More'}
+      </Button>
+      {panel}
+    </div>
+  )
+}
+
+function extrasPanel(section: DashboardSection, onOpenIntegrations: () => void): ReactNode {
   switch (section) {
     case 'history':
       return (

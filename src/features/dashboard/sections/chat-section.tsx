@@ -1,6 +1,12 @@
 import { ChatView } from '#src/features/chat/chat-view.tsx'
+import { css } from '../../../../styled-system/css'
 
-/** SPEC §2 Chat view (chat feature). */
+/** SPEC §2 Chat view (chat feature). The conversation has no visible title; its h1 is for screen readers. */
 export function ChatSection() {
-  return <ChatView />
+  return (
+    <>
+      <h1 className={css({ srOnly: true })}>Chat with Docs</h1>
+      <ChatView />
+    </>
+  )
 }
