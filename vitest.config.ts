@@ -18,6 +18,8 @@ export default defineConfig({
           include: ['tests/server/**/*.test.ts'],
           environment: 'node',
           testTimeout: 20_000,
+          // beforeAll builds apps; on a loaded machine, or with a database created per app, 10 s is tight.
+          hookTimeout: 30_000,
         },
       },
       {
