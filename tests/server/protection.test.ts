@@ -102,7 +102,7 @@ test('every state-changing call refuses another site, before it is signed in or 
   for (const call of calls) {
     const response = await app.inject({
       method: call.method,
-      url: fillPath(call.path, { id, fileId: 'file-1' }),
+      url: fillPath(call.path, { id, messageId: id, fileId: 'file-1' }),
       headers: { 'sec-fetch-site': 'cross-site' },
       payload: {},
     })
