@@ -10,7 +10,7 @@ test('send, find it in History, like it, reload, still liked, delete it', async 
   await input.fill(question)
   await input.press('Enter')
   const chat = page.getByRole('main')
-  await expect(chat.getByText(question)).toBeVisible()
+  await expect(chat.getByRole('log').getByText(question)).toBeVisible()
   // No model and no documents here: the assistant says so honestly.
   await expect(chat.getByText(/No language model is configured/)).toBeVisible()
   await snap(page, '10-chat-reply')
@@ -50,7 +50,7 @@ test('a second user never sees the first user’s conversations', async ({ brows
   const secret = `My private note ${Date.now()}`
   await first.getByPlaceholder('Type your message...').fill(secret)
   await first.getByRole('button', { name: 'Send message' }).click()
-  await expect(first.getByRole('main').getByText(secret)).toBeVisible()
+  await expect(first.getByRole('log').getByText(secret)).toBeVisible()
   await expect(first.getByText(/No language model is configured|couldn't find/)).toBeVisible()
 
   const second = await browser.newPage()

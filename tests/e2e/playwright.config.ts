@@ -13,6 +13,15 @@ const GOOGLE_PORT = Number(process.env.E2E_GOOGLE_PORT ?? 4110)
 const GOOGLE_URL = `http://127.0.0.1:${GOOGLE_PORT}`
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'docchat-e2e-'))
 process.env.E2E_DATA_DIR = dataDir
+// A second server, with a language model: the OpenAI-compatible fake (tests/fakes/), which the
+// streaming tests script. Its own port and data directory, next to the first.
+const LLM_APP_PORT = Number(process.env.E2E_LLM_APP_PORT ?? PORT + 1)
+const FAKE_LLM_PORT = Number(process.env.E2E_FAKE_LLM_PORT ?? GOOGLE_PORT + 1)
+const LLM_APP_URL = `http://127.0.0.1:${LLM_APP_PORT}`
+process.env.E2E_LLM_APP_URL = LLM_APP_URL
+process.env.E2E_FAKE_LLM_URL = `http://127.0.0.1:${FAKE_LLM_PORT}`
+const llmDataDir = process.env.E2E_LLM_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'docchat-e2e-llm-'))
+process.env.E2E_LLM_DATA_DIR = llmDataDir
 
 export default defineConfig({
   testDir: '.',
@@ -54,6 +63,38 @@ export default defineConfig({
         DATA_DIR: dataDir,
         PUBLIC_URL: BASE_URL,
         LOG_LEVEL: 'warn',
+        GOOGLE_EMULATOR_URL: GOOGLE_URL,
+        GOOGLE_CLIENT_ID: 'docchat-test-client.apps.googleusercontent.com',
+        GOOGLE_CLIENT_SECRET: 'docchat-test-secret',
+      },
+    },
+    {
+      command: 'node tests/fakes/openai-compatible-main.ts',
+      cwd: '../..',
+      url: `http://127.0.0.1:${FAKE_LLM_PORT}/__fake/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: { FAKE_LLM_PORT: String(FAKE_LLM_PORT) },
+    },
+    {
+      command: 'node server/main.ts',
+      cwd: '../..',
+      url: `${LLM_APP_URL}/api/v1/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(LLM_APP_PORT),
+        HOST: '127.0.0.1',
+        DATA_DIR: llmDataDir,
+        PUBLIC_URL: LLM_APP_URL,
+        LOG_LEVEL: 'warn',
+        LLM_BASE_URL: `http://127.0.0.1:${FAKE_LLM_PORT}/v1`,
+        LLM_MODEL: 'fake-model',
+        LLM_TIMEOUT_MS: '5000',
         GOOGLE_EMULATOR_URL: GOOGLE_URL,
         GOOGLE_CLIENT_ID: 'docchat-test-client.apps.googleusercontent.com',
         GOOGLE_CLIENT_SECRET: 'docchat-test-secret',

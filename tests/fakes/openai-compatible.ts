@@ -75,6 +75,16 @@ export async function startFakeLlm(options: { port?: number; host?: string } = {
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = []
     for await (const c of req) chunks.push(c as Buffer)
+    // e2e runs script the fake from the browser test: the next reply, as JSON.
+    if (req.method === 'POST' && req.url === '/__fake/reply') {
+      next = JSON.parse(Buffer.concat(chunks).toString()) as Reply
+      res.writeHead(204).end()
+      return
+    }
+    if (req.method === 'GET' && req.url === '/__fake/health') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}')
+      return
+    }
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}')
       return

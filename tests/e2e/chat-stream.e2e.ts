@@ -1,0 +1,169 @@
+/**
+ * The chat loop with a language model (the OpenAI-compatible fake, scripted per test) on the
+ * second e2e server: answers stream in, Stop keeps what was written, Regenerate replaces it,
+ * markdown renders, a failed first message gives the text back, and a conversation has a URL.
+ */
+import { expect, type Page, test } from '@playwright/test'
+import { snap } from './screens.ts'
+import { signUpAndIn, uniqueEmail } from './session.ts'
+
+const APP_URL = process.env.E2E_LLM_APP_URL ?? 'http://127.0.0.1:3101'
+const FAKE_URL = process.env.E2E_FAKE_LLM_URL ?? 'http://127.0.0.1:4111'
+
+test.use({ baseURL: APP_URL })
+
+type Reply =
+  | { kind: 'text'; text: string; firstTokenDelayMs?: number; tokenDelayMs?: number }
+  | { kind: 'stall'; text: string }
+  | { kind: 'status'; status: number }
+
+async function script(reply: Reply) {
+  const response = await fetch(`${FAKE_URL}/__fake/reply`, { method: 'POST', body: JSON.stringify(reply) })
+  expect(response.status).toBe(204)
+}
+
+async function ask(page: Page, question: string) {
+  const input = page.getByPlaceholder('Type your message...')
+  await input.fill(question)
+  await input.press('Enter')
+}
+
+const MARKDOWN = [
+  '## Travel costs',
+  '',
+  'Meals are **45 euros** a day, taxis are reimbursed.',
+  '',
+  '| Item | Euros |',
+  '|---|---|',
+  '| Meals | 45 |',
+  '| Hotel | 120 |',
+  '',
+  '```sh',
+  'npm run expenses',
+  '```',
+].join('\n')
+
+test('an answer streams in word by word, renders as markdown, regenerates, and keeps its URL, title and search', async ({
+  page,
+}) => {
+  await signUpAndIn(page, uniqueEmail('stream'))
+  await script({ kind: 'text', text: MARKDOWN, firstTokenDelayMs: 300, tokenDelayMs: 80 })
+  await ask(page, 'What do trips cost?')
+
+  const chat = page.getByRole('main')
+  const answer = chat.locator('li[data-sender="bot"]').last()
+  // Part of the answer is on screen while the rest is still being written.
+  await expect(answer).toHaveAttribute('data-streaming', 'true')
+  await expect(answer).toContainText('Travel costs')
+  await expect(chat.getByRole('button', { name: 'Stop' })).toBeVisible()
+  await snap(page, '30-streaming')
+  await expect(answer).toHaveAttribute('data-streaming', 'false')
+
+  await expect(chat.getByRole('table')).toBeVisible()
+  await expect(chat.getByRole('cell', { name: '120' })).toBeVisible()
+  await expect(chat.locator('pre', { hasText: 'npm run expenses' })).toBeVisible()
+  await expect(chat.getByRole('button', { name: 'Copy code' })).toBeVisible()
+  await expect(chat.getByRole('heading', { name: 'Travel costs' })).toBeVisible()
+  await expect(page).toHaveURL(/\/dashboard\/c\/[0-9a-f-]{36}$/)
+  const url = page.url()
+  await snap(page, '31-markdown-answer')
+
+  await script({ kind: 'text', text: 'A shorter answer: 45 euros a day.', tokenDelayMs: 20 })
+  await chat.getByRole('button', { name: 'Regenerate' }).click()
+  await expect(chat.getByText('A shorter answer: 45 euros a day.')).toBeVisible()
+  await expect(chat.getByRole('table')).toHaveCount(0)
+
+  await chat.getByRole('button', { name: 'Rename' }).click()
+  await chat.getByRole('textbox', { name: 'Conversation title' }).fill('Trip costs 2027')
+  await chat.getByRole('textbox', { name: 'Conversation title' }).press('Enter')
+  await expect(chat.getByRole('heading', { name: 'Trip costs 2027' })).toBeVisible()
+
+  await page.reload()
+  expect(page.url()).toBe(url)
+  await expect(chat.getByRole('heading', { name: 'Trip costs 2027' })).toBeVisible()
+  await expect(chat.getByText('A shorter answer: 45 euros a day.')).toBeVisible()
+  await expect(chat.getByRole('table')).toHaveCount(0)
+  await snap(page, '32-after-reload')
+
+  await page.getByRole('button', { name: 'Conversation History' }).click()
+  await chat.getByRole('searchbox', { name: 'Search conversations' }).fill('shorter')
+  await chat.getByRole('searchbox', { name: 'Search conversations' }).press('Enter')
+  const results = chat.getByRole('list', { name: 'Search results' })
+  await expect(results.getByText('Trip costs 2027')).toBeVisible()
+  await snap(page, '33-search')
+  await results.getByText('Trip costs 2027').click()
+  await expect(page).toHaveURL(url)
+
+  await page.goBack()
+  await expect(page).toHaveURL(/\/dashboard$/)
+  await page.goForward()
+  await expect(page).toHaveURL(url)
+  await expect(chat.getByText('A shorter answer: 45 euros a day.')).toBeVisible()
+})
+
+test('Stop keeps the answer so far, marked stopped, after a reload', async ({ page }) => {
+  await signUpAndIn(page, uniqueEmail('stop'))
+  await script({ kind: 'stall', text: 'The first part of a long answer' })
+  await ask(page, 'Tell me everything')
+
+  const chat = page.getByRole('main')
+  await expect(chat.getByText('The first part of a long answer')).toBeVisible()
+  await chat.getByRole('button', { name: 'Stop' }).click()
+  await expect(chat.getByText('Stopped')).toBeVisible()
+  await expect(page.getByPlaceholder('Type your message...')).toBeEnabled()
+
+  await expect(page).toHaveURL(/\/dashboard\/c\//)
+  // The server stores the answer once it notices the closed connection: give it a moment.
+  await expect(async () => {
+    await page.reload()
+    await expect(chat.getByText('The first part of a long answer')).toBeVisible({ timeout: 1000 })
+  }).toPass({ timeout: 10_000 })
+  await expect(chat.getByText('Stopped')).toBeVisible()
+  await snap(page, '34-stopped-after-reload')
+})
+
+test('a failed first message goes back into the composer and leaves no empty conversation', async ({
+  page,
+}) => {
+  await signUpAndIn(page, uniqueEmail('fail'))
+  await script({ kind: 'status', status: 500 })
+  await ask(page, 'Will this be answered?')
+
+  const input = page.getByPlaceholder('Type your message...')
+  await expect(input).toHaveValue('Will this be answered?')
+  await expect(page).toHaveURL(/\/dashboard$/)
+  await snap(page, '35-failed-send-draft-restored')
+  await page.reload()
+  await page.getByRole('button', { name: 'Conversation History' }).click()
+  await expect(page.getByRole('main').getByRole('heading', { name: 'No conversations yet' })).toBeVisible()
+  await script({ kind: 'text', text: 'ok' })
+})
+
+test('a [1] citation opens the passage it quotes, with its document and page', async ({ page }) => {
+  test.setTimeout(90_000)
+  await signUpAndIn(page, uniqueEmail('cite'))
+  await page.getByRole('button', { name: 'Integrations', exact: true }).click()
+  const popupOpened = page.waitForEvent('popup')
+  await page.getByRole('button', { name: 'Connect Now' }).click()
+  const popup = await popupOpened
+  await popup.getByRole('button', { name: 'Allow' }).click()
+  await expect(page.getByRole('button', { name: 'Connected' })).toBeDisabled()
+  await page.getByRole('button', { name: 'Documents', exact: true }).click()
+  const main = page.getByRole('main')
+  await main.getByRole('button', { name: 'Ingest Documents' }).click()
+  await expect(main.getByRole('status')).toContainText(/ingested|added|new/i, { timeout: 60_000 })
+
+  await page.getByRole('button', { name: 'Chat with Docs' }).click()
+  await script({
+    kind: 'text',
+    text: 'The launch code is in the project brief [1]. Nothing else says so [9].',
+  })
+  await ask(page, 'What is the Zephyr project launch code?')
+  await main.getByRole('button', { name: 'Show passage 1' }).click()
+  const passage = main.getByRole('region', { name: /^Passage 1 from / })
+  await expect(passage.locator('blockquote')).not.toBeEmpty()
+  await expect(passage).toContainText('AURORA-7731')
+  await expect(passage.getByRole('link', { name: /^Open / })).toHaveAttribute('rel', 'noopener noreferrer')
+  await expect(main.getByText('[9]')).toHaveCount(0)
+  await snap(page, '36-citation-passage')
+})
