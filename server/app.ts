@@ -77,6 +77,9 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
     logger: false,
     logController: new AppLogLines(),
     bodyLimit: BODY_LIMIT_BYTES,
+    // Opening the embedded database (initdb on a new data directory, migrations) can outlast
+    // Fastify's 10 s plugin limit on a busy machine; a slow start is better than none.
+    pluginTimeout: 120_000,
     frameworkErrors: frameworkErrorReply,
     // Off unless TRUST_PROXY says which proxies to believe (README D35).
     trustProxy: config.trustProxy,

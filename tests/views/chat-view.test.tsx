@@ -278,8 +278,9 @@ test('Rename gives the open conversation a new title, above it and in the list',
   })
   server.use(signedIn(), ...backend.handlers)
   const { user } = renderApp('/dashboard/c/s1')
-  const main = await screen.findByRole('main')
-  await within(main).findByRole('heading', { name: 'Budget talk' })
+  // The Loading... screen has a main of its own: wait for the conversation's before holding on to it.
+  await screen.findByRole('heading', { name: 'Budget talk' })
+  const main = screen.getByRole('main')
 
   await user.click(within(main).getByRole('button', { name: 'Rename' }))
   const field = within(main).getByRole('textbox', { name: 'Conversation title' })
