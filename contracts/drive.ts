@@ -46,6 +46,12 @@ export const IngestReportSchema = z.object({
 })
 export type IngestReport = z.infer<typeof IngestReportSchema>
 
+/** Disconnecting Drive: what becomes of the documents that came from it. */
+export const DisconnectRequestSchema = z.strictObject({
+  documents: z.enum(['keep', 'remove'], { error: "documents must be 'keep' or 'remove'" }),
+})
+export type DisconnectRequest = z.infer<typeof DisconnectRequestSchema>
+
 export const driveEndpoints = {
   listFiles: endpoint({
     method: 'GET',
@@ -60,6 +66,13 @@ export const driveEndpoints = {
     request: undefined,
     query: EmailQuerySchema,
     response: okEnvelope(DriveFileSchema),
+  }),
+  /** Revokes the grant at Google, deletes the tokens, keeps or removes the Drive documents. */
+  disconnect: endpoint({
+    method: 'POST',
+    path: '/google-drive/disconnect',
+    request: DisconnectRequestSchema,
+    response: okEnvelope(z.object({ removedDocuments: z.number().int().nonnegative() })),
   }),
   ingestDocuments: endpoint({
     method: 'POST',

@@ -42,6 +42,7 @@ function fakeDeps(overrides: CallOverrides = {}) {
   const deps = {
     listFiles: vi.fn<DriveDeps['listFiles']>().mockResolvedValue([report]),
     ingestDocuments: vi.fn<DriveDeps['ingestDocuments']>().mockResolvedValue(ingestReport),
+    disconnect: vi.fn<DriveDeps['disconnect']>().mockResolvedValue({ removedDocuments: 0 }),
     getFile: vi.fn<DriveDeps['getFile']>().mockResolvedValue(report),
     openConnectWindow: vi.fn(),
     onWindowMessage: vi.fn((listener: (message: WindowMessage) => void) => {
@@ -307,4 +308,43 @@ test('stopping the machine stops listening to window messages', () => {
   drive.stop()
 
   expect(listeners.size).toBe(0)
+})
+
+test('Disconnect asks first; choosing keep or remove disconnects, forgets the files and lists again', async () => {
+  const { deps } = fakeDeps()
+  const drive = createActor(provideDriveMachine(deps), { input: { email, origin } }).start()
+  drive.send({ type: 'drive.list' })
+  await waitFor(drive, (s) => s.context.connected)
+
+  drive.send({ type: 'drive.disconnectAsk' })
+  expect(drive.getSnapshot().hasTag('confirmingDisconnect')).toBe(true)
+  drive.send({ type: 'drive.disconnectCancel' })
+  expect(drive.getSnapshot().hasTag('confirmingDisconnect')).toBe(false)
+  expect(deps.disconnect).not.toHaveBeenCalled()
+
+  deps.listFiles.mockRejectedValue(
+    httpError(409, 'Google Drive is not connected. Connect it under Integrations.'),
+  )
+  drive.send({ type: 'drive.disconnectAsk' })
+  drive.send({ type: 'drive.disconnect', documents: 'remove' })
+  await waitFor(drive, (s) => !s.hasTag('disconnecting') && s.matches({ files: 'failed' }))
+
+  expect(deps.disconnect).toHaveBeenCalledWith('remove')
+  expect(drive.getSnapshot().context.connected).toBe(false)
+  expect(drive.getSnapshot().context.disconnectFailure).toBeNull()
+})
+
+test('a failed disconnect says so and keeps the connection', async () => {
+  const { deps } = fakeDeps()
+  deps.disconnect.mockRejectedValue(new Error('down'))
+  const drive = createActor(provideDriveMachine(deps), { input: { email, origin } }).start()
+  drive.send({ type: 'drive.list' })
+  await waitFor(drive, (s) => s.context.connected)
+
+  drive.send({ type: 'drive.disconnectAsk' })
+  drive.send({ type: 'drive.disconnect', documents: 'keep' })
+  await waitFor(drive, (s) => s.context.disconnectFailure !== null)
+
+  expect(drive.getSnapshot().context.disconnectFailure).toBe(DRIVE_MESSAGES.disconnectFailed)
+  expect(drive.getSnapshot().context.connected).toBe(true)
 })

@@ -27,6 +27,7 @@ export const driveMachine = setup({
   actors: {
     listFiles: notProvided<DriveFile[], { email: string }>('listFiles'),
     ingestDocuments: notProvided<IngestReport, { email: string }>('ingestDocuments'),
+    disconnect: notProvided<unknown, { documents: 'keep' | 'remove' }>('disconnect'),
     windowMessages: fromCallback<DriveEvent>(() => {
       throw new Error(
         'The "windowMessages" effect was not provided: build the machine with provideDriveMachine(deps).',
@@ -56,6 +57,9 @@ export const driveMachine = setup({
       ingestOutcome: ingestFailureOutcome(params.error),
     })),
     clearIngestOutcome: assign({ ingestOutcome: null }),
+    forgetConnection: assign({ files: null, connected: false, disconnectFailure: null }),
+    storeDisconnectFailure: assign({ disconnectFailure: DRIVE_MESSAGES.disconnectFailed }),
+    clearDisconnectFailure: assign({ disconnectFailure: null }),
     countDownload: assign(({ context }) => ({ downloads: context.downloads + 1 })),
     openConnectWindow: actionNotProvided('openConnectWindow'),
     logFailure: actionNotProvided<{ what: string; error: unknown }>('logFailure'),
@@ -74,6 +78,7 @@ export const driveMachine = setup({
     connected: false,
     loadFailure: null,
     ingestOutcome: null,
+    disconnectFailure: null,
     downloads: 0,
   }),
   type: 'parallel',
@@ -141,6 +146,43 @@ export const driveMachine = setup({
         },
       },
     },
+    disconnect: {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: { 'drive.disconnectAsk': { target: 'confirming', actions: 'clearDisconnectFailure' } },
+        },
+        confirming: {
+          tags: 'confirmingDisconnect',
+          on: {
+            'drive.disconnectCancel': 'idle',
+            'drive.disconnect': 'disconnecting',
+          },
+          description: 'The person chooses whether the documents that came from Drive stay in the library.',
+        },
+        disconnecting: {
+          tags: 'disconnecting',
+          invoke: {
+            src: 'disconnect',
+            input: ({ event }) => {
+              assertEvent(event, 'drive.disconnect')
+              return { documents: event.documents }
+            },
+            onDone: { target: 'idle', actions: ['forgetConnection', raise({ type: 'drive.list' })] },
+            onError: {
+              target: 'idle',
+              actions: [
+                'storeDisconnectFailure',
+                {
+                  type: 'logFailure',
+                  params: ({ event }) => ({ what: 'Disconnecting Drive', error: event.error }),
+                },
+              ],
+            },
+          },
+        },
+      },
+    },
     ingest: {
       initial: 'idle',
       states: {
@@ -183,6 +225,7 @@ export function provideDriveMachine(deps: DriveDeps) {
     actors: {
       listFiles: fromPromise(({ input }) => deps.listFiles(input.email)),
       ingestDocuments: fromPromise(({ input }) => deps.ingestDocuments(input.email)),
+      disconnect: fromPromise(({ input }) => deps.disconnect(input.documents)),
       windowMessages: fromCallback<DriveEvent>(({ sendBack }) =>
         deps.onWindowMessage(({ origin, data }) => sendBack({ type: 'drive.messageReceived', origin, data })),
       ),

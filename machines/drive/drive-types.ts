@@ -11,6 +11,7 @@ export const DRIVE_MESSAGES = {
   ingested: 'Documents ingested successfully',
   ingestFailed: 'Failed to ingest documents',
   ingestRunning: 'An ingest is already running',
+  disconnectFailed: 'Could not disconnect Google Drive. Try again.',
 } as const
 
 /** The signed-in user's email (the calls send it, SPEC §7) and this app's origin (postMessage check). */
@@ -27,6 +28,8 @@ export type DriveContext = DriveInput & {
   /** Set when the last listing failed; `reason` is the server's sentence for a 4xx. */
   loadFailure: { reason: string | null } | null
   ingestOutcome: IngestOutcome | null
+  /** Set when disconnecting failed: the sentence to show on the Integrations card. */
+  disconnectFailure: string | null
   /** Numbers the download tabs. */
   downloads: number
 }
@@ -36,6 +39,10 @@ export type DriveEvent =
   | { type: 'drive.ingest' }
   | { type: 'drive.download'; fileId: string }
   | { type: 'drive.connect' }
+  /** Integrations: ask whether to keep the Drive documents, then disconnect (or cancel). */
+  | { type: 'drive.disconnectAsk' }
+  | { type: 'drive.disconnectCancel' }
+  | { type: 'drive.disconnect'; documents: 'keep' | 'remove' }
   /** A message posted to this window (the connect window's callback page posts one). */
   | { type: 'drive.messageReceived'; origin: string; data: unknown }
 
@@ -44,6 +51,7 @@ export type WindowMessage = { origin: string; data: unknown }
 export type DriveDeps = DownloadDeps & {
   listFiles: (email: string) => Promise<DriveFile[]>
   ingestDocuments: (email: string) => Promise<IngestReport>
+  disconnect: (documents: 'keep' | 'remove') => Promise<unknown>
   openConnectWindow: () => void
   /** Subscribes to messages posted to this window; returns the unsubscribe. */
   onWindowMessage: (listener: (message: WindowMessage) => void) => () => void

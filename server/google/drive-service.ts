@@ -250,6 +250,20 @@ export function createDriveService(deps: Deps) {
     },
 
     /**
+     * Disconnects the person's Drive (revoked at Google, tokens deleted) and keeps or removes the
+     * documents that came from it. Safe to repeat: with no connection it only applies the choice.
+     */
+    async disconnect(
+      user: Person,
+      choice: 'keep' | 'remove',
+      forgetDrive: (userId: string, documents: 'keep' | 'remove') => Promise<number>,
+    ) {
+      if (!google || !connections) throw new HttpError(503, DRIVE_MESSAGES.notConfigured)
+      await connections.disconnect(user.id)
+      return { removedDocuments: await forgetDrive(user.id, choice) }
+    },
+
+    /**
      * A sync nobody asked for (DRIVE_SYNC_INTERVAL): lists the person's Drive and queues what
      * changed, unless a sync of theirs is under way (on any instance). Access revoked at Google
      * forgets the tokens, as in a request; other failures wait for the next round.

@@ -210,6 +210,30 @@ export function createGoogleConnections({ google, repository, now, log }: Deps) 
       return { auth, settle: () => saving }
     },
 
+    /**
+     * The person disconnects Drive: the grant is revoked at Google (its refresh token, which ends
+     * the whole grant; a failure there is logged, the tokens go anyway) and the tokens are deleted
+     * here. False when there was no connection.
+     */
+    async disconnect(userId: string): Promise<boolean> {
+      const tokens = await storedTokens(userId)
+      if (!tokens) return false
+      const token = tokens.refresh_token ?? tokens.access_token
+      if (token) {
+        await oauthClient()
+          .revokeToken(token)
+          .catch((error: unknown) =>
+            log.warn(
+              { event: 'google.revoke_failed', userId, ...classifyGoogleError(error) },
+              'revoke failed',
+            ),
+          )
+      }
+      await repository.deleteConnection(userId)
+      log.info({ event: 'google.disconnected', userId }, 'Google Drive disconnected by its owner')
+      return true
+    },
+
     /** Access expired or revoked at Google: the tokens are useless, so they are not kept. */
     async forget(userId: string): Promise<void> {
       await repository.deleteConnection(userId)

@@ -266,6 +266,13 @@ export async function ingestDriveFile(
       modifiedTime: row.modifiedTime,
       sections,
     })
+    // Deleted from the library (or Drive disconnected with its documents removed) while it was
+    // read: the passages just written must not outlive their row.
+    const current = await library.find(row.id)
+    if (!current || current.excluded) {
+      await removeDocument(db, { userId: row.userId, source: DRIVE_SOURCE, externalId: row.externalId })
+      return { done: true }
+    }
     const pages = row.mimeType === 'application/pdf' ? sections.length : null
     await library.setStatus(row.id, 'ready', { pages, chunks: chunkCount })
     return { done: true }

@@ -4,10 +4,16 @@
  * and retrying one that failed. Ids are checked against the signed-in user: another person's id
  * answers exactly like a missing one (404).
  */
-import { and, eq } from 'drizzle-orm'
+import { and, eq, inArray } from 'drizzle-orm'
 import type { Library, LibraryDocument } from '#contracts/documents.ts'
 import type { Db } from '../db/database.ts'
-import { chatSessions, jobs, libraryDocuments } from '../db/schema.ts'
+import {
+  chatSessions,
+  documents as documentsTable,
+  driveSyncs,
+  jobs,
+  libraryDocuments,
+} from '../db/schema.ts'
 import { HttpError } from '../http-errors.ts'
 import { DRIVE_FILE_JOB } from '../ingest/drive-ingest.ts'
 import { removeDocument } from '../ingest/index-document.ts'
@@ -122,6 +128,40 @@ export function createLibraryService({ db, jobs: queue, now }: { db: Db; jobs: J
         } else {
           await tx.delete(libraryDocuments).where(eq(libraryDocuments.id, row.id))
         }
+      })
+    },
+
+    /**
+     * After Drive is disconnected: nothing more is read from it (its queued jobs go) and the sync
+     * state is forgotten; with `remove`, its documents leave the library with their passages.
+     * Answers how many documents were removed.
+     */
+    async forgetDrive(userId: string, documents: 'keep' | 'remove'): Promise<number> {
+      return db.transaction(async (tx) => {
+        await tx.delete(jobs).where(and(eq(jobs.userId, userId), eq(jobs.kind, DRIVE_FILE_JOB)))
+        await tx.delete(driveSyncs).where(eq(driveSyncs.userId, userId))
+        if (documents === 'keep') {
+          // Files that were waiting to be read never will be: say so rather than show them queued.
+          await tx
+            .update(libraryDocuments)
+            .set({ status: 'failed', reason: 'Google Drive was disconnected before it was read' })
+            .where(
+              and(
+                eq(libraryDocuments.userId, userId),
+                eq(libraryDocuments.source, DRIVE_SOURCE),
+                inArray(libraryDocuments.status, ['queued', 'processing']),
+              ),
+            )
+          return 0
+        }
+        const removed = await tx
+          .delete(libraryDocuments)
+          .where(and(eq(libraryDocuments.userId, userId), eq(libraryDocuments.source, DRIVE_SOURCE)))
+          .returning({ id: libraryDocuments.id, excluded: libraryDocuments.excluded })
+        await tx
+          .delete(documentsTable)
+          .where(and(eq(documentsTable.userId, userId), eq(documentsTable.source, DRIVE_SOURCE)))
+        return removed.filter((r) => !r.excluded).length
       })
     },
 

@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
 import { libraryUploads } from '../db/schema.ts'
 import { HttpError } from '../http-errors.ts'
-import { indexDocument } from '../ingest/index-document.ts'
+import { indexDocument, removeDocument } from '../ingest/index-document.ts'
 import { type PdfExtractor, PdfTextError } from '../ingest/pdf-text.ts'
 import { decodeText, removeControlCharacters } from '../ingest/text-decoding.ts'
 import { enqueueJob, type JobOutcome } from '../jobs/job-queue.ts'
@@ -124,6 +124,11 @@ export async function ingestUploadFile(
       modifiedTime: row.modifiedTime,
       sections,
     })
+    // Deleted while it was read: the passages just written must not outlive their row.
+    if (!(await library.find(row.id))) {
+      await removeDocument(deps.db, { userId: row.userId, source: UPLOAD_SOURCE, externalId: row.externalId })
+      return { done: true }
+    }
     await library.setStatus(row.id, 'ready', {
       pages: row.mimeType === 'application/pdf' ? sections.length : null,
       chunks: chunkCount,

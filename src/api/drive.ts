@@ -12,6 +12,10 @@ export function createDriveApi(http: Http) {
     async getFile(fileId: string, email: string): Promise<DriveFile> {
       return (await http(driveEndpoints.getFile, { params: { fileId }, query: { email } })).data
     },
+    /** Revokes the grant, deletes the tokens; keeps or removes the Drive documents. */
+    async disconnect(documents: 'keep' | 'remove'): Promise<{ removedDocuments: number }> {
+      return (await http(driveEndpoints.disconnect, { body: { documents } })).data
+    },
     async ingestDocuments(email: string): Promise<IngestReport> {
       return (await http(driveEndpoints.ingestDocuments, { body: { email } })).data
     },

@@ -4,7 +4,8 @@ import { type ApiError, createHttp } from '#src/api/client.ts'
 import { createDriveApi } from '#src/api/drive.ts'
 import { createPact } from './pact.ts'
 
-const { string, regex, eachLike, atLeastLike, fromProviderState, iso8601DateTimeWithMillis } = MatchersV3
+const { string, regex, integer, eachLike, atLeastLike, fromProviderState, iso8601DateTimeWithMillis } =
+  MatchersV3
 
 const EMAIL = 'alice@example.com'
 const FILE_ID = '1aZ9fileIdOfTheConsumerExample00'
@@ -163,5 +164,18 @@ test('before Drive is connected, the listing says how to connect it (409)', asyn
     .executeTest(async (server) => {
       const error = await failureOf(api(server.url).listFiles(EMAIL))
       expect(error.status).toBe(409)
+    })
+})
+
+test('disconnecting Drive answers how many documents were removed', async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in with Google Drive connected')
+    .uponReceiving('a request to disconnect Google Drive, removing its documents')
+    .withRequest('POST', '/api/v1/google-drive/disconnect', (b) => b.jsonBody({ documents: 'remove' }))
+    .willRespondWith(200, (b) => b.jsonBody({ success: true, data: { removedDocuments: integer(0) } }))
+    .executeTest(async (server) => {
+      const result = await api(server.url).disconnect('remove')
+      expect(result.removedDocuments).toBe(0)
     })
 })

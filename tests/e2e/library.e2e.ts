@@ -13,7 +13,7 @@ async function factPdf(fact: string): Promise<Buffer> {
   return Buffer.from(await doc.save({ useObjectStreams: false }))
 }
 
-test('the library shows each file’s outcome; an uploaded PDF is cited, and once deleted never again', async ({
+test('the library shows each file’s outcome; an uploaded PDF is cited, once deleted never again; disconnect', async ({
   page,
 }) => {
   test.setTimeout(120_000)
@@ -76,4 +76,17 @@ test('the library shows each file’s outcome; an uploaded PDF is cited, and onc
   await expect(main.getByText(/No language model is configured|couldn't find/).last()).toBeVisible()
   await expect(main.getByText('harbour-survey.pdf p. 2')).toHaveCount(0)
   await snap(page, '32-deleted-upload-not-cited')
+
+  // Disconnect Drive, removing its documents: the tokens are gone, so Drive says to connect again.
+  await page.getByRole('button', { name: 'Integrations', exact: true }).click()
+  await main.getByRole('button', { name: 'Disconnect' }).click()
+  await page
+    .getByRole('dialog', { name: 'Disconnect Google Drive' })
+    .getByRole('button', { name: 'Remove documents' })
+    .click()
+  await expect(main.getByRole('button', { name: 'Connect Now' })).toBeVisible()
+  await page.reload()
+  await page.getByRole('button', { name: 'Documents', exact: true }).click()
+  await expect(main.getByText(/Google Drive is not connected/)).toBeVisible()
+  await snap(page, '33-disconnected')
 })

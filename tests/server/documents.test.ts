@@ -6,12 +6,20 @@
  */
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest'
 import { documentEndpoints, type LibraryDocument } from '#contracts/documents.ts'
+import { driveEndpoints } from '#contracts/drive.ts'
 import type { App } from '#server/app.ts'
 import { createRetriever } from '#server/assistant/retrieval.ts'
 import { createGoogleEmulator, type GoogleEmulator } from '#tests/fakes/google/emulator.ts'
 import { ADA, FIXTURE_FILES } from '#tests/fakes/google/fixtures.ts'
 import { call, errorOf } from './chat-helpers.ts'
-import { buildDriveApp, connectDrive, ingestOk, newPerson, type Person } from './drive-helpers.ts'
+import {
+  buildDriveApp,
+  connectDrive,
+  connectionRow,
+  ingestOk,
+  newPerson,
+  type Person,
+} from './drive-helpers.ts'
 
 let emulator: GoogleEmulator
 let app: App
@@ -149,4 +157,25 @@ test('a failed document can be retried: after the file is fixed in Drive it beco
     .poll(async () => (await byName(ada, 'broken-scan.pdf')).status, { timeout: 15_000 })
     .toBe('ready')
   expect(await found(ada.id, 'retried survey pier 12')).toContain('pier 12')
+})
+
+test('disconnecting Drive revokes the grant at Google and deletes the tokens; the documents are kept or removed', async () => {
+  const { disconnect } = driveEndpoints
+  const keeper = await synced()
+  const remover = await synced()
+
+  const kept = await call(app, disconnect, { cookie: keeper.cookie, body: { documents: 'keep' } })
+  const removed = await call(app, disconnect, { cookie: remover.cookie, body: { documents: 'remove' } })
+
+  expect(kept.statusCode).toBe(200)
+  expect(disconnect.response.parse(kept.json()).data).toEqual({ removedDocuments: 0 })
+  expect(disconnect.response.parse(removed.json()).data).toEqual({ removedDocuments: 29 })
+  for (const person of [keeper, remover]) expect(await connectionRow(app, person.id)).toBeUndefined()
+  expect(emulator.state.activeGrants(ADA)).toEqual([])
+  expect((await library(keeper)).documents.filter((d) => d.status === 'ready')).toHaveLength(24)
+  expect(await found(keeper.id, 'cobalt-db-17')).toContain('cobalt-db-17')
+  expect(await library(remover)).toEqual({ documents: [], progress: { running: false, done: 0, total: 0 } })
+  expect(await found(remover.id, 'cobalt-db-17')).toBe('')
+  const bad = await call(app, disconnect, { cookie: keeper.cookie, body: { documents: 'maybe' } })
+  expect(bad.statusCode).toBe(400)
 })

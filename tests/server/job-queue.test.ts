@@ -132,11 +132,13 @@ describe.each(targets)('on $name', (target) => {
     const starts: string[] = []
     const slow = (worker: string) => async () => {
       starts.push(worker)
-      await sleep(600)
+      await sleep(2500)
       return { done: true } as const
     }
-    const a = queueOn(first, { leaseMs: 150 })
-    const b = queueOn(second, { leaseMs: 150 })
+    // Renewed every third of a second; without renewal the 1 s lease would run out 1.5 s before
+    // the job ends, and b (polling every 20 ms) would take it.
+    const a = queueOn(first, { leaseMs: 1000 })
+    const b = queueOn(second, { leaseMs: 1000 })
     a.handle('test', slow('a'))
     a.start()
     await a.enqueue({ kind: 'test', key: 'long', userId, payload: {} })

@@ -1,8 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react'
+import { http } from 'msw'
 import { afterEach, expect, test, vi } from 'vitest'
-import { DRIVE_CONNECTED_MESSAGE } from '#contracts/drive.ts'
+import { DRIVE_CONNECTED_MESSAGE, driveEndpoints } from '#contracts/drive.ts'
 import { filesResponse, listFiles, report } from './drive-handlers.ts'
-import { ada, errorResponse, server, signedIn } from './msw-server.ts'
+import { ada, errorResponse, okResponse, server, signedIn, urlOf } from './msw-server.ts'
 import { renderApp } from './render-app.tsx'
 
 afterEach(() => {
@@ -97,4 +98,30 @@ test('the Drive state is shared: Documents lists the files Integrations found, a
   expect(within(main).getByRole('heading', { name: report.name })).toBeTruthy()
   expect(within(main).queryByText('Loading documents...')).toBeNull()
   await waitFor(() => expect(files.calls()).toBe(2))
+})
+
+test('Disconnect asks whether to keep the Drive documents, then disconnects and offers Connect Now', async () => {
+  const files = listFiles((call) => (call === 1 ? filesResponse([report]) : notConnected()))
+  const choices: unknown[] = []
+  server.use(
+    http.post(urlOf(driveEndpoints.disconnect), async ({ request }) => {
+      choices.push(await request.json())
+      return okResponse(driveEndpoints.disconnect, { success: true, data: { removedDocuments: 3 } })
+    }),
+  )
+  const { user, main } = await openIntegrations(files.handler)
+  await user.click(await within(main).findByRole('button', { name: 'Disconnect' }))
+  const dialog = screen.getByRole('dialog', { name: 'Disconnect Google Drive' })
+  expect(within(dialog).getByText(/Keep the documents that came from Google Drive/)).toBeTruthy()
+
+  await user.click(within(dialog).getByRole('button', { name: 'Cancel' }))
+  expect(screen.queryByRole('dialog')).toBeNull()
+  expect(choices).toEqual([])
+
+  await user.click(within(main).getByRole('button', { name: 'Disconnect' }))
+  await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Remove documents' }))
+
+  expect(await within(main).findByRole('button', { name: 'Connect Now' })).toBeTruthy()
+  expect(screen.queryByRole('dialog')).toBeNull()
+  expect(choices).toEqual([{ documents: 'remove' }])
 })

@@ -1,5 +1,6 @@
 /**
- * The three Drive calls of SPEC §7, paths and schemas from contracts/drive.ts, all behind sign-in.
+ * The three Drive calls of SPEC §7 and disconnecting Drive, paths and schemas from
+ * contracts/drive.ts, all behind sign-in.
  * The handlers call `app.drive`, which checks the `email` against the signed-in person and maps
  * Google's failures. Without a Google OAuth client the calls answer 503 with a sentence, and
  * nothing is logged as an error (it is how the server was set up, not a fault).
@@ -11,7 +12,7 @@ import { DRIVE_MESSAGES } from '../../google/drive-service.ts'
 import { requireUser } from '../../plugins/app/authentication.ts'
 
 export const googleDriveRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { listFiles, getFile, ingestDocuments } = driveEndpoints
+  const { listFiles, getFile, ingestDocuments, disconnect } = driveEndpoints
 
   async function requireConfigured(_request: FastifyRequest, reply: FastifyReply) {
     if (!app.drive.configured) {
@@ -56,6 +57,20 @@ export const googleDriveRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request) => ({
       success: true as const,
       data: await app.drive.ingest(requireUser(request), request.body.email),
+    }),
+  })
+
+  app.route({
+    method: disconnect.method,
+    url: disconnect.path,
+    schema: { body: disconnect.request, response: { 200: disconnect.response } },
+    onRequest: app.authenticate,
+    preHandler: requireConfigured,
+    handler: async (request) => ({
+      success: true as const,
+      data: await app.drive.disconnect(requireUser(request), request.body.documents, (userId, documents) =>
+        app.library.forgetDrive(userId, documents),
+      ),
     }),
   })
 }

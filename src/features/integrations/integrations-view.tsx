@@ -1,5 +1,7 @@
+import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
 import { Card } from '#src/components/ui/card.tsx'
+import { Dialog } from '#src/components/ui/dialog.tsx'
 import { DriveMark } from '#src/components/ui/icons.tsx'
 import { SectionHeader } from '#src/components/ui/section-header.tsx'
 import { css } from '../../../styled-system/css'
@@ -7,11 +9,13 @@ import { useDriveConnection, useListDriveOnShow } from './use-drive.ts'
 
 /**
  * SPEC §2 Integrations: the Google Drive card offers 'Connect Now' (a popup on Google's consent
- * page) until a listing has succeeded, then a disabled 'Connected'. Showing it checks the drive.
+ * page) until a listing has succeeded, then a disabled 'Connected' and 'Disconnect', which asks
+ * whether to keep the Drive documents. Showing it checks the drive.
  */
 export function IntegrationsView() {
   useListDriveOnShow()
-  const { connected, connect } = useDriveConnection()
+  const drive = useDriveConnection()
+  const { connected, connect } = drive
   return (
     <section>
       <SectionHeader
@@ -48,10 +52,21 @@ export function IntegrationsView() {
                 </p>
               </div>
             </div>
+            {drive.disconnectFailure ? <Alert>{drive.disconnectFailure}</Alert> : null}
             {connected ? (
-              <Button variant="secondary" size="sm" disabled>
-                Connected
-              </Button>
+              <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
+                <Button variant="secondary" size="sm" disabled>
+                  Connected
+                </Button>
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  disabled={drive.disconnecting}
+                  onClick={drive.askDisconnect}
+                >
+                  {drive.disconnecting ? 'Disconnecting...' : 'Disconnect'}
+                </Button>
+              </div>
             ) : (
               <Button variant="primary" size="sm" onClick={connect}>
                 Connect Now
@@ -60,6 +75,29 @@ export function IntegrationsView() {
           </Card>
         </li>
       </ul>
+      {drive.confirmingDisconnect ? (
+        <Dialog
+          title="Disconnect Google Drive"
+          onClose={drive.cancelDisconnect}
+          footer={
+            <>
+              <Button variant="secondary" onClick={drive.cancelDisconnect}>
+                Cancel
+              </Button>
+              <Button variant="secondary" onClick={() => drive.disconnect('keep')}>
+                Keep documents
+              </Button>
+              <Button onClick={() => drive.disconnect('remove')}>Remove documents</Button>
+            </>
+          }
+        >
+          <p>
+            DocChat will no longer read your Drive, and Google will forget its access. Keep the documents that
+            came from Google Drive in your library, so the assistant can still answer from them, or remove
+            them?
+          </p>
+        </Dialog>
+      ) : null}
     </section>
   )
 }

@@ -22,5 +22,17 @@ export function useDriveConnection() {
     connect() {
       drive.send({ type: 'drive.connect' })
     },
+    confirmingDisconnect: DriveActor.useSelector((snapshot) => snapshot.hasTag('confirmingDisconnect')),
+    disconnecting: DriveActor.useSelector((snapshot) => snapshot.hasTag('disconnecting')),
+    disconnectFailure: DriveActor.useSelector((snapshot) => snapshot.context.disconnectFailure),
+    askDisconnect() {
+      drive.send({ type: 'drive.disconnectAsk' })
+    },
+    cancelDisconnect() {
+      drive.send({ type: 'drive.disconnectCancel' })
+    },
+    disconnect(documents: 'keep' | 'remove') {
+      drive.send({ type: 'drive.disconnect', documents })
+    },
   }
 }

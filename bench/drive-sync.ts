@@ -1,0 +1,199 @@
+/**
+ * Drive sync at 500 files (issue 11): a Drive of 200 two-page PDFs, 150 Google Docs and 150 text
+ * files in the Google emulator, synced from scratch through the real ingest call (list, one job
+ * per file: download or export, extract, chunk, index in embedded PGlite on a scratch directory),
+ * against bare text extraction of the same bytes (unpdf on the main thread, TextDecoder) in the
+ * same run; then 10 edits, 5 deletions and 5 additions, and the next sync's time and Drive calls.
+ * Usage: node bench/drive-sync.ts [files]
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { PDFDocument, StandardFonts } from 'pdf-lib'
+import { extractText, getDocumentProxy } from 'unpdf'
+import { authEndpoints } from '../contracts/auth.ts'
+import { documentEndpoints } from '../contracts/documents.ts'
+import { driveEndpoints, IngestReportSchema } from '../contracts/drive.ts'
+import { buildApp } from '../server/app.ts'
+import { loadConfig } from '../server/config.ts'
+import { completeConsent } from '../tests/fakes/google/consent.ts'
+import { createGoogleEmulator } from '../tests/fakes/google/emulator.ts'
+import { ADA, MIME } from '../tests/fakes/google/fixtures.ts'
+import { DRIVE_ENDPOINTS } from '../tests/fakes/google/store.ts'
+
+const FILES = Number(process.argv[2] ?? 500)
+const PUBLIC_URL = 'http://127.0.0.1:3000'
+
+let seed = 0x9e3779b9
+function random(): number {
+  seed ^= seed << 13
+  seed ^= seed >>> 17
+  seed ^= seed << 5
+  return (seed >>> 0) / 4294967296
+}
+const WORDS = (
+  'the of and to in for on with project budget review launch balloon sensor wind humidity coastal ' +
+  'town report schedule team pier hangar survey contract supplier invoice approval deadline quarter'
+).split(' ')
+const sentence = () =>
+  `${Array.from({ length: 14 }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ')}.`
+const prose = (sentences: number) => Array.from({ length: sentences }, sentence).join(' ')
+
+async function pdf(title: string): Promise<Uint8Array> {
+  const doc = await PDFDocument.create()
+  const font = await doc.embedFont(StandardFonts.Helvetica)
+  for (let p = 0; p < 2; p++) {
+    const page = doc.addPage([595, 842])
+    page.drawText(title, { x: 50, y: 790, size: 14, font })
+    for (let i = 0; i < 30; i++) page.drawText(sentence(), { x: 50, y: 760 - i * 20, size: 9, font })
+  }
+  return doc.save()
+}
+
+type Kind = 'pdf' | 'doc' | 'text'
+const kinds: Kind[] = Array.from({ length: FILES }, (_, i) =>
+  i < FILES * 0.4 ? 'pdf' : i < FILES * 0.7 ? 'doc' : 'text',
+)
+const contents = await Promise.all(
+  kinds.map(async (kind, i) =>
+    kind === 'pdf' ? await pdf(`Report ${i}`) : new TextEncoder().encode(`# Note ${i}\n\n${prose(40)}\n`),
+  ),
+)
+
+async function bareExtraction(): Promise<number> {
+  const started = performance.now()
+  for (let i = 0; i < FILES; i++) {
+    const bytes = contents[i] as Uint8Array
+    if (kinds[i] === 'pdf') {
+      const doc = await getDocumentProxy(bytes.slice())
+      await extractText(doc, { mergePages: false })
+      await doc.cleanup()
+    } else {
+      new TextDecoder().decode(bytes)
+    }
+  }
+  return (performance.now() - started) / 1000
+}
+
+const emulator = await createGoogleEmulator({ fixtures: false, maxPageSize: 1000 })
+const dir = mkdtempSync(path.join(tmpdir(), 'docchat-bench-sync-'))
+const app = await buildApp(
+  loadConfig({
+    DATA_DIR: dir,
+    APP_SECRET: 'bench-secret-that-is-long-enough-0123456789',
+    PUBLIC_URL,
+    GOOGLE_EMULATOR_URL: emulator.url,
+    GOOGLE_CLIENT_ID: emulator.clientId,
+    GOOGLE_CLIENT_SECRET: emulator.clientSecret,
+    DRIVE_SYNC_INTERVAL: '0',
+  }),
+  { logger: false, ingestWaitMs: 30 * 60_000, jobs: { pollMs: 100 } },
+)
+try {
+  const ids = kinds.map((kind, i) => {
+    const name = kind === 'pdf' ? `report-${i}.pdf` : kind === 'doc' ? `Note ${i}` : `note-${i}.txt`
+    const text = new TextDecoder().decode(contents[i])
+    return emulator.state.addFile({
+      owner: ADA,
+      name,
+      ...(kind === 'pdf'
+        ? { mimeType: MIME.pdf, content: contents[i] }
+        : kind === 'doc'
+          ? { mimeType: MIME.googleDoc, exports: { 'text/markdown': text, 'text/plain': text } }
+          : { mimeType: MIME.text, content: contents[i] }),
+    }).id
+  })
+  const email = 'bench@example.com'
+  const password = 'bench-password'
+  await app.inject({
+    method: 'POST',
+    url: authEndpoints.register.path,
+    payload: { email, password, confirmPassword: password },
+  })
+  const login = await app.inject({
+    method: 'POST',
+    url: authEndpoints.login.path,
+    payload: { email, password },
+  })
+  const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ')
+  const connect = await app.inject({
+    method: 'GET',
+    url: '/api/v1/google-drive/auth/google',
+    headers: { cookie },
+  })
+  const redirect = await completeConsent(String(connect.headers.location), { account: ADA })
+  await app.inject({ method: 'GET', url: `${redirect.pathname}${redirect.search}`, headers: { cookie } })
+
+  const sync = async () => {
+    emulator.state.clearRequests()
+    const started = performance.now()
+    const response = await app.inject({
+      method: 'POST',
+      url: driveEndpoints.ingestDocuments.path,
+      headers: { cookie },
+      payload: { email },
+    })
+    const seconds = (performance.now() - started) / 1000
+    const report = IngestReportSchema.parse(response.json().data)
+    const calls = Object.fromEntries(DRIVE_ENDPOINTS.map((e) => [e, emulator.state.requestCount(e)]))
+    return { seconds, report, calls }
+  }
+
+  const first = await sync()
+  if (first.report.added.length !== FILES) throw new Error(first.report.message)
+  const bare = await bareExtraction()
+
+  for (let i = 0; i < 10; i++) {
+    const at = i * 7
+    const kind = kinds[at]
+    if (kind === 'doc') {
+      const text = `# Edited ${at}\n\n${prose(40)}\n`
+      emulator.state.updateFile(ids[at] as string, { exports: { 'text/markdown': text, 'text/plain': text } })
+    } else {
+      emulator.state.updateFile(ids[at] as string, {
+        content: kind === 'pdf' ? await pdf(`Edited ${at}`) : `Edited ${at}\n${prose(40)}`,
+      })
+    }
+  }
+  for (let i = 0; i < 5; i++) emulator.state.removeFile(ids[FILES - 1 - i * 3] as string)
+  for (let i = 0; i < 5; i++) {
+    emulator.state.addFile({ owner: ADA, name: `added-${i}.txt`, mimeType: MIME.text, content: prose(30) })
+  }
+  const second = await sync()
+  const r = second.report
+  const library = documentEndpoints.listDocuments.response.parse(
+    (
+      await app.inject({ method: 'GET', url: documentEndpoints.listDocuments.path, headers: { cookie } })
+    ).json(),
+  ).data
+
+  const syncRate = FILES / first.seconds
+  const bareRate = FILES / bare
+  console.log(
+    `\nnode ${process.version}; ${FILES} files (${kinds.filter((k) => k === 'pdf').length} two-page PDFs, ${kinds.filter((k) => k === 'doc').length} Google Docs, ${kinds.filter((k) => k === 'text').length} text); PGlite in ${dir}\n`,
+  )
+  console.log('| first sync | seconds | files/s | ratio |')
+  console.log('|---|---:|---:|---:|')
+  console.log(
+    `| bare extraction of the same files (unpdf + TextDecoder, main thread; baseline) | ${bare.toFixed(2)} | ${bareRate.toFixed(1)} | 1.00 |`,
+  )
+  console.log(
+    `| POST ingest-documents: list, queue, jobs download/export, extract, chunk, index | ${first.seconds.toFixed(2)} | ${syncRate.toFixed(1)} | ${(syncRate / bareRate).toFixed(2)} |`,
+  )
+  console.log(`\nfirst sync Drive calls: ${JSON.stringify(first.calls)}`)
+  console.log(
+    `\nafter 10 edits, 5 deletions, 5 additions: next sync ${second.seconds.toFixed(2)} s (${((second.seconds / first.seconds) * 100).toFixed(1)} % of the first)`,
+  )
+  console.log(
+    `  report: ${r.added.length} new, ${r.updated.length} updated, ${r.unchanged.length} unchanged, ${r.removed.length} removed`,
+  )
+  console.log(`  Drive calls: ${JSON.stringify(second.calls)}`)
+  console.log(
+    `  library: ${library.progress.total} files, ${library.documents.filter((d) => d.status === 'ready').length} ready`,
+  )
+} finally {
+  await app.close()
+  await emulator.close()
+  rmSync(dir, { recursive: true, force: true })
+}
