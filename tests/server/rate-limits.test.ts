@@ -162,6 +162,16 @@ test('other routes are not rate limited', async () => {
   }
 })
 
+test('counters whose window has ended are deleted as new attempts are counted', async () => {
+  await attemptLogin(uniqueEmail('old'), '198.51.100.210')
+  clock += 2 * 60 * 60_000
+  await attemptLogin(uniqueEmail('new'), '198.51.100.211')
+  const ended = (await app.db.execute(
+    sql`select count(*)::int as n from rate_limit_counters where window_ends_at <= ${new Date(clock)}`,
+  )) as unknown as { rows: { n: number }[] }
+  expect(ended.rows[0]?.n).toBe(0)
+})
+
 const postgresUrl = process.env.TEST_DATABASE_URL
 
 test.skipIf(!postgresUrl)('two app instances on one PostgreSQL share the counts', async () => {
