@@ -13,22 +13,26 @@ export function MessageSources({ sources }: { sources: Source[] }) {
       <ul className={css({ display: 'contents' })}>
         {sources.map((source) => (
           <li key={source.chunkId} className={css({ overflowWrap: 'anywhere' })}>
-            {/* Only https links open: any other scheme from stored data is plain text. */}
-            {safeExternalLink(source.link) !== null ? (
-              <a
-                href={safeExternalLink(source.link) ?? undefined}
-                target="_blank"
-                rel="noopener noreferrer"
-                className={css({ color: 'accent', textDecoration: 'underline' })}
-              >
-                {label(source)}
-              </a>
-            ) : (
-              label(source)
-            )}
+            <SourceLabel source={source} />
           </li>
         ))}
       </ul>
     </div>
+  )
+}
+
+/** Only https links open (README D37): any other scheme from stored data is plain text. */
+function SourceLabel({ source }: { source: Source }) {
+  const link = safeExternalLink(source.link)
+  if (link === null) return label(source)
+  return (
+    <a
+      href={link}
+      target="_blank"
+      rel="noopener noreferrer"
+      className={css({ color: 'accent', textDecoration: 'underline' })}
+    >
+      {label(source)}
+    </a>
   )
 }
