@@ -60,6 +60,14 @@ test('too many sign-ins from one address answer 429 "Too many attempts…" with 
   expect(blocked.headers['cache-control']).toBe('no-store')
 })
 
+test('IPv6 addresses of one /64 count as one source', async () => {
+  for (let i = 0; i < 6; i++) {
+    expect((await attemptLogin(uniqueEmail(), `2001:db8:1:2::${(i + 1).toString(16)}`)).statusCode).toBe(401)
+  }
+  expect((await attemptLogin(uniqueEmail(), '2001:db8:1:2:ffff::9')).statusCode).toBe(429)
+  expect((await attemptLogin(uniqueEmail(), '2001:db8:1:3::1')).statusCode).toBe(401)
+})
+
 test('another address is not blocked by the first one’s attempts', async () => {
   expect((await attemptLogin(uniqueEmail(), '203.0.113.2')).statusCode).toBe(401)
 })
