@@ -18,7 +18,12 @@ import {
 import { authenticationPlugin } from './plugins/app/authentication.ts'
 import { chatPlugin } from './plugins/app/chat.ts'
 import { databasePlugin } from './plugins/app/database.ts'
-import { BODY_LIMIT_BYTES, errorHandlerPlugin, frameworkErrorReply } from './plugins/app/error-handler.ts'
+import {
+  BODY_LIMIT_BYTES,
+  clientErrorReply,
+  errorHandlerPlugin,
+  frameworkErrorReply,
+} from './plugins/app/error-handler.ts'
 import { googleDrivePlugin } from './plugins/app/google-drive.ts'
 import { requestGuardsPlugin } from './plugins/app/request-guards.ts'
 import { cookiesPlugin } from './plugins/external/cookies.ts'
@@ -68,6 +73,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
     logController: new AppLogLines(),
     bodyLimit: BODY_LIMIT_BYTES,
     frameworkErrors: frameworkErrorReply,
+    clientErrorHandler: clientErrorReply,
     // Off unless TRUST_PROXY says which proxies to believe (README D35).
     trustProxy: config.trustProxy,
     ...fastifyTimeoutOptions({ ...DEFAULT_SERVER_TIMEOUTS, ...options.timeouts }),
