@@ -31,7 +31,8 @@ function baseOptions(secure: boolean): CookieSerializeOptions {
  * arrive already expired or outlive its token.
  */
 function secondsLeft(tokens: SessionTokens, expiresAt: Date): number {
-  return Math.max(0, Math.round((expiresAt.getTime() - tokens.issuedAt.getTime()) / 1000))
+  // Up, not to nearest: the JWT expiry is whole seconds, so up to a second less than 15 minutes.
+  return Math.max(0, Math.ceil((expiresAt.getTime() - tokens.issuedAt.getTime()) / 1000))
 }
 
 export function setSessionCookies(reply: FastifyReply, tokens: SessionTokens, secure: boolean): void {
