@@ -18,7 +18,12 @@ import {
 import { authenticationPlugin } from './plugins/app/authentication.ts'
 import { chatPlugin } from './plugins/app/chat.ts'
 import { databasePlugin } from './plugins/app/database.ts'
-import { BODY_LIMIT_BYTES, errorHandlerPlugin, frameworkErrorReply } from './plugins/app/error-handler.ts'
+import {
+  BODY_LIMIT_BYTES,
+  clientErrorReply,
+  errorHandlerPlugin,
+  frameworkErrorReply,
+} from './plugins/app/error-handler.ts'
 import { googleDrivePlugin } from './plugins/app/google-drive.ts'
 import { jobsPlugin } from './plugins/app/jobs.ts'
 import { libraryPlugin } from './plugins/app/library.ts'
@@ -81,6 +86,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
     // Fastify's 10 s plugin limit on a busy machine; a slow start is better than none.
     pluginTimeout: 120_000,
     frameworkErrors: frameworkErrorReply,
+    clientErrorHandler: clientErrorReply,
     // Off unless TRUST_PROXY says which proxies to believe (README D35).
     trustProxy: config.trustProxy,
     ...fastifyTimeoutOptions({ ...DEFAULT_SERVER_TIMEOUTS, ...options.timeouts }),
@@ -112,7 +118,13 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
     })
 
     await app.register(healthRoutes)
-    await app.register(authRoutes, { rateLimits: { ...DEFAULT_AUTH_RATE_LIMITS, ...options.rateLimits } })
+    await app.register(authRoutes, {
+      rateLimits: {
+        ...DEFAULT_AUTH_RATE_LIMITS,
+        registerPerIp: { ...DEFAULT_AUTH_RATE_LIMITS.registerPerIp, max: config.signupLimitPerAddress },
+        ...options.rateLimits,
+      },
+    })
     await app.register(chatRoutes)
     await app.register(googleDriveRoutes)
     await app.register(googleConnectRoutes)

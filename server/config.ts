@@ -51,6 +51,11 @@ export type Config = {
    * the proxies' addresses/CIDRs take the client's address from X-Forwarded-For (README D35).
    */
   trustProxy: boolean | string[]
+  /**
+   * Sign-ups allowed per client address and hour (README D34). Raise it where many people share
+   * one address (an office behind one NAT); the per-email limit still holds.
+   */
+  signupLimitPerAddress: number
   /** Prometheus metrics at /metrics: off unless METRICS=1 or METRICS_TOKEN (then bearer-only). */
   metrics: MetricsConfig
   /** How long a shutdown waits for open responses (streams included) before cutting them. */
@@ -147,6 +152,11 @@ const EnvSchema = z.object({
   GOOGLE_EMULATOR_URL: z
     .url({ protocol: /^https?$/, error: 'GOOGLE_EMULATOR_URL must be an http:// or https:// URL' })
     .optional(),
+  SIGNUP_LIMIT_PER_ADDRESS: z.coerce
+    .number({ error: 'SIGNUP_LIMIT_PER_ADDRESS must be a number of sign-ups' })
+    .int('SIGNUP_LIMIT_PER_ADDRESS must be a whole number of sign-ups')
+    .min(1, 'SIGNUP_LIMIT_PER_ADDRESS must be at least 1')
+    .default(10),
   TRUST_PROXY: z
     .string()
     .regex(
@@ -204,6 +214,7 @@ export function loadConfig(env: Env = process.env): Config {
     retrieval: { tokenBudget: e.RETRIEVAL_TOKEN_BUDGET },
     google: googleConfig(e, { publicOrigin: url.origin, appSecret }),
     trustProxy: trustProxyConfig(e.TRUST_PROXY),
+    signupLimitPerAddress: e.SIGNUP_LIMIT_PER_ADDRESS,
     metrics: { enabled: e.METRICS === '1' || e.METRICS_TOKEN !== undefined, token: e.METRICS_TOKEN ?? null },
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     driveSyncIntervalMs: e.DRIVE_SYNC_INTERVAL * 60_000,

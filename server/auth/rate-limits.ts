@@ -8,6 +8,7 @@
  * own address's allowance, not the owner's, so nobody is handed a lock-out button short of a
  * distributed attack on one account.
  */
+import { normalizeIP } from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { tooManyAttempts } from '../http-errors.ts'
 
@@ -37,7 +38,7 @@ export function limitPerIp(app: FastifyInstance, name: string, limit: RateLimit)
   return app.rateLimit({
     max: limit.max,
     timeWindow: limit.timeWindowMs,
-    keyGenerator: (request) => `${name}:ip:${request.ip}`,
+    keyGenerator: (request) => `${name}:ip:${sourceKey(request)}`,
   })
 }
 
@@ -57,7 +58,7 @@ export function limitPerAccount(
     timeWindow: limit.timeWindowMs,
     keyGenerator: (request) =>
       options.perSource
-        ? `${name}:account-ip:${accountKey(request)}|${request.ip}`
+        ? `${name}:account-ip:${accountKey(request)}|${sourceKey(request)}`
         : `${name}:account:${accountKey(request)}`,
   })
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
@@ -92,6 +93,11 @@ export function failureCeilingPerAccount(app: FastifyInstance, name: string, lim
 function refuse(reply: FastifyReply, ttlMs: number): never {
   reply.header('retry-after', Math.ceil(ttlMs / 1000))
   throw tooManyAttempts(ttlMs)
+}
+
+/** The client's address as the library keys it: IPv6 by its /64, since one host holds a /64. */
+function sourceKey(request: FastifyRequest): string {
+  return normalizeIP(request.ip)
 }
 
 function accountKey(request: FastifyRequest): string {

@@ -63,6 +63,8 @@ export default defineConfig({
         DATA_DIR: dataDir,
         PUBLIC_URL: BASE_URL,
         LOG_LEVEL: 'warn',
+        // Every test signs a new person up from 127.0.0.1: more than the default 10 an hour.
+        SIGNUP_LIMIT_PER_ADDRESS: '1000',
         GOOGLE_EMULATOR_URL: GOOGLE_URL,
         GOOGLE_CLIENT_ID: 'docchat-test-client.apps.googleusercontent.com',
         GOOGLE_CLIENT_SECRET: 'docchat-test-secret',
@@ -92,6 +94,8 @@ export default defineConfig({
         DATA_DIR: llmDataDir,
         PUBLIC_URL: LLM_APP_URL,
         LOG_LEVEL: 'warn',
+        // Every test signs a new person up from 127.0.0.1: more than the default 10 an hour.
+        SIGNUP_LIMIT_PER_ADDRESS: '1000',
         LLM_BASE_URL: `http://127.0.0.1:${FAKE_LLM_PORT}/v1`,
         LLM_MODEL: 'fake-model',
         LLM_TIMEOUT_MS: '5000',

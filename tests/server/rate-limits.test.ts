@@ -60,6 +60,14 @@ test('too many sign-ins from one address answer 429 "Too many attempts…" with 
   expect(blocked.headers['cache-control']).toBe('no-store')
 })
 
+test('IPv6 addresses of one /64 count as one source', async () => {
+  for (let i = 0; i < 6; i++) {
+    expect((await attemptLogin(uniqueEmail(), `2001:db8:1:2::${(i + 1).toString(16)}`)).statusCode).toBe(401)
+  }
+  expect((await attemptLogin(uniqueEmail(), '2001:db8:1:2:ffff::9')).statusCode).toBe(429)
+  expect((await attemptLogin(uniqueEmail(), '2001:db8:1:3::1')).statusCode).toBe(401)
+})
+
 test('another address is not blocked by the first one’s attempts', async () => {
   expect((await attemptLogin(uniqueEmail(), '203.0.113.2')).statusCode).toBe(401)
 })
@@ -160,6 +168,16 @@ test('other routes are not rate limited', async () => {
     const response = await app.inject({ method: 'GET', url: '/api/v1/health', remoteAddress: '203.0.113.1' })
     expect(response.statusCode).toBe(200)
   }
+})
+
+test('counters whose window has ended are deleted as new attempts are counted', async () => {
+  await attemptLogin(uniqueEmail('old'), '198.51.100.210')
+  clock += 2 * 60 * 60_000
+  await attemptLogin(uniqueEmail('new'), '198.51.100.211')
+  const ended = (await app.db.execute(
+    sql`select count(*)::int as n from rate_limit_counters where window_ends_at <= ${new Date(clock)}`,
+  )) as unknown as { rows: { n: number }[] }
+  expect(ended.rows[0]?.n).toBe(0)
 })
 
 const postgresUrl = process.env.TEST_DATABASE_URL

@@ -70,6 +70,46 @@ test('a client that dribbles its headers and never ends them is disconnected', a
   }
 }, 10_000)
 
+/** Everything the server writes to `socket` until it closes it. */
+async function answerOf(socket: Socket): Promise<string> {
+  let text = ''
+  socket.on('data', (chunk) => {
+    text += String(chunk)
+  })
+  socket.on('error', () => undefined)
+  await new Promise((resolve) => socket.on('close', resolve))
+  return text
+}
+
+test('a request too slow to arrive is answered 408 in our envelope with our headers, then closed', async () => {
+  const socket = await openSocket()
+  socket.write('GET /api/v1/health HTTP/1.1\r\nHost: localhost\r\n')
+  const dribble = setInterval(() => socket.writable && socket.write('X-Slow: a\r\n'), 100)
+  socket.once('data', () => clearInterval(dribble))
+  try {
+    const answer = await answerOf(socket)
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /)
+    expect(answer.toLowerCase()).toContain('x-content-type-options: nosniff')
+    expect(
+      answer.endsWith(JSON.stringify({ success: false, message: 'The request took too long to arrive' })),
+    ).toBe(true)
+  } finally {
+    clearInterval(dribble)
+    socket.destroy()
+  }
+}, 10_000)
+
+test('bytes that are not HTTP are answered 400 in our envelope with our headers', async () => {
+  const socket = await openSocket()
+  socket.write('NOT HTTP AT ALL\r\n\r\n')
+  const answer = await answerOf(socket)
+  expect(answer).toMatch(/^HTTP\/1\.1 400 /)
+  expect(answer.toLowerCase()).toContain("content-security-policy: default-src 'none'")
+  expect(answer.endsWith(JSON.stringify({ success: false, message: 'The request is not valid HTTP' }))).toBe(
+    true,
+  )
+}, 10_000)
+
 test('a connection that never sends a byte is disconnected', async () => {
   const socket = await openSocket()
   try {

@@ -41,7 +41,9 @@ test('a javascript: download link and a data: viewer link are never opened: the 
     webViewLink: 'data:text/html,<script>alert(1)</script>',
   })
 
-  await waitFor(() => expect(alert).toHaveBeenCalledWith('Download link not available for this file'))
+  await waitFor(() => expect(alert).toHaveBeenCalledWith('Download link not available for this file'), {
+    timeout: 5_000,
+  })
   expect(tab.close).toHaveBeenCalled()
   expect(tab.location.href).toBe('')
   expect(open.mock.calls.every(([url]) => url === '')).toBe(true)
@@ -54,7 +56,9 @@ test('a non-https download link falls back to the https viewer page', async () =
     webViewLink: 'https://drive.example/file/d/report/view',
   })
 
-  await waitFor(() => expect(tab.location.href).toBe('https://drive.example/file/d/report/view'))
+  await waitFor(() => expect(tab.location.href).toBe('https://drive.example/file/d/report/view'), {
+    timeout: 5_000,
+  })
 })
 
 test('a source whose link is not https is shown as text, never as a link', async () => {

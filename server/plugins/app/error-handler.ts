@@ -3,7 +3,8 @@
  * written for the person who sent the request; a 5xx says only that it is our fault, and the
  * details go to the log. Bad input never becomes a 500.
  */
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import type { Socket } from 'node:net'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import { HttpError } from '../../http-errors.ts'
 import { sharedPlugin } from '../shared-plugin.ts'
@@ -34,6 +35,32 @@ export function frameworkErrorReply(error: FastifyError, request: FastifyRequest
   const { statusCode, message } = frameworkClientError(error)
   if (statusCode >= 500) request.log.error({ err: error }, 'request failed')
   return reply.headers(headers).code(statusCode).send({ success: false, message })
+}
+
+/**
+ * Fastify's `clientErrorHandler`: what Node's HTTP parser refuses (not HTTP, headers too large,
+ * a request too slow to arrive, README D32) is answered on the socket itself, in the envelope and
+ * with the API's security headers, then the connection is closed.
+ */
+export function clientErrorReply(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return
+  const [status, reason, message] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Request Timeout', 'The request took too long to arrive']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'The request headers are too large']
+        : [400, 'Bad Request', 'The request is not valid HTTP']
+  const body = JSON.stringify({ success: false, message })
+  const headers = this.hasDecorator('securityHeadersFor') ? this.securityHeadersFor('/api/v1/') : {}
+  const lines = [
+    `HTTP/1.1 ${status} ${reason}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+  ]
+  if (socket.writable) socket.write(`${lines.join('\r\n')}\r\n\r\n${body}`)
+  socket.destroy(error)
 }
 
 function frameworkClientError(error: FastifyError): ClientError {
