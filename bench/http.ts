@@ -105,9 +105,11 @@ const median = (values: number[]) => {
 
 const servers: Running[] = []
 try {
-  const bare = await startScript('bench/bare-server.ts', 3301, SERVER_CPU)
+  // BENCH_PORT: a base port of one's own when others run benchmarks on the same machine.
+  const basePort = Number(process.env.BENCH_PORT ?? 3301)
+  const bare = await startScript('bench/bare-server.ts', basePort, SERVER_CPU)
   servers.push(bare)
-  const app = await startApp(3302, {}, SERVER_CPU)
+  const app = await startApp(basePort + 1, {}, SERVER_CPU)
   servers.push(app)
   const cookie = await signedInCookie(app.url)
   const targets: Target[] = [

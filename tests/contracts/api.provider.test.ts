@@ -5,7 +5,6 @@
  * request filter, which adds it to the replayed request as the browser would.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import path from 'node:path'
 import { Verifier } from '@pact-foundation/pact'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, test } from 'vitest'
@@ -19,7 +18,8 @@ import { BOB, FIXTURE_FILES, MIME } from '#tests/fakes/google/fixtures.ts'
 import { createSession, sendOk } from '#tests/server/chat-helpers.ts'
 import { buildDriveApp, consentUrl, followRedirect } from '#tests/server/drive-helpers.ts'
 import { register, signIn, TEST_PASSWORD } from '#tests/server/helper.ts'
-import { CONSUMER, PACT_DIR, PROVIDER } from './pact.ts'
+import { PROVIDER } from './pact.ts'
+import { verifierSource } from './pact-broker.ts'
 
 let app: App
 let baseUrl: string
@@ -99,7 +99,8 @@ test('the server honours every interaction in the pact', async () => {
   await new Verifier({
     provider: PROVIDER,
     providerBaseUrl: baseUrl,
-    pactUrls: [path.join(PACT_DIR, `${CONSUMER}-${PROVIDER}.json`)],
+    // The local pact file, or the broker's pacts (results published) when PACT_BROKER_BASE_URL is set.
+    ...verifierSource(process.env),
     logLevel: 'warn',
     beforeEach: async () => {
       cookie = undefined

@@ -78,6 +78,14 @@ for (const [device, viewport] of Object.entries(VIEWPORTS)) {
       await page.getByRole('button', { name: 'Create Account' }).click()
       await expect(page.getByLabel('Password', { exact: true })).toBeFocused()
       await check('register-errors')
+      const newcomer = uniqueEmail(`a11y-new-${device}-${colorScheme}`)
+      await page.getByLabel('Email').fill(newcomer)
+      await page.getByLabel('Password', { exact: true }).fill('correct horse battery')
+      await page.getByLabel('Confirm Password').fill('correct horse battery')
+      await page.getByRole('button', { name: 'Create Account' }).click()
+      await expect(page.getByRole('status')).toHaveText('Account created. Sign in with your new password.')
+      await expect(page.getByLabel('Email')).toHaveValue(newcomer)
+      await check('login-after-sign-up')
 
       await signUpAndIn(page, uniqueEmail(`a11y-${device}-${colorScheme}`))
       // The session check held open: the 'Loading...' screen stays up long enough to inspect.
@@ -103,6 +111,11 @@ for (const [device, viewport] of Object.entries(VIEWPORTS)) {
       await input.press('Enter')
       await expect(main.getByText(/No language model is configured/)).toBeVisible()
       await check('chat-reply', ['Logout', 'Send message'])
+      await main.getByRole('button', { name: 'Attach file' }).click()
+      await expect(page.getByRole('dialog', { name: 'Upload File' })).toBeVisible()
+      await check('upload-dialog')
+      await page.keyboard.press('Escape')
+      await expect(page.getByRole('dialog')).toBeHidden()
 
       const sections = [
         ['Documents', 'docs'],

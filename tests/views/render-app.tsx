@@ -6,12 +6,13 @@ import { vi } from 'vitest'
 import { memoryLocation } from 'wouter/memory-location'
 import { AppProviders } from '#src/app/providers.tsx'
 import { AppRoutes } from '#src/app/routes.tsx'
-import { createAppDeps } from '#src/lib/app-deps.ts'
+import { createAppDeps, type Inspect } from '#src/lib/app-deps.ts'
 
-export function renderApp(path: string) {
+/** `inspect`: an XState inspector, injected exactly as main.tsx injects the browser one. */
+export function renderApp(path: string, { inspect }: { inspect?: Inspect } = {}) {
   const memory = memoryLocation({ path, record: true })
   const log = { error: vi.fn(), warn: vi.fn() }
-  const deps = { ...createAppDeps({ baseUrl: window.location.origin }), log }
+  const deps = { ...createAppDeps({ baseUrl: window.location.origin }, inspect), log }
   const user = userEvent.setup()
   render(
     <StrictMode>
