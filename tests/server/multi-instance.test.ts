@@ -5,7 +5,11 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { authEndpoints } from '#contracts/auth.ts'
+import { documentEndpoints, type Library } from '#contracts/documents.ts'
 import type { App } from '#server/app.ts'
+import { createGoogleEmulator } from '#tests/fakes/google/emulator.ts'
+import { ADA } from '#tests/fakes/google/fixtures.ts'
+import { connectDrive, driveEnv, ingest, newPerson } from './drive-helpers.ts'
 import { buildTestApp, register, signIn, uniqueEmail } from './helper.ts'
 import {
   createTestDatabase,
@@ -87,11 +91,78 @@ test.skipIf(!url)(
   },
 )
 
-// To be written once the work that makes them possible is merged (see README D39):
-test.todo(
-  'the per-account sign-in limit counts attempts made on A and on B (issue 12: limits kept in the database)',
+test.skipIf(!url)(
+  `the per-account sign-in limit counts attempts made on A and on B${POSTGRES_SKIP_NOTE}`,
+  async () => {
+    const limits = { loginPerAccountAndIp: { max: 3, timeWindowMs: 15 * 60_000 } }
+    const env = { DATABASE_URL: database.url }
+    const [limitedA, limitedB] = await Promise.all([
+      buildTestApp({ env, rateLimits: limits }),
+      buildTestApp({ env, rateLimits: limits }),
+    ])
+    try {
+      const email = uniqueEmail('limit')
+      await register(limitedA, email)
+      const attempt = (app: App) =>
+        app.inject({
+          method: authEndpoints.login.method,
+          url: authEndpoints.login.path,
+          remoteAddress: '198.51.100.7',
+          payload: { email, password: 'a wrong password' },
+        })
+      // Three wrong passwords, spread over both instances, use up the one allowance.
+      expect((await attempt(limitedA)).statusCode).toBe(401)
+      expect((await attempt(limitedB)).statusCode).toBe(401)
+      expect((await attempt(limitedA)).statusCode).toBe(401)
+      expect((await attempt(limitedB)).statusCode).toBe(429)
+      expect((await attempt(limitedA)).statusCode).toBe(429)
+    } finally {
+      await Promise.all([limitedA.close(), limitedB.close()])
+    }
+  },
 )
-test.todo(
-  'an ingest started on A shows its progress on B, and B cannot start a second one (issue 11: ingest jobs in the database)',
+
+test.skipIf(!url)(
+  `an ingest started on A shows its progress on B, and B joins it instead of starting a second one${POSTGRES_SKIP_NOTE}`,
+  async () => {
+    const emulator = await createGoogleEmulator()
+    const env = { ...driveEnv(emulator), DATABASE_URL: database.url }
+    const options = { env, googleRetry: { baseDelayMs: 1, maxDelayMs: 4 } }
+    const [driveA, driveB] = await Promise.all([buildTestApp(options), buildTestApp(options)])
+    try {
+      const ada = await newPerson(driveA, 'multi-drive')
+      await connectDrive(driveA, ada, { account: ADA })
+      emulator.state.clearRequests()
+      emulator.state.setLatency(30)
+
+      const onA = ingest(driveA, ada)
+      // B sees A's sync while it runs: files queued or being read, progress short of the total.
+      let seen: Library | undefined
+      for (let tries = 0; tries < 500 && !seen; tries += 1) {
+        const response = await driveB.inject({
+          method: documentEndpoints.listDocuments.method,
+          url: documentEndpoints.listDocuments.path,
+          headers: { cookie: ada.cookie },
+        })
+        const library = documentEndpoints.listDocuments.response.parse(response.json()).data
+        if (library.progress.running && library.documents.length > 0) seen = library
+        else await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+      expect(seen?.progress.done).toBeLessThan(seen?.progress.total ?? 0)
+      const onB = await ingest(driveB, ada)
+      const fromA = await onA
+      emulator.state.setLatency(0)
+
+      expect(fromA.statusCode).toBe(200)
+      expect(onB.statusCode).toBe(200)
+      // One listing (three pages) and each readable file read once, whichever instance read it.
+      expect(emulator.state.requestCount('files.list')).toBe(3)
+      expect(emulator.state.requestCount('files.media') + emulator.state.requestCount('files.export')).toBe(
+        26,
+      )
+    } finally {
+      await Promise.all([driveA.close(), driveB.close()])
+      await emulator.close()
+    }
+  },
 )
-test.todo('one Drive sync per user across instances (issue 11: the sync lock in the database)')
