@@ -226,7 +226,8 @@ test('Stop (the client going away) aborts the model call and keeps the answer so
   expect(question?.content).toBe('Tell me everything')
   expect(answer?.content).toBe('The first part of a long answer')
   expect(answer?.stopped).toBe(true)
-  await until(async () => llm.aborted() === abortedBefore + 1)
+  // At least this call aborted (a call an earlier test gave up on may be counted late as well).
+  await until(async () => llm.aborted() >= abortedBefore + 1)
   llm.reply({ kind: 'text', text: 'ok' })
 })
 
