@@ -75,7 +75,12 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
     await app.register(databasePlugin, { config })
     const now = options.now ?? (() => new Date())
     await app.register(authenticationPlugin, { appSecret: config.appSecret, now })
-    await app.register(chatPlugin, { llm: config.llm, retrieval: config.retrieval, now })
+    await app.register(chatPlugin, {
+      llm: config.llm,
+      retrieval: config.retrieval,
+      embedding: config.embedding,
+      now,
+    })
     await app.register(googleDrivePlugin, {
       google: config.google,
       now,
