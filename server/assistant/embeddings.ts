@@ -75,8 +75,10 @@ export function ensureVectorStore(db: Db, warn: (message: string) => void = () =
         )
         return true
       } catch (error) {
+        // Drizzle wraps the driver's error ("Failed query: …"); the database's own words are in `cause`.
+        const reason = ((error as { cause?: Error }).cause ?? (error as Error)).message
         warn(
-          `Hybrid retrieval is off: the pgvector extension is not available on this database (${(error as Error).message}); retrieval stays keyword-only.`,
+          `Hybrid retrieval is off: the pgvector extension is not available on this database (${reason}); retrieval stays keyword-only.`,
         )
         return false
       }

@@ -37,10 +37,12 @@ const HEADING_TF = 1
 /**
  * How many postings (chunks holding a question word, from the user's own term counts) a question
  * reads in full. Words are taken rarest first until their chunk counts reach this: in a library
- * of a few thousand passages that is every word of a question, topic words included; in one of
- * 100,000 the words found in thousands of chunks are not read one by one (see `search`).
+ * of a few thousand passages that is usually every word of a question, topic words included
+ * (bench/quality.ts, 2,500 passages: 800, 1,500 and 4,000 rank the same); in one of 100,000 the
+ * words found in thousands of chunks are not read one by one (see `search`; 4,000 cost several
+ * times the p95 of bench/retrieval.ts).
  */
-export const FULL_READ_POSTINGS = 4000
+export const FULL_READ_POSTINGS = 1000
 /** The most chunks read for the "most of the words" candidates when some words are that common. */
 export const MAX_CANDIDATES_READ = 500
 /** How many of the best passages bring their documents into the document-level score. */

@@ -4,7 +4,12 @@
  * model, or none (extractive answers) when LLM_BASE_URL is unset.
  */
 import { createAssistant } from '../../assistant/assistant.ts'
-import { createEmbedder, createEmbeddingService, forgetOtherModels } from '../../assistant/embeddings.ts'
+import {
+  createEmbedder,
+  createEmbeddingService,
+  type EmbeddingService,
+  forgetOtherModels,
+} from '../../assistant/embeddings.ts'
 import { createLlm } from '../../assistant/llm.ts'
 import { createRetriever } from '../../assistant/retrieval.ts'
 import { type ChatService, createChatService } from '../../chat/chat-service.ts'
@@ -15,6 +20,8 @@ import { sharedPlugin } from '../shared-plugin.ts'
 declare module 'fastify' {
   interface FastifyInstance {
     chat: ChatService
+    /** Hybrid retrieval's embedding work, null without EMBEDDING_MODEL: `schedule(userId)` after an ingest. */
+    embeddings: EmbeddingService | null
   }
 }
 
@@ -43,6 +50,7 @@ export const chatPlugin = sharedPlugin<{
       await startup
     })
   }
+  app.decorate('embeddings', embeddings)
   const assistant = createAssistant({
     retrieve: createRetriever(app.db, { ...opts.retrieval, embeddings, warn: log.warn }),
     llm: opts.llm ? createLlm(opts.llm) : null,
