@@ -41,6 +41,8 @@ type Deps = {
   pdf: PdfExtractor
   retry: RetryPolicy
   log: FastifyBaseLogger
+  /** Called after a user's ingest (hybrid retrieval embeds the new passages in the background). */
+  afterIngest?: (userId: string) => void
 }
 
 type Person = Pick<CurrentUser, 'id' | 'email'>
@@ -58,7 +60,16 @@ function toDriveFile(file: DriveListedFile): DriveFile {
   }
 }
 
-export function createDriveService({ google, connections, repository, db, pdf, retry, log }: Deps) {
+export function createDriveService({
+  google,
+  connections,
+  repository,
+  db,
+  pdf,
+  retry,
+  log,
+  afterIngest,
+}: Deps) {
   const ingesting = new Set<string>()
 
   /** The caller's own email, or 403: the spec's client sends it, and it never picks anybody. */
@@ -133,6 +144,7 @@ export function createDriveService({ google, connections, repository, db, pdf, r
       const started = performance.now()
       try {
         const report = await withDrive(user, (drive) => ingestDrive(user.id, { db, repository, drive, pdf }))
+        afterIngest?.(user.id)
         log.info(
           {
             event: 'google.drive.ingested',

@@ -43,6 +43,9 @@ export const googleDrivePlugin = sharedPlugin<GoogleDrivePluginOptions>('google-
       pdf,
       retry: { ...DEFAULT_RETRY_POLICY, ...opts.retry },
       log: app.log,
+      afterIngest: (userId) => {
+        void app.embeddings?.schedule(userId)
+      },
     }),
   )
   if (!opts.google)
