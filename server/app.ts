@@ -106,8 +106,18 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
     const now = options.now ?? (() => new Date())
     await app.register(rateLimitPlugin, { now })
     await app.register(authenticationPlugin, { appSecret: config.appSecret, now })
-    await app.register(chatPlugin, { llm: config.llm, retrieval: config.retrieval, now })
+    await app.register(chatPlugin, {
+      llm: config.llm,
+      retrieval: config.retrieval,
+      embedding: config.embedding,
+      now,
+    })
     await app.register(jobsPlugin, { now, ...options.jobs })
+    // Hybrid retrieval: what a background job indexed (a Drive file, an upload) is embedded next,
+    // in the background (README D19).
+    app.jobs.onDone((job) => {
+      void app.embeddings?.schedule(job.userId)
+    })
     await app.register(libraryPlugin, { now })
     await app.register(googleDrivePlugin, {
       google: config.google,

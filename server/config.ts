@@ -44,6 +44,8 @@ export type Config = {
   llm: LlmConfig | null
   /** How much of the user's text retrieval hands the assistant per question. */
   retrieval: { tokenBudget: number }
+  /** An OpenAI-compatible /embeddings endpoint for hybrid retrieval; null: keyword retrieval only. */
+  embedding: EmbeddingConfig | null
   /** The Google OAuth client and where Google lives; null: Google Drive is not configured. */
   google: GoogleConfig | null
   /**
@@ -136,6 +138,11 @@ const EnvSchema = z.object({
     .int('LLM_TIMEOUT_MS must be a whole number of milliseconds')
     .positive('LLM_TIMEOUT_MS must be positive')
     .default(DEFAULT_LLM_TIMEOUT_MS),
+  EMBEDDING_MODEL: z.string().optional(),
+  EMBEDDING_BASE_URL: z
+    .url({ protocol: /^https?$/, error: 'EMBEDDING_BASE_URL must be an http:// or https:// URL' })
+    .optional(),
+  EMBEDDING_API_KEY: z.string().optional(),
   RETRIEVAL_TOKEN_BUDGET: z.coerce
     .number({ error: 'RETRIEVAL_TOKEN_BUDGET must be a number of tokens' })
     .int('RETRIEVAL_TOKEN_BUDGET must be a whole number of tokens')
@@ -212,6 +219,7 @@ export function loadConfig(env: Env = process.env): Config {
     isProduction,
     llm: llmConfig(e),
     retrieval: { tokenBudget: e.RETRIEVAL_TOKEN_BUDGET },
+    embedding: embeddingConfig(e),
     google: googleConfig(e, { publicOrigin: url.origin, appSecret }),
     trustProxy: trustProxyConfig(e.TRUST_PROXY),
     signupLimitPerAddress: e.SIGNUP_LIMIT_PER_ADDRESS,
@@ -287,6 +295,25 @@ function llmConfig(e: z.infer<typeof EnvSchema>): LlmConfig | null {
     baseUrl: e.LLM_BASE_URL,
     apiKey: e.LLM_API_KEY ?? '',
     model: e.LLM_MODEL,
+    timeoutMs: e.LLM_TIMEOUT_MS,
+  }
+}
+
+export type EmbeddingConfig = { baseUrl: string; apiKey: string; model: string; timeoutMs: number }
+
+/** EMBEDDING_MODEL turns hybrid retrieval on; the endpoint and key default to the LLM_* ones. */
+function embeddingConfig(e: z.infer<typeof EnvSchema>): EmbeddingConfig | null {
+  if (e.EMBEDDING_MODEL === undefined) return null
+  const baseUrl = e.EMBEDDING_BASE_URL ?? e.LLM_BASE_URL
+  if (baseUrl === undefined) {
+    throw new ConfigError(
+      'Invalid configuration:\n  EMBEDDING_BASE_URL: required when EMBEDDING_MODEL is set and LLM_BASE_URL is not (an OpenAI-compatible endpoint serving /embeddings)',
+    )
+  }
+  return {
+    baseUrl,
+    apiKey: e.EMBEDDING_API_KEY ?? e.LLM_API_KEY ?? '',
+    model: e.EMBEDDING_MODEL,
     timeoutMs: e.LLM_TIMEOUT_MS,
   }
 }

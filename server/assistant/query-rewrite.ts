@@ -12,6 +12,8 @@ const REWRITE_TURNS = 4
 const REWRITE_TURN_CHARS = 600
 /** A longer "query" is the model answering instead of rewriting: it is cut to this. */
 const MAX_QUERY_CHARS = 300
+/** The rewrite is given this long (the answer still gets LLM_TIMEOUT_MS of its own). */
+export const REWRITE_TIMEOUT_MS = 8000
 
 export const REWRITE_PROMPT = [
   'You turn the last question of a conversation into a standalone search query for the person’s documents.',
@@ -32,10 +34,16 @@ export async function searchQuery(llm: Llm | null, question: string, history: Tu
     .map((t) => `${t.isUser ? 'Person' : 'Assistant'}: ${t.content.slice(0, REWRITE_TURN_CHARS)}`)
     .join('\n')
   try {
-    const rewritten = await llm.complete([
-      { role: 'system', content: REWRITE_PROMPT },
-      { role: 'user', content: `Conversation:\n${recent}\n\nLast question: ${question}` },
-    ])
+    let timer: NodeJS.Timeout | undefined
+    const rewritten = await Promise.race([
+      llm.complete([
+        { role: 'system', content: REWRITE_PROMPT },
+        { role: 'user', content: `Conversation:\n${recent}\n\nLast question: ${question}` },
+      ]),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('The rewrite took too long')), REWRITE_TIMEOUT_MS)
+      }),
+    ]).finally(() => clearTimeout(timer))
     return `${question}\n${rewritten.replace(/\s+/g, ' ').trim().slice(0, MAX_QUERY_CHARS)}`
   } catch {
     const previous = [...history].reverse().find((t) => t.isUser)

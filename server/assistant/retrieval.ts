@@ -9,7 +9,11 @@ import { DEFAULT_RETRIEVAL_TOKEN_BUDGET } from '../config.ts'
 import type { Db } from '../db/database.ts'
 import { createDocumentsRepository } from '../repositories/documents-repository.ts'
 import type { Retrieve } from './assistant.ts'
+import { type EmbeddingService, fuse, vectorSearch } from './embeddings.ts'
 import type { Passage } from './passages.ts'
+
+/** How often retrieval asks for a user's passages without vectors to be embedded (background). */
+const EMBED_CATCH_UP_MS = 60_000
 
 /** Ranked passages considered for the prompt, per passage asked for. */
 const CANDIDATES_PER_PASSAGE = 4
@@ -56,14 +60,40 @@ export function selectPassages(ranked: Passage[], limit: number, tokenBudget: nu
   return picked
 }
 
+export type RetrieverOptions = {
+  tokenBudget: number
+  /** Hybrid retrieval: vectors fused with the keyword ranking (reciprocal rank fusion). */
+  embeddings?: EmbeddingService | null
+  /** Where a failed query embedding is reported (retrieval then stays keyword-only). */
+  warn?: (message: string) => void
+}
+
 export function createRetriever(
   db: Db,
-  options: { tokenBudget: number } = { tokenBudget: DEFAULT_RETRIEVAL_TOKEN_BUDGET },
+  options: RetrieverOptions = { tokenBudget: DEFAULT_RETRIEVAL_TOKEN_BUDGET },
 ): Retrieve {
   const documents = createDocumentsRepository(db)
+  const caughtUp = new Map<string, number>()
   return async (userId, question, limit) => {
     if (limit <= 0) return []
-    const ranked = await documents.search(userId, question, limit * CANDIDATES_PER_PASSAGE)
+    const wanted = limit * CANDIDATES_PER_PASSAGE
+    const lexical = await documents.search(userId, question, wanted)
+    const embeddings = options.embeddings
+    if (!embeddings || question.trim() === '' || !(await embeddings.ready()))
+      return selectPassages(lexical, limit, options.tokenBudget)
+    // Passages indexed since the last run get their vectors in the background.
+    if (Date.now() - (caughtUp.get(userId) ?? 0) > EMBED_CATCH_UP_MS) {
+      caughtUp.set(userId, Date.now())
+      void embeddings.schedule(userId)
+    }
+    let nearest: Passage[] = []
+    try {
+      const [query] = await embeddings.embedder.embed([question])
+      if (query) nearest = await vectorSearch(db, userId, embeddings.embedder.model, query, wanted)
+    } catch (error) {
+      options.warn?.(`Query embedding failed, keyword retrieval only: ${(error as Error).message}`)
+    }
+    const ranked = nearest.length > 0 ? fuse([lexical, nearest]) : lexical
     return selectPassages(ranked, limit, options.tokenBudget)
   }
 }

@@ -5,6 +5,7 @@
  */
 import { mkdir } from 'node:fs/promises'
 import { PGlite } from '@electric-sql/pglite'
+import { vector } from '@electric-sql/pglite-pgvector'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
@@ -43,7 +44,7 @@ export async function openDatabase(config: Pick<Config, 'database' | 'dataDir'>)
       await mkdir(config.dataDir, { recursive: true, mode: 0o700 })
       const release = await lockDataDir(config.dataDir)
       try {
-        const client = new PGlite({ dataDir: target.dataDir })
+        const client = new PGlite({ dataDir: target.dataDir, extensions: { vector } })
         await client.waitReady
         const db = drizzlePglite({ client, schema })
         await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER })

@@ -11,6 +11,7 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import { vector } from '@electric-sql/pglite-pgvector'
 import { drizzle } from 'drizzle-orm/pglite'
 import { migrate } from 'drizzle-orm/pglite/migrator'
 import { MIGRATIONS_FOLDER } from './migrations-folder.ts'
@@ -23,7 +24,7 @@ export async function openMemoryClone(): Promise<PGlite> {
     template = undefined
     throw error
   })
-  const client = new PGlite({ loadDataDir: await template })
+  const client = new PGlite({ loadDataDir: await template, extensions: { vector } })
   await client.waitReady
   // A no-op when the template is current (a few ms); a safety net if the cache key ever misses.
   await migrate(drizzle({ client }), { migrationsFolder: MIGRATIONS_FOLDER })
@@ -35,7 +36,7 @@ async function loadOrCreateTemplate(): Promise<Blob> {
   const cached = await readFile(file).catch(() => undefined)
   if (cached) return new Blob([cached])
 
-  const client = new PGlite()
+  const client = new PGlite({ extensions: { vector } })
   try {
     await client.waitReady
     await migrate(drizzle({ client }), { migrationsFolder: MIGRATIONS_FOLDER })

@@ -70,6 +70,8 @@ export function createJobQueue(options: JobQueueOptions) {
   const pollMs = options.pollMs ?? DEFAULT_POLL_MS
   const workerId = `${process.pid}-${randomUUID().slice(0, 8)}`
   const handlers = new Map<string, JobHandler>()
+  /** Told of every job whose handler finished it (not of retries, nor of unforeseen failures). */
+  const doneListeners: ((job: Job) => void)[] = []
   const running = new Map<string, Promise<void>>()
   let timer: NodeJS.Timeout | undefined
   let started = false
@@ -156,6 +158,7 @@ export function createJobQueue(options: JobQueueOptions) {
         ? await handler(job)
         : ({ retryInMs: leaseMs, error: `no handler for ${job.kind}` } as const)
       await settle(job, outcome)
+      if ('done' in outcome) for (const listener of doneListeners) listener(job)
     } catch (error) {
       // A handler throws only for what it did not foresee (it records foreseen failures itself):
       // logged, and the job dropped rather than run again and again.
@@ -205,6 +208,11 @@ export function createJobQueue(options: JobQueueOptions) {
     /** Runs `handler` for every job of this kind this worker claims. */
     handle(kind: string, handler: JobHandler): void {
       handlers.set(kind, handler)
+    },
+
+    /** Calls `listener` after each job this worker finished (e.g. to embed what it indexed). */
+    onDone(listener: (job: Job) => void): void {
+      doneListeners.push(listener)
     },
 
     /** Queues a job (see enqueueJob) and wakes this worker. */

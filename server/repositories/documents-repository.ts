@@ -37,10 +37,12 @@ const HEADING_TF = 1
 /**
  * How many postings (chunks holding a question word, from the user's own term counts) a question
  * reads in full. Words are taken rarest first until their chunk counts reach this: in a library
- * of a few thousand passages that is every word of a question, topic words included; in one of
- * 100,000 the words found in thousands of chunks are not read one by one (see `search`).
+ * of a few thousand passages that is usually every word of a question, topic words included
+ * (bench/quality.ts, 2,500 passages: 800, 1,500 and 4,000 rank the same); in one of 100,000 the
+ * words found in thousands of chunks are not read one by one (see `search`; 4,000 cost several
+ * times the p95 of bench/retrieval.ts).
  */
-export const FULL_READ_POSTINGS = 4000
+export const FULL_READ_POSTINGS = 1000
 /** The most chunks read for the "most of the words" candidates when some words are that common. */
 export const MAX_CANDIDATES_READ = 500
 /** How many of the best passages bring their documents into the document-level score. */
@@ -214,6 +216,14 @@ export function createDocumentsRepository(db: Db) {
     return { chunks: Number(rows[0]?.chunks ?? 0), tokens: Number(rows[0]?.tokens ?? 0) }
   }
 
+  /**
+   * One writer of a user's statistics at a time (until the transaction ends): two documents of
+   * one user re-indexed at once would otherwise lock the same lexemes' rows in different orders.
+   */
+  async function lockStatistics(tx: Db, userId: string) {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('retrieval_terms'), hashtext(${userId}))`)
+  }
+
   async function addTotals(tx: Db, userId: string, chunks: number, documents: number, tokens: number) {
     await tx.execute(sql`
       insert into retrieval_totals (user_id, chunk_count, document_count, token_count)
@@ -233,6 +243,7 @@ export function createDocumentsRepository(db: Db) {
     async replace(input: DocumentInput, chunks: Chunk[]): Promise<{ documentId: string }> {
       return db.transaction(async (tx) => {
         const { userId, source, externalId, ...fields } = input
+        await lockStatistics(tx, userId)
         const lengths = chunks.map((c) => tokenCount(c.heading, c.text))
         const total = lengths.reduce((a, b) => a + b, 0)
         const [document] = await tx
@@ -264,7 +275,6 @@ export function createDocumentsRepository(db: Db) {
           )
         }
         if (chunks.length > 0)
-          // Ordered by lexeme, so two writers of one user's statistics take row locks in one order.
           await tx.execute(sql`
             insert into retrieval_terms (user_id, lexeme, chunk_count, document_count)
             select ${userId}, t.lexeme, count(*)::int, 1
@@ -295,6 +305,7 @@ export function createDocumentsRepository(db: Db) {
           )
           .for('update')
         if (!document) return false
+        await lockStatistics(tx, key.userId)
         const old = await forgetStatistics(tx, key.userId, document.id)
         await tx.delete(documents).where(eq(documents.id, document.id))
         await addTotals(tx, key.userId, -old.chunks, -1, -old.tokens)

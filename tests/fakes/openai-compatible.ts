@@ -1,6 +1,6 @@
 /**
- * A stand-in for an OpenAI-compatible chat-completions endpoint on 127.0.0.1 (we cannot reach a
- * paid model from tests). It records every request and answers what the test scripts: whole, or
+ * A stand-in for an OpenAI-compatible chat-completions and embeddings endpoint on 127.0.0.1 (we
+ * cannot reach a paid model from tests); /embeddings answers deterministic vectors (fakeEmbedding). It records every request and answers what the test scripts: whole, or
  * streamed (`stream: true`) word by word after a first-token delay; or it hangs, before any token
  * or after some. It counts the streams whose client went away before the end (aborted calls).
  */
@@ -21,9 +21,61 @@ export type Reply =
   /** Streams `text`, then sends nothing more and never ends (a stream only). */
   | { kind: 'stall'; text: string }
 
+/** Dimensions of the fake embeddings. */
+export const FAKE_EMBEDDING_DIMENSIONS = 256
+/** Words the fake model ignores, as a real one gives them little weight. */
+const FAKE_STOPWORDS = new Set([
+  'the',
+  'and',
+  'for',
+  'from',
+  'when',
+  'what',
+  'with',
+  'until',
+  'each',
+  'every',
+  'are',
+  'his',
+  'her',
+])
+/** Words the fake embedding model treats as one meaning, as a real model would place them close. */
+const FAKE_SYNONYMS: Record<string, string> = {
+  automobile: 'car',
+  vehicle: 'car',
+  cars: 'car',
+  physician: 'doctor',
+  doctors: 'doctor',
+  salary: 'pay',
+  wage: 'pay',
+  wages: 'pay',
+}
+
+/**
+ * A deterministic "embedding": each word (lowercased, synonyms folded, stopwords skipped) adds 1 to a dimension
+ * picked by its hash; the vector is normalised. Texts sharing words or synonyms are close.
+ */
+export function fakeEmbedding(text: string): number[] {
+  const v = new Array<number>(FAKE_EMBEDDING_DIMENSIONS).fill(0)
+  for (const raw of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+    if (raw.length < 3 || FAKE_STOPWORDS.has(raw)) continue
+    const word = FAKE_SYNONYMS[raw] ?? raw
+    let h = 2166136261
+    for (const ch of word) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0
+    v[h % FAKE_EMBEDDING_DIMENSIONS] = (v[h % FAKE_EMBEDDING_DIMENSIONS] ?? 0) + 1
+  }
+  const norm = Math.hypot(...v) || 1
+  return v.map((x) => x / norm)
+}
+
+export type RecordedEmbedding = { model: string; input: string[] }
+
 export type FakeLlm = {
   baseUrl: string
   requests: RecordedCompletion[]
+  embeddingRequests: RecordedEmbedding[]
+  /** The next `n` /embeddings calls answer 503 (busy). */
+  failEmbeddings: (n: number) => void
   /** Streams whose client closed the connection before the last chunk. */
   aborted: () => number
   reply: (next: Reply) => void
@@ -68,6 +120,8 @@ async function stream(res: ServerResponse, reply: Extract<Reply, { kind: 'text' 
 
 export async function startFakeLlm(options: { port?: number; host?: string } = {}): Promise<FakeLlm> {
   const requests: RecordedCompletion[] = []
+  const embeddingRequests: RecordedEmbedding[] = []
+  let embeddingFailures = 0
   let next: Reply = { kind: 'text', text: 'A reply from the fake model.' }
   const hanging: ServerResponse[] = []
   let aborted = 0
@@ -83,6 +137,26 @@ export async function startFakeLlm(options: { port?: number; host?: string } = {
     }
     if (req.method === 'GET' && req.url === '/__fake/health') {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}')
+      return
+    }
+    if (req.method === 'POST' && req.url?.endsWith('/embeddings')) {
+      const body = JSON.parse(Buffer.concat(chunks).toString()) as { model: string; input: string | string[] }
+      const input = Array.isArray(body.input) ? body.input : [body.input]
+      embeddingRequests.push({ model: body.model, input })
+      if (embeddingFailures > 0) {
+        embeddingFailures--
+        res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":{"message":"busy"}}')
+        return
+      }
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(
+        JSON.stringify({
+          object: 'list',
+          model: body.model,
+          data: input.map((text, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(text) })),
+          usage: { prompt_tokens: 1, total_tokens: 1 },
+        }),
+      )
       return
     }
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
@@ -131,6 +205,10 @@ export async function startFakeLlm(options: { port?: number; host?: string } = {
   return {
     baseUrl: `http://${host}:${port}/v1`,
     requests,
+    embeddingRequests,
+    failEmbeddings: (n) => {
+      embeddingFailures = n
+    },
     aborted: () => aborted,
     reply: (r) => {
       next = r
