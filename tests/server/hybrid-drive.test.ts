@@ -10,12 +10,18 @@ import { ADA } from '#tests/fakes/google/fixtures.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 import { connectDrive, driveEnv, ingestOk, newPerson } from './drive-helpers.ts'
 import { buildTestApp } from './helper.ts'
+import { pgvectorAvailable } from './postgres-test-db.ts'
+
+// On a PostgreSQL server without pgvector these cannot run; keyword-only.test.ts covers that case.
+const vectors = await pgvectorAvailable()
+const NO_VECTORS_NOTE = vectors ? '' : ' [skipped: this PostgreSQL has no pgvector]'
 
 let app: App
 let emulator: GoogleEmulator
 let fake: FakeLlm
 
 beforeAll(async () => {
+  if (!vectors) return
   emulator = await createGoogleEmulator()
   fake = await startFakeLlm()
   app = await buildTestApp({
@@ -24,30 +30,36 @@ beforeAll(async () => {
   })
 }, 60_000)
 afterAll(async () => {
+  if (!vectors) return
   await app.close()
   await emulator.close()
   await fake.close()
 })
 
-test('after a Drive ingest every new passage of the person gets a vector of the configured model', async () => {
-  const ada = await newPerson(app)
-  await connectDrive(app, ada, { account: ADA })
-  await ingestOk(app, ada)
-  // Nothing else asks for embeddings here: the ingest's own call must bring every vector.
-  const counts = async () => {
-    const { rows } = (await app.db.execute(sql`
+test.skipIf(!vectors)(
+  'after a Drive ingest every new passage of the person gets a vector of the configured model' +
+    NO_VECTORS_NOTE,
+  async () => {
+    const ada = await newPerson(app)
+    await connectDrive(app, ada, { account: ADA })
+    await ingestOk(app, ada)
+    // Nothing else asks for embeddings here: the ingest's own call must bring every vector.
+    const counts = async () => {
+      const { rows } = (await app.db.execute(sql`
       select (select count(*)::int from document_chunks where user_id = ${ada.id}) as chunks,
         (select count(*)::int from chunk_embeddings where user_id = ${ada.id} and model = 'fake-embed') as vectors`)) as unknown as {
-      rows: { chunks: number; vectors: number }[]
+        rows: { chunks: number; vectors: number }[]
+      }
+      return rows
     }
-    return rows
-  }
-  let rows = await counts()
-  for (let i = 0; i < 200 && rows[0]?.vectors !== rows[0]?.chunks; i++) {
-    await new Promise((r) => setTimeout(r, 50))
-    rows = await counts()
-  }
-  expect(rows[0]?.chunks).toBeGreaterThan(0)
-  expect(rows[0]?.vectors).toBe(rows[0]?.chunks)
-  expect(fake.embeddingRequests.length).toBeGreaterThan(0)
-}, 60_000)
+    let rows = await counts()
+    for (let i = 0; i < 200 && rows[0]?.vectors !== rows[0]?.chunks; i++) {
+      await new Promise((r) => setTimeout(r, 50))
+      rows = await counts()
+    }
+    expect(rows[0]?.chunks).toBeGreaterThan(0)
+    expect(rows[0]?.vectors).toBe(rows[0]?.chunks)
+    expect(fake.embeddingRequests.length).toBeGreaterThan(0)
+  },
+  60_000,
+)

@@ -21,6 +21,22 @@ export const POSTGRES_SKIP_NOTE = TEST_DATABASE_URL
   ? ''
   : ' [skipped: no PostgreSQL; set TEST_DATABASE_URL or run `npm run test:postgres`]'
 
+/**
+ * Whether the databases the tests run on have pgvector: embedded PGlite always has it; a
+ * PostgreSQL server only when the extension is installed there (Debian's PostgreSQL 15 has none).
+ */
+export async function pgvectorAvailable(): Promise<boolean> {
+  if (!TEST_DATABASE_URL) return true
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL })
+  await client.connect()
+  try {
+    const { rows } = await client.query(`select 1 from pg_available_extensions where name = 'vector'`)
+    return rows.length > 0
+  } finally {
+    await client.end()
+  }
+}
+
 const TEMPLATE_LOCK = 0x646f6363 // "docc": any constant both workers agree on
 
 let admin: pg.Pool | undefined
