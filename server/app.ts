@@ -70,6 +70,8 @@ export type BuildAppOptions = {
   jobs?: { leaseMs?: number; pollMs?: number; concurrency?: number }
   /** How long the Drive ingest call waits for the files it queued (default 25 s). */
   ingestWaitMs?: number
+  /** How long a streamed answer may stay silent before a keep-alive comment (tests shorten it). */
+  streamHeartbeatMs?: number
   /** Overrides DRIVE_SYNC_INTERVAL (tests use milliseconds). */
   driveSyncIntervalMs?: number
 }
@@ -135,7 +137,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
         ...options.rateLimits,
       },
     })
-    await app.register(chatRoutes)
+    await app.register(chatRoutes, { heartbeatMs: options.streamHeartbeatMs })
     await app.register(googleDriveRoutes)
     await app.register(googleConnectRoutes)
     await app.register(documentRoutes)

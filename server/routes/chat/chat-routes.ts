@@ -11,7 +11,15 @@ import { chatEndpoints, IdParamsSchema, MessageParamsSchema } from '#contracts/c
 import type { AnswerRun } from '../../chat/chat-service.ts'
 import { requireUser } from '../../plugins/app/authentication.ts'
 
-export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
+/**
+ * A comment line on a quiet stream this often: proxies and load balancers close connections that
+ * stay silent (nginx after 60 s by default, our own server after 3 minutes, README D32), and a
+ * model may think for a while before its first token.
+ */
+export const STREAM_HEARTBEAT_MS = 15_000
+
+export const chatRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }> = async (app, opts) => {
+  const heartbeatMs = opts.heartbeatMs ?? STREAM_HEARTBEAT_MS
   const {
     createSession,
     listSessions,
@@ -92,7 +100,7 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
         request.body,
         request.log,
       )
-      return streamAnswer(reply, run)
+      return streamAnswer(reply, run, heartbeatMs)
     },
   })
 
@@ -106,6 +114,7 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
       return streamAnswer(
         reply,
         await app.chat.openRegenerate(requireUser(request), id, messageId, request.log),
+        heartbeatMs,
       )
     },
   })
@@ -152,14 +161,24 @@ export const chatRoutes: FastifyPluginAsyncZod = async (app) => {
  * Answers `text/event-stream`: the run's tokens and sources as they come, then its outcome. The
  * connection closing before the end (Stop, a closed tab) aborts the run, which stores what it has.
  */
-function streamAnswer(reply: FastifyReply, run: AnswerRun) {
+function streamAnswer(reply: FastifyReply, run: AnswerRun, heartbeatMs: number) {
   const body = new PassThrough()
   const stop = new AbortController()
   let ended = false
+  let quietSince = Date.now()
   const write = (event: string, data: unknown) => {
     if (!ended && !body.destroyed) body.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
+    quietSince = Date.now()
   }
+  // An SSE comment (ignored by every parser, ours included) whenever nothing was sent for a while.
+  const heartbeat = setInterval(() => {
+    if (!ended && !body.destroyed && Date.now() - quietSince >= heartbeatMs) {
+      body.write(': keep-alive\n\n')
+      quietSince = Date.now()
+    }
+  }, heartbeatMs)
   reply.raw.on('close', () => {
+    clearInterval(heartbeat)
     if (!ended) stop.abort()
   })
   void run(
@@ -168,6 +187,7 @@ function streamAnswer(reply: FastifyReply, run: AnswerRun) {
   ).then((outcome) => {
     write(outcome.event, outcome.data)
     ended = true
+    clearInterval(heartbeat)
     body.end()
   })
   return reply
