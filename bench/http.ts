@@ -1,7 +1,8 @@
 /**
  * HTTP throughput: a bare Fastify hello route (baseline), /api/v1/health, and /api/v1/auth/me
  * signed in, each served by its own process and measured in the same run with autocannon.
- * Target: /auth/me >= 0.7x the bare route's req/s.
+ * Floor: /auth/me >= 0.5x the bare route's req/s (the 0.7x target is retired, issue 14: nobody feels
+ * the difference; the floor only catches a real regression).
  *
  * Usage: node bench/http.ts [seconds per measurement, default 2] [rounds, default 12]
  *
@@ -31,7 +32,7 @@ const SECONDS = Number(process.argv[2] ?? 2)
 const ROUNDS = Number(process.argv[3] ?? 12)
 const WARMUP_SECONDS = 2
 const CONNECTIONS = 20
-const TARGET = 0.7
+const TARGET = 0.5
 const HAS_WRK = spawnSync('wrk', ['--version']).error === undefined
 
 type Target = { name: string; url: string; headers: Record<string, string> }
@@ -148,7 +149,7 @@ try {
   )
   const verdict = median(meRatios)
   console.log(
-    `\n/auth/me median ratio (autocannon): ${verdict.toFixed(2)} — target >= ${TARGET}: ${verdict >= TARGET ? 'met' : 'NOT met'}`,
+    `\n/auth/me median ratio (autocannon): ${verdict.toFixed(2)} — floor >= ${TARGET}: ${verdict >= TARGET ? 'met' : 'NOT met'}`,
   )
 } finally {
   await Promise.all(servers.map((server) => server.stop()))
