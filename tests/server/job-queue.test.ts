@@ -95,7 +95,7 @@ describe.each(targets)('on $name', (target) => {
   test("a dead worker's job is claimed again once its lease has run out, not before", async () => {
     const database = await open(target)
     const userId = await newUser(database)
-    let clock = new Date('2030-01-01T00:00:00Z').getTime()
+    let clock = Date.now()
     const now = () => new Date(clock)
     const queue = queueOn(database, { now, leaseMs: 60_000 })
     const ran: Job[] = []
@@ -154,7 +154,7 @@ describe.each(targets)('on $name', (target) => {
   test('a transient failure comes back after its backoff, with the attempt counted', async () => {
     const database = await open(target)
     const userId = await newUser(database)
-    let clock = new Date('2030-01-01T00:00:00Z').getTime()
+    let clock = Date.now()
     const queue = queueOn(database, { now: () => new Date(clock) })
     const attempts: number[] = []
     queue.handle('test', async (job) => {
