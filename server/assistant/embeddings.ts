@@ -11,9 +11,11 @@
  * background, while retrieval uses whatever vectors of the current model exist.
  */
 import { sql } from 'drizzle-orm'
-import OpenAI from 'openai'
+import type OpenAI from 'openai'
 import type { EmbeddingConfig } from '../config.ts'
 import type { Db } from '../db/database.ts'
+import { type PassageRow, toPassage } from '../repositories/documents-repository.ts'
+import { loadOpenAI } from './llm.ts'
 import type { Passage } from './passages.ts'
 
 /** Passages per /embeddings request. */
@@ -24,16 +26,19 @@ const EMBEDDING_INPUT_CHARS = 2000
 export type Embedder = { model: string; embed(texts: string[]): Promise<number[][]> }
 
 export function createEmbedder(config: EmbeddingConfig): Embedder {
-  const client = new OpenAI({
-    baseURL: config.baseUrl,
-    apiKey: config.apiKey || 'not-needed',
-    timeout: config.timeoutMs,
-    // The client retries connection failures, 408/409/429 and 5xx with backoff.
-    maxRetries: 3,
-  })
+  // The client library loads on first use, as for answers (start-up time, README D42).
+  let client: OpenAI | undefined
   return {
     model: config.model,
     async embed(texts) {
+      const { default: OpenAIClient } = await loadOpenAI()
+      client ??= new OpenAIClient({
+        baseURL: config.baseUrl,
+        apiKey: config.apiKey || 'not-needed',
+        timeout: config.timeoutMs,
+        // The client retries connection failures, 408/409/429 and 5xx with backoff.
+        maxRetries: 3,
+      })
       const response = await client.embeddings.create({
         model: config.model,
         input: texts,
@@ -146,28 +151,8 @@ export async function vectorSearch(
     join documents d on d.id = c.document_id
     where e.user_id = ${userId} and e.model = ${model}
     order by e.embedding <=> ${literal(query)}::vector, c.id
-    limit ${limit}`)) as unknown as {
-    rows: {
-      chunk_id: string
-      document_id: string
-      document_name: string
-      page: number | null
-      heading: string | null
-      link: string | null
-      text: string
-      rank: number
-    }[]
-  }
-  return rows.map((r) => ({
-    chunkId: r.chunk_id,
-    documentId: r.document_id,
-    documentName: r.document_name,
-    page: r.page,
-    heading: r.heading,
-    link: r.link,
-    text: r.text,
-    rank: Number(r.rank),
-  }))
+    limit ${limit}`)) as unknown as { rows: PassageRow[] }
+  return rows.map(toPassage)
 }
 
 /** Reciprocal rank fusion's constant: the usual 60. */

@@ -14,7 +14,7 @@ import type { ChatPromptMessage } from './prompt.ts'
 // Loaded on the first answer, not at start: the client library is a large part of start-up time
 // (bench/footprint.ts, README D42).
 let openaiModule: Promise<typeof import('openai')> | undefined
-const loadOpenAI = () => {
+export const loadOpenAI = () => {
   openaiModule ??= import('openai')
   return openaiModule
 }

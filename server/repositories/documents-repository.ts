@@ -63,7 +63,8 @@ export const NAME_WEIGHT = 1
 /** Rows per INSERT: well under PostgreSQL's 65,535 bind parameters at 7 per row. */
 const CHUNK_INSERT_BATCH = 500
 
-type PassageRow = {
+/** A ranked passage as the search queries select it (snake_case columns). */
+export type PassageRow = {
   chunk_id: string
   document_id: string
   document_name: string
@@ -72,6 +73,19 @@ type PassageRow = {
   link: string | null
   text: string
   rank: number
+}
+
+export function toPassage(r: PassageRow): Passage {
+  return {
+    chunkId: r.chunk_id,
+    documentId: r.document_id,
+    documentName: r.document_name,
+    page: r.page,
+    heading: r.heading,
+    link: r.link,
+    text: r.text,
+    rank: Number(r.rank),
+  }
 }
 
 type TermRow = {
@@ -421,16 +435,7 @@ export function createDocumentsRepository(db: Db) {
         limit ${limit}`
       // Both drivers answer `{ rows }`; the shared Db type leaves the result shape open.
       const { rows } = (await db.execute(query)) as unknown as { rows: PassageRow[] }
-      return rows.map((r) => ({
-        chunkId: r.chunk_id,
-        documentId: r.document_id,
-        documentName: r.document_name,
-        page: r.page,
-        heading: r.heading,
-        link: r.link,
-        text: r.text,
-        rank: Number(r.rank),
-      }))
+      return rows.map(toPassage)
     },
   }
 }
