@@ -12,15 +12,14 @@ import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { extractText, getDocumentProxy } from 'unpdf'
-import { authEndpoints } from '../contracts/auth.ts'
 import { documentEndpoints } from '../contracts/documents.ts'
 import { driveEndpoints, IngestReportSchema } from '../contracts/drive.ts'
 import { buildApp } from '../server/app.ts'
 import { loadConfig } from '../server/config.ts'
-import { completeConsent } from '../tests/fakes/google/consent.ts'
 import { createGoogleEmulator } from '../tests/fakes/google/emulator.ts'
 import { ADA, MIME } from '../tests/fakes/google/fixtures.ts'
 import { DRIVE_ENDPOINTS } from '../tests/fakes/google/store.ts'
+import { connectedBenchUser } from './drive-user.ts'
 
 const FILES = Number(process.argv[2] ?? 500)
 const PUBLIC_URL = 'http://127.0.0.1:3000'
@@ -104,26 +103,7 @@ try {
           : { mimeType: MIME.text, content: contents[i] }),
     }).id
   })
-  const email = 'bench@example.com'
-  const password = 'bench-password'
-  await app.inject({
-    method: 'POST',
-    url: authEndpoints.register.path,
-    payload: { email, password, confirmPassword: password },
-  })
-  const login = await app.inject({
-    method: 'POST',
-    url: authEndpoints.login.path,
-    payload: { email, password },
-  })
-  const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ')
-  const connect = await app.inject({
-    method: 'GET',
-    url: '/api/v1/google-drive/auth/google',
-    headers: { cookie },
-  })
-  const redirect = await completeConsent(String(connect.headers.location), { account: ADA })
-  await app.inject({ method: 'GET', url: `${redirect.pathname}${redirect.search}`, headers: { cookie } })
+  const { email, cookie } = await connectedBenchUser(app)
 
   const sync = async () => {
     emulator.state.clearRequests()

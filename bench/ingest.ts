@@ -11,13 +11,12 @@ import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { extractText, getDocumentProxy } from 'unpdf'
-import { authEndpoints } from '../contracts/auth.ts'
 import { driveEndpoints, IngestReportSchema } from '../contracts/drive.ts'
 import { buildApp } from '../server/app.ts'
 import { loadConfig } from '../server/config.ts'
-import { completeConsent } from '../tests/fakes/google/consent.ts'
 import { createGoogleEmulator } from '../tests/fakes/google/emulator.ts'
 import { ADA, MIME } from '../tests/fakes/google/fixtures.ts'
+import { connectedBenchUser } from './drive-user.ts'
 
 const PAGES = Number(process.argv[2] ?? 300)
 const RUNS = Number(process.argv[3] ?? 3)
@@ -86,26 +85,7 @@ try {
     mimeType: MIME.pdf,
     content: bytes,
   })
-  const email = 'bench@example.com'
-  const password = 'bench-password'
-  await app.inject({
-    method: 'POST',
-    url: authEndpoints.register.path,
-    payload: { email, password, confirmPassword: password },
-  })
-  const login = await app.inject({
-    method: 'POST',
-    url: authEndpoints.login.path,
-    payload: { email, password },
-  })
-  const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ')
-  const connect = await app.inject({
-    method: 'GET',
-    url: '/api/v1/google-drive/auth/google',
-    headers: { cookie },
-  })
-  const redirect = await completeConsent(String(connect.headers.location), { account: ADA })
-  await app.inject({ method: 'GET', url: `${redirect.pathname}${redirect.search}`, headers: { cookie } })
+  const { email, cookie } = await connectedBenchUser(app)
 
   const ingestSeconds: number[] = []
   const bareSeconds: number[] = []
