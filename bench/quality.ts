@@ -13,7 +13,7 @@
  * page), and "in prompt": a grade-2 page among the passages the product puts into the prompt
  * (passage BM25: its top passages in order under the same token budget and count; page BM25: its
  * first three pages, since whole pages do not fit a prompt).
- * Usage: node bench/quality.ts [--per-question]
+ * Usage: node bench/quality.ts [--per-question] [questions.json, default quality/questions.json]
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
@@ -34,8 +34,9 @@ const CORPUS = ['fastify/docs', 'undici/docs/docs', 'pino/docs']
 const PER_QUESTION = process.argv.includes('--per-question')
 
 type Judged = { question: string; relevant: Record<string, number> }
+const questionsFile = process.argv.find((a) => a.endsWith('.json')) ?? 'quality/questions.json'
 const questions = JSON.parse(
-  readFileSync(path.join(import.meta.dirname, 'quality/questions.json'), 'utf8'),
+  readFileSync(path.resolve(import.meta.dirname, questionsFile), 'utf8'),
 ) as Judged[]
 
 function markdownFiles(dir: string): string[] {

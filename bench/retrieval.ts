@@ -5,12 +5,14 @@
  * searches, rare codes, common words, quoted phrases), against a trivial query (`SELECT 1`) and an
  * indexed count of the user's chunks in the same run. Target: p95 <= 50 ms.
  * Usage: node bench/retrieval.ts [questions] [chunks]
+ * BENCH_DATA_DIR=dir keeps the loaded database there and reuses it on the next run (questions are
+ * then drawn from the stored passages), for measuring one change after another.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { PASSAGES_PER_ANSWER } from '../server/assistant/assistant.ts'
 import { createRetriever } from '../server/assistant/retrieval.ts'
 import { loadConfig } from '../server/config.ts'
@@ -104,27 +106,39 @@ async function timed(label: string, runs: number, fn: (i: number) => Promise<unk
   return { label, p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted.at(-1) ?? 0, times }
 }
 
-const dir = mkdtempSync(path.join(tmpdir(), 'docchat-bench-retrieval-'))
+const keptDir = process.env.BENCH_DATA_DIR
+const dir = keptDir ?? mkdtempSync(path.join(tmpdir(), 'docchat-bench-retrieval-'))
 const database = await openDatabase(
   loadConfig({ DATA_DIR: dir, APP_SECRET: 'bench-secret-that-is-long-enough-0123456789' }),
 )
 try {
   const { db } = database
   const started = performance.now()
-  const ids: string[] = []
-  for (let i = 0; i <= OTHER_USERS; i++) {
-    const [row] = await db
-      .insert(users)
-      .values({ email: `bench-${i}@example.com`, passwordHash: 'not-a-hash' })
-      .returning({ id: users.id })
-    if (row) ids.push(row.id)
+  const [kept] = await db.select({ id: users.id }).from(users).where(eq(users.email, 'bench-0@example.com'))
+  let mainUser = kept?.id
+  let samples: string[]
+  if (mainUser) {
+    const { rows: stored } = (await db.execute(
+      sql`select text from document_chunks where user_id = ${mainUser} and ordinal % 100 = 7 order by document_id`,
+    )) as unknown as { rows: { text: string }[] }
+    samples = stored.map((r) => r.text)
+  } else {
+    const ids: string[] = []
+    for (let i = 0; i <= OTHER_USERS; i++) {
+      const [row] = await db
+        .insert(users)
+        .values({ email: `bench-${i}@example.com`, passwordHash: 'not-a-hash' })
+        .returning({ id: users.id })
+      if (row) ids.push(row.id)
+    }
+    const [first, ...others] = ids
+    if (!first) throw new Error('no user')
+    mainUser = first
+    samples = await indexUser(db, first, MAIN_CHUNKS)
+    for (const other of others) await indexUser(db, other, OTHER_CHUNKS)
+    // What the end of an ingest does: PGlite has no autovacuum to ANALYZE the new chunks.
+    if (!(await refreshChunkStatistics(db))) throw new Error('the statistics were not refreshed')
   }
-  const [mainUser, ...others] = ids
-  if (!mainUser) throw new Error('no user')
-  const samples = await indexUser(db, mainUser, MAIN_CHUNKS)
-  for (const other of others) await indexUser(db, other, OTHER_CHUNKS)
-  // What the end of an ingest does: PGlite has no autovacuum to ANALYZE the new chunks.
-  if (!(await refreshChunkStatistics(db))) throw new Error('the statistics were not refreshed')
   const loadSeconds = (performance.now() - started) / 1000
   const { rows } = (await db.execute(
     sql`select count(*)::int as n, avg(length(text))::int as chars, count(*) filter (where user_id = ${mainUser})::int as mine from document_chunks`,
@@ -170,5 +184,5 @@ try {
   }
 } finally {
   await database.close()
-  rmSync(dir, { recursive: true, force: true })
+  if (!keptDir) rmSync(dir, { recursive: true, force: true })
 }

@@ -26,14 +26,22 @@ export type DocumentsRepository = ReturnType<typeof createDocumentsRepository>
  * hundreds of lexemes that matches (and scores) nearly every chunk. The first ones are kept.
  */
 export const MAX_QUERY_TERMS = 32
-/** BM25's term-frequency saturation and length normalisation (the usual Lucene values). */
+/**
+ * BM25's term-frequency saturation and length normalisation (the usual Lucene values). A heading
+ * word counts once in a passage's term frequency, like any other of its words: counting heading
+ * words twice scored lower on bench/quality.ts (the document's name and score carry the topic).
+ */
 export const BM25_K1 = 1.2
 export const BM25_B = 0.75
 /**
- * A heading word counts this many times in a chunk's term frequency. 1: counting heading words
- * twice scored lower on bench/quality.ts (the document's name and score carry the topic better).
+ * Length normalisation of the document-level BM25 (a document scored as one text): stronger than
+ * a passage's, since documents differ in length far more than passages do, and a long page that
+ * mentions every word once (a list of plugins) should not outrank the page about the topic.
+ * bench/quality.ts, both question sets: 0.75 → 0.9 (with DOCUMENT_WEIGHT 3 → 2) took nDCG@10
+ * from 0.785 to 0.795 on the 53 questions the weights were chosen on and from 0.774 to 0.788 on
+ * the 30 held-out questions written afterwards.
  */
-const HEADING_TF = 1
+export const DOCUMENT_B = 0.9
 /**
  * How many postings (chunks holding a question word, from the user's own term counts) a question
  * reads in full. Words are taken rarest first until their chunk counts reach this: in a library
@@ -51,9 +59,10 @@ export const DOCUMENT_POOL = 40
  * Weight of the document's own score (the document scored as one text, normalised to the best
  * document of this question) against the passage's BM25 (normalised the same way): a passage of
  * a page about the whole topic beats a stray passage with the same words. Chosen on
- * bench/quality.ts (0: 0.69 nDCG@10, 1: 0.74, 2: 0.76, 3: 0.76, 4: 0.76 before names counted).
+ * bench/quality.ts (0: 0.69 nDCG@10, 1: 0.74, 2: 0.76, 3: 0.76, 4: 0.76 before names counted;
+ * 2 with DOCUMENT_B, see there).
  */
-export const DOCUMENT_WEIGHT = 3
+export const DOCUMENT_WEIGHT = 2
 /**
  * A question word in the document's name (a Drive file title, "Hooks.md") adds this many times
  * its idf to the document's score: people name documents after their topic. 0 → 3 took
@@ -340,7 +349,7 @@ export function createDocumentsRepository(db: Db) {
      * normalised to the best passage of the question (0..1), plus DOCUMENT_WEIGHT × its document's
      * score normalised the same way: BM25 of the document as one text (summed term frequencies of
      * its candidate chunks, idf from the user's document counts, length against the average
-     * document) plus NAME_WEIGHT × the idf of each question word in the document's name. The
+     * document, DOCUMENT_B) plus NAME_WEIGHT × the idf of each question word in the document's name. The
      * document score is computed for the documents of the DOCUMENT_POOL best passages, from the
      * chunks already read (exact whenever every question word was read in full, see below).
      *
@@ -350,7 +359,10 @@ export function createDocumentsRepository(db: Db) {
      * large library) are not read one by one; chunks holding most of the question's words
      * together (mostOf, led by the rarest words) are read instead, MAX_CANDIDATES_READ at most.
      * The term frequencies of a chunk come from its tsvector cut down to the question's lexemes
-     * (ts_delete of everything else), so scoring a chunk never unnests its whole vocabulary.
+     * (they are given weight D, which no stored passage uses, and only D is kept: two passes in C
+     * over the vector), so scoring a chunk never unnests its whole vocabulary. The earlier cut,
+     * `ts_delete` of `tsvector_to_array` of everything else, built a text value per word of
+     * the passage and cost about 7× as much (bench/retrieval.ts).
      *
      * A question of only stopwords or punctuation, or of words none of the user's chunks hold,
      * finds nothing (no error, no notice).
@@ -389,12 +401,11 @@ export function createDocumentsRepository(db: Db) {
              and (c.tsv @@ ${mostLed}::tsquery or c.tsv @@ ${mostSecond}::tsquery)
            limit ${MAX_CANDIDATES_READ})
         ), hits as (
-          select c.id, c.document_id, c.token_count, t.lexeme,
-            cardinality(t.positions) + ${HEADING_TF - 1}::float8 * cardinality(array_positions(t.weights, 'A')) as tf
+          select c.id, c.document_id, c.token_count, t.lexeme, cardinality(t.positions)::float8 as tf
           from candidates k
           join document_chunks c on c.id = k.id
           cross join q
-          cross join lateral unnest(ts_delete(c.tsv, tsvector_to_array(ts_delete(c.tsv, q.lexemes)))) as t
+          cross join lateral unnest(ts_filter(setweight(c.tsv, 'D', q.lexemes), '{d}')) as t
         ), scored as (
           select h.id, h.document_id,
             sum(q.chunk_idf[array_position(q.lexemes, h.lexeme)] * h.tf * ${BM25_K1 + 1}::float8
@@ -414,7 +425,7 @@ export function createDocumentsRepository(db: Db) {
         ), document_scores as (
           select h.document_id,
             sum(q.document_idf[array_position(q.lexemes, h.lexeme)] * h.tf * ${BM25_K1 + 1}::float8
-              / (h.tf + ${BM25_K1}::float8 * (1 - ${BM25_B}::float8 + ${BM25_B}::float8 * d.token_count / ${averageDocument}::float8)))
+              / (h.tf + ${BM25_K1}::float8 * (1 - ${DOCUMENT_B}::float8 + ${DOCUMENT_B}::float8 * d.token_count / ${averageDocument}::float8)))
               + ${NAME_WEIGHT}::float8 * coalesce(sum(q.document_idf[array_position(q.lexemes, h.lexeme)]) filter (where h.in_name), 0) as score
           from document_hits h
           join documents d on d.id = h.document_id

@@ -100,6 +100,23 @@ test('a natural question finds the passage that has most but not all of its word
   expect((await retrieve(user, question, 6))[0]?.documentName).toBe('exact.txt')
 })
 
+test('a question word said more often in a passage of the same length ranks it higher (term frequency)', async () => {
+  const user = await newUser()
+  await doc(
+    user,
+    'once',
+    'The warranty covers the laptop for two years; chargers and bags are bought by staff.',
+  )
+  await doc(
+    user,
+    'thrice',
+    'The warranty covers the laptop; the warranty lasts two years; warranty claims go to IT.',
+  )
+  const ranked = await retrieve(user, 'laptop warranty', 2)
+  expect(ranked.map((p) => p.documentName)).toEqual(['thrice.txt', 'once.txt'])
+  expect(ranked[0]?.rank).toBeGreaterThan(ranked[1]?.rank ?? 0)
+})
+
 test('a chunk with more of the question beats one that repeats a single word', async () => {
   const user = await newUser()
   await doc(user, 'repeats', 'Bicycle. Bicycle bicycle bicycle bicycle bicycle bicycle bicycle.')
