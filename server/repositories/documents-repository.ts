@@ -419,9 +419,12 @@ export function createDocumentsRepository(db: Db) {
           from hits h
           where h.document_id in (select document_id from pool)
           group by h.document_id, h.lexeme
+        ), document_names as (
+          select d.id, to_tsvector('english', regexp_replace(d.name, '[-_./]+', ' ', 'g')) as words
+          from documents d where d.id in (select document_id from pool)
         ), document_hits as (
-          select h.*, to_tsvector('english', regexp_replace(d.name, '[-_./]+', ' ', 'g')) @@ quote_literal(h.lexeme)::tsquery as in_name
-          from document_term_hits h join documents d on d.id = h.document_id
+          select h.*, n.words @@ quote_literal(h.lexeme)::tsquery as in_name
+          from document_term_hits h join document_names n on n.id = h.document_id
         ), document_scores as (
           select h.document_id,
             sum(q.document_idf[array_position(q.lexemes, h.lexeme)] * h.tf * ${BM25_K1 + 1}::float8
