@@ -5,7 +5,6 @@
  */
 import { mkdir } from 'node:fs/promises'
 import { PGlite } from '@electric-sql/pglite'
-import { vector } from '@electric-sql/pglite-pgvector'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
@@ -17,6 +16,7 @@ import { lockDataDir } from './data-dir-lock.ts'
 import { openMemoryClone } from './memory-template.ts'
 import { MIGRATIONS_FOLDER } from './migrations-folder.ts'
 import { type Notifications, openNotifications } from './notifications.ts'
+import { PGLITE_EXTENSIONS } from './pglite-extensions.ts'
 import * as schema from './schema.ts'
 
 /** The Drizzle handle the repositories take; the same API over PGlite and node-postgres. */
@@ -44,7 +44,7 @@ export async function openDatabase(config: Pick<Config, 'database' | 'dataDir'>)
       await mkdir(config.dataDir, { recursive: true, mode: 0o700 })
       const release = await lockDataDir(config.dataDir)
       try {
-        const client = new PGlite({ dataDir: target.dataDir, extensions: { vector } })
+        const client = new PGlite({ dataDir: target.dataDir, extensions: PGLITE_EXTENSIONS })
         await client.waitReady
         const db = drizzlePglite({ client, schema })
         await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER })

@@ -11,10 +11,10 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
-import { vector } from '@electric-sql/pglite-pgvector'
 import { drizzle } from 'drizzle-orm/pglite'
 import { migrate } from 'drizzle-orm/pglite/migrator'
 import { MIGRATIONS_FOLDER } from './migrations-folder.ts'
+import { PGLITE_EXTENSIONS } from './pglite-extensions.ts'
 
 let template: Promise<Blob> | undefined
 
@@ -24,7 +24,7 @@ export async function openMemoryClone(): Promise<PGlite> {
     template = undefined
     throw error
   })
-  const client = new PGlite({ loadDataDir: await template, extensions: { vector } })
+  const client = new PGlite({ loadDataDir: await template, extensions: PGLITE_EXTENSIONS })
   await client.waitReady
   // A no-op when the template is current (a few ms); a safety net if the cache key ever misses.
   await migrate(drizzle({ client }), { migrationsFolder: MIGRATIONS_FOLDER })
@@ -36,7 +36,7 @@ async function loadOrCreateTemplate(): Promise<Blob> {
   const cached = await readFile(file).catch(() => undefined)
   if (cached) return new Blob([cached])
 
-  const client = new PGlite({ extensions: { vector } })
+  const client = new PGlite({ extensions: PGLITE_EXTENSIONS })
   try {
     await client.waitReady
     await migrate(drizzle({ client }), { migrationsFolder: MIGRATIONS_FOLDER })

@@ -198,7 +198,8 @@ export const documentChunks = pgTable(
       ),
   },
   (t) => [
-    index('document_chunks_tsv_idx').using('gin', t.tsv),
+    /** Owner and words in one GIN index (btree_gin, migration 0009): a search reads only the owner's postings. */
+    index('document_chunks_user_tsv_idx').using('gin', t.userId, t.tsv),
     index('document_chunks_user_id_idx').on(t.userId),
     index('document_chunks_document_id_idx').on(t.documentId),
     foreignKey({
