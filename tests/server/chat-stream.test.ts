@@ -251,7 +251,7 @@ test('the stream says how long each stage before the model took (Server-Timing)'
   const stages = String(response.headers['server-timing'])
     .split(', ')
     .map((entry) => entry.split(';dur=')[0])
-  expect(stages).toEqual(expect.arrayContaining(['claim', 'history', 'retrieve', 'ready']))
+  expect(stages).toEqual(expect.arrayContaining(['claim', 'history', 'retrieve', 'open']))
   // A question that stands alone is not rewritten: the answer is the only model call.
   expect(stages).not.toContain('rewrite')
 })

@@ -164,18 +164,21 @@ export const chatRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }> = async
  * connection closing before the end (Stop, a closed tab) aborts the run, which stores what it has.
  */
 /**
- * How long each stage before the model's answer took (claim, history, rewrite, retrieve), sent as
- * a Server-Timing header (browsers show it in the network panel; bench/chat-stream.ts reads it)
- * and logged at debug level with the time to the first token.
+ * How long each stage before the model's answer took (claim, history, rewrite, retrieve; `open`:
+ * the whole handler before the stream starts), sent as a Server-Timing header (browsers show it
+ * in the network panel; bench/chat-stream.ts reads it) and logged at debug level with the time
+ * to the first token.
  */
 class StageTimes {
+  readonly started = performance.now()
   readonly stages: Record<string, number> = {}
   record = (stage: string, ms: number) => {
     this.stages[stage] = Math.round(ms * 10) / 10
   }
-  header(readyMs: number): string {
-    return [...Object.entries(this.stages), ['ready', readyMs] as const]
-      .map(([stage, ms]) => `${stage};dur=${Math.round(ms * 10) / 10}`)
+  since = () => Math.round((performance.now() - this.started) * 10) / 10
+  header(): string {
+    return [...Object.entries(this.stages), ['open', this.since()] as const]
+      .map(([stage, ms]) => `${stage};dur=${ms}`)
       .join(', ')
   }
 }
@@ -205,7 +208,7 @@ function streamAnswer(reply: FastifyReply, run: AnswerRun, heartbeatMs: number, 
     if (firstToken && stages) {
       firstToken = false
       reply.log.debug(
-        { event: 'chat.stream.first-token', ms: Math.round(reply.elapsedTime), stages: stages.stages },
+        { event: 'chat.stream.first-token', ms: stages.since(), stages: stages.stages },
         'first token sent',
       )
     }
@@ -217,7 +220,7 @@ function streamAnswer(reply: FastifyReply, run: AnswerRun, heartbeatMs: number, 
     clearInterval(heartbeat)
     body.end()
   })
-  if (stages) reply.header('server-timing', stages.header(reply.elapsedTime))
+  if (stages) reply.header('server-timing', stages.header())
   return reply
     .code(200)
     .header('content-type', 'text/event-stream; charset=utf-8')
