@@ -116,13 +116,19 @@ test('Stop keeps the answer so far, marked stopped, rateable at once and still t
 
   // Without a reload the stopped answer has its stored id: the rating reaches the server.
   await chat.getByRole('button', { name: 'Like', exact: true }).click()
-  await expect(chat.getByRole('button', { name: 'Like', exact: true })).toHaveAttribute('aria-pressed', 'true')
+  await expect(chat.getByRole('button', { name: 'Like', exact: true })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  )
 
   await expect(page).toHaveURL(/\/dashboard\/c\//)
   await page.reload()
   await expect(chat.getByText('The first part of a long answer')).toBeVisible()
   await expect(chat.getByText('Stopped')).toBeVisible()
-  await expect(chat.getByRole('button', { name: 'Like', exact: true })).toHaveAttribute('aria-pressed', 'true')
+  await expect(chat.getByRole('button', { name: 'Like', exact: true })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  )
   await snap(page, '34-stopped-after-reload')
 })
 
