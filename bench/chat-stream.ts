@@ -4,7 +4,8 @@
  * OpenAI-compatible fake, streaming its first token after a fixed delay D) the target is
  * p95 <= D + 50 ms; with no model configured (the extractive answer) the figure is reported.
  * Usage: npm run bench:stream   (build first: npm run build)
- *   BENCH_ROUNDS (20), BENCH_FIRST_TOKEN_MS (D, 300)
+ *   BENCH_ROUNDS (20), BENCH_FIRST_TOKEN_MS (D, 300), BENCH_BASELINE_ROOT (a built checkout of
+ *   another commit: measured in the same run, interleaved, for ratios)
  */
 import { chromium, type Page } from '@playwright/test'
 import { CHROMIUM_ARGS, chromiumPath } from '../tests/e2e/chromium.ts'
@@ -34,7 +35,15 @@ async function signIn(page: Page, url: string) {
   await page.waitForURL(/\/dashboard$/)
 }
 
-type Timing = { ownMessage: number; firstToken: number }
+type Timing = {
+  ownMessage: number
+  firstToken: number
+  /** Enter → the stream request leaves; request → its first bytes (headers + first token). */
+  requestStart: number
+  firstBytes: number
+  /** The server's Server-Timing stages (claim, history, rewrite, retrieve, ready). */
+  stages: Record<string, number>
+}
 
 /**
  * Enter → the new answer's first text painted (a frame after the DOM has it), in ms; and, as the
@@ -45,7 +54,7 @@ async function firstToken(page: Page, question: string): Promise<Timing> {
   await input.fill(question)
   const measured = page.evaluate(
     () =>
-      new Promise<{ ownMessage: number; firstToken: number }>((resolve) => {
+      new Promise<{ ownMessage: number; firstToken: number; pressed: number }>((resolve) => {
         let pressed = 0
         let own = 0
         const field = document.querySelector('textarea[aria-label="Message"]')
@@ -69,7 +78,9 @@ async function firstToken(page: Page, question: string): Promise<Timing> {
           const last = bots[bots.length - 1]
           if (pressed > 0 && bots.length > before && (last?.textContent ?? '').trim() !== '') {
             observer.disconnect()
-            requestAnimationFrame(() => resolve({ ownMessage: own, firstToken: performance.now() - pressed }))
+            requestAnimationFrame(() =>
+              resolve({ ownMessage: own, firstToken: performance.now() - pressed, pressed }),
+            )
           }
         })
         observer.observe(document.body, { childList: true, subtree: true, characterData: true })
@@ -81,32 +92,81 @@ async function firstToken(page: Page, question: string): Promise<Timing> {
     const field = document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]')
     return field !== null && !field.disabled && !document.querySelector('li[data-streaming="true"]')
   })
-  return ms
+  // Where the time went, from the stream request's resource timing (same origin: Server-Timing
+  // is visible to the page).
+  const request = await page.evaluate(() => {
+    const entries = performance
+      .getEntriesByType('resource')
+      .filter((e) => e.name.endsWith('/messages/stream')) as PerformanceResourceTiming[]
+    const last = entries.at(-1)
+    performance.clearResourceTimings()
+    if (!last) return null
+    return {
+      startTime: last.startTime,
+      firstBytes: last.responseStart - last.startTime,
+      stages: Object.fromEntries(last.serverTiming.map((t) => [t.name, t.duration])),
+    }
+  })
+  return {
+    ownMessage: ms.ownMessage,
+    firstToken: ms.firstToken,
+    requestStart: request ? request.startTime - ms.pressed : Number.NaN,
+    firstBytes: request?.firstBytes ?? Number.NaN,
+    stages: request?.stages ?? {},
+  }
 }
 
-async function run(label: string, url: string): Promise<number[]> {
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  )
+
+type Target = { label: string; url: string }
+
+function report(label: string, measured: Timing[]): number[] {
+  const sorted = measured.map((t) => t.firstToken).sort((a, b) => a - b)
+  const ownSorted = measured.map((t) => t.ownMessage).sort((a, b) => a - b)
+  console.log(
+    `${label}: n=${sorted.length} first token median ${percentile(sorted, 50).toFixed(0)} ms, ` +
+      `p95 ${percentile(sorted, 95).toFixed(0)} ms, max ${sorted.at(-1)?.toFixed(0)} ms; ` +
+      `baseline (own message painted) median ${percentile(ownSorted, 50).toFixed(0)} ms, ` +
+      `p95 ${percentile(ownSorted, 95).toFixed(0)} ms`,
+  )
+  const stageNames = [...new Set(measured.flatMap((t) => Object.keys(t.stages)))]
+  console.log(
+    `  medians: Enter -> request sent ${median(measured.map((t) => t.requestStart)).toFixed(0)} ms, ` +
+      `request -> first bytes ${median(measured.map((t) => t.firstBytes)).toFixed(0)} ms` +
+      (stageNames.length > 0
+        ? `; server stages (Server-Timing) ${stageNames
+            .map((name) => `${name} ${median(measured.map((t) => t.stages[name] ?? 0)).toFixed(1)}`)
+            .join(', ')} ms`
+        : ''),
+  )
+  return sorted
+}
+
+/**
+ * Each target in its own page of one browser, their sends interleaved round by round, so every
+ * target meets the same machine load (the ratios between them hold on a busy machine).
+ */
+async function run(targets: Target[]): Promise<number[][]> {
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS })
   try {
-    const page = await browser.newPage()
-    await signIn(page, url)
-    const times: number[] = []
-    const own: number[] = []
+    const pages: Page[] = []
+    for (const target of targets) {
+      const page = await browser.newPage()
+      await signIn(page, target.url)
+      pages.push(page)
+    }
+    const measured: Timing[][] = targets.map(() => [])
     for (let i = 0; i < ROUNDS + WARMUP; i++) {
-      const t = await firstToken(page, `Question ${i}: what is the meal allowance?`)
-      if (i >= WARMUP) {
-        times.push(t.firstToken)
-        own.push(t.ownMessage)
+      for (const [t, page] of pages.entries()) {
+        const timing = await firstToken(page, `Question ${i}: what is the meal allowance?`)
+        if (i >= WARMUP) measured[t]?.push(timing)
       }
     }
-    const sorted = [...times].sort((a, b) => a - b)
-    const ownSorted = [...own].sort((a, b) => a - b)
-    console.log(
-      `${label}: n=${sorted.length} first token median ${percentile(sorted, 50).toFixed(0)} ms, ` +
-        `p95 ${percentile(sorted, 95).toFixed(0)} ms, max ${sorted.at(-1)?.toFixed(0)} ms; ` +
-        `baseline (own message painted) median ${percentile(ownSorted, 50).toFixed(0)} ms, ` +
-        `p95 ${percentile(ownSorted, 95).toFixed(0)} ms`,
-    )
-    return sorted
+    return targets.map((target, t) => report(target.label, measured[t] ?? []))
   } finally {
     await browser.close()
   }
@@ -119,20 +179,33 @@ fake.reply({
   firstTokenDelayMs: D,
   tokenDelayMs: 5,
 })
-const withModel = await startApp(Number(process.env.BENCH_PORT ?? 3204), {
-  LLM_BASE_URL: fake.baseUrl,
-  LLM_MODEL: 'fake-model',
-})
+const model = { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: 'fake-model' }
+const port = Number(process.env.BENCH_PORT ?? 3204)
+const withModel = await startApp(port, model)
+// BENCH_BASELINE_ROOT: another checkout (built), measured in the same run for a ratio.
+const baselineRoot = process.env.BENCH_BASELINE_ROOT
+const baseline = baselineRoot ? await startApp(port + 10, model, undefined, baselineRoot) : null
 const noModel = await startApp(Number(process.env.BENCH_PORT_NO_MODEL ?? 3205))
 try {
-  const sorted = await run(`model, first token after D=${D} ms`, withModel.url)
-  const p95 = percentile(sorted, 95)
+  const label = `model, first token after D=${D} ms`
+  const [mine, theirs] = await run([
+    { label, url: withModel.url },
+    ...(baseline ? [{ label: `${label}, baseline ${baselineRoot}`, url: baseline.url }] : []),
+  ])
+  const over = (sorted: number[] | undefined, p: number) => percentile(sorted ?? [], p) - D
   console.log(
-    `  p95 - D = ${(p95 - D).toFixed(0)} ms (target <= 50 ms): ${p95 - D <= 50 ? 'met' : 'NOT met'}`,
+    `  p95 - D = ${over(mine, 95).toFixed(0)} ms (target <= 50 ms): ${over(mine, 95) <= 50 ? 'met' : 'NOT met'}`,
   )
-  await run('no model (extractive answer)', noModel.url)
+  if (theirs) {
+    console.log(
+      `  baseline p95 - D = ${over(theirs, 95).toFixed(0)} ms; this / baseline: median - D ` +
+        `${(over(mine, 50) / over(theirs, 50)).toFixed(2)}x, p95 - D ${(over(mine, 95) / over(theirs, 95)).toFixed(2)}x`,
+    )
+  }
+  await run([{ label: 'no model (extractive answer)', url: noModel.url }])
 } finally {
   await withModel.stop()
+  await baseline?.stop()
   await noModel.stop()
   await fake.close()
 }

@@ -7,6 +7,8 @@
  *   before (initdb is a first-start cost, not a restart cost). Target ≤ 2 s.
  * - import time: `import('server/app.ts')` alone, against `import('fastify')` as the baseline.
  * Medians over the rounds, the rounds interleaved so machine drift hits both sides alike.
+ * BENCH_BASELINE_ROOT=<another checkout>: its server and import measured in the same rounds too.
+ * BENCH_PORT: the server's port (3236).
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -15,7 +17,9 @@ import path from 'node:path'
 import { ROOT, signedInCookie, waitFor } from './lib.ts'
 
 const rounds = Number(process.argv[2] ?? 5)
-const PORT = 3236
+const PORT = Number(process.env.BENCH_PORT ?? 3236)
+// BENCH_BASELINE_ROOT: another checkout measured in the same rounds (its own data directory).
+const BASELINE_ROOT = process.env.BENCH_BASELINE_ROOT
 
 function rssMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
@@ -41,10 +45,10 @@ function stop(child: ChildProcess): Promise<void> {
   })
 }
 
-function startServer(dataDir: string): { child: ChildProcess; url: string } {
+function startServer(dataDir: string, root: string): { child: ChildProcess; url: string } {
   const url = `http://127.0.0.1:${PORT}`
   const child = spawn(process.execPath, ['server/main.ts'], {
-    cwd: ROOT,
+    cwd: root,
     env: {
       ...process.env,
       PORT: String(PORT),
@@ -59,9 +63,9 @@ function startServer(dataDir: string): { child: ChildProcess; url: string } {
   return { child, url }
 }
 
-async function serverRound(dataDir: string): Promise<{ coldMs: number; rss: number }> {
+async function serverRound(dataDir: string, root = ROOT): Promise<{ coldMs: number; rss: number }> {
   const started = performance.now()
-  const { child, url } = startServer(dataDir)
+  const { child, url } = startServer(dataDir, root)
   try {
     await waitFor(`${url}/api/v1/health`, 60_000)
     const coldMs = performance.now() - started
@@ -94,13 +98,13 @@ async function bareRound(dataDir: string): Promise<number> {
   }
 }
 
-async function importMs(specifier: string): Promise<number> {
+async function importMs(specifier: string, root = ROOT): Promise<number> {
   const started = performance.now()
   const child = spawn(
     process.execPath,
     ['--input-type=module', '-e', `await import(${JSON.stringify(specifier)})`],
     {
-      cwd: ROOT,
+      cwd: root,
       stdio: ['ignore', 'ignore', 'inherit'],
     },
   )
@@ -109,21 +113,33 @@ async function importMs(specifier: string): Promise<number> {
 }
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'docchat-footprint-'))
+const baselineDir = BASELINE_ROOT ? mkdtempSync(path.join(tmpdir(), 'docchat-footprint-base-')) : null
 try {
   // First start: initdb and migrations, not counted.
   await serverRound(dataDir)
+  if (BASELINE_ROOT && baselineDir) await serverRound(baselineDir, BASELINE_ROOT)
   const server = { cold: [] as number[], rss: [] as number[] }
+  const baseline = { cold: [] as number[], rss: [] as number[], app: [] as number[] }
   const bare: number[] = []
   const imports = { app: [] as number[], fastify: [] as number[] }
   for (let round = 0; round < rounds; round++) {
     const s = await serverRound(dataDir)
     server.cold.push(s.coldMs)
     server.rss.push(s.rss)
+    if (BASELINE_ROOT && baselineDir) {
+      const b = await serverRound(baselineDir, BASELINE_ROOT)
+      baseline.cold.push(b.coldMs)
+      baseline.rss.push(b.rss)
+      baseline.app.push(await importMs('./server/app.ts', BASELINE_ROOT))
+    }
     bare.push(await bareRound(dataDir))
     imports.app.push(await importMs('./server/app.ts'))
     imports.fastify.push(await importMs('fastify'))
     console.log(
-      `round ${round + 1}: server ${s.rss.toFixed(0)} MiB, bare PGlite ${bare.at(-1)?.toFixed(0)} MiB, cold start ${s.coldMs.toFixed(0)} ms, import app ${imports.app.at(-1)?.toFixed(0)} ms, fastify ${imports.fastify.at(-1)?.toFixed(0)} ms`,
+      `round ${round + 1}: server ${s.rss.toFixed(0)} MiB, bare PGlite ${bare.at(-1)?.toFixed(0)} MiB, cold start ${s.coldMs.toFixed(0)} ms, import app ${imports.app.at(-1)?.toFixed(0)} ms, fastify ${imports.fastify.at(-1)?.toFixed(0)} ms` +
+        (BASELINE_ROOT
+          ? `; baseline server ${baseline.rss.at(-1)?.toFixed(0)} MiB, cold start ${baseline.cold.at(-1)?.toFixed(0)} ms, import app ${baseline.app.at(-1)?.toFixed(0)} ms`
+          : ''),
     )
   }
   const rss = median(server.rss)
@@ -137,6 +153,15 @@ try {
   console.log(
     `import server/app.ts: median ${median(imports.app).toFixed(0)} ms; import fastify alone: ${median(imports.fastify).toFixed(0)} ms (node start included in both)`,
   )
+  if (BASELINE_ROOT) {
+    const ratio = (a: number[], b: number[]) => (median(a) / median(b)).toFixed(2)
+    console.log(
+      `baseline ${BASELINE_ROOT}: idle RSS ${median(baseline.rss).toFixed(0)} MiB (${(median(baseline.rss) / base).toFixed(2)}× bare), ` +
+        `cold start ${median(baseline.cold).toFixed(0)} ms, import app ${median(baseline.app).toFixed(0)} ms; ` +
+        `this / baseline: idle RSS ${ratio(server.rss, baseline.rss)}×, cold start ${ratio(server.cold, baseline.cold)}×, import app ${ratio(imports.app, baseline.app)}×`,
+    )
+  }
 } finally {
   rmSync(dataDir, { recursive: true, force: true })
+  if (baselineDir) rmSync(baselineDir, { recursive: true, force: true })
 }

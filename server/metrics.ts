@@ -17,8 +17,11 @@ export type Metrics = {
   retrieval: (seconds: number) => void
   /** An ingest (Drive today; the jobs of the library work later) ended with this outcome. */
   ingest: (outcome: 'done' | 'failed', seconds: number) => void
-  /** Reports how many ingests are in each state when scraped (e.g. { running: 1 }). */
-  ingestJobs: (read: () => Record<string, number>) => void
+  /**
+   * Reports how many ingests are in each state when scraped (e.g. { queued: 3, running: 1 }),
+   * read from the database so every instance reports the same; a failed read leaves them out.
+   */
+  ingestJobs: (read: () => Promise<Record<string, number>>) => void
 }
 
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
@@ -61,16 +64,17 @@ export function createMetrics(input: { pool: pg.Pool | null }): Metrics {
     buckets: SLOW_BUCKETS,
     registers: [registry],
   })
-  const jobReaders: Array<() => Record<string, number>> = []
+  const jobReaders: Array<() => Promise<Record<string, number>>> = []
   new Gauge({
     name: 'docchat_ingest_jobs',
-    help: 'Ingests by state at scrape time',
+    help: 'Background ingest jobs by state at scrape time (queued, running, retrying, stalled; failed: documents)',
     labelNames: ['state'],
     registers: [registry],
-    collect() {
+    async collect() {
       this.reset()
       for (const read of jobReaders) {
-        for (const [state, count] of Object.entries(read())) this.inc({ state }, count)
+        const counts = await read().catch(() => ({}))
+        for (const [state, count] of Object.entries(counts)) this.inc({ state }, count)
       }
     },
   })

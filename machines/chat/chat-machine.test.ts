@@ -1,7 +1,13 @@
 import { expect, test, vi } from 'vitest'
 import { createActor, waitFor } from 'xstate'
 import type { ChatSession, Message, SendMessageResponse } from '#contracts/chat.ts'
-import { isAwaitingReplyHere, isStreamingHere, provideChatMachine } from './chat-machine.ts'
+import {
+  isAwaitingReplyHere,
+  isStreamingHere,
+  MAX_STOP_CHECKS,
+  provideChatMachine,
+  STOP_CHECK_DELAY_MS,
+} from './chat-machine.ts'
 import { plainText } from './chat-model.ts'
 import type { AnswerStream, ChatDeps } from './chat-types.ts'
 
@@ -261,7 +267,85 @@ test('Stop aborts the request and keeps the answer so far, marked stopped', asyn
     ['The first part', true, false],
   ])
   expect(context.draft).toBe('')
-  expect(chat.getSnapshot().hasTag('loading')).toBe(false)
+})
+
+const stoppedExchange = [
+  message('m-q', true, 'Tell me everything'),
+  message('m-a', false, 'The first part, and a little more', { stopped: true }),
+]
+
+test('after Stop the bubbles take the stored ids once the server has stored the answer, so it can be regenerated', async () => {
+  let stream: AnswerStream | undefined
+  const listMessages = vi.fn<ChatDeps['listMessages']>().mockResolvedValue([])
+  const { chat, deps } = await openWithMessages([], {
+    listMessages,
+    sendMessage: vi.fn((_id, _content, s: AnswerStream) => {
+      stream = s
+      return new Promise<SendMessageResponse>(() => {})
+    }),
+  })
+  // Not stored yet at the first look, there at the second.
+  listMessages.mockResolvedValueOnce([]).mockResolvedValue(stoppedExchange)
+  chat.send({ type: 'chat.send', content: 'Tell me everything' })
+  stream?.onToken('The first part')
+  chat.send({ type: 'chat.stop' })
+  expect(chat.getSnapshot().hasTag('loading')).toBe(true)
+
+  await idle(chat)
+  expect(listMessages).toHaveBeenLastCalledWith(older._id)
+  expect(chat.getSnapshot().context.messages.map((m) => [m.id, m.content, m.stopped])).toEqual([
+    ['m-q', 'Tell me everything', false],
+    ['m-a', 'The first part, and a little more', true],
+  ])
+  expect(chat.getSnapshot().context.stoppedSend).toBeNull()
+
+  chat.send({ type: 'chat.regenerate', messageId: 'm-a' })
+  expect(deps.regenerate).toHaveBeenCalledWith(older._id, 'm-a', expect.anything())
+})
+
+test('after Stop an answer the server never stored keeps its temporary ids, and sending works again', async () => {
+  let stream: AnswerStream | undefined
+  const { chat, deps } = await openWithMessages([], {
+    sendMessage: vi.fn((_id, _content, s: AnswerStream) => {
+      stream = s
+      return new Promise<SendMessageResponse>(() => {})
+    }),
+  })
+  chat.send({ type: 'chat.send', content: 'Tell me everything' })
+  stream?.onToken('The first part')
+  chat.send({ type: 'chat.stop' })
+
+  await waitFor(chat, (s) => !s.hasTag('loading'), { timeout: (MAX_STOP_CHECKS + 2) * STOP_CHECK_DELAY_MS })
+  // Only the look-ups after the Stop (the first call opened the conversation).
+  expect(deps.listMessages).toHaveBeenCalledTimes(1 + MAX_STOP_CHECKS + 1)
+  expect(chat.getSnapshot().context.messages.map((m) => m.id)).toEqual(['temp-1', 'temp-1:answer'])
+  expect(deps.log.error).toHaveBeenCalledTimes(1)
+
+  chat.send({ type: 'chat.send', content: 'Next question' })
+  expect(deps.sendMessage).toHaveBeenCalledTimes(2)
+})
+
+test('a stopped answer found after another conversation was opened leaves that conversation alone', async () => {
+  let stream: AnswerStream | undefined
+  const gate = Promise.withResolvers<Message[]>()
+  const listMessages = vi.fn<ChatDeps['listMessages']>().mockResolvedValue([])
+  const { chat } = await openWithMessages([], {
+    listMessages,
+    sendMessage: vi.fn((_id, _content, s: AnswerStream) => {
+      stream = s
+      return new Promise<SendMessageResponse>(() => {})
+    }),
+  })
+  listMessages.mockReturnValueOnce(gate.promise).mockResolvedValue([message('m-other', true, 'Elsewhere')])
+  chat.send({ type: 'chat.send', content: 'Tell me everything' })
+  stream?.onToken('The first part')
+  chat.send({ type: 'chat.stop' })
+  chat.send({ type: 'chat.select', sessionId: newer._id })
+  await waitFor(chat, (s) => s.matches({ conversation: 'idle' }))
+  gate.resolve(stoppedExchange)
+
+  await idle(chat)
+  expect(chat.getSnapshot().context.messages.map((m) => m.id)).toEqual(['m-other'])
 })
 
 test('regenerate streams a new last answer in place; a failure brings the old one back', async () => {

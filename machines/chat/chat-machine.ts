@@ -11,6 +11,7 @@ import {
   enqueueActions,
   fromCallback,
   fromPromise,
+  not,
   type SnapshotFrom,
   setup,
   stateIn,
@@ -28,6 +29,7 @@ import { actionNotProvided, notProvided } from '#machines/shared/effects.ts'
 import { fromReportingRequest, reportingNotProvided } from './chat-effects.ts'
 import {
   adoptCreatedSession,
+  adoptStoredStop,
   answerIdOf,
   appendRegenerated,
   appendToken,
@@ -44,6 +46,7 @@ import {
   startRegenerating,
   startSending,
   stopRegenerated,
+  storedStop,
   storeRegenerated,
   toMessageItem,
   toSessionItem,
@@ -63,6 +66,14 @@ const logAs = (failure: string) => ({
 
 const deleteActorId = (sessionId: string) => `deleteSession:${sessionId}`
 const rateActorId = (messageId: string) => `setFeedback:${messageId}`
+
+/**
+ * After a Stop the server stores the answer so far when it sees the connection close, a moment
+ * after the browser closed it: the conversation's messages are fetched until it is there, this
+ * long apart, at most MAX_STOP_CHECKS times (then the bubbles keep their temporary ids, as before).
+ */
+export const STOP_CHECK_DELAY_MS = 150
+export const MAX_STOP_CHECKS = 10
 
 function isSendableText(text: string): boolean {
   const content = text.trim()
@@ -121,6 +132,13 @@ export const chatMachine = setup({
     restoreRegenerated: assign(({ context }) => restoreRegenerated(context)),
     stopRegenerated: assign(({ context }) => stopRegenerated(context)),
     forgetCreatedSession: assign(({ context }) => forgetCreatedSession(context)),
+    adoptStoredStop: assign(({ context }, params: { messages: Message[] }) =>
+      adoptStoredStop(context, params.messages),
+    ),
+    countStopCheck: assign(({ context }) => ({
+      stoppedSend: context.stoppedSend && { ...context.stoppedSend, checks: context.stoppedSend.checks + 1 },
+    })),
+    forgetStoppedSend: assign({ stoppedSend: null }),
     markDeleting: assign(({ context }, params: { sessionId: string }) => ({
       deletingSessionIds: [...context.deletingSessionIds, params.sessionId],
     })),
@@ -158,6 +176,10 @@ export const chatMachine = setup({
     isSendable: ({ event }) => event.type === 'chat.send' && isSendableText(event.content),
     isConversationIdle: stateIn({ conversation: 'idle' }),
     hasAnswerSoFar: ({ context }) => (context.outgoing?.answer.trim() ?? '') !== '',
+    hasStoppedSend: ({ context }) => context.stoppedSend !== null,
+    isStopStored: ({ context }, params: { messages: Message[] }) =>
+      storedStop(context, params.messages) !== null,
+    canCheckStopAgain: ({ context }) => (context.stoppedSend?.checks ?? MAX_STOP_CHECKS) < MAX_STOP_CHECKS,
     canRegenerate: ({ context, event }) =>
       event.type === 'chat.regenerate' && canRegenerate(context, event.messageId),
     hasOpenSession: ({ context }) => context.selectedSessionId !== null,
@@ -178,6 +200,7 @@ export const chatMachine = setup({
     messages: [],
     outgoing: null,
     regenerating: null,
+    stoppedSend: null,
     draft: '',
     sentCount: 0,
     deletingSessionIds: [],
@@ -402,7 +425,7 @@ export const chatMachine = setup({
             'chat.stop': [
               {
                 guard: 'hasAnswerSoFar',
-                target: 'idle',
+                target: 'findingStopped',
                 actions: 'keepStopped',
                 description: 'Leaving the state aborts the request; the server keeps the answer so far.',
               },
@@ -424,6 +447,39 @@ export const chatMachine = setup({
               },
             ],
           },
+        },
+        findingStopped: {
+          tags: 'loading',
+          always: { guard: not('hasStoppedSend'), target: 'idle' },
+          invoke: {
+            src: 'listMessages',
+            input: ({ context }) => ({ sessionId: context.stoppedSend?.sessionId ?? '' }),
+            onDone: [
+              {
+                guard: { type: 'isStopStored', params: ({ event }) => ({ messages: event.output }) },
+                target: 'idle',
+                actions: { type: 'adoptStoredStop', params: ({ event }) => ({ messages: event.output }) },
+                description:
+                  'The stopped question and answer take their stored ids: rate and regenerate work.',
+              },
+              { guard: 'canCheckStopAgain', target: 'waitingForStopped', actions: 'countStopCheck' },
+              {
+                target: 'idle',
+                actions: [
+                  'forgetStoppedSend',
+                  { type: 'logFailure', params: { failure: 'Finding a stopped answer', error: null } },
+                ],
+              },
+            ],
+            onError: { target: 'idle', actions: ['forgetStoppedSend', logAs('Finding a stopped answer')] },
+          },
+          description:
+            'A short wait with sending blocked (tag loading), so the next send does not meet the ' +
+            'conversation still claimed by the stopped one (409).',
+        },
+        waitingForStopped: {
+          tags: 'loading',
+          after: { [STOP_CHECK_DELAY_MS]: 'findingStopped' },
         },
         regenerating: {
           tags: ['loading', 'sending', 'streaming'],

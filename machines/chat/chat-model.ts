@@ -10,7 +10,14 @@ import {
   type SendMessageResponse,
   type Source,
 } from '#contracts/chat.ts'
-import type { ChatContext, MessageItem, Outgoing, Regenerating, SessionItem } from './chat-types.ts'
+import type {
+  ChatContext,
+  MessageItem,
+  Outgoing,
+  Regenerating,
+  SessionItem,
+  StoppedSend,
+} from './chat-types.ts'
 
 /**
  * An answer's markdown as one line of plain text, for previews (History, Recent Conversations):
@@ -255,10 +262,45 @@ export function keepStopped(context: ChatContext): Partial<ChatContext> {
           : s,
       )
     : context.sessions
+  const stoppedSend: StoppedSend | null = outgoing.sessionId
+    ? { sessionId: outgoing.sessionId, tempId: outgoing.tempId, answer: outgoing.answer, checks: 0 }
+    : null
   return {
     sessions,
     messages: context.messages.map((m) => (m.id === id ? { ...m, streaming: false, stopped: true } : m)),
     outgoing: null,
+    stoppedSend,
+  }
+}
+
+/**
+ * The stored exchange of a stopped send among its conversation's messages, or null while the
+ * server has not stored it yet: the last two, a question and then a stopped answer that begins
+ * with what had arrived here and is not on screen already under its own id.
+ */
+export function storedStop(context: ChatContext, messages: Message[]): SendMessageResponse | null {
+  const stop = context.stoppedSend
+  const [question, answer] = messages.slice(-2)
+  if (!stop || !question?.isUser || !answer || answer.isUser || !answer.stopped) return null
+  if (!answer.content.startsWith(stop.answer.trim())) return null
+  if (context.messages.some((m) => m.id === answer._id)) return null
+  return { userMessage: question, aiMessage: answer }
+}
+
+/**
+ * The stopped question and answer take their stored ids (and the answer the text the server
+ * kept), so rating and regenerating work on them without a reload.
+ */
+export function adoptStoredStop(context: ChatContext, messages: Message[]): Partial<ChatContext> {
+  const stop = context.stoppedSend
+  const stored = storedStop(context, messages)
+  if (!stop || !stored) return { stoppedSend: null }
+  const shown = context.messages.some((m) => m.id === stop.tempId)
+  return {
+    stoppedSend: null,
+    messages: shown
+      ? withReply(withoutMessage(context.messages, answerIdOf(stop.tempId)), stop.tempId, stored)
+      : context.messages,
   }
 }
 

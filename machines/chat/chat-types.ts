@@ -51,6 +51,20 @@ export type Outgoing = {
   answer: string
 }
 
+/**
+ * A send stopped with an answer so far: the server stores the question and that answer when the
+ * connection closes, under ids the browser has not seen yet. Kept until they are fetched.
+ */
+export type StoppedSend = {
+  sessionId: string
+  /** The temporary id of the question (its answer bubble is answerIdOf(tempId)). */
+  tempId: string
+  /** The answer as far as it had arrived here (the server may have stored a little more). */
+  answer: string
+  /** How many times the conversation's messages were fetched to find it. */
+  checks: number
+}
+
 /** The last answer being written again: the old one comes back if that fails. */
 export type Regenerating = { sessionId: string; messageId: string; previous: MessageItem }
 
@@ -62,6 +76,7 @@ export type ChatContext = {
   messages: MessageItem[]
   outgoing: Outgoing | null
   regenerating: Regenerating | null
+  stoppedSend: StoppedSend | null
   /** What is typed in the composer; a message that could not be sent comes back here. */
   draft: string
   /** Counts sends, to mint temporary ids. */

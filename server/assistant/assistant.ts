@@ -7,7 +7,7 @@ import { extractiveAnswer } from './extractive.ts'
 import type { Llm } from './llm.ts'
 import type { Passage, Turn } from './passages.ts'
 import { buildPrompt } from './prompt.ts'
-import { searchQuery } from './query-rewrite.ts'
+import { searchQuery, standsAlone } from './query-rewrite.ts'
 
 /** The most passages in a prompt (and so in an answer's sources); RETRIEVAL_TOKEN_BUDGET usually stops earlier. */
 export const PASSAGES_PER_ANSWER = 10
@@ -19,7 +19,14 @@ export type UsedPassage = Passage & { citation: number | null }
 
 export type Answer = { content: string; sources: UsedPassage[] }
 
-export type Question = { userId: string; question: string; history: Turn[] }
+/**
+ * `history` may still be on its way: a question that stands alone is searched at once, while the
+ * earlier turns are read (they are needed for the prompt, and for a rewrite of a follow-up).
+ */
+export type Question = { userId: string; question: string; history: Turn[] | PromiseLike<Turn[]> }
+
+/** Hears how long each stage before the model's answer took (Server-Timing, logs). */
+export type StageTimer = (stage: string, ms: number) => void
 
 /**
  * An answer in the making: its text as it comes (`tokens`), then the passages it used, which
@@ -32,26 +39,52 @@ export type AnswerDraft = {
 
 export type Assistant = {
   answer(input: Question): Promise<Answer>
-  draft(input: Question): Promise<AnswerDraft>
+  draft(input: Question, timer?: StageTimer): Promise<AnswerDraft>
+}
+
+/** `work`, reporting its duration as `stage` to `timer` when it succeeds. */
+export async function timed<T>(
+  timer: StageTimer | undefined,
+  stage: string,
+  work: PromiseLike<T>,
+): Promise<T> {
+  const started = performance.now()
+  const value = await work
+  timer?.(stage, performance.now() - started)
+  return value
 }
 
 export function createAssistant({ retrieve, llm }: { retrieve: Retrieve; llm: Llm | null }): Assistant {
+  /** The passages for a question, and the earlier turns (read meanwhile). */
+  async function gather({ userId, question, history }: Question, timer?: StageTimer) {
+    if (!llm || standsAlone(question)) {
+      const [passages, turns] = await Promise.all([
+        timed(timer, 'retrieve', retrieve(userId, question, PASSAGES_PER_ANSWER)),
+        history,
+      ])
+      return { passages, turns }
+    }
+    const turns = await history
+    const query = await timed(timer, 'rewrite', searchQuery(llm, question, turns))
+    const passages = await timed(timer, 'retrieve', retrieve(userId, query, PASSAGES_PER_ANSWER))
+    return { passages, turns }
+  }
+
   return {
-    async answer({ userId, question, history }) {
-      const query = await searchQuery(llm, question, history)
-      const passages = await retrieve(userId, query, PASSAGES_PER_ANSWER)
+    async answer(input) {
+      const { passages, turns } = await gather(input)
       if (!llm) {
-        const { content, used } = extractiveAnswer(question, passages)
+        const { content, used } = extractiveAnswer(input.question, passages)
         return { content, sources: used.map(uncited) }
       }
-      const content = await llm.complete(buildPrompt(question, passages, history))
+      const content = await llm.complete(buildPrompt(input.question, passages, turns))
       return { content, sources: citedOrAll(content, passages) }
     },
 
-    async draft({ userId, question, history }) {
-      const passages = await retrieve(userId, question, PASSAGES_PER_ANSWER)
+    async draft(input, timer) {
+      const { passages, turns } = await gather(input, timer)
       if (!llm) {
-        const { content, used } = extractiveAnswer(question, passages)
+        const { content, used } = extractiveAnswer(input.question, passages)
         return {
           // One event per paragraph: the UI has one path whether or not a model answers.
           async *tokens() {
@@ -61,7 +94,7 @@ export function createAssistant({ retrieve, llm }: { retrieve: Retrieve; llm: Ll
           sourcesFor: () => used.map(uncited),
         }
       }
-      const prompt = buildPrompt(question, passages, history)
+      const prompt = buildPrompt(input.question, passages, turns)
       return {
         tokens: (signal) => llm.stream(prompt, signal),
         sourcesFor: (content) => citedOrAll(content, passages),

@@ -1,8 +1,9 @@
 /**
  * Query understanding for follow-ups: with a model configured and a conversation under way, the
- * model rewrites the question into a standalone search query ("and how do I undo that?" becomes
- * "undo a git commit"), so retrieval finds the passages a follow-up is about. One short call; a
- * failure never fails the send — retrieval then searches the question with the previous one.
+ * model rewrites a question that refers back into a standalone search query ("and how do I undo
+ * that?" becomes "undo a git commit"), so retrieval finds the passages a follow-up is about. One
+ * short call, skipped for a question that stands alone (it comes before the answer's first token);
+ * a failure never fails the send — retrieval then searches the question with the previous one.
  */
 import type { Llm } from './llm.ts'
 import type { Turn } from './passages.ts'
@@ -22,13 +23,46 @@ export const REWRITE_PROMPT = [
 ].join(' ')
 
 /**
- * What retrieval searches for: the question alone when there is no model or no earlier turn;
- * otherwise the question followed by the model's standalone rewrite (the question's own words
- * stay, so a rewrite that drifts cannot lose them), or, if the model fails, by the last question
- * the person asked before.
+ * Words that point back into the conversation: pronouns and demonstratives ("it", "that"), and
+ * words that only mean something after an earlier turn ("previous", "instead", "else").
+ * "the" is not among them: "the travel policy" names what it is about.
+ */
+const REFERS_BACK = new RegExp(
+  `\\b(${[
+    'it|its|itself|they|them|their|theirs|themselves',
+    'this|that|these|those|he|him|his|she|her|hers',
+    'there|then|above|previous|previously|earlier|former|latter|same|such',
+    'one|ones|another|other|others|else|instead|also|too|again|more|further|so',
+  ].join('|')})\\b`,
+  'i',
+)
+/** A question that opens like this continues the last turn ("and for managers?"). */
+const CONTINUES = /^\s*(and|but|or|so|also|then|what about|how about|what if|why not|how come|ok|okay)\b/i
+/** Shorter than this (in words) a question is an ellipsis ("in 2023?", "how much?"). */
+const MIN_STANDALONE_WORDS = 4
+
+/**
+ * Whether a question can be searched as asked: long enough, not opening as a continuation and
+ * without a word that refers back. When in doubt it does not stand alone: the rewrite costs a
+ * short model call, a follow-up searched without its context finds the wrong passages.
+ */
+export function standsAlone(question: string): boolean {
+  const words = question
+    .trim()
+    .split(/\s+/)
+    .filter((w) => /\p{L}|\p{N}/u.test(w))
+  if (words.length < MIN_STANDALONE_WORDS) return false
+  return !CONTINUES.test(question) && !REFERS_BACK.test(question)
+}
+
+/**
+ * What retrieval searches for: the question alone when there is no model, no earlier turn, or
+ * when it stands alone; otherwise the question followed by the model's standalone rewrite (the
+ * question's own words stay, so a rewrite that drifts cannot lose them), or, if the model fails,
+ * by the last question the person asked before.
  */
 export async function searchQuery(llm: Llm | null, question: string, history: Turn[]): Promise<string> {
-  if (!llm || history.length === 0) return question
+  if (!llm || history.length === 0 || standsAlone(question)) return question
   const recent = history
     .slice(-REWRITE_TURNS)
     .map((t) => `${t.isUser ? 'Person' : 'Assistant'}: ${t.content.slice(0, REWRITE_TURN_CHARS)}`)

@@ -15,7 +15,7 @@ import {
   type Source,
   TITLE_MAX_LENGTH,
 } from '#contracts/chat.ts'
-import type { AnswerDraft, Assistant } from '../assistant/assistant.ts'
+import { type AnswerDraft, type Assistant, type StageTimer, timed } from '../assistant/assistant.ts'
 import { LlmAbortedError, LlmUnavailableError } from '../assistant/llm.ts'
 import { MAX_HISTORY_TURNS } from '../assistant/prompt.ts'
 import { HttpError } from '../http-errors.ts'
@@ -52,6 +52,7 @@ export type ChatService = ReturnType<typeof createChatService>
 
 type Deps = { chats: ChatRepository; assistant: Assistant; now: () => Date }
 type Owner = { id: string }
+type Claim = { until: Date; release: () => Promise<void> }
 
 const conversationNotFound = () => new HttpError(404, CONVERSATION_NOT_FOUND)
 
@@ -73,14 +74,17 @@ export function shortTitle(title: string): string {
 }
 
 export function createChatService({ chats, assistant, now }: Deps) {
-  /** Claims the conversation for one answer (404 when it is not theirs, 409 while one is written). */
-  async function claim(user: Owner, sessionId: string): Promise<() => Promise<void>> {
+  /**
+   * Claims the conversation for one answer (404 when it is not theirs, 409 while one is written).
+   * `until` names the claim, so the write that stores the answer can end it too.
+   */
+  async function claim(user: Owner, sessionId: string): Promise<Claim> {
     const at = now()
     const until = new Date(at.getTime() + ANSWER_LEASE_MS)
     const claimed = await chats.claimAnswering(user.id, sessionId, at, until)
     if (claimed === null) throw conversationNotFound()
     if (claimed === 'busy') throw new HttpError(409, ANSWER_IN_PROGRESS)
-    return () => chats.releaseAnswering(user.id, sessionId, until)
+    return { until, release: () => chats.releaseAnswering(user.id, sessionId, until) }
   }
 
   type Store = (
@@ -163,7 +167,7 @@ export function createChatService({ chats, assistant, now }: Deps) {
       { content }: SendMessageRequest,
       log: FastifyBaseLogger,
     ): Promise<SendMessageResponse> {
-      const release = await claim(user, sessionId)
+      const { until, release } = await claim(user, sessionId)
       try {
         const history = await chats.recentTurns(user.id, sessionId, MAX_HISTORY_TURNS)
         const askedAt = now()
@@ -184,6 +188,7 @@ export function createChatService({ chats, assistant, now }: Deps) {
           answer: answer.content,
           sources: answer.sources.map(toSourceSnapshot),
           answeredAt: strictlyAfter(now(), askedAt),
+          claimUntil: until,
         })
         // Deleted while the assistant was thinking: nothing was stored, the conversation is gone.
         if (!stored) throw conversationNotFound()
@@ -197,20 +202,34 @@ export function createChatService({ chats, assistant, now }: Deps) {
     /**
      * The streamed send: checks and claims the conversation now (so 404 and 409 answer before the
      * stream starts), then returns the run that writes the answer into a sink. A stopped answer is
-     * stored with what had arrived, marked as stopped; a failed one stores nothing.
+     * stored with what had arrived, marked as stopped; a failed one stores nothing. Retrieval for
+     * a question that stands alone does not wait for the claim (the first token does not wait for
+     * one more round trip); the earlier turns, and so a follow-up's rewrite, do.
      */
     async openStream(
       user: Owner,
       sessionId: string,
       { content }: SendMessageRequest,
       log: FastifyBaseLogger,
+      timer?: StageTimer,
     ): Promise<AnswerRun> {
-      const release = await claim(user, sessionId)
+      const claimed = timed(timer, 'claim', claim(user, sessionId))
+      const history = claimed.then(() =>
+        timed(timer, 'history', chats.recentTurns(user.id, sessionId, MAX_HISTORY_TURNS)),
+      )
+      const drafted = assistant.draft({ userId: user.id, question: content, history }, timer)
+      let held: Claim
       try {
-        const history = await chats.recentTurns(user.id, sessionId, MAX_HISTORY_TURNS)
-        const askedAt = now()
-        const draft = await assistant.draft({ userId: user.id, question: content, history })
-        return runOnce(release, log, sessionId, draft, async (text, sources, stopped) => {
+        held = await claimed
+      } catch (error) {
+        // Refused (404, 409): what was started for it ends unheard.
+        drafted.catch(() => {})
+        throw error
+      }
+      const askedAt = now()
+      try {
+        const draft = await drafted
+        return runOnce(held.release, log, sessionId, draft, async (text, sources, stopped) => {
           const stored = await chats.storeExchange({
             userId: user.id,
             sessionId,
@@ -220,20 +239,21 @@ export function createChatService({ chats, assistant, now }: Deps) {
             sources,
             stopped,
             answeredAt: strictlyAfter(now(), askedAt),
+            claimUntil: held.until,
           })
           return (
             stored && { userMessage: toMessageDto(stored.question), aiMessage: toMessageDto(stored.answer) }
           )
         })
       } catch (error) {
-        await release()
+        await held.release()
         throw error
       }
     },
 
     /** Writes the conversation's last answer again, streamed; `done` carries the replaced answer. */
     async openRegenerate(user: Owner, sessionId: string, messageId: string, log: FastifyBaseLogger) {
-      const release = await claim(user, sessionId)
+      const { until, release } = await claim(user, sessionId)
       try {
         const [answer, question] = await chats.lastTwo(user.id, sessionId)
         if (!answer || answer.id !== messageId || answer.isUser || !question?.isUser) {
@@ -255,6 +275,7 @@ export function createChatService({ chats, assistant, now }: Deps) {
             sources,
             stopped,
             answeredAt: strictlyAfter(now(), question.createdAt),
+            claimUntil: until,
           })
           return replaced && { userMessage: toMessageDto(question), aiMessage: toMessageDto(replaced) }
         })

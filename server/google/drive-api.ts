@@ -5,10 +5,11 @@
  * withBackoff decides, so every retry is bounded and counted in one place.
  */
 import type { Readable } from 'node:stream'
-import { drive, type drive_v3 } from '@googleapis/drive'
-import { gaxios, type OAuth2Client } from 'google-auth-library'
+import type { drive_v3 } from '@googleapis/drive'
+import type { OAuth2Client } from 'google-auth-library'
 import { safeExternalLink } from '#contracts/safe-link.ts'
 import { classifyGoogleError, type RetryPolicy, withBackoff } from './google-errors.ts'
+import { googleDrive, isGaxiosError } from './google-libraries.ts'
 
 export const FOLDER_MIME = 'application/vnd.google-apps.folder'
 /** Folders are not files a person opens, and the trash is not their Drive (Drive lists it unless told). */
@@ -47,7 +48,7 @@ export class DriveFileError extends Error {
 export type DriveApi = ReturnType<typeof createDriveApi>
 
 export function createDriveApi(auth: OAuth2Client, rootUrl: string, retry: RetryPolicy) {
-  const api = drive({ version: 'v3', auth, rootUrl })
+  const api = googleDrive().drive({ version: 'v3', auth, rootUrl })
 
   async function listAll(fields: string): Promise<DriveListedFile[]> {
     const files: DriveListedFile[] = []
@@ -177,7 +178,7 @@ function tooLarge(maxBytes: number): DriveFileError {
 function fileLevel(error: unknown): unknown {
   if (error instanceof DriveFileError) return error
   // Not Google's answer but the stream breaking off midway (a reset connection).
-  if (!(error instanceof gaxios.GaxiosError)) return new DriveFileError('the download was interrupted')
+  if (!isGaxiosError(error)) return new DriveFileError('the download was interrupted')
   const failure = classifyGoogleError(error)
   if (failure.kind === 'not-found') return new DriveFileError('the file is no longer in Google Drive')
   if (failure.kind === 'forbidden') {

@@ -8,11 +8,12 @@
  */
 import { createHash, randomBytes } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
-import { CodeChallengeMethod, type Credentials, OAuth2Client } from 'google-auth-library'
+import type { Credentials, OAuth2Client } from 'google-auth-library'
 import type { GoogleConfig } from '../config.ts'
 import type { GoogleDriveRepository } from '../repositories/google-drive-repository.ts'
 import { createDriveApi } from './drive-api.ts'
 import { classifyGoogleError, DEFAULT_RETRY_POLICY } from './google-errors.ts'
+import { googleAuth } from './google-libraries.ts'
 import { createTokenCipher } from './token-crypto.ts'
 
 export const DRIVE_READONLY_SCOPE = 'https://www.googleapis.com/auth/drive.readonly'
@@ -57,6 +58,7 @@ export function createGoogleConnections({ google, repository, now, log }: Deps) 
   const cipher = createTokenCipher(google.tokenKey)
 
   function oauthClient(): OAuth2Client {
+    const { OAuth2Client } = googleAuth()
     return new OAuth2Client({
       clientId: google.clientId,
       clientSecret: google.clientSecret,
@@ -116,7 +118,7 @@ export function createGoogleConnections({ google, repository, now, log }: Deps) 
         scope: [DRIVE_READONLY_SCOPE],
         state,
         code_challenge: codeChallenge ?? '',
-        code_challenge_method: CodeChallengeMethod.S256,
+        code_challenge_method: googleAuth().CodeChallengeMethod.S256,
         ...(hasRefreshToken ? {} : { prompt: 'consent' }),
       })
     },

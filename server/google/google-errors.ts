@@ -6,7 +6,8 @@
  * https://developers.google.com/workspace/drive/api/guides/limits#exponential
  */
 import { setTimeout as sleep } from 'node:timers/promises'
-import { gaxios } from 'google-auth-library'
+import type { gaxios } from 'google-auth-library'
+import { isGaxiosError } from './google-libraries.ts'
 
 export type GoogleFailureKind =
   /** The refresh token is revoked or expired (invalid_grant), or Google no longer accepts the tokens. */
@@ -51,7 +52,7 @@ function bodyOf(error: gaxios.GaxiosError): ErrorBody | undefined {
 }
 
 export function classifyGoogleError(error: unknown): GoogleFailure {
-  if (!(error instanceof gaxios.GaxiosError)) return { kind: 'other', status: undefined, reason: undefined }
+  if (!isGaxiosError(error)) return { kind: 'other', status: undefined, reason: undefined }
   const status = error.response?.status
   if (status === undefined) return { kind: 'unreachable', status, reason: String(error.code ?? '') }
   const body = bodyOf(error)

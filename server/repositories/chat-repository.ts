@@ -33,6 +33,8 @@ export type Exchange = {
   answeredAt: Date
   /** The person stopped it while it was written. */
   stopped?: boolean
+  /** The claim it was written under (claimAnswering's `until`): released in the same write. */
+  claimUntil?: Date
 }
 
 /** A new text for an existing answer (regenerate): it replaces the old one, feedback included. */
@@ -44,6 +46,7 @@ export type Replacement = {
   sources: SourceSnapshot[]
   answeredAt: Date
   stopped?: boolean
+  claimUntil?: Date
 }
 
 export type SearchRow = SessionSummary & { snippet: string }
@@ -52,6 +55,17 @@ export type SearchRow = SessionSummary & { snippet: string }
 export const SEARCH_LIMIT = 20
 
 export type ChatRepository = ReturnType<typeof createChatRepository>
+
+/**
+ * Ends the claim `until` (and only that one) in the write that stores its answer: whoever sees
+ * the answer stored (the browser looking for a stopped one) can send the next question at once.
+ */
+function releasing(until: Date | undefined) {
+  if (!until) return {}
+  return {
+    answeringUntil: sql`CASE WHEN ${chatSessions.answeringUntil} = ${until.toISOString()}::timestamptz THEN NULL ELSE ${chatSessions.answeringUntil} END`,
+  }
+}
 
 const sessionColumns = {
   id: chatSessions.id,
@@ -154,7 +168,7 @@ export function createChatRepository(db: Db) {
       return db.transaction(async (tx) => {
         const touched = await tx
           .update(chatSessions)
-          .set({ updatedAt: x.answeredAt })
+          .set({ updatedAt: x.answeredAt, ...releasing(x.claimUntil) })
           .where(ownSession(x.userId, x.sessionId))
           .returning({ id: chatSessions.id })
         if (touched.length === 0) return null
@@ -237,7 +251,7 @@ export function createChatRepository(db: Db) {
       return db.transaction(async (tx) => {
         const touched = await tx
           .update(chatSessions)
-          .set({ updatedAt: r.answeredAt })
+          .set({ updatedAt: r.answeredAt, ...releasing(r.claimUntil) })
           .where(ownSession(r.userId, r.sessionId))
           .returning({ id: chatSessions.id })
         if (touched.length === 0) return null

@@ -221,6 +221,7 @@ test('Stop (the client going away) aborts the model call and keeps the answer so
   }
   controller.abort()
 
+  // What the browser does after Stop: look at the conversation until the answer is there.
   await until(async () => (await countMessages(app, session._id)) === 2)
   const [question, answer] = await listMessages(app, cookie, session._id)
   expect(question?.content).toBe('Tell me everything')
@@ -228,7 +229,31 @@ test('Stop (the client going away) aborts the model call and keeps the answer so
   expect(answer?.stopped).toBe(true)
   // At least this call aborted (a call an earlier test gave up on may be counted late as well).
   await until(async () => llm.aborted() >= abortedBefore + 1)
+
+  // The stored answer works by its id at once: rated, and the conversation free for the next
+  // question (the claim ended in the write that stored the answer, not after it).
+  const rated = await call(app, chatEndpoints.setFeedback, {
+    cookie,
+    params: { id: answer?._id ?? '' },
+    body: { feedback: 'like' },
+  })
+  expect(rated.statusCode).toBe(200)
   llm.reply({ kind: 'text', text: 'ok' })
+  const next = await stream(app, cookie, session._id, 'And the next question?')
+  expect(next.statusCode).toBe(200)
+  expect(parseEventStream(next.body).at(-1)?.event).toBe('done')
+})
+
+test('the stream says how long each stage before the model took (Server-Timing)', async () => {
+  const session = await createSession(app, cookie, 'Timing')
+  llm.reply({ kind: 'text', text: 'Economy class [1].' })
+  const response = await stream(app, cookie, session._id, 'Which class do employees fly in?')
+  const stages = String(response.headers['server-timing'])
+    .split(', ')
+    .map((entry) => entry.split(';dur=')[0])
+  expect(stages).toEqual(expect.arrayContaining(['claim', 'history', 'retrieve', 'open']))
+  // A question that stands alone is not rewritten: the answer is the only model call.
+  expect(stages).not.toContain('rewrite')
 })
 
 test('a second send while one is answered is refused with 409, on send and on the stream', async () => {

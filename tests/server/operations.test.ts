@@ -3,17 +3,20 @@
  * is off by default, open with METRICS=1, bearer-only with METRICS_TOKEN, and reports what the
  * app did (HTTP by route pattern, retrieval, the model's latency and tokens).
  */
+import { eq } from 'drizzle-orm'
 import { afterEach, expect, test } from 'vitest'
 import { authEndpoints, healthEndpoint } from '#contracts/auth.ts'
 import { METRICS_PATH, readyEndpoint } from '#contracts/operations.ts'
 import type { App } from '#server/app.ts'
 import { loadConfig } from '#server/config.ts'
+import { jobs, libraryDocuments } from '#server/db/schema.ts'
 import { indexDocument } from '#server/ingest/index-document.ts'
 import {
   DATABASE_DOWN_MESSAGE,
   METRICS_OFF_MESSAGE,
   SHUTTING_DOWN_MESSAGE,
 } from '#server/plugins/app/operations.ts'
+import { INGEST_JOB_STATES } from '#server/repositories/job-stats-repository.ts'
 import { startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 import { createSession, sendOk } from './chat-helpers.ts'
 import { buildTestApp, register, signIn, signUpAndSignIn, uniqueEmail } from './helper.ts'
@@ -88,6 +91,68 @@ test('METRICS=1: Prometheus text with HTTP latency by route pattern and process 
   )
   expect(text).toMatch(/^docchat_process_resident_memory_bytes \d+/m)
   expect(text).toMatch(/^docchat_ingest_jobs\{state="running"\} 0$/m)
+})
+
+test('METRICS=1: ingest jobs by state, read from the jobs table (every instance on the database sees the same)', async () => {
+  // The app's one clock: leases and retries are judged against it, whatever the date.
+  const at = new Date()
+  const app = await buildTestApp({ env: { METRICS: '1' }, now: () => at })
+  cleanups.push(() => app.close())
+  const userId = (await register(app, uniqueEmail('jobs')))._id
+  const later = new Date(at.getTime() + 60_000)
+  const earlier = new Date(at.getTime() - 60_000)
+  // A kind no worker handles, so the rows stay as written while the test scrapes.
+  const job = (key: string, extra: Partial<typeof jobs.$inferInsert> = {}) => ({
+    kind: 'metrics-test',
+    key,
+    userId,
+    runAt: earlier,
+    ...extra,
+  })
+  await app.db
+    .insert(jobs)
+    .values([
+      job('queued-1'),
+      job('queued-2'),
+      job('running', { attempts: 1, lockedBy: 'worker-a', lockedUntil: later }),
+      job('retrying', { attempts: 2, runAt: later, lastError: 'Google is busy' }),
+      job('stalled', { attempts: 1, lockedBy: 'worker-dead', lockedUntil: earlier }),
+    ])
+  await app.db.insert(libraryDocuments).values([
+    {
+      userId,
+      source: 'upload',
+      externalId: 'a',
+      name: 'a.pdf',
+      mimeType: 'application/pdf',
+      status: 'failed',
+    },
+    {
+      userId,
+      source: 'upload',
+      externalId: 'b',
+      name: 'b.pdf',
+      mimeType: 'application/pdf',
+      status: 'ready',
+    },
+  ])
+
+  const text = (await scrape(app)).body
+  const count = (state: string) =>
+    Number(text.match(new RegExp(`^docchat_ingest_jobs\\{state="${state}"\\} (\\d+)$`, 'm'))?.[1])
+  expect(INGEST_JOB_STATES.map((state) => [state, count(state)])).toEqual([
+    ['queued', 2],
+    ['running', 1],
+    ['retrying', 1],
+    ['stalled', 1],
+    ['failed', 1],
+  ])
+
+  // Work done leaves the table, and the figures follow at the next scrape.
+  await app.db.delete(jobs).where(eq(jobs.kind, 'metrics-test'))
+  const after = (await scrape(app)).body
+  expect(after).toMatch(/^docchat_ingest_jobs\{state="queued"\} 0$/m)
+  expect(after).toMatch(/^docchat_ingest_jobs\{state="running"\} 0$/m)
 })
 
 test('METRICS_TOKEN: only the bearer token gets the metrics', async () => {

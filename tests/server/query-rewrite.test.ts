@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { App } from '#server/app.ts'
 import { createAssistant } from '#server/assistant/assistant.ts'
 import { createLlm } from '#server/assistant/llm.ts'
-import { REWRITE_PROMPT, searchQuery } from '#server/assistant/query-rewrite.ts'
+import { REWRITE_PROMPT, searchQuery, standsAlone } from '#server/assistant/query-rewrite.ts'
 import { createRetriever } from '#server/assistant/retrieval.ts'
 import { indexDocument } from '#server/ingest/index-document.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
@@ -67,6 +67,56 @@ test('a follow-up is rewritten from the conversation and retrieves the passage i
   // The prompt's first passage is the one about undoing a commit.
   expect(completion?.body.messages[0]?.content).toContain('[1] undo.md — Undoing a commit')
   expect(answer.sources[0]?.documentName).toBe('undo.md')
+})
+
+test('the streamed answer rewrites a follow-up too: its prompt carries the passage the follow-up is about', async () => {
+  llm.reply({ kind: 'text', text: 'undo the last git commit' })
+  const assistant = createAssistant({ retrieve: createRetriever(app.db), llm: model() })
+  const stages: string[] = []
+  const draft = await assistant.draft(
+    { userId, question: 'and how would I reverse that?', history: Promise.resolve(history) },
+    (stage) => stages.push(stage),
+  )
+  llm.reply({ kind: 'text', text: 'Run git reset --soft HEAD~1 [1].' })
+  let text = ''
+  for await (const token of draft.tokens()) text += token
+
+  const [rewrite, completion] = llm.requests.slice(-2)
+  expect(rewrite?.body.messages[0]?.content).toBe(REWRITE_PROMPT)
+  expect(completion?.body.messages[0]?.content).toContain('[1] undo.md — Undoing a commit')
+  expect(draft.sourcesFor(text)[0]?.documentName).toBe('undo.md')
+  expect(stages).toEqual(['rewrite', 'retrieve'])
+})
+
+test.each([
+  'What is the meal allowance abroad?',
+  'Question 3: what is the meal allowance?',
+  'How do I undo the last git commit?',
+  'Why do employees fly economy class?',
+])('%j stands alone: searched as asked', (question) => {
+  expect(standsAlone(question)).toBe(true)
+})
+
+test.each([
+  'and how would I reverse that?',
+  'What about managers?',
+  'How much is it?',
+  'Can you explain the second one?',
+  'in 2023?',
+  'Why?',
+  'Does the same apply to contractors?',
+  'What else does the policy say?',
+  'Tell me more about them',
+])('%j refers back: rewritten from the conversation', (question) => {
+  expect(standsAlone(question)).toBe(false)
+})
+
+test('a question that stands alone is not rewritten, even in a conversation: no model call before retrieval', async () => {
+  const before = llm.requests.length
+  expect(await searchQuery(model(), 'How do I undo the last git commit?', history)).toBe(
+    'How do I undo the last git commit?',
+  )
+  expect(llm.requests.length).toBe(before)
 })
 
 test('without a model or without earlier turns the question is searched as asked', async () => {

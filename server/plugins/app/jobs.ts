@@ -1,9 +1,11 @@
 /**
  * The background job worker (`app.jobs`, server/jobs/job-queue.ts): feature plugins register
  * their handlers; the worker starts claiming once the app is ready and stops before it closes
- * (preClose: the jobs under way finish, while the database is still open).
+ * (preClose: the jobs under way finish, while the database is still open). With metrics on, the
+ * jobs by state are read from the table at each scrape.
  */
 import { createJobQueue, type JobQueue } from '../../jobs/job-queue.ts'
+import { createJobStatsRepository } from '../../repositories/job-stats-repository.ts'
 import { sharedPlugin } from '../shared-plugin.ts'
 
 declare module 'fastify' {
@@ -23,6 +25,10 @@ export type JobsPluginOptions = {
 export const jobsPlugin = sharedPlugin<JobsPluginOptions>('jobs', async (app, opts) => {
   const jobs = createJobQueue({ db: app.db, log: app.log, ...opts })
   app.decorate('jobs', jobs)
+  if (app.metrics) {
+    const stats = createJobStatsRepository(app.db)
+    app.metrics.ingestJobs(() => stats.ingestJobsByState(opts.now()))
+  }
   app.addHook('onReady', async () => {
     jobs.start()
   })

@@ -94,13 +94,15 @@ export const chatRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }> = async
     schema: { params: IdParamsSchema, body: streamMessage.request },
     onRequest: app.authenticate,
     async handler(request, reply) {
+      const stages = new StageTimes()
       const run = await app.chat.openStream(
         requireUser(request),
         request.params.id,
         request.body,
         request.log,
+        stages.record,
       )
-      return streamAnswer(reply, run, heartbeatMs)
+      return streamAnswer(reply, run, heartbeatMs, stages)
     },
   })
 
@@ -161,7 +163,27 @@ export const chatRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }> = async
  * Answers `text/event-stream`: the run's tokens and sources as they come, then its outcome. The
  * connection closing before the end (Stop, a closed tab) aborts the run, which stores what it has.
  */
-function streamAnswer(reply: FastifyReply, run: AnswerRun, heartbeatMs: number) {
+/**
+ * How long each stage before the model's answer took (claim, history, rewrite, retrieve; `open`:
+ * the whole handler before the stream starts), sent as a Server-Timing header (browsers show it
+ * in the network panel; bench/chat-stream.ts reads it) and logged at debug level with the time
+ * to the first token.
+ */
+class StageTimes {
+  readonly started = performance.now()
+  readonly stages: Record<string, number> = {}
+  record = (stage: string, ms: number) => {
+    this.stages[stage] = Math.round(ms * 10) / 10
+  }
+  since = () => Math.round((performance.now() - this.started) * 10) / 10
+  header(): string {
+    return [...Object.entries(this.stages), ['open', this.since()] as const]
+      .map(([stage, ms]) => `${stage};dur=${ms}`)
+      .join(', ')
+  }
+}
+
+function streamAnswer(reply: FastifyReply, run: AnswerRun, heartbeatMs: number, stages?: StageTimes) {
   const body = new PassThrough()
   const stop = new AbortController()
   let ended = false
@@ -181,15 +203,24 @@ function streamAnswer(reply: FastifyReply, run: AnswerRun, heartbeatMs: number) 
     clearInterval(heartbeat)
     if (!ended) stop.abort()
   })
-  void run(
-    { token: (text) => write('token', { text }), sources: (sources) => write('sources', { sources }) },
-    stop.signal,
-  ).then((outcome) => {
+  let firstToken = true
+  const token = (text: string) => {
+    if (firstToken && stages) {
+      firstToken = false
+      reply.log.debug(
+        { event: 'chat.stream.first-token', ms: stages.since(), stages: stages.stages },
+        'first token sent',
+      )
+    }
+    write('token', { text })
+  }
+  void run({ token, sources: (sources) => write('sources', { sources }) }, stop.signal).then((outcome) => {
     write(outcome.event, outcome.data)
     ended = true
     clearInterval(heartbeat)
     body.end()
   })
+  if (stages) reply.header('server-timing', stages.header())
   return reply
     .code(200)
     .header('content-type', 'text/event-stream; charset=utf-8')

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react'
+import { lazy, memo, Suspense, useState } from 'react'
 import type { Feedback, Source } from '#contracts/chat.ts'
 import { clockTime } from '#machines/chat/chat-time.ts'
 import type { MessageItem } from '#machines/chat/chat-types.ts'
@@ -42,7 +42,12 @@ const botStyle = css({
  * One message: a person's text as written, an answer as markdown (never as HTML); its time; for
  * answers the sources, the passage a citation points at, and the actions.
  */
-export function MessageBubble({ message, rating, onRate, onRegenerate }: MessageBubbleProps) {
+export const MessageBubble = memo(function MessageBubble({
+  message,
+  rating,
+  onRate,
+  onRegenerate,
+}: MessageBubbleProps) {
   const mine = message.sender === 'user'
   // An answer still being written (or not yet stored) has no actions: there is nothing to rate yet.
   const settled = !message.streaming && !message.id.startsWith('temp-')
@@ -86,4 +91,4 @@ export function MessageBubble({ message, rating, onRate, onRegenerate }: Message
       </div>
     </li>
   )
-}
+})

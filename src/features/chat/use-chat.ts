@@ -3,6 +3,7 @@
  * (History, Recent Conversations). Views call these intents; they never send raw events.
  * Switching dashboard sections is the dashboard facade's job (use-dashboard.ts).
  */
+import { useMemo } from 'react'
 import type { Feedback } from '#contracts/chat.ts'
 import { isAwaitingReplyHere, isStreamingHere } from '#machines/chat/chat-machine.ts'
 import { canRegenerate } from '#machines/chat/chat-model.ts'
@@ -10,6 +11,36 @@ import { ChatActor } from './chat-actor.ts'
 
 export function useConversation() {
   const chat = ChatActor.useActorRef()
+  // One set of intents per actor: the answers already on screen (memoised bubbles) do not render
+  // again with each token of a new one.
+  const intents = useMemo(
+    () => ({
+      /** True when the machine took the message (not blank, not while loading); it clears the draft. */
+      send(content: string): boolean {
+        const event = { type: 'chat.send', content } as const
+        if (!chat.getSnapshot().can(event)) return false
+        chat.send(event)
+        return true
+      },
+      rename(title: string) {
+        const sessionId = chat.getSnapshot().context.selectedSessionId
+        if (sessionId) chat.send({ type: 'chat.rename', sessionId, title })
+      },
+      type(text: string) {
+        chat.send({ type: 'chat.type', text })
+      },
+      stop() {
+        chat.send({ type: 'chat.stop' })
+      },
+      regenerate(messageId: string) {
+        chat.send({ type: 'chat.regenerate', messageId })
+      },
+      rate(messageId: string, feedback: Feedback) {
+        chat.send({ type: 'chat.rate', messageId, feedback })
+      },
+    }),
+    [chat],
+  )
   return {
     messages: ChatActor.useSelector((snapshot) => snapshot.context.messages),
     /** SPEC §2: the input is disabled while loading (a reply, or a conversation's messages). */
@@ -25,34 +56,12 @@ export function useConversation() {
       return last && !snapshot.hasTag('loading') && canRegenerate(snapshot.context, last.id) ? last.id : null
     }),
     ratingMessageIds: ChatActor.useSelector((snapshot) => snapshot.context.ratingMessageIds),
-    /** True when the machine took the message (not blank, not while loading); it clears the draft. */
-    send(content: string): boolean {
-      const event = { type: 'chat.send', content } as const
-      if (!chat.getSnapshot().can(event)) return false
-      chat.send(event)
-      return true
-    },
     /** The open conversation's title, null for a new chat. */
     title: ChatActor.useSelector((snapshot) => {
       const { sessions, selectedSessionId } = snapshot.context
       return sessions.find((s) => s.id === selectedSessionId)?.title ?? null
     }),
-    rename(title: string) {
-      const sessionId = chat.getSnapshot().context.selectedSessionId
-      if (sessionId) chat.send({ type: 'chat.rename', sessionId, title })
-    },
-    type(text: string) {
-      chat.send({ type: 'chat.type', text })
-    },
-    stop() {
-      chat.send({ type: 'chat.stop' })
-    },
-    regenerate(messageId: string) {
-      chat.send({ type: 'chat.regenerate', messageId })
-    },
-    rate(messageId: string, feedback: Feedback) {
-      chat.send({ type: 'chat.rate', messageId, feedback })
-    },
+    ...intents,
   }
 }
 
