@@ -5,6 +5,8 @@
  * the difference; the floor only catches a real regression).
  *
  * Usage: node bench/http.ts [seconds per measurement, default 2] [rounds, default 12]
+ *   BENCH_COMPARE_NODE_OPTIONS="--max-semi-space-size=8": also /auth/me from a process started
+ *   with those node options, in the same rounds.
  *
  * This machine's speed drifts by ±20 % over a few seconds (the same build measures 31k–47k req/s
  * on the bare route in consecutive runs), so a ratio is only as good as the closeness in time of
@@ -118,6 +120,19 @@ try {
     { name: '/api/v1/health', url: `${app.url}/api/v1/health`, headers: {} },
     { name: '/api/v1/auth/me (signed in)', url: `${app.url}/api/v1/auth/me`, headers: { cookie } },
   ]
+  // BENCH_COMPARE_NODE_OPTIONS: a second app process started with these node options, its
+  // /auth/me measured in the same rounds (e.g. a V8 heap flag's cost in throughput).
+  const compare = process.env.BENCH_COMPARE_NODE_OPTIONS
+  if (compare) {
+    const other = await startApp(basePort + 2, { NODE_OPTIONS: compare }, SERVER_CPU)
+    servers.push(other)
+    const otherCookie = await signedInCookie(other.url)
+    targets.push({
+      name: `/api/v1/auth/me (signed in, NODE_OPTIONS=${compare})`,
+      url: `${other.url}/api/v1/auth/me`,
+      headers: { cookie: otherCookie },
+    })
+  }
   const tools: Tool[] = HAS_WRK ? ['autocannon', 'wrk'] : ['autocannon']
   const figures = new Map<Tool, Figure[][]>()
   for (const tool of tools) {
