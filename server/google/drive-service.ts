@@ -16,9 +16,9 @@ import {
   type DriveFileJobDeps,
   endListing,
   ingestDriveFile,
-  planDriveSync,
   syncState,
 } from '../ingest/drive-ingest.ts'
+import { planDriveSync } from '../ingest/drive-sync-plan.ts'
 import { ingestReport } from '../ingest/ingest-report.ts'
 import type { PdfExtractor } from '../ingest/pdf-text.ts'
 import type { JobQueue } from '../jobs/job-queue.ts'

@@ -20,6 +20,8 @@ export type LibraryFileInput = {
   version: string | null
   modifiedTime: Date | null
   size: number | null
+  /** A Drive file reached only through a shortcut: the shortcut's id. */
+  viaShortcut?: string | null
 }
 
 type Executor = Pick<Db, 'insert' | 'update' | 'select' | 'delete'>
