@@ -68,7 +68,7 @@ test('after a sync the library lists every file with its outcome, pages and chun
   const { documents, progress } = await library(ada)
 
   expect(progress).toEqual({ running: false, done: 29, total: 29 })
-  expect(documents.filter((d) => d.status === 'ready')).toHaveLength(24)
+  expect(documents.filter((d) => d.status === 'ready')).toHaveLength(25)
   expect(documents.every((d) => d.source === 'drive')).toBe(true)
   const brief = documents.find((d) => d.name === F.zephyrBrief.name)
   expect(brief).toMatchObject({ status: 'ready', mimeType: 'application/pdf', reason: null })
@@ -81,9 +81,10 @@ test('after a sync the library lists every file with its outcome, pages and chun
     reason: 'the file is not a readable PDF',
     chunks: null,
   })
-  expect(documents.find((d) => d.name === 'Budget 2027')).toMatchObject({
+  expect(documents.find((d) => d.name === 'Budget 2027')).toMatchObject({ status: 'ready', reason: null })
+  expect(documents.find((d) => d.name === 'whiteboard.png')).toMatchObject({
     status: 'skipped',
-    reason: 'spreadsheets are not supported',
+    reason: 'images are not supported',
   })
 })
 
@@ -172,7 +173,7 @@ test('disconnecting Drive revokes the grant at Google and deletes the tokens; th
   expect(disconnect.response.parse(removed.json()).data).toEqual({ removedDocuments: 29 })
   for (const person of [keeper, remover]) expect(await connectionRow(app, person.id)).toBeUndefined()
   expect(emulator.state.activeGrants(ADA)).toEqual([])
-  expect((await library(keeper)).documents.filter((d) => d.status === 'ready')).toHaveLength(24)
+  expect((await library(keeper)).documents.filter((d) => d.status === 'ready')).toHaveLength(25)
   expect(await found(keeper.id, 'cobalt-db-17')).toContain('cobalt-db-17')
   expect(await library(remover)).toEqual({ documents: [], progress: { running: false, done: 0, total: 0 } })
   expect(await found(remover.id, 'cobalt-db-17')).toBe('')

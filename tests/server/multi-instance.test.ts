@@ -166,7 +166,7 @@ test.skipIf(!url)(
       // One listing (three pages) and each readable file read once, whichever instance read it.
       expect(emulator.state.requestCount('files.list')).toBe(3)
       expect(emulator.state.requestCount('files.media') + emulator.state.requestCount('files.export')).toBe(
-        26,
+        27,
       )
     } finally {
       await Promise.all([driveA.close(), driveB.close()])

@@ -296,8 +296,9 @@ function listRequest(ctx: RouteContext, caller: Caller): ListRequest | undefined
 /** `user`: the caller's own files; `allDrives`: those and their shared drives'; `drive`: one drive's. */
 function inCorpus(ctx: RouteContext, caller: Caller, request: ListRequest, file: StoredFile): boolean {
   const email = caller.account.email
-  if (request.driveId !== null) return file.driveId === request.driveId && ctx.store.canSee(file, email, true)
-  if (file.driveId !== undefined) return request.allDrives && ctx.store.canSee(file, email, true)
+  if (request.driveId !== null)
+    return file.driveId === request.driveId && ctx.store.isMember(file.driveId, email)
+  if (file.driveId !== undefined) return request.allDrives && ctx.store.isMember(file.driveId, email)
   return file.owner === email
 }
 

@@ -100,6 +100,11 @@ export type NewDriveFile = {
   driveId?: string
   /** A shortcut (`application/vnd.google-apps.shortcut`): the id of the file it points to. */
   shortcutTargetId?: string
+  /**
+   * Other accounts the file is shared with: they read it by id (files.get, download, export) and
+   * see its changes, but no listing shows it (the emulator has no "Shared with me").
+   */
+  sharedWith?: readonly string[]
 }
 
 /** A shared drive: its files belong to the drive, and every member sees them. */
@@ -109,7 +114,14 @@ export type SharedDrive = { id: string; name: string; members: string[] }
  * One entry of the change log `changes.list` reads: which file changed, when, and who could see it
  * at that moment (a deleted file's change still reaches the people who had it).
  */
-export type ChangeRecord = { id: number; fileId: string; time: number; owner: string; driveId?: string }
+export type ChangeRecord = {
+  id: number
+  fileId: string
+  time: number
+  owner: string
+  driveId?: string
+  sharedWith?: readonly string[]
+}
 
 export type FileChanges = Partial<
   Pick<
@@ -138,6 +150,7 @@ export type StoredFile = {
   linkOverrides?: { webViewLink?: string; webContentLink?: string }
   driveId?: string
   shortcutTargetId?: string
+  sharedWith?: string[]
 }
 
 export type ConsentRequest = {
@@ -293,16 +306,27 @@ export function createStore(options: StoreOptions = {}) {
       time: now(),
       owner: file.owner,
       ...(file.driveId === undefined ? {} : { driveId: file.driveId }),
+      ...(file.sharedWith === undefined ? {} : { sharedWith: [...file.sharedWith] }),
     })
   }
 
   /**
    * Whether `email` sees the file: its owner does, in My Drive; in a shared drive, every member
-   * does, and only through a call that asks for shared drives (`allDrives`).
+   * does, and only through a call that asks for shared drives (`allDrives`); and whoever it is
+   * shared with.
    */
-  function canSee(place: { owner: string; driveId?: string }, email: string, allDrives: boolean): boolean {
-    if (place.driveId === undefined) return place.owner === email
-    return allDrives && (drives.get(place.driveId)?.members.includes(email) ?? false)
+  function canSee(
+    place: { owner: string; driveId?: string; sharedWith?: readonly string[] },
+    email: string,
+    allDrives: boolean,
+  ): boolean {
+    const sharedWithThem = place.sharedWith?.includes(email) ?? false
+    if (place.driveId === undefined) return place.owner === email || sharedWithThem
+    return allDrives && (isMember(place.driveId, email) || sharedWithThem)
+  }
+
+  function isMember(driveId: string, email: string): boolean {
+    return drives.get(driveId)?.members.includes(email) ?? false
   }
 
   /** Strictly later than `previous`, so "modifiedTime > last sync" always sees a change. */
@@ -336,6 +360,7 @@ export function createStore(options: StoreOptions = {}) {
       ...(input.linkOverrides ? { linkOverrides: input.linkOverrides } : {}),
       ...(input.driveId === undefined ? {} : { driveId: input.driveId }),
       ...(input.shortcutTargetId === undefined ? {} : { shortcutTargetId: input.shortcutTargetId }),
+      ...(input.sharedWith === undefined ? {} : { sharedWith: [...input.sharedWith] }),
     }
     if (input.driveId !== undefined && !drives.has(input.driveId)) {
       throw new Error(`The Google emulator has no shared drive ${input.driveId}`)
@@ -463,6 +488,7 @@ export function createStore(options: StoreOptions = {}) {
     },
     now,
     canSee,
+    isMember,
     /** The page token of "now": changes from here on are listed from it. */
     startPageToken: () => String(nextChangeId),
     /** A token that was handed out and is still honoured (tokens are the change ids). */
@@ -488,6 +514,8 @@ export function createStore(options: StoreOptions = {}) {
      * next changes.list with one answers 400 Invalid Value on pageToken, and a client starts over.
      */
     expireChangeTokens(): void {
+      // Skip one id, so the token of "now" handed out before differs from every one handed out after.
+      nextChangeId += 1
       oldestValidToken = nextChangeId
     },
     getFile: (id: string): DriveFileResource | undefined => {
