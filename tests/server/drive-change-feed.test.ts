@@ -325,3 +325,19 @@ test('Sheets as CSV, Slides as text and Word files are read; a broken Word file 
     .map((r) => r.query.mimeType)
   expect(exports.sort()).toEqual(['text/csv', 'text/plain'])
 })
+
+test('after connecting again (here as another Google account) the next sync lists the whole Drive once', async () => {
+  const person = await synced()
+  await connectDrive(app, person, { account: BOB })
+  emulator.state.clearRequests()
+
+  const report = await ingestOk(app, person)
+
+  expect(emulator.state.requestCount('changes.list')).toBe(0)
+  expect(emulator.state.requestCount('files.list')).toBe(1)
+  expect(report.added).toEqual(['bob-notes.txt'])
+  expect(report.removed).toHaveLength(25)
+  emulator.state.clearRequests()
+  await ingestOk(app, person)
+  expect(emulator.state.requestCounts()).toEqual({ 'changes.list': 1 })
+})
