@@ -155,7 +155,7 @@ async function recordFile(
   else plan.added.push(id)
 }
 
-/** Removes documents (passages and rows) and notes the ready ones in the plan. */
+/** Removes documents (passages and rows) and notes the ready ones in the plan (an excluded row is never ready). */
 async function removeRows(tx: Executor, userId: string, rows: readonly LibraryRow[], plan: DriveSyncPlan) {
   for (const row of rows) {
     await removeDocument(tx as unknown as Db, { userId, source: DRIVE_SOURCE, externalId: row.externalId })
@@ -189,7 +189,8 @@ async function applyListing(
   const rows = new Map(
     (await createLibraryRepository(db).bySource(userId, DRIVE_SOURCE)).map((r) => [r.externalId, r]),
   )
-  const gone = [...rows.values()].filter((r) => !known.has(r.externalId) && !r.excluded)
+  // A removed (excluded) file that left Drive is forgotten too: if it comes back, it is a new file.
+  const gone = [...rows.values()].filter((r) => !known.has(r.externalId))
   await db.transaction(async (tx) => {
     for (const entry of entries) await recordFile(tx, userId, entry, rows.get(entry.file.id), plan, now)
     await removeRows(tx, userId, gone, plan)
@@ -210,8 +211,9 @@ async function applyChanges(
   const throughShortcut = new Map(all.filter((r) => r.viaShortcut !== null).map((r) => [r.viaShortcut, r]))
   const entries = new Map<string, Entry>()
   const gone = new Map<string, LibraryRow>()
+  // Excluded rows go too when their file leaves Drive (they hold no passages).
   const dropRow = (row: LibraryRow | undefined) => {
-    if (row && !row.excluded) gone.set(row.id, row)
+    if (row) gone.set(row.id, row)
   }
 
   for (const { fileId, file } of feed.changes) {

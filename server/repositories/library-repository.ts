@@ -39,6 +39,24 @@ export function createLibraryRepository(db: Db) {
         .orderBy(asc(libraryDocuments.createdAt), asc(libraryDocuments.name))
     },
 
+    /** The Drive files the user removed from the library, by name. */
+    async listExcluded(userId: string): Promise<LibraryRow[]> {
+      return db
+        .select()
+        .from(libraryDocuments)
+        .where(and(eq(libraryDocuments.userId, userId), eq(libraryDocuments.excluded, true)))
+        .orderBy(asc(libraryDocuments.name))
+    },
+
+    /** The user's row, excluded or not; null for another user's id (a 404 either way). */
+    async findAnyOwned(userId: string, id: string): Promise<LibraryRow | null> {
+      const [row] = await db
+        .select()
+        .from(libraryDocuments)
+        .where(and(eq(libraryDocuments.id, id), eq(libraryDocuments.userId, userId)))
+      return row ?? null
+    },
+
     /** Every row of one source, excluded ones included (a sync must see those to leave them out). */
     async bySource(userId: string, source: string): Promise<LibraryRow[]> {
       return db
