@@ -102,13 +102,11 @@ test('adding back a removed file calls the server, then follows the library unti
 })
 
 test("a refused add-back shows the server's sentence", async () => {
-  const restoreDocument = vi
-    .fn<LibraryDeps['restoreDocument']>()
-    .mockRejectedValue(
-      Object.assign(new Error('Only a document removed from the library can be added back.'), {
-        status: 409,
-      }),
-    )
+  const restoreDocument = vi.fn<LibraryDeps['restoreDocument']>().mockRejectedValue(
+    Object.assign(new Error('Only a document removed from the library can be added back.'), {
+      status: 409,
+    }),
+  )
   const { actor } = start({ restoreDocument })
 
   actor.send({ type: 'library.restore', id: 'id-a.txt' })
