@@ -155,7 +155,9 @@ export function createDriveService(deps: Deps) {
       refused: DRIVE_MESSAGES.refused,
     },
   }
-  jobs.handle(DRIVE_FILE_JOB, (job) => ingestDriveFile(job, fileJobDeps))
+  // An instance without Google settings leaves Drive files to the instances that can read them
+  // (its worker claims only the kinds it handles), rather than failing them as "not connected".
+  if (google && connections) jobs.handle(DRIVE_FILE_JOB, (job) => ingestDriveFile(job, fileJobDeps))
 
   /** The last sync's report: its plan, with the queued files as they came out. */
   async function syncReport(userId: string): Promise<IngestReport> {
