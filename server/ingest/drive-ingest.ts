@@ -163,10 +163,9 @@ export async function ingestDriveFile(
 ): Promise<JobOutcome> {
   const { db, pdf } = deps
   const library = createLibraryRepository(db)
-  const row = await library.find(String(job.payload.libraryId))
+  const row = await library.startReading(job.userId, String(job.payload.libraryId))
   // Deleted from the library (or gone from Drive) since it was queued: nothing to do.
-  if (!row || row.excluded || row.userId !== job.userId) return { done: true }
-  await library.setStatus(row.id, 'processing')
+  if (!row) return { done: true }
   const session = await deps.openDrive(row.userId)
   if (!session) {
     await library.setStatus(row.id, 'failed', { reason: deps.messages.notConnected })
@@ -185,15 +184,12 @@ export async function ingestDriveFile(
       modifiedTime: row.modifiedTime,
       sections,
     })
+    const pages = row.mimeType === 'application/pdf' ? sections.length : null
     // Deleted from the library (or Drive disconnected with its documents removed) while it was
     // read: the passages just written must not outlive their row.
-    const current = await library.find(row.id)
-    if (!current || current.excluded) {
+    if (!(await library.finishReading(row.id, { pages, chunks: chunkCount }))) {
       await removeDocument(db, { userId: row.userId, source: DRIVE_SOURCE, externalId: row.externalId })
-      return { done: true }
     }
-    const pages = row.mimeType === 'application/pdf' ? sections.length : null
-    await library.setStatus(row.id, 'ready', { pages, chunks: chunkCount })
     return { done: true }
   } catch (error) {
     if (error instanceof DriveFileError || error instanceof PdfTextError || error instanceof DocxTextError) {

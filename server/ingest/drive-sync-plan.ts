@@ -21,13 +21,13 @@ import {
   FOLDER_MIME,
   SHORTCUT_MIME,
 } from '../google/drive-api.ts'
-import { enqueueJob } from '../jobs/job-queue.ts'
+import { enqueueJobs } from '../jobs/job-queue.ts'
 import { DRIVE_SOURCE } from '../repositories/google-drive-repository.ts'
 import {
   createLibraryRepository,
   type LibraryFileInput,
   type LibraryRow,
-  upsertLibraryFile,
+  upsertLibraryFiles,
 } from '../repositories/library-repository.ts'
 import { DRIVE_FILE_JOB, type DriveSyncPlan, kindOf, MAX_INGEST_BYTES } from './drive-ingest.ts'
 import { removeDocument } from './index-document.ts'
@@ -116,43 +116,56 @@ async function follow(
   return { file: target, via: shortcut.id }
 }
 
-/** One file's outcome: skipped (type, size), unchanged, or queued with a job to read it. */
-async function recordFile(
+/**
+ * Every entry's outcome: skipped (type, size), unchanged, or queued with a job to read it. The
+ * rows and jobs are written in a few multi-row statements (not two per file): on PGlite every
+ * statement costs about a millisecond whatever it does.
+ */
+async function recordFiles(
   tx: Executor,
   userId: string,
-  entry: Entry,
-  row: LibraryRow | undefined,
+  entries: Iterable<Entry>,
+  rows: ReadonlyMap<string, LibraryRow>,
   plan: DriveSyncPlan,
   now: () => Date,
 ): Promise<void> {
-  const { file, via } = entry
-  if (row?.excluded) return
-  const kind = kindOf(file.mimeType)
-  const skip = typeof kind === 'object' ? kind.skip : null
-  const tooBig = file.size !== null && file.size > MAX_INGEST_BYTES
-  if (skip !== null || tooBig) {
-    const reason = skip ?? 'the file is larger than 10 MB'
-    // A document that became unreadable to us (now too large, another type) must not linger.
-    if (row && row.status !== 'skipped') {
-      await removeDocument(tx as unknown as Db, { userId, source: DRIVE_SOURCE, externalId: file.id })
+  const writes = new Map<
+    string,
+    { file: LibraryFileInput; status: 'skipped' | 'queued'; reason: string | null }
+  >()
+  const queued: { id: string; wasRead: boolean }[] = []
+  for (const { file, via } of entries) {
+    const row = rows.get(file.id)
+    if (row?.excluded) continue
+    const kind = kindOf(file.mimeType)
+    const skip = typeof kind === 'object' ? kind.skip : null
+    const tooBig = file.size !== null && file.size > MAX_INGEST_BYTES
+    if (skip !== null || tooBig) {
+      const reason = skip ?? 'the file is larger than 10 MB'
+      // A document that became unreadable to us (now too large, another type) must not linger.
+      if (row && row.status !== 'skipped') {
+        await removeDocument(tx as unknown as Db, { userId, source: DRIVE_SOURCE, externalId: file.id })
+      }
+      writes.set(file.id, { file: libraryInput(userId, file, via), status: 'skipped', reason })
+      plan.skipped.push({ name: file.name, reason })
+      continue
     }
-    await upsertLibraryFile(tx, libraryInput(userId, file, via), 'skipped', reason)
-    plan.skipped.push({ name: file.name, reason })
-    return
+    // Read (or failed) at this revision already; a queued one is still on its way.
+    if (row && sameRevision(file, row) && (row.status === 'ready' || row.status === 'failed')) {
+      if (row.status === 'ready') plan.unchanged.push(file.name)
+      continue
+    }
+    writes.set(file.id, { file: libraryInput(userId, file, via), status: 'queued', reason: null })
+    queued.push({ id: file.id, wasRead: row !== undefined && row.chunks !== null })
   }
-  // Read (or failed) at this revision already; a queued one is still on its way.
-  if (row && sameRevision(file, row) && (row.status === 'ready' || row.status === 'failed')) {
-    if (row.status === 'ready') plan.unchanged.push(file.name)
-    return
-  }
-  const id = await upsertLibraryFile(tx, libraryInput(userId, file, via), 'queued')
-  await enqueueJob(
-    tx,
-    { kind: DRIVE_FILE_JOB, key: `${DRIVE_FILE_JOB}:${id}`, userId, payload: { libraryId: id } },
-    now(),
-  )
-  if (row && row.chunks !== null) plan.updated.push(id)
-  else plan.added.push(id)
+  const ids = await upsertLibraryFiles(tx, [...writes.values()])
+  const jobs = queued.flatMap(({ id: externalId, wasRead }) => {
+    const id = ids.get(externalId)
+    if (!id) return []
+    ;(wasRead ? plan.updated : plan.added).push(id)
+    return [{ kind: DRIVE_FILE_JOB, key: `${DRIVE_FILE_JOB}:${id}`, userId, payload: { libraryId: id } }]
+  })
+  await enqueueJobs(tx, jobs, now())
 }
 
 /** Removes documents (passages and rows) and notes the ready ones in the plan (an excluded row is never ready). */
@@ -191,8 +204,10 @@ async function applyListing(
   )
   // A removed (excluded) file that left Drive is forgotten too: if it comes back, it is a new file.
   const gone = [...rows.values()].filter((r) => !known.has(r.externalId))
+  // A file Drive listed twice (its pages shifted under an edit) is recorded once.
+  const unique = new Map(entries.map((e) => [e.file.id, e]))
   await db.transaction(async (tx) => {
-    for (const entry of entries) await recordFile(tx, userId, entry, rows.get(entry.file.id), plan, now)
+    await recordFiles(tx, userId, unique.values(), rows, plan, now)
     await removeRows(tx, userId, gone, plan)
     await tx.update(driveSyncs).set({ plan, pageToken: token }).where(eq(driveSyncs.userId, userId))
   })
@@ -240,12 +255,12 @@ async function applyChanges(
     else entries.set(followed.file.id, followed)
   }
 
+  for (const entry of entries.values()) {
+    const row = rows.get(entry.file.id)
+    if (row) gone.delete(row.id)
+  }
   await db.transaction(async (tx) => {
-    for (const entry of entries.values()) {
-      const row = rows.get(entry.file.id)
-      if (row) gone.delete(row.id)
-      await recordFile(tx, userId, entry, row, plan, now)
-    }
+    await recordFiles(tx, userId, entries.values(), rows, plan, now)
     await removeRows(tx, userId, [...gone.values()], plan)
     // The rest of the library, untouched by this sync, as a listing would have reported it.
     const touched = new Set([...entries.keys(), ...[...gone.values()].map((r) => r.externalId)])
