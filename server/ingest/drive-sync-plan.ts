@@ -255,7 +255,15 @@ async function applyChanges(
     else entries.set(followed.file.id, followed)
   }
 
-  for (const entry of entries.values()) {
+  const removedIds = new Set(
+    feed.changes.filter((c) => c.file === null || c.file.trashed).map((c) => c.fileId),
+  )
+  for (const [id, entry] of entries) {
+    // Edited, but in the library only through a shortcut deleted in the same feed: it goes.
+    if (entry.via !== null && removedIds.has(entry.via)) {
+      entries.delete(id)
+      continue
+    }
     const row = rows.get(entry.file.id)
     if (row) gone.delete(row.id)
   }

@@ -275,9 +275,13 @@ test('shortcuts are followed once, a shortcut to a listed file adds nothing, a b
   expect((await ingestOk(app, ada)).updated).toEqual(['bob-recipes.txt'])
   expect(emulator.state.requestCounts()).toEqual({ 'changes.list': 1, 'files.media': 1 })
 
-  // Ada deletes the shortcut: the document goes, Bob's file stays where it is.
+  // Bob edits it again while Ada deletes the shortcut: the document goes, Bob's file stays.
+  emulator.state.updateFile(shared.id, { content: 'Bob now bakes with the starter called ROWAN-46.\n' })
   emulator.state.removeFile(toShared.id)
+  emulator.state.clearRequests()
   expect((await ingestOk(app, ada)).removed).toEqual(['bob-recipes.txt'])
+  expect(emulator.state.requestCount('files.media')).toBe(0)
+  expect(await found(ada.id, 'ROWAN-46')).not.toContain('ROWAN-46')
   expect(await found(ada.id, 'ROWAN-45')).not.toContain('ROWAN-45')
 })
 
