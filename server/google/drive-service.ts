@@ -62,8 +62,13 @@ type Deps = {
   ingestWaitMs: number
 }
 
-/** How often a waiting ingest call looks at the jobs. */
+/**
+ * How often a waiting ingest call looks at the jobs: soon at first (a small Drive answers at
+ * once), then less and less often, up to twice a second, so a long sync's reads are not slowed by
+ * the waiter's own queries on the database's one connection.
+ */
 const WAIT_POLL_MS = 50
+const MAX_WAIT_POLL_MS = 500
 
 type Person = Pick<CurrentUser, 'id' | 'email'>
 
@@ -221,11 +226,13 @@ export function createDriveService(deps: Deps) {
       })
       const deadline = performance.now() + deps.ingestWaitMs
       let pending = 0
+      let pollMs = WAIT_POLL_MS
       while (performance.now() < deadline) {
         const state = await syncState(db, user.id, now())
         pending = state.listing ? 1 : await jobs.pending(user.id, [DRIVE_FILE_JOB])
         if (pending === 0) break
-        await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS))
+        await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, deadline - performance.now())))
+        pollMs = Math.min(pollMs * 1.5, MAX_WAIT_POLL_MS)
       }
       // Access lost while the files were read: the same answer as losing it while listing.
       if (!(await deps.repository.findConnection(user.id))) {
