@@ -345,3 +345,24 @@ test('after connecting again (here as another Google account) the next sync list
   await ingestOk(app, person)
   expect(emulator.state.requestCounts()).toEqual({ 'changes.list': 1 })
 })
+
+test('a file edited while the first listing runs is caught by the next sync', async () => {
+  const ada = await connected()
+  emulator.state.setLatency(100)
+  const first = ingest(app, ada)
+  // The second page is asked for: the first, with notes.txt as it was, has been answered.
+  await expect.poll(() => emulator.state.requestCount('files.list'), { timeout: 10_000 }).toBeGreaterThan(1)
+  emulator.state.updateFile(F.notes.id, {
+    content: 'Team notes\n\nStaging moved to the host indigo-db-42.\n',
+  })
+  expect((await first).statusCode).toBe(200)
+  emulator.state.setLatency(0)
+  emulator.state.clearRequests()
+
+  await ingestOk(app, ada)
+
+  // The edit is in the feed (the token predates the listing), so the file is read at its revision.
+  expect(readIds()).toEqual([F.notes.id])
+  expect(await found(ada.id, 'indigo-db-42')).toContain('notes.txt')
+  expect(await found(ada.id, 'cobalt-db-17')).not.toContain('cobalt-db-17')
+})
