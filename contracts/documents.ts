@@ -1,7 +1,7 @@
 /**
  * The document library: every file of the user's that DocChat knows of (from Google Drive or
- * uploaded), with where its reading stands, plus the sync's overall progress; deleting one and
- * retrying one that failed.
+ * uploaded), with where its reading stands, plus the sync's overall progress; deleting one,
+ * retrying one that failed, and adding back a Drive file the person removed.
  */
 import { z } from 'zod'
 import { endpoint, okEnvelope } from './endpoint.ts'
@@ -41,6 +41,11 @@ export type LibraryProgress = z.infer<typeof LibraryProgressSchema>
 export const LibrarySchema = z.object({
   documents: z.array(LibraryDocumentSchema),
   progress: LibraryProgressSchema,
+  /**
+   * Drive files the person removed from the library: syncs leave them out until they are added
+   * back (status `skipped`, reason "removed from the library").
+   */
+  removed: z.array(LibraryDocumentSchema),
 })
 export type Library = z.infer<typeof LibrarySchema>
 
@@ -70,6 +75,13 @@ export const documentEndpoints = {
   retryDocument: endpoint({
     method: 'POST',
     path: '/documents/:id/retry',
+    request: undefined,
+    response: okEnvelope(LibraryDocumentSchema),
+  }),
+  /** Brings a removed Drive file back into the library and syncs (answers it queued). */
+  restoreDocument: endpoint({
+    method: 'POST',
+    path: '/documents/:id/restore',
     request: undefined,
     response: okEnvelope(LibraryDocumentSchema),
   }),

@@ -18,7 +18,11 @@ const doc = (name: string, status: LibraryDocument['status']): LibraryDocument =
 
 function library(...documents: LibraryDocument[]): Library {
   const done = documents.filter((d) => ['ready', 'failed', 'skipped'].includes(d.status)).length
-  return { documents, progress: { running: done < documents.length, done, total: documents.length } }
+  return {
+    documents,
+    progress: { running: done < documents.length, done, total: documents.length },
+    removed: [],
+  }
 }
 
 function start(deps: Partial<LibraryDeps>) {
@@ -26,6 +30,7 @@ function start(deps: Partial<LibraryDeps>) {
     listDocuments: vi.fn().mockResolvedValue(library()),
     deleteDocument: vi.fn().mockResolvedValue(undefined),
     retryDocument: vi.fn().mockResolvedValue(doc('a.txt', 'queued')),
+    restoreDocument: vi.fn().mockResolvedValue(doc('a.txt', 'queued')),
     ...deps,
   }
   const actor = createActor(provideLibraryMachine(full), { input: { pollMs: 5 } }).start()
@@ -76,6 +81,40 @@ test('deleting and retrying call the server, then read the library again', async
   expect(deps.deleteDocument).toHaveBeenCalledWith('id-a')
   expect(deps.retryDocument).toHaveBeenCalledWith('id-b')
   expect(deps.listDocuments).toHaveBeenCalledTimes(3)
+})
+
+test('adding back a removed file calls the server, then follows the library until the file is read', async () => {
+  const removed = { ...doc('notes.txt', 'skipped'), reason: 'removed from the library' }
+  const listDocuments = vi
+    .fn<LibraryDeps['listDocuments']>()
+    .mockResolvedValueOnce({ ...library(), removed: [removed] })
+    .mockResolvedValueOnce(library(doc('notes.txt', 'queued')))
+    .mockResolvedValue(library(doc('notes.txt', 'ready')))
+  const { actor, deps } = start({ listDocuments })
+  actor.send({ type: 'library.load' })
+  await waitFor(actor, (s) => s.matches('shown'))
+
+  actor.send({ type: 'library.restore', id: removed.id })
+  await waitFor(actor, (s) => s.matches('shown') && s.context.library?.documents[0]?.status === 'ready')
+
+  expect(deps.restoreDocument).toHaveBeenCalledWith('id-notes.txt')
+  expect(listDocuments).toHaveBeenCalledTimes(3)
+})
+
+test("a refused add-back shows the server's sentence", async () => {
+  const restoreDocument = vi.fn<LibraryDeps['restoreDocument']>().mockRejectedValue(
+    Object.assign(new Error('Only a document removed from the library can be added back.'), {
+      status: 409,
+    }),
+  )
+  const { actor } = start({ restoreDocument })
+
+  actor.send({ type: 'library.restore', id: 'id-a.txt' })
+  await waitFor(actor, (s) => s.matches('shown') && s.context.problem !== null)
+
+  expect(actor.getSnapshot().context.problem).toBe(
+    'Only a document removed from the library can be added back.',
+  )
 })
 
 test("a refused delete shows the server's sentence; an unreachable server ours", async () => {

@@ -1,7 +1,7 @@
 /**
  * The document library on the Documents screen: each document's status and the overall progress,
  * kept live by polling while files are being read (or while an ingest the user started is under
- * way), and deleting or retrying a document. It starts from the server's state, so a reload shows
+ * way), and deleting, retrying or adding back (a removed Drive file) a document. It starts from the server's state, so a reload shows
  * a sync that is still running and keeps following it. Calls come from provideLibraryMachine(deps).
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate'
@@ -15,12 +15,14 @@ export const LIBRARY_MESSAGES = {
   loadFailed: 'Could not load the document library.',
   deleteFailed: 'Could not delete the document. Try again.',
   retryFailed: 'Could not retry the document. Try again.',
+  restoreFailed: 'Could not add the document back. Try again.',
 } as const
 
 export type LibraryDeps = {
   listDocuments: () => Promise<Library>
   deleteDocument: (id: string) => Promise<void>
   retryDocument: (id: string) => Promise<LibraryDocument>
+  restoreDocument: (id: string) => Promise<LibraryDocument>
 }
 
 export type LibraryInput = { pollMs?: number }
@@ -40,6 +42,7 @@ export type LibraryEvent =
   | { type: 'library.unwatch' }
   | { type: 'library.delete'; id: string }
   | { type: 'library.retry'; id: string }
+  | { type: 'library.restore'; id: string }
 
 /** A 4xx carries the server's sentence (e.g. "Document not found."); anything else gets ours. */
 function problemOf(error: unknown, fallback: string): string {
@@ -58,6 +61,7 @@ export const libraryMachine = setup({
     listDocuments: notProvided<Library>('listDocuments'),
     deleteDocument: notProvided<void, { id: string }>('deleteDocument'),
     retryDocument: notProvided<LibraryDocument, { id: string }>('retryDocument'),
+    restoreDocument: notProvided<LibraryDocument, { id: string }>('restoreDocument'),
   },
   actions: {
     store: assign((_, params: { library: Library }) => ({ library: params.library })),
@@ -96,6 +100,11 @@ export const libraryMachine = setup({
     },
     'library.delete': { target: '.deleting', actions: 'clearProblem' },
     'library.retry': { target: '.retrying', actions: 'clearProblem' },
+    'library.restore': {
+      target: '.restoring',
+      actions: 'clearProblem',
+      description: 'The file comes back queued, so the next read of the library polls until it is done.',
+    },
   },
   states: {
     idle: {},
@@ -163,6 +172,23 @@ export const libraryMachine = setup({
         },
       },
     },
+    restoring: {
+      invoke: {
+        src: 'restoreDocument',
+        input: ({ event }) => {
+          assertEvent(event, 'library.restore')
+          return { id: event.id }
+        },
+        onDone: 'loading',
+        onError: {
+          target: 'loading',
+          actions: {
+            type: 'setProblem',
+            params: ({ event }) => ({ problem: problemOf(event.error, LIBRARY_MESSAGES.restoreFailed) }),
+          },
+        },
+      },
+    },
   },
 })
 
@@ -172,6 +198,7 @@ export function provideLibraryMachine(deps: LibraryDeps) {
       listDocuments: fromPromise(() => deps.listDocuments()),
       deleteDocument: fromPromise(({ input }) => deps.deleteDocument(input.id)),
       retryDocument: fromPromise(({ input }) => deps.retryDocument(input.id)),
+      restoreDocument: fromPromise(({ input }) => deps.restoreDocument(input.id)),
     },
   })
 }

@@ -309,6 +309,11 @@ export const libraryDocuments = pgTable(
     chunks: integer('chunks'),
     /** Deleted by the user: its passages are gone and syncs leave the file out. */
     excluded: boolean('excluded').notNull().default(false),
+    /**
+     * A Drive file that is in the library only because a shortcut points to it: the shortcut's id
+     * (deleting the shortcut removes the document). Null for every other row.
+     */
+    viaShortcut: text('via_shortcut'),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
   },
@@ -390,4 +395,9 @@ export const driveSyncs = pgTable('drive_syncs', {
   startedAt: timestamptz('started_at').notNull(),
   /** The last listing's outcome (added/updated/unchanged/removed/skipped ids and names). */
   plan: jsonb('plan').$type<Record<string, unknown>>(),
+  /**
+   * Drive's change-feed token as of the last sync: the next one lists only what changed since.
+   * Null before the first sync (it lists everything).
+   */
+  pageToken: text('page_token'),
 })

@@ -1,8 +1,9 @@
 /**
  * The Drive v3 calls DocChat makes, on @googleapis/drive with one person's OAuth2Client: the
- * whole listing (every page), one file's metadata, a file's bytes and a Google Doc's export, both
- * with a byte limit enforced while they stream. The client's own retries are off (`retry: false`):
- * withBackoff decides, so every retry is bounded and counted in one place.
+ * whole listing (every page, shared drives included), one file's metadata, a file's bytes and a
+ * Google file's export, both with a byte limit enforced while they stream, and the change feed
+ * (the start token of "now", and every change since a token). The client's own retries are off
+ * (`retry: false`): withBackoff decides, so every retry is bounded and counted in one place.
  */
 import type { Readable } from 'node:stream'
 import type { drive_v3 } from '@googleapis/drive'
@@ -12,6 +13,11 @@ import { classifyGoogleError, type RetryPolicy, withBackoff } from './google-err
 import { googleDrive, isGaxiosError } from './google-libraries.ts'
 
 export const FOLDER_MIME = 'application/vnd.google-apps.folder'
+export const SHORTCUT_MIME = 'application/vnd.google-apps.shortcut'
+/** Files in shared drives too: every call that names files says it copes with them. */
+const ALL_DRIVES = { supportsAllDrives: true } as const
+/** A listing (files or changes) that takes in the shared drives the person is a member of. */
+const WITH_SHARED_DRIVES = { ...ALL_DRIVES, includeItemsFromAllDrives: true } as const
 /** Folders are not files a person opens, and the trash is not their Drive (Drive lists it unless told). */
 export const LISTING_QUERY = `trashed = false and mimeType != '${FOLDER_MIME}'`
 /** The most files one files.list page may hold (Drive's own ceiling). */
@@ -21,8 +27,8 @@ const MAX_PAGES = 1000
 
 /** What the contract's DriveFile needs, and no more (Drive bills and slows by the field). */
 const FILE_FIELDS = 'id, name, mimeType, modifiedTime, webViewLink, webContentLink'
-/** What an ingest compares and checks besides: the revision and the size. */
-const INGEST_FILE_FIELDS = `${FILE_FIELDS}, version, size`
+/** What an ingest compares and checks besides: the revision, the size, where a shortcut points. */
+const INGEST_FILE_FIELDS = `${FILE_FIELDS}, version, size, trashed, shortcutDetails(targetId)`
 
 export type DriveListedFile = {
   id: string
@@ -35,6 +41,24 @@ export type DriveListedFile = {
   version: string | null
   /** Bytes of a binary file; null for Google Docs and the like. */
   size: number | null
+  /** In the trash (the change feed reports trashed files; a listing leaves them out). */
+  trashed: boolean
+  /** A shortcut's target file id; null for any other file. */
+  shortcutTargetId: string | null
+}
+
+/** One entry of the change feed: the file as it is now, or `file: null` when it is gone. */
+export type DriveChange = { fileId: string; file: DriveListedFile | null }
+
+/**
+ * Drive no longer honours the stored change token (too old, or from another Drive): the caller
+ * lists the whole Drive again and starts over from a new token.
+ */
+export class ChangeTokenInvalidError extends Error {
+  constructor() {
+    super('Google Drive no longer accepts the stored change token')
+    this.name = 'ChangeTokenInvalidError'
+  }
 }
 
 /** A single file Drive will not give us (gone, not downloadable, over the limit): it fails alone. */
@@ -62,6 +86,8 @@ export function createDriveApi(auth: OAuth2Client, rootUrl: string, retry: Retry
               fields: `nextPageToken, files(${fields})`,
               pageSize: PAGE_SIZE,
               orderBy: 'modifiedTime desc',
+              corpora: 'allDrives',
+              ...WITH_SHARED_DRIVES,
               ...(pageToken ? { pageToken } : {}),
             },
             { retry: false },
@@ -103,16 +129,86 @@ export function createDriveApi(auth: OAuth2Client, rootUrl: string, retry: Retry
 
     async getFile(fileId: string): Promise<DriveListedFile> {
       const { data } = await withBackoff(
-        () => api.files.get({ fileId, fields: FILE_FIELDS }, { retry: false }),
+        () => api.files.get({ fileId, fields: FILE_FIELDS, ...ALL_DRIVES }, { retry: false }),
         retry,
       )
       return toListedFile(data)
     },
 
+    /** One file with what an ingest needs (a shortcut's target); null when Drive has no such file for us. */
+    async getFileForIngest(fileId: string): Promise<DriveListedFile | null> {
+      try {
+        const { data } = await withBackoff(
+          () => api.files.get({ fileId, fields: INGEST_FILE_FIELDS, ...ALL_DRIVES }, { retry: false }),
+          retry,
+        )
+        return toListedFile(data)
+      } catch (error) {
+        if (classifyGoogleError(error).kind === 'not-found') return null
+        throw error
+      }
+    },
+
+    /** The change token of "now": a later `listChanges` from it sees what changes from here on. */
+    async startPageToken(): Promise<string> {
+      const { data } = await withBackoff(
+        () => api.changes.getStartPageToken({ ...ALL_DRIVES, fields: 'startPageToken' }, { retry: false }),
+        retry,
+      )
+      if (!data.startPageToken) throw new Error('Google Drive sent no start page token')
+      return data.startPageToken
+    },
+
+    /**
+     * Every change since `token` (all pages), each file at most once as Drive coalesces them, and
+     * the token to start from next time. Throws ChangeTokenInvalidError when Drive refuses the token.
+     */
+    async listChanges(token: string): Promise<{ changes: DriveChange[]; newStartPageToken: string }> {
+      const byFile = new Map<string, DriveChange>()
+      let pageToken = token
+      for (let page = 0; page < MAX_PAGES; page++) {
+        let data: drive_v3.Schema$ChangeList
+        try {
+          ;({ data } = await withBackoff(
+            () =>
+              api.changes.list(
+                {
+                  pageToken,
+                  pageSize: PAGE_SIZE,
+                  includeRemoved: true,
+                  ...WITH_SHARED_DRIVES,
+                  fields: `nextPageToken, newStartPageToken, changes(fileId, removed, file(${INGEST_FILE_FIELDS}))`,
+                },
+                { retry: false },
+              ),
+            retry,
+          ))
+        } catch (error) {
+          if (page === 0 && isRefusedToken(error)) throw new ChangeTokenInvalidError()
+          throw error
+        }
+        for (const change of data.changes ?? []) {
+          if (!change.fileId) continue
+          // A later page's entry for the same file is newer: it replaces the earlier one.
+          byFile.delete(change.fileId)
+          byFile.set(change.fileId, {
+            fileId: change.fileId,
+            file: change.removed || !change.file ? null : toListedFile(change.file),
+          })
+        }
+        if (data.newStartPageToken)
+          return { changes: [...byFile.values()], newStartPageToken: data.newStartPageToken }
+        if (!data.nextPageToken) throw new Error('Google Drive ended a change list without a new start token')
+        pageToken = data.nextPageToken
+      }
+      throw new Error(`Google Drive's change list ran past ${MAX_PAGES} pages`)
+    },
+
     async download(fileId: string, maxBytes: number): Promise<Uint8Array> {
       try {
         const response = await withBackoff(
-          () => api.files.get({ fileId, alt: 'media' }, { responseType: 'stream', retry: false }),
+          () =>
+            api.files.get({ fileId, alt: 'media', ...ALL_DRIVES }, { responseType: 'stream', retry: false }),
           retry,
         )
         return await collect(response.data, maxBytes, contentLength(response.headers))
@@ -146,6 +242,18 @@ export function createDriveApi(auth: OAuth2Client, rootUrl: string, retry: Retry
   }
 }
 
+/**
+ * Drive's answer to a page token it will not take: 400 "Invalid Value" on `pageToken` (or, for a
+ * token of a Drive that is gone, 404/410).
+ */
+function isRefusedToken(error: unknown): boolean {
+  if (!(error instanceof gaxios.GaxiosError)) return false
+  const status = error.response?.status
+  if (status === 404 || status === 410) return true
+  const data = error.response?.data as { error?: { errors?: { location?: string }[] } } | undefined
+  return status === 400 && data?.error?.errors?.[0]?.location === 'pageToken'
+}
+
 /** The declared length, whichever shape the client hands the headers in. */
 function contentLength(headers: unknown): string | null {
   if (headers instanceof Headers) return headers.get('content-length')
@@ -164,6 +272,8 @@ function toListedFile(file: drive_v3.Schema$File): DriveListedFile {
     webContentLink: safeExternalLink(file.webContentLink),
     version: file.version ?? null,
     size: file.size === undefined || file.size === null ? null : Number(file.size),
+    trashed: file.trashed === true,
+    shortcutTargetId: file.shortcutDetails?.targetId ?? null,
   }
 }
 

@@ -16,9 +16,9 @@ import {
   type DriveFileJobDeps,
   endListing,
   ingestDriveFile,
-  planDriveSync,
   syncState,
 } from '../ingest/drive-ingest.ts'
+import { planDriveSync } from '../ingest/drive-sync-plan.ts'
 import { ingestReport } from '../ingest/ingest-report.ts'
 import type { PdfExtractor } from '../ingest/pdf-text.ts'
 import type { JobQueue } from '../jobs/job-queue.ts'
@@ -62,8 +62,13 @@ type Deps = {
   ingestWaitMs: number
 }
 
-/** How often a waiting ingest call looks at the jobs. */
+/**
+ * How often a waiting ingest call looks at the jobs: soon at first (a small Drive answers at
+ * once), then less and less often, up to twice a second, so a long sync's reads are not slowed by
+ * the waiter's own queries on the database's one connection.
+ */
 const WAIT_POLL_MS = 50
+const MAX_WAIT_POLL_MS = 500
 
 type Person = Pick<CurrentUser, 'id' | 'email'>
 
@@ -155,7 +160,9 @@ export function createDriveService(deps: Deps) {
       refused: DRIVE_MESSAGES.refused,
     },
   }
-  jobs.handle(DRIVE_FILE_JOB, (job) => ingestDriveFile(job, fileJobDeps))
+  // An instance without Google settings leaves Drive files to the instances that can read them
+  // (its worker claims only the kinds it handles), rather than failing them as "not connected".
+  if (google && connections) jobs.handle(DRIVE_FILE_JOB, (job) => ingestDriveFile(job, fileJobDeps))
 
   /** The last sync's report: its plan, with the queued files as they came out. */
   async function syncReport(userId: string): Promise<IngestReport> {
@@ -219,11 +226,13 @@ export function createDriveService(deps: Deps) {
       })
       const deadline = performance.now() + deps.ingestWaitMs
       let pending = 0
+      let pollMs = WAIT_POLL_MS
       while (performance.now() < deadline) {
         const state = await syncState(db, user.id, now())
         pending = state.listing ? 1 : await jobs.pending(user.id, [DRIVE_FILE_JOB])
         if (pending === 0) break
-        await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS))
+        await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, deadline - performance.now())))
+        pollMs = Math.min(pollMs * 1.5, MAX_WAIT_POLL_MS)
       }
       // Access lost while the files were read: the same answer as losing it while listing.
       if (!(await deps.repository.findConnection(user.id))) {

@@ -1,30 +1,24 @@
 /**
- * Keeping a person's library in step with their Google Drive, in two parts (README D27):
- * - `planDriveSync` lists the Drive and compares it with the library: new and changed files are
- *   recorded as `queued` with one 'drive-file' job each (in one transaction, so a crash queues all
- *   or nothing); unsupported or too-large files are recorded as `skipped` with the reason; files
- *   unchanged since they were read (or since they failed) are left alone; files gone from the
- *   Drive lose their passages and their row; files the person deleted from the library stay out.
+ * Keeping a person's library in step with their Google Drive (README D27): what DocChat reads of
+ * each kind of file (`kindOf`), the person's sync state (one listing at a time, the last plan), and
+ * the 'drive-file' job. Deciding what a sync queues is drive-sync-plan.ts.
  * - `ingestDriveFile` is the job: download or export one file, turn it into text (PDF pages in the
- *   worker, text in whichever encoding it was saved (text-decoding.ts), Google Docs as Markdown)
- *   and index it (one transaction per document), then mark the row `ready` with its pages and
- *   chunks; a file that cannot be read is marked `failed` with the reason and fails alone; Google
- *   busy or unreachable puts the job back with backoff.
+ *   worker, text in whichever encoding it was saved (text-decoding.ts), Google Docs as Markdown,
+ *   Sheets as CSV, Slides as text, Word files through mammoth) and index it (one transaction per
+ *   document), then mark the row `ready` with its pages and chunks; a file that cannot be read is
+ *   marked `failed` with the reason and fails alone; Google busy or unreachable puts the job back
+ *   with backoff.
  */
 import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
 import { driveSyncs } from '../db/schema.ts'
-import { type DriveApi, DriveFileError, type DriveListedFile, FOLDER_MIME } from '../google/drive-api.ts'
+import { type DriveApi, DriveFileError, FOLDER_MIME, SHORTCUT_MIME } from '../google/drive-api.ts'
 import { classifyGoogleError } from '../google/google-errors.ts'
-import { enqueueJob, type JobOutcome, retryDelayMs } from '../jobs/job-queue.ts'
+import { type JobOutcome, retryDelayMs } from '../jobs/job-queue.ts'
 import { DRIVE_SOURCE } from '../repositories/google-drive-repository.ts'
-import {
-  createLibraryRepository,
-  type LibraryFileInput,
-  type LibraryRow,
-  upsertLibraryFile,
-} from '../repositories/library-repository.ts'
+import { createLibraryRepository } from '../repositories/library-repository.ts'
 import type { Section } from './chunker.ts'
+import { DocxTextError, docxText } from './docx-text.ts'
 import { indexDocument, removeDocument } from './index-document.ts'
 import { type PdfExtractor, PdfTextError } from './pdf-text.ts'
 import { decodeText, removeControlCharacters } from './text-decoding.ts'
@@ -36,20 +30,23 @@ export const DRIVE_FILE_JOB = 'drive-file'
 export const MAX_FILE_ATTEMPTS = 5
 
 const GOOGLE_DOC = 'application/vnd.google-apps.document'
-const TEXT_TYPES = new Set(['text/plain', 'text/markdown', 'text/x-markdown'])
+const GOOGLE_SHEET = 'application/vnd.google-apps.spreadsheet'
+const GOOGLE_SLIDES = 'application/vnd.google-apps.presentation'
+export const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'
+const TEXT_TYPES = new Set(['text/plain', 'text/markdown', 'text/x-markdown', 'text/csv'])
 
-type Kind = 'pdf' | 'text' | 'google-doc'
+type Kind = 'pdf' | 'text' | 'google-doc' | 'google-sheet' | 'google-slides' | 'docx'
 
 /** What DocChat reads from a Drive file, or why it does not (the sentence after "name: "). */
 export function kindOf(mimeType: string): Kind | { skip: string } {
   if (mimeType === 'application/pdf') return 'pdf'
   if (TEXT_TYPES.has(mimeType)) return 'text'
   if (mimeType === GOOGLE_DOC) return 'google-doc'
-  if (mimeType === 'application/vnd.google-apps.spreadsheet')
-    return { skip: 'spreadsheets are not supported' }
-  if (mimeType === 'application/vnd.google-apps.presentation')
-    return { skip: 'presentations are not supported' }
-  if (mimeType === 'application/vnd.google-apps.shortcut') return { skip: 'shortcuts are not followed' }
+  if (mimeType === GOOGLE_SHEET) return 'google-sheet'
+  if (mimeType === GOOGLE_SLIDES) return 'google-slides'
+  if (mimeType === DOCX_MIME) return 'docx'
+  if (mimeType === 'application/msword') return { skip: 'old Word files (.doc) are not supported' }
+  if (mimeType === SHORTCUT_MIME) return { skip: 'shortcuts to shortcuts are not followed' }
   if (mimeType === FOLDER_MIME) return { skip: 'folders are not documents' }
   if (mimeType.startsWith('application/vnd.google-apps.'))
     return { skip: 'this kind of Google file is not supported' }
@@ -59,16 +56,6 @@ export function kindOf(mimeType: string): Kind | { skip: string } {
   return { skip: `files of type ${mimeType} are not supported` }
 }
 
-/** The revision an indexed document or a failure was recorded at. */
-function revisionOf(file: DriveListedFile): string {
-  return file.version ?? file.modifiedTime
-}
-
-function sameRevision(file: DriveListedFile, row: LibraryRow): boolean {
-  if (row.version !== revisionOf(file)) return false
-  return row.modifiedTime === null || row.modifiedTime.getTime() === Date.parse(file.modifiedTime)
-}
-
 /** What one listing found, by library id (queued files) or by name; kept in drive_syncs.plan. */
 export type DriveSyncPlan = {
   added: string[]
@@ -76,81 +63,6 @@ export type DriveSyncPlan = {
   unchanged: string[]
   removed: string[]
   skipped: { name: string; reason: string }[]
-}
-
-function libraryInput(userId: string, file: DriveListedFile): LibraryFileInput {
-  return {
-    userId,
-    source: DRIVE_SOURCE,
-    externalId: file.id,
-    name: file.name,
-    mimeType: file.mimeType,
-    webViewLink: file.webViewLink,
-    version: revisionOf(file),
-    modifiedTime: new Date(file.modifiedTime),
-    size: file.size,
-  }
-}
-
-/**
- * Lists the Drive, records what changed and queues a job per file to read; returns the plan (also
- * stored in drive_syncs for whoever joins this sync).
- */
-export async function planDriveSync(
-  userId: string,
-  deps: { db: Db; drive: Pick<DriveApi, 'listFilesForIngest'>; now: () => Date },
-): Promise<DriveSyncPlan> {
-  const { db, drive, now } = deps
-  const files = await drive.listFilesForIngest()
-  const rows = new Map(
-    (await createLibraryRepository(db).bySource(userId, DRIVE_SOURCE)).map((r) => [r.externalId, r]),
-  )
-  const plan: DriveSyncPlan = { added: [], updated: [], unchanged: [], removed: [], skipped: [] }
-  const gone: LibraryRow[] = []
-  const listed = new Set(files.map((f) => f.id))
-  for (const row of rows.values()) if (!listed.has(row.externalId) && !row.excluded) gone.push(row)
-
-  await db.transaction(async (tx) => {
-    for (const file of files) {
-      const row = rows.get(file.id)
-      if (row?.excluded) continue
-      const kind = kindOf(file.mimeType)
-      const skip = typeof kind === 'object' ? kind.skip : null
-      const tooBig = file.size !== null && file.size > MAX_INGEST_BYTES
-      if (skip !== null || tooBig) {
-        const reason = skip ?? 'the file is larger than 10 MB'
-        // A document that became unreadable to us (now too large, another type) must not linger.
-        if (row && row.status !== 'skipped') {
-          await removeDocument(tx as unknown as Db, { userId, source: DRIVE_SOURCE, externalId: file.id })
-        }
-        await upsertLibraryFile(tx, libraryInput(userId, file), 'skipped', reason)
-        plan.skipped.push({ name: file.name, reason })
-        continue
-      }
-      if (row && sameRevision(file, row) && row.status !== 'skipped') {
-        // Read (or failed) at this revision already; a queued one is still on its way.
-        if (row.status === 'ready' || row.status === 'failed') {
-          if (row.status === 'ready') plan.unchanged.push(file.name)
-          continue
-        }
-      }
-      const id = await upsertLibraryFile(tx, libraryInput(userId, file), 'queued')
-      await enqueueJob(
-        tx,
-        { kind: DRIVE_FILE_JOB, key: `${DRIVE_FILE_JOB}:${id}`, userId, payload: { libraryId: id } },
-        now(),
-      )
-      if (row && row.chunks !== null) plan.updated.push(id)
-      else plan.added.push(id)
-    }
-    for (const row of gone) {
-      await removeDocument(tx as unknown as Db, { userId, source: DRIVE_SOURCE, externalId: row.externalId })
-      if (row.status === 'ready') plan.removed.push(row.name)
-    }
-    await createLibraryRepository(tx as unknown as Db).remove(gone.map((r) => r.id))
-    await tx.update(driveSyncs).set({ plan }).where(eqUser(userId))
-  })
-  return plan
 }
 
 const eqUser = (userId: string) => eq(driveSyncs.userId, userId)
@@ -213,6 +125,13 @@ export async function sectionsOf(
   }
   if (kind === 'text')
     return [{ text: decodeText(await drive.download(file.id, MAX_INGEST_BYTES)), page: null }]
+  if (kind === 'docx')
+    return [{ text: await docxText(await drive.download(file.id, MAX_INGEST_BYTES)), page: null }]
+  // Drive exports a sheet's first tab as CSV, and a presentation's slides as plain text.
+  if (kind === 'google-sheet')
+    return [{ text: decodeText(await drive.export(file.id, 'text/csv', MAX_INGEST_BYTES)), page: null }]
+  if (kind === 'google-slides')
+    return [{ text: decodeText(await drive.export(file.id, 'text/plain', MAX_INGEST_BYTES)), page: null }]
   if (kind !== 'google-doc') throw new DriveFileError(kind.skip)
   let bytes: Uint8Array
   try {
@@ -244,10 +163,9 @@ export async function ingestDriveFile(
 ): Promise<JobOutcome> {
   const { db, pdf } = deps
   const library = createLibraryRepository(db)
-  const row = await library.find(String(job.payload.libraryId))
+  const row = await library.startReading(job.userId, String(job.payload.libraryId))
   // Deleted from the library (or gone from Drive) since it was queued: nothing to do.
-  if (!row || row.excluded || row.userId !== job.userId) return { done: true }
-  await library.setStatus(row.id, 'processing')
+  if (!row) return { done: true }
   const session = await deps.openDrive(row.userId)
   if (!session) {
     await library.setStatus(row.id, 'failed', { reason: deps.messages.notConnected })
@@ -266,18 +184,15 @@ export async function ingestDriveFile(
       modifiedTime: row.modifiedTime,
       sections,
     })
+    const pages = row.mimeType === 'application/pdf' ? sections.length : null
     // Deleted from the library (or Drive disconnected with its documents removed) while it was
     // read: the passages just written must not outlive their row.
-    const current = await library.find(row.id)
-    if (!current || current.excluded) {
+    if (!(await library.finishReading(row.id, { pages, chunks: chunkCount }))) {
       await removeDocument(db, { userId: row.userId, source: DRIVE_SOURCE, externalId: row.externalId })
-      return { done: true }
     }
-    const pages = row.mimeType === 'application/pdf' ? sections.length : null
-    await library.setStatus(row.id, 'ready', { pages, chunks: chunkCount })
     return { done: true }
   } catch (error) {
-    if (error instanceof DriveFileError || error instanceof PdfTextError) {
+    if (error instanceof DriveFileError || error instanceof PdfTextError || error instanceof DocxTextError) {
       await library.setStatus(row.id, 'failed', { reason: error.message })
       return { done: true }
     }

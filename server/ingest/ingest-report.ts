@@ -19,8 +19,8 @@ function reasons(items: IngestReport['skipped']): string {
 }
 
 /**
- * "Ingested 24 documents: 22 new, 2 updated, 0 unchanged, 0 removed. Skipped 3 (Budget 2027:
- * spreadsheets are not supported; …). Failed 2 (broken-scan.pdf: the file is not a readable PDF; …).
+ * "Ingested 25 documents: 23 new, 2 updated, 0 unchanged, 0 removed. Skipped 2 (whiteboard.png:
+ * images are not supported; …). Failed 2 (broken-scan.pdf: the file is not a readable PDF; …).
  * 3 more documents still being read in the background."
  */
 export function ingestMessage(o: IngestOutcomes, pending = 0): string {

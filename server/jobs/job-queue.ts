@@ -61,6 +61,22 @@ export async function enqueueJob(db: Executor, job: NewJob, runAt: Date): Promis
   return rows.length > 0
 }
 
+/** Rows per insert statement when many jobs are queued at once (well under the bind limit). */
+const ENQUEUE_BATCH = 500
+
+/**
+ * Queues many jobs with one statement per ENQUEUE_BATCH (a sync queueing 500 files pays a few
+ * statements, not 500); as enqueueJob, a key already queued is left alone.
+ */
+export async function enqueueJobs(db: Executor, batch: readonly NewJob[], runAt: Date): Promise<void> {
+  for (let at = 0; at < batch.length; at += ENQUEUE_BATCH) {
+    await db
+      .insert(jobs)
+      .values(batch.slice(at, at + ENQUEUE_BATCH).map((job) => ({ ...job, runAt })))
+      .onConflictDoNothing({ target: jobs.key })
+  }
+}
+
 export type JobQueue = ReturnType<typeof createJobQueue>
 
 export function createJobQueue(options: JobQueueOptions) {

@@ -25,6 +25,7 @@ import { checkUpload, storeUpload, UPLOAD_FILE_JOB, UPLOAD_SOURCE } from './uplo
 export const LIBRARY_MESSAGES = {
   notFound: 'Document not found.',
   notFailed: 'Only a document that could not be read can be retried.',
+  notRemoved: 'Only a document removed from the library can be added back.',
   sessionNotFound: 'Chat session not found',
 } as const
 
@@ -102,7 +103,33 @@ export function createLibraryService({ db, jobs: queue, now }: { db: Db; jobs: J
       return {
         documents: rows.map(toLibraryDocument),
         progress: { running: done.length < rows.length, done: done.length, total: rows.length },
+        removed: (await repository.listExcluded(userId)).map(toLibraryDocument),
       }
+    },
+
+    /**
+     * Brings a Drive file the person removed back into the library: it is queued to be read (the
+     * file as it is in Drive now) and later syncs follow it again. 409 for a document that was not
+     * removed; another person's id answers 404 like a missing one.
+     */
+    async restore(userId: string, id: string): Promise<LibraryDocument> {
+      const row = await repository.findAnyOwned(userId, id)
+      if (!row) throw new HttpError(404, LIBRARY_MESSAGES.notFound)
+      if (!row.excluded) throw new HttpError(409, LIBRARY_MESSAGES.notRemoved)
+      const updatedAt = now()
+      await db.transaction(async (tx) => {
+        await tx
+          .update(libraryDocuments)
+          .set({ excluded: false, status: 'queued', reason: null, updatedAt })
+          .where(and(eq(libraryDocuments.id, row.id), eq(libraryDocuments.userId, userId)))
+        await enqueueJob(
+          tx,
+          { kind: DRIVE_FILE_JOB, key: jobKey(row), userId, payload: { libraryId: row.id } },
+          updatedAt,
+        )
+      })
+      queue.wake()
+      return toLibraryDocument({ ...row, excluded: false, status: 'queued', reason: null, updatedAt })
     },
 
     /**

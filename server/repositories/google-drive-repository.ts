@@ -6,7 +6,7 @@
  */
 import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
-import { googleConnections, googleOauthStates } from '../db/schema.ts'
+import { driveSyncs, googleConnections, googleOauthStates } from '../db/schema.ts'
 
 export const DRIVE_SOURCE = 'drive'
 
@@ -37,12 +37,19 @@ export function createGoogleDriveRepository(db: Db) {
       return row ?? null
     },
 
+    /**
+     * Stores a (new) connection. A change-feed token belongs to the Drive it came from, and a
+     * reconnect may bring another Google account: the next sync lists the whole Drive again.
+     */
     async saveConnection(input: ConnectionRecord): Promise<void> {
       const { userId, ...fields } = input
-      await db
-        .insert(googleConnections)
-        .values(input)
-        .onConflictDoUpdate({ target: googleConnections.userId, set: { ...fields, updatedAt: sql`now()` } })
+      await db.transaction(async (tx) => {
+        await tx
+          .insert(googleConnections)
+          .values(input)
+          .onConflictDoUpdate({ target: googleConnections.userId, set: { ...fields, updatedAt: sql`now()` } })
+        await tx.update(driveSyncs).set({ pageToken: null }).where(eq(driveSyncs.userId, userId))
+      })
     },
 
     /** Replaces the sealed tokens only (after a refresh); false when the connection is gone. */

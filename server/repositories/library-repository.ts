@@ -20,6 +20,8 @@ export type LibraryFileInput = {
   version: string | null
   modifiedTime: Date | null
   size: number | null
+  /** A Drive file reached only through a shortcut: the shortcut's id. */
+  viaShortcut?: string | null
 }
 
 type Executor = Pick<Db, 'insert' | 'update' | 'select' | 'delete'>
@@ -35,6 +37,24 @@ export function createLibraryRepository(db: Db) {
         .from(libraryDocuments)
         .where(and(eq(libraryDocuments.userId, userId), eq(libraryDocuments.excluded, false)))
         .orderBy(asc(libraryDocuments.createdAt), asc(libraryDocuments.name))
+    },
+
+    /** The Drive files the user removed from the library, by name. */
+    async listExcluded(userId: string): Promise<LibraryRow[]> {
+      return db
+        .select()
+        .from(libraryDocuments)
+        .where(and(eq(libraryDocuments.userId, userId), eq(libraryDocuments.excluded, true)))
+        .orderBy(asc(libraryDocuments.name))
+    },
+
+    /** The user's row, excluded or not; null for another user's id (a 404 either way). */
+    async findAnyOwned(userId: string, id: string): Promise<LibraryRow | null> {
+      const [row] = await db
+        .select()
+        .from(libraryDocuments)
+        .where(and(eq(libraryDocuments.id, id), eq(libraryDocuments.userId, userId)))
+      return row ?? null
     },
 
     /** Every row of one source, excluded ones included (a sync must see those to leave them out). */
@@ -76,11 +96,80 @@ export function createLibraryRepository(db: Db) {
         .where(eq(libraryDocuments.id, id))
     },
 
+    /**
+     * Marks the user's row `processing` and answers it, in one statement; null when it is gone,
+     * excluded or another user's (the job then has nothing to do).
+     */
+    async startReading(userId: string, id: string): Promise<LibraryRow | null> {
+      const [row] = await db
+        .update(libraryDocuments)
+        .set({ status: 'processing', reason: null, updatedAt: sql`now()` })
+        .where(
+          and(
+            eq(libraryDocuments.id, id),
+            eq(libraryDocuments.userId, userId),
+            eq(libraryDocuments.excluded, false),
+          ),
+        )
+        .returning()
+      return row ?? null
+    },
+
+    /** Marks a row read (`ready`) unless it was deleted or excluded meanwhile: false then. */
+    async finishReading(id: string, fields: { pages: number | null; chunks: number }): Promise<boolean> {
+      const rows = await db
+        .update(libraryDocuments)
+        .set({ status: 'ready', reason: null, ...fields, updatedAt: sql`now()` })
+        .where(and(eq(libraryDocuments.id, id), eq(libraryDocuments.excluded, false)))
+        .returning({ id: libraryDocuments.id })
+      return rows.length > 0
+    },
+
     async remove(ids: readonly string[]): Promise<void> {
       if (ids.length === 0) return
       await db.delete(libraryDocuments).where(inArray(libraryDocuments.id, [...ids]))
     },
   }
+}
+
+/** Rows per upsert statement when a sync records many files at once. */
+const UPSERT_BATCH = 500
+
+/**
+ * Records many files, each as its `status` at its listed revision (new rows, or the same rows
+ * updated), one statement per UPSERT_BATCH; answers each row's id by external id. External ids
+ * must be unique within the call (one statement cannot update a row twice).
+ */
+export async function upsertLibraryFiles(
+  db: Executor,
+  files: readonly { file: LibraryFileInput; status: LibraryStatus; reason: string | null }[],
+): Promise<Map<string, string>> {
+  const ids = new Map<string, string>()
+  for (let at = 0; at < files.length; at += UPSERT_BATCH) {
+    const rows = await db
+      .insert(libraryDocuments)
+      .values(
+        files.slice(at, at + UPSERT_BATCH).map(({ file, status, reason }) => ({ ...file, status, reason })),
+      )
+      .onConflictDoUpdate({
+        target: [libraryDocuments.userId, libraryDocuments.source, libraryDocuments.externalId],
+        set: {
+          name: sql`excluded.name`,
+          mimeType: sql`excluded.mime_type`,
+          webViewLink: sql`excluded.web_view_link`,
+          version: sql`excluded.version`,
+          modifiedTime: sql`excluded.modified_time`,
+          size: sql`excluded.size`,
+          viaShortcut: sql`excluded.via_shortcut`,
+          status: sql`excluded.status`,
+          reason: sql`excluded.reason`,
+          updatedAt: sql`now()`,
+        },
+      })
+      .returning({ id: libraryDocuments.id, externalId: libraryDocuments.externalId })
+    for (const row of rows) ids.set(row.externalId, row.id)
+  }
+  return ids
 }
 
 /**

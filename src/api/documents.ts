@@ -16,6 +16,9 @@ export function createDocumentsApi(http: Http) {
     async retryDocument(id: string): Promise<LibraryDocument> {
       return (await http(documentEndpoints.retryDocument, { params: { id } })).data
     },
+    async restoreDocument(id: string): Promise<LibraryDocument> {
+      return (await http(documentEndpoints.restoreDocument, { params: { id } })).data
+    },
   }
 }
 

@@ -10,6 +10,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, test } from 'vitest'
 import { documentEndpoints } from '#contracts/documents.ts'
 import { driveEndpoints } from '#contracts/drive.ts'
+import { fillPath } from '#contracts/endpoint.ts'
 import type { App } from '#server/app.ts'
 import { documents, libraryDocuments, users } from '#server/db/schema.ts'
 import { completeConsent } from '#tests/fakes/google/consent.ts'
@@ -172,6 +173,17 @@ test('the server honours every interaction in the pact', async () => {
           content: '%PDF-1.7 this is not really a PDF',
         })
         return { documentId: await syncedDocumentId(cookie, 'broken-scan.pdf') }
+      },
+      'alice@example.com is signed in with a Drive document removed from her library': async () => {
+        cookie = await aliceWithDrive()
+        const documentId = await syncedDocumentId(cookie, FIXTURE_FILES.bobNotes.name)
+        const removed = await app.inject({
+          method: documentEndpoints.deleteDocument.method,
+          url: fillPath(documentEndpoints.deleteDocument.path, { id: documentId }),
+          headers: { cookie },
+        })
+        if (removed.statusCode !== 200) throw new Error(`delete answered ${removed.statusCode}`)
+        return { documentId }
       },
       'alice@example.com is signed in without Google Drive': async () => {
         await ensureAccount('alice@example.com', 'alice-password')

@@ -44,6 +44,8 @@ test('the library lists each document with its status and the overall progress',
         data: {
           documents: eachLike(readyText),
           progress: { running: boolean(false), done: integer(1), total: integer(1) },
+          // Nothing removed in this state: an empty list, exactly.
+          removed: [],
         },
       }),
     )
@@ -100,6 +102,24 @@ test('retrying a document that could not be read queues it again', async () => {
     )
     .executeTest(async (server) => {
       const document = await api(server.url).retryDocument(DOCUMENT_ID)
+      expect(document.status).toBe('queued')
+    })
+})
+
+test('adding back a document removed from the library queues it to be read', async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in with a Drive document removed from her library')
+    .uponReceiving('a request to add a removed document back')
+    .withRequest('POST', documentPath('/restore'))
+    .willRespondWith(200, (b) =>
+      b.jsonBody({
+        success: true,
+        data: { ...readyText, status: 'queued', chunks: null },
+      }),
+    )
+    .executeTest(async (server) => {
+      const document = await api(server.url).restoreDocument(DOCUMENT_ID)
       expect(document.status).toBe('queued')
     })
 })

@@ -11,6 +11,8 @@ const BASE_URL = `http://127.0.0.1:${PORT}`
 // Google is out of reach: the server's real OAuth and Drive clients talk to our emulator instead.
 const GOOGLE_PORT = Number(process.env.E2E_GOOGLE_PORT ?? 4110)
 const GOOGLE_URL = `http://127.0.0.1:${GOOGLE_PORT}`
+// Tests that change a Drive in the emulator reach its control surface (/__emulator/) here.
+process.env.E2E_GOOGLE_URL = GOOGLE_URL
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'docchat-e2e-'))
 process.env.E2E_DATA_DIR = dataDir
 // A second server, with a language model: the OpenAI-compatible fake (tests/fakes/), which the

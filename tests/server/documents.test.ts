@@ -37,7 +37,7 @@ beforeEach(() => {
 })
 
 const F = FIXTURE_FILES
-const { listDocuments, deleteDocument, retryDocument } = documentEndpoints
+const { listDocuments, deleteDocument, retryDocument, restoreDocument } = documentEndpoints
 
 async function synced(): Promise<Person> {
   const person = await newPerson(app)
@@ -68,7 +68,7 @@ test('after a sync the library lists every file with its outcome, pages and chun
   const { documents, progress } = await library(ada)
 
   expect(progress).toEqual({ running: false, done: 29, total: 29 })
-  expect(documents.filter((d) => d.status === 'ready')).toHaveLength(24)
+  expect(documents.filter((d) => d.status === 'ready')).toHaveLength(25)
   expect(documents.every((d) => d.source === 'drive')).toBe(true)
   const brief = documents.find((d) => d.name === F.zephyrBrief.name)
   expect(brief).toMatchObject({ status: 'ready', mimeType: 'application/pdf', reason: null })
@@ -81,16 +81,21 @@ test('after a sync the library lists every file with its outcome, pages and chun
     reason: 'the file is not a readable PDF',
     chunks: null,
   })
-  expect(documents.find((d) => d.name === 'Budget 2027')).toMatchObject({
+  expect(documents.find((d) => d.name === 'Budget 2027')).toMatchObject({ status: 'ready', reason: null })
+  expect(documents.find((d) => d.name === 'whiteboard.png')).toMatchObject({
     status: 'skipped',
-    reason: 'spreadsheets are not supported',
+    reason: 'images are not supported',
   })
 })
 
 test('the library needs a signed-in person and is empty before any sync', async () => {
   expect((await call(app, listDocuments)).statusCode).toBe(401)
   const newcomer = await newPerson(app)
-  expect(await library(newcomer)).toEqual({ documents: [], progress: { running: false, done: 0, total: 0 } })
+  expect(await library(newcomer)).toEqual({
+    documents: [],
+    progress: { running: false, done: 0, total: 0 },
+    removed: [],
+  })
 })
 
 test('deleting a document removes its passages at once, and the next sync leaves the Drive file out', async () => {
@@ -133,6 +138,71 @@ test("another person's document answers 404 like a missing one, to delete and to
   expect(await byName(ada, 'broken-scan.pdf')).toEqual(adas)
 })
 
+test('a removed Drive file is listed as removed, and adding it back reads it again and lets syncs follow it', async () => {
+  const ada = await synced()
+  const notes = await byName(ada, F.notes.name)
+  await call(app, deleteDocument, { cookie: ada.cookie, params: { id: notes.id } })
+  emulator.state.updateFile(F.notes.id, { content: 'Team notes\n\nThe staging host is now cobalt-db-18.\n' })
+  await ingestOk(app, ada)
+  expect((await library(ada)).removed).toEqual([
+    expect.objectContaining({
+      id: notes.id,
+      name: F.notes.name,
+      status: 'skipped',
+      reason: 'removed from the library',
+    }),
+  ])
+
+  const response = await call(app, restoreDocument, { cookie: ada.cookie, params: { id: notes.id } })
+
+  expect(response.statusCode).toBe(200)
+  expect(restoreDocument.response.parse(response.json()).data).toMatchObject({
+    id: notes.id,
+    status: 'queued',
+  })
+  await expect.poll(async () => (await byName(ada, F.notes.name)).status, { timeout: 15_000 }).toBe('ready')
+  expect((await library(ada)).removed).toEqual([])
+  expect(await found(ada.id, 'cobalt-db-18')).toContain('cobalt-db-18')
+  // Syncs follow it again.
+  emulator.state.updateFile(F.notes.id, { content: 'Team notes\n\nThe staging host is now cobalt-db-19.\n' })
+  expect((await ingestOk(app, ada)).updated).toEqual([F.notes.name])
+  expect(await found(ada.id, 'cobalt-db-19')).toContain('cobalt-db-19')
+})
+
+test("adding back: another person's id answers 404 like a missing one, a document still in the library 409", async () => {
+  const ada = await synced()
+  const bob = await newPerson(app)
+  const notes = await byName(ada, F.notes.name)
+  await call(app, deleteDocument, { cookie: ada.cookie, params: { id: notes.id } })
+  const missing = '0b5c7a52-6c2f-4f4e-9a51-5d1c43e0a111'
+
+  const theirs = await call(app, restoreDocument, { cookie: bob.cookie, params: { id: notes.id } })
+  const none = await call(app, restoreDocument, { cookie: bob.cookie, params: { id: missing } })
+  const present = await byName(ada, F.zephyrBrief.name)
+  const notRemoved = await call(app, restoreDocument, { cookie: ada.cookie, params: { id: present.id } })
+  const bad = await call(app, restoreDocument, { cookie: ada.cookie, params: { id: 'not-an-id' } })
+
+  expect(theirs.statusCode).toBe(404)
+  expect(theirs.json()).toEqual(none.json())
+  expect(errorOf(theirs)).toBe('Document not found.')
+  expect(notRemoved.statusCode).toBe(409)
+  expect(errorOf(notRemoved)).toBe('Only a document removed from the library can be added back.')
+  expect(bad.statusCode).toBe(400)
+  expect((await library(ada)).removed.map((d) => d.id)).toEqual([notes.id])
+})
+
+test('a removed file that is deleted from Drive is forgotten', async () => {
+  const ada = await synced()
+  const notes = await byName(ada, F.notes.name)
+  await call(app, deleteDocument, { cookie: ada.cookie, params: { id: notes.id } })
+  emulator.state.removeFile(F.notes.id)
+
+  const report = await ingestOk(app, ada)
+
+  expect(report.removed).toEqual([])
+  expect((await library(ada)).removed).toEqual([])
+})
+
 test('a failed document can be retried: after the file is fixed in Drive it becomes ready', async () => {
   const ada = await synced()
   const broken = await byName(ada, 'broken-scan.pdf')
@@ -172,9 +242,13 @@ test('disconnecting Drive revokes the grant at Google and deletes the tokens; th
   expect(disconnect.response.parse(removed.json()).data).toEqual({ removedDocuments: 29 })
   for (const person of [keeper, remover]) expect(await connectionRow(app, person.id)).toBeUndefined()
   expect(emulator.state.activeGrants(ADA)).toEqual([])
-  expect((await library(keeper)).documents.filter((d) => d.status === 'ready')).toHaveLength(24)
+  expect((await library(keeper)).documents.filter((d) => d.status === 'ready')).toHaveLength(25)
   expect(await found(keeper.id, 'cobalt-db-17')).toContain('cobalt-db-17')
-  expect(await library(remover)).toEqual({ documents: [], progress: { running: false, done: 0, total: 0 } })
+  expect(await library(remover)).toEqual({
+    documents: [],
+    progress: { running: false, done: 0, total: 0 },
+    removed: [],
+  })
   expect(await found(remover.id, 'cobalt-db-17')).toBe('')
   const bad = await call(app, disconnect, { cookie: keeper.cookie, body: { documents: 'maybe' } })
   expect(bad.statusCode).toBe(400)

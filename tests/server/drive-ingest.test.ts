@@ -56,24 +56,25 @@ async function chunkCount(userId: string, externalId?: string): Promise<number> 
 const F = FIXTURE_FILES
 const TEXT_NAMES = [F.zephyrBrief.name, F.notes.name, F.meetingMinutes.name, F.handbook.name]
 
-test("Ada's first ingest: 24 documents in, the sheet, image and large PDF skipped, the broken and locked PDFs failed", async () => {
+test("Ada's first ingest: 25 documents in (the sheet as CSV), the image and large PDF skipped, the broken and locked PDFs failed", async () => {
   const ada = await connected()
 
   const report = await ingestOk(app, ada)
 
-  expect(report.added).toHaveLength(24)
-  expect(report.added).toEqual(expect.arrayContaining([...TEXT_NAMES, ...FILLER_FILES.map((f) => f.name)]))
+  expect(report.added).toHaveLength(25)
+  expect(report.added).toEqual(
+    expect.arrayContaining([...TEXT_NAMES, F.budget.name, ...FILLER_FILES.map((f) => f.name)]),
+  )
   expect(report.updated).toEqual([])
   expect(report.unchanged).toEqual([])
   expect(report.removed).toEqual([])
   expect(report.skipped).toEqual(
     expect.arrayContaining([
-      { name: 'Budget 2027', reason: 'spreadsheets are not supported' },
       { name: 'whiteboard.png', reason: 'images are not supported' },
       { name: 'site-survey-scans.pdf', reason: 'the file is larger than 10 MB' },
     ]),
   )
-  expect(report.skipped).toHaveLength(3)
+  expect(report.skipped).toHaveLength(2)
   expect(report.failed).toEqual(
     expect.arrayContaining([
       { name: 'broken-scan.pdf', reason: 'the file is not a readable PDF' },
@@ -82,17 +83,17 @@ test("Ada's first ingest: 24 documents in, the sheet, image and large PDF skippe
   )
   expect(report.failed).toHaveLength(2)
   expect(report.message).toMatch(
-    /^Ingested 24 documents: 24 new, 0 updated, 0 unchanged, 0 removed\. Skipped 3 \(.*Budget 2027: spreadsheets are not supported.*\)\. Failed 2 \(.*broken-scan\.pdf: the file is not a readable PDF.*\)\.$/,
+    /^Ingested 25 documents: 25 new, 0 updated, 0 unchanged, 0 removed\. Skipped 2 \(.*whiteboard\.png: images are not supported.*\)\. Failed 2 \(.*broken-scan\.pdf: the file is not a readable PDF.*\)\.$/,
   )
   // Skipped files are never fetched; the large one is refused by its size alone.
   const fetched = emulator.state.requests
     .filter((r) => r.endpoint === 'files.media' || r.endpoint === 'files.export')
     .map((r) => r.path)
   expect(fetched.some((p) => p.includes(F.largePdf.id))).toBe(false)
-  expect(fetched.some((p) => p.includes(F.budget.id) || p.includes(F.whiteboard.id))).toBe(false)
+  expect(fetched.some((p) => p.includes(F.whiteboard.id))).toBe(false)
 })
 
-test('what was ingested is searchable: PDF pages keep their page, Markdown its heading, the Doc came as Markdown', async () => {
+test('what was ingested is searchable: PDF pages keep their page, Markdown its heading, the Doc came as Markdown, the sheet as CSV', async () => {
   const ada = await connected()
   await ingestOk(app, ada)
 
@@ -107,28 +108,30 @@ test('what was ingested is searchable: PDF pages keep their page, Markdown its h
   expect(heron).toMatchObject({ documentName: 'meeting-minutes.md', heading: 'Decisions' })
   expect(badge).toMatchObject({ documentName: 'Onboarding Handbook', heading: 'Your first day' })
   expect(staging?.text).toContain('cobalt-db-17')
-  expect(emulator.state.requests.find((r) => r.endpoint === 'files.export')?.query.mimeType).toBe(
-    'text/markdown',
+  const exportOf = (id: string) =>
+    emulator.state.requests.find((r) => r.endpoint === 'files.export' && r.path.includes(id))?.query.mimeType
+  expect(exportOf(F.handbook.id)).toBe('text/markdown')
+  expect(exportOf(F.budget.id)).toBe('text/csv')
+  expect(await found(ada.id, 'SHEET-9910 contingency reserve')).toContain(
+    'Budget 2027: Item,Amount\nServers,1200\nBalloons,800\nContingency reserve SHEET-9910,300',
   )
-  expect(await found(ada.id, 'SHEET-9910 contingency reserve')).not.toContain('SHEET-9910')
   expect(await found(ada.id, 'GHOST-LANTERN-404 retired access phrase')).not.toContain('GHOST-LANTERN')
 })
 
-test('a second ingest finds everything unchanged and downloads nothing', async () => {
+test('a second ingest asks the change feed, lists nothing, finds everything unchanged and downloads nothing', async () => {
   const ada = await connected()
   await ingestOk(app, ada)
   emulator.state.clearRequests()
 
   const report = await ingestOk(app, ada)
 
-  expect(report.unchanged).toHaveLength(24)
+  expect(report.unchanged).toHaveLength(25)
   expect(report.added).toEqual([])
   expect(report.updated).toEqual([])
+  expect(report.skipped.map((f) => f.name).sort()).toEqual(['site-survey-scans.pdf', 'whiteboard.png'])
   expect(report.failed.map((f) => f.name).sort()).toEqual(['broken-scan.pdf', 'locked-contract.pdf'])
-  expect(report.message).toMatch(/^Ingested 24 documents: 0 new, 0 updated, 24 unchanged, 0 removed\./)
-  expect(emulator.state.requestCount('files.media')).toBe(0)
-  expect(emulator.state.requestCount('files.export')).toBe(0)
-  expect(emulator.state.requestCount('files.list')).toBe(3)
+  expect(report.message).toMatch(/^Ingested 25 documents: 0 new, 0 updated, 25 unchanged, 0 removed\./)
+  expect(emulator.state.requestCounts()).toEqual({ 'changes.list': 1 })
 })
 
 test('a changed file is updated: its new text is found and its old text is gone', async () => {
@@ -142,8 +145,8 @@ test('a changed file is updated: its new text is found and its old text is gone'
   const report = await ingestOk(app, ada)
 
   expect(report.updated).toEqual(['notes.txt'])
-  expect(report.unchanged).toHaveLength(23)
-  expect(emulator.state.requestCount('files.media')).toBe(1)
+  expect(report.unchanged).toHaveLength(24)
+  expect(emulator.state.requestCounts()).toEqual({ 'changes.list': 1, 'files.media': 1 })
   expect((await retrieve(ada.id, 'indigo-db-42'))[0]?.documentName).toBe('notes.txt')
   expect(await found(ada.id, 'cobalt-db-17')).not.toContain('cobalt-db-17')
 })
@@ -199,11 +202,12 @@ test('a second ingest while one is running joins it: the Drive is listed and eac
   expect(first.statusCode).toBe(200)
   expect(second.statusCode).toBe(200)
   const reports = [first, second].map((r) => driveEndpoints.ingestDocuments.response.parse(r.json()).data)
-  expect(reports[0]?.added).toHaveLength(24)
+  expect(reports[0]?.added).toHaveLength(25)
   expect(reports[1]).toEqual(reports[0])
   // One listing (the fixture Drive is three pages) and one download or export per readable file.
   expect(emulator.state.requestCount('files.list')).toBe(3)
-  expect(emulator.state.requestCount('files.media') + emulator.state.requestCount('files.export')).toBe(26)
+  expect(emulator.state.requestCount('changes.getStartPageToken')).toBe(1)
+  expect(emulator.state.requestCount('files.media') + emulator.state.requestCount('files.export')).toBe(27)
 })
 
 test('revoked access during an ingest ends it with the reconnect sentence, and the lock is released', async () => {
@@ -224,7 +228,7 @@ test('Drive busy during the downloads: retried with backoff, then the ingest com
 
   const report = await ingestOk(app, ada)
 
-  expect(report.added).toHaveLength(24)
+  expect(report.added).toHaveLength(25)
   expect(emulator.state.pendingFailures()).toBe(0)
 })
 

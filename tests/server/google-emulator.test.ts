@@ -562,3 +562,125 @@ test('the fixture PDFs are what they claim: three pages, and one that is encrypt
   expect(FIXTURE_FILES.zephyrBrief.facts).toContainEqual({ text: ZEPHYR_LAUNCH_FACT, page: 2 })
   await expect(locked).rejects.toThrow(/encrypted/)
 })
+
+test('the change feed: a start token, then each changed file once at its latest state, deletions as removed, paged', async () => {
+  const { drive: api } = await connect()
+  const { data: start } = await api.changes.getStartPageToken({})
+  expect(start).toEqual({ kind: 'drive#startPageToken', startPageToken: expect.stringMatching(/^\d+$/) })
+  emulator.state.updateFile(FIXTURE_FILES.notes.id, { content: 'first edit' })
+  emulator.state.updateFile(FIXTURE_FILES.notes.id, { name: 'notes-renamed.txt' })
+  emulator.state.trashFile(FIXTURE_FILES.meetingMinutes.id)
+  emulator.state.removeFile(FIXTURE_FILES.handbook.id)
+  emulator.state.addFile({ owner: BOB, name: 'bobs-only.txt', mimeType: MIME.text, content: 'not Ada’s' })
+  emulator.state.setMaxPageSize(2)
+
+  const first = await api.changes.list({
+    pageToken: start.startPageToken ?? '',
+    fields: 'nextPageToken, newStartPageToken, changes(fileId, removed, file(name, trashed))',
+  })
+  const second = await api.changes.list({
+    pageToken: first.data.nextPageToken ?? '',
+    fields: 'nextPageToken, newStartPageToken, changes(fileId, removed, file(name, trashed))',
+  })
+
+  expect(first.data.newStartPageToken).toBeUndefined()
+  expect(first.data.changes).toEqual([
+    { fileId: FIXTURE_FILES.notes.id, removed: false, file: { name: 'notes-renamed.txt', trashed: false } },
+    {
+      fileId: FIXTURE_FILES.meetingMinutes.id,
+      removed: false,
+      file: { name: 'meeting-minutes.md', trashed: true },
+    },
+  ])
+  expect(second.data.nextPageToken).toBeUndefined()
+  expect(second.data.changes).toEqual([{ fileId: FIXTURE_FILES.handbook.id, removed: true }])
+  const after = await api.changes.list({ pageToken: second.data.newStartPageToken ?? '' })
+  expect(after.data).toEqual({
+    kind: 'drive#changeList',
+    newStartPageToken: second.data.newStartPageToken,
+    changes: [],
+  })
+})
+
+test('changes.list refuses a missing or expired token, and shared-drive items without supportsAllDrives, as 400s', async () => {
+  const { drive: api } = await connect()
+  const { data: start } = await api.changes.getStartPageToken({})
+  emulator.state.expireChangeTokens()
+
+  const expired = await failureOf(
+    api.changes.list({ pageToken: start.startPageToken ?? '' }, { retry: false }),
+  )
+  const missing = await failureOf(api.changes.list({ pageToken: '' }, { retry: false }))
+  const unsupported = await failureOf(
+    api.changes.list(
+      { pageToken: start.startPageToken ?? '', includeItemsFromAllDrives: true },
+      { retry: false },
+    ),
+  )
+
+  expect([expired.response?.status, driveReason(expired)]).toEqual([400, 'invalid'])
+  expect(missing.response?.status).toBe(400)
+  expect(driveReason(missing)).toBe('required')
+  expect(unsupported.response?.status).toBe(400)
+  const { data: fresh } = await api.changes.getStartPageToken({})
+  expect((await api.changes.list({ pageToken: fresh.startPageToken ?? '' })).status).toBe(200)
+})
+
+test("a shared drive's files are listed for its members with corpora=allDrives, read only with supportsAllDrives", async () => {
+  const team = emulator.state.addSharedDrive({ name: 'Team', members: [ADA] })
+  const plan = emulator.state.addFile({
+    owner: ADA,
+    driveId: team.id,
+    parents: [team.id],
+    name: 'team-plan.txt',
+    mimeType: MIME.text,
+    content: 'The team meets on Thursdays.',
+  })
+  const { drive: api } = await connect()
+  const { drive: bobs } = await connect(BOB)
+
+  const mine = await listAll(api)
+  const all = await listAll(api, {
+    corpora: 'allDrives',
+    includeItemsFromAllDrives: true,
+    supportsAllDrives: true,
+  })
+  const bobsAll = await listAll(bobs, {
+    corpora: 'allDrives',
+    includeItemsFromAllDrives: true,
+    supportsAllDrives: true,
+  })
+  const withoutInclude = await failureOf(api.files.list({ corpora: 'allDrives' }, { retry: false }))
+  const hidden = await failureOf(api.files.get({ fileId: plan.id }, { retry: false }))
+  const { data: seen } = await api.files.get({
+    fileId: plan.id,
+    supportsAllDrives: true,
+    fields: 'name, driveId, owners',
+  })
+
+  expect(mine.files.map((f) => f.name)).not.toContain('team-plan.txt')
+  expect(all.files.map((f) => f.name)).toContain('team-plan.txt')
+  expect(bobsAll.files.map((f) => f.name)).toEqual(['bob-notes.txt'])
+  expect(withoutInclude.response?.status).toBe(400)
+  expect(hidden.response?.status).toBe(404)
+  expect(seen).toEqual({ name: 'team-plan.txt', driveId: team.id })
+})
+
+test('a shortcut carries its target id and type', async () => {
+  const shortcut = emulator.state.addFile({
+    owner: ADA,
+    name: 'Notes (shortcut)',
+    mimeType: 'application/vnd.google-apps.shortcut',
+    shortcutTargetId: FIXTURE_FILES.notes.id,
+  })
+  const { drive: api } = await connect()
+
+  const { data } = await api.files.get({ fileId: shortcut.id, fields: 'mimeType, shortcutDetails' })
+  const download = await failureOf(api.files.get({ fileId: shortcut.id, alt: 'media' }, { retry: false }))
+
+  expect(data).toEqual({
+    mimeType: 'application/vnd.google-apps.shortcut',
+    shortcutDetails: { targetId: FIXTURE_FILES.notes.id, targetMimeType: MIME.text },
+  })
+  expect(download.response?.status).toBe(403)
+})

@@ -74,7 +74,7 @@ test('kill -9 mid-ingest: the next process finishes the queued files, and no doc
   })
   expect(ingest.statusCode).toBe(200)
   expect(driveEndpoints.ingestDocuments.response.parse(ingest.json()).data.message).toMatch(
-    /26 more documents still being read in the background/,
+    /27 more documents still being read in the background/,
   )
   await app.close()
 
@@ -88,7 +88,7 @@ test('kill -9 mid-ingest: the next process finishes the queued files, and no doc
   child.kill('SIGKILL')
   await new Promise((resolve) => child?.once('exit', resolve))
   const readBeforeKill = downloads()
-  expect(readBeforeKill).toBeLessThan(26)
+  expect(readBeforeKill).toBeLessThan(27)
   // Its data-directory lock would go stale after 15 s; a restarted server finds it so.
   await rm(join(dataDir, 'server.lock'), { recursive: true, force: true })
 
@@ -118,7 +118,7 @@ test('kill -9 mid-ingest: the next process finishes the queued files, and no doc
       headers: { cookie: ada.cookie },
     })
     const library = documentEndpoints.listDocuments.response.parse(list.json()).data.documents
-    expect(library.filter((d) => d.status === 'ready')).toHaveLength(24)
+    expect(library.filter((d) => d.status === 'ready')).toHaveLength(25)
     expect(
       library
         .filter((d) => d.status === 'failed')
@@ -135,12 +135,12 @@ test('kill -9 mid-ingest: the next process finishes the queued files, and no doc
       expect({ name: doc.name, chunks: stored?.n }).toEqual({ name: doc.name, chunks: doc.chunks })
     }
     const [stored] = await app.db.select({ n: count() }).from(documents).where(eq(documents.userId, ada.id))
-    expect(stored?.n).toBe(24)
+    expect(stored?.n).toBe(25)
     expect((await app.db.select().from(jobs)).length).toBe(0)
-    // The restart read what was left (and what the killed worker had under way), not all 26 again.
+    // The restart read what was left (and what the killed worker had under way), not all 27 again.
     expect(
       emulator.state.requestCount('files.media') + emulator.state.requestCount('files.export'),
-    ).toBeLessThan(26)
+    ).toBeLessThan(27)
   } finally {
     await app.close()
   }

@@ -8,7 +8,7 @@ import { authEndpoints } from '#contracts/auth.ts'
 import { documentEndpoints, type Library } from '#contracts/documents.ts'
 import type { App } from '#server/app.ts'
 import { createGoogleEmulator } from '#tests/fakes/google/emulator.ts'
-import { ADA } from '#tests/fakes/google/fixtures.ts'
+import { ADA, FIXTURE_FILES } from '#tests/fakes/google/fixtures.ts'
 import { connectDrive, driveEnv, ingest, newPerson } from './drive-helpers.ts'
 import { buildTestApp, register, signIn, uniqueEmail } from './helper.ts'
 import {
@@ -166,8 +166,46 @@ test.skipIf(!url)(
       // One listing (three pages) and each readable file read once, whichever instance read it.
       expect(emulator.state.requestCount('files.list')).toBe(3)
       expect(emulator.state.requestCount('files.media') + emulator.state.requestCount('files.export')).toBe(
-        26,
+        27,
       )
+    } finally {
+      await Promise.all([driveA.close(), driveB.close()])
+      await emulator.close()
+    }
+  },
+)
+
+test.skipIf(!url)(
+  `after the first sync, A and B syncing at once read Drive's change feed once and the changed file once${POSTGRES_SKIP_NOTE}`,
+  async () => {
+    const emulator = await createGoogleEmulator()
+    const env = { ...driveEnv(emulator), DATABASE_URL: database.url }
+    const options = { env, googleRetry: { baseDelayMs: 1, maxDelayMs: 4 } }
+    const [driveA, driveB] = await Promise.all([buildTestApp(options), buildTestApp(options)])
+    try {
+      const ada = await newPerson(driveA, 'multi-feed')
+      await connectDrive(driveA, ada, { account: ADA })
+      expect((await ingest(driveA, ada)).statusCode).toBe(200)
+      for (let tries = 0; tries < 1_000 && (await library(driveB, ada.cookie)).progress.running; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      emulator.state.updateFile(FIXTURE_FILES.notes.id, {
+        content: 'Team notes\n\nStaging moved to the host indigo-db-42.\n',
+      })
+      emulator.state.clearRequests()
+      emulator.state.setLatency(30)
+
+      const [onA, onB] = await Promise.all([
+        ingest(driveA, ada),
+        new Promise((resolve) => setTimeout(resolve, 10)).then(() => ingest(driveB, ada)),
+      ])
+      emulator.state.setLatency(0)
+
+      expect([onA.statusCode, onB.statusCode]).toEqual([200, 200])
+      for (let tries = 0; tries < 1_000 && (await library(driveB, ada.cookie)).progress.running; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+      expect(emulator.state.requestCounts()).toEqual({ 'changes.list': 1, 'files.media': 1 })
     } finally {
       await Promise.all([driveA.close(), driveB.close()])
       await emulator.close()

@@ -26,7 +26,11 @@ const doc = (name: string, status: LibraryDocument['status'], extra: Partial<Lib
 
 function library(...documents: LibraryDocument[]): Library {
   const done = documents.filter((d) => ['ready', 'failed', 'skipped'].includes(d.status)).length
-  return { documents, progress: { running: done < documents.length, done, total: documents.length } }
+  return {
+    documents,
+    progress: { running: done < documents.length, done, total: documents.length },
+    removed: [],
+  }
 }
 
 const answer = (value: Library) => okResponse(documentEndpoints.listDocuments, { success: true, data: value })
@@ -97,4 +101,31 @@ test('Retry queues a failed document and Delete removes one, each read again fro
   await within(main).findByRole('list', { name: 'Library documents' })
   await expect.poll(() => within(main).queryByText('notes.txt')).toBeNull()
   expect(calls).toEqual(['retry', 'delete'])
+})
+
+test('a removed Drive file is listed under "Removed from the library" and Add back brings it back', async () => {
+  const notes = doc('notes.txt', 'skipped', { mimeType: 'text/plain', reason: 'removed from the library' })
+  const restored: string[] = []
+  let current: Library = { ...library(doc('brief.pdf', 'ready', { chunks: 2 })), removed: [notes] }
+  server.use(
+    http.post(urlOf(documentEndpoints.restoreDocument).replace(':id', notes.id), () => {
+      restored.push(notes.id)
+      current = library(doc('brief.pdf', 'ready', { chunks: 2 }), { ...notes, status: 'ready', reason: null })
+      return okResponse(documentEndpoints.restoreDocument, {
+        success: true,
+        data: { ...notes, status: 'queued', reason: null },
+      })
+    }),
+  )
+  const { user, main } = await openDocuments(
+    counted(documentEndpoints.listDocuments, () => answer(current)).handler,
+  )
+
+  await user.click(await within(main).findByText('Removed from the library (1)'))
+  const removedList = within(main).getByRole('list', { name: 'Removed documents' })
+  await user.click(within(removedList).getByRole('button', { name: 'Add back' }))
+
+  expect(await within(itemOf('notes.txt')).findByText('Ready')).toBeTruthy()
+  expect(within(main).queryByText(/Removed from the library/)).toBeNull()
+  expect(restored).toEqual([notes.id])
 })

@@ -19,7 +19,7 @@ export const server = setupServer(
   ok(chatEndpoints.listSessions, { success: true, data: [] }),
   ok(documentEndpoints.listDocuments, {
     success: true,
-    data: { documents: [], progress: { running: false, done: 0, total: 0 } },
+    data: { documents: [], progress: { running: false, done: 0, total: 0 }, removed: [] },
   }),
 )
 

@@ -11,7 +11,7 @@ import { UPLOAD_MAX_BYTES, UPLOAD_MESSAGES, uploadKind } from '../../library/upl
 import { requireUser } from '../../plugins/app/authentication.ts'
 
 export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { listDocuments, deleteDocument, retryDocument, uploadFile } = documentEndpoints
+  const { listDocuments, deleteDocument, retryDocument, restoreDocument, uploadFile } = documentEndpoints
 
   await app.register(multipart, {
     // One byte over the limit is enough to know it is too large; the rest is not read.
@@ -78,6 +78,17 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request) => ({
       success: true as const,
       data: await app.library.retry(requireUser(request).id, request.params.id),
+    }),
+  })
+
+  app.route({
+    method: restoreDocument.method,
+    url: restoreDocument.path,
+    schema: { params: DocumentIdParamsSchema, response: { 200: restoreDocument.response } },
+    onRequest: app.authenticate,
+    handler: async (request) => ({
+      success: true as const,
+      data: await app.library.restore(requireUser(request).id, request.params.id),
     }),
   })
 }

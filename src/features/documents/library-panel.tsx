@@ -4,6 +4,7 @@ import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
 import { Card } from '#src/components/ui/card.tsx'
 import { css } from '../../../styled-system/css'
+import { RemovedDocuments } from './removed-documents.tsx'
 import { useLibrary } from './use-library.ts'
 
 const STATUS_LABELS: Record<DocumentStatus, string> = {
@@ -34,13 +35,14 @@ function details(document: LibraryDocument): string | null {
 
 /**
  * The documents the assistant can answer from, with where each one's reading stands: the overall
- * progress while files are read, a reason for each failed or skipped file, Retry and Delete.
+ * progress while files are read, a reason for each failed or skipped file, Retry and Delete, and
+ * the Drive files removed from it, which can be added back.
  */
 export function LibraryPanel() {
-  const { library, problem, remove, retry } = useLibrary()
+  const { library, problem, remove, retry, restore } = useLibrary()
   const headingId = useId()
   if (!library) return null
-  const { documents, progress } = library
+  const { documents, progress, removed } = library
   return (
     <section aria-labelledby={headingId} className={css({ mb: '6' })}>
       <h2 id={headingId} className={css({ fontSize: 'lg', fontWeight: 'semibold', mb: '2' })}>
@@ -78,6 +80,7 @@ export function LibraryPanel() {
           ))}
         </ul>
       )}
+      <RemovedDocuments documents={removed} onRestore={restore} />
     </section>
   )
 }

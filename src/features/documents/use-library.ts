@@ -35,5 +35,8 @@ export function useLibrary() {
     retry(id: string) {
       library.send({ type: 'library.retry', id })
     },
+    restore(id: string) {
+      library.send({ type: 'library.restore', id })
+    },
   }
 }

@@ -13,6 +13,8 @@
  *   POST   /__emulator/accounts/EMAIL/revoke    revoke every grant of the account
  *   POST   /__emulator/tokens/expire            {email?}: access tokens stop working now
  *   GET    /__emulator/requests                 {counts, requests, lastAuthRequest}; DELETE clears
+ *   POST   /__emulator/drives                   add a shared drive {name, members: [EMAIL], id?}
+ *   POST   /__emulator/changes/expire           every change page token handed out stops working
  *   POST   /__emulator/clock                    {advanceMs}
  *   POST   /__emulator/reset                    back to the fixtures
  */
@@ -108,6 +110,20 @@ export const controlRoutes: readonly Route[] = [
     lastAuthRequest: store.lastAuthRequest ?? null,
   })),
   control(['DELETE'], /^\/__emulator\/requests$/, ({ store }) => store.clearRequests()),
+  control(
+    ['POST'],
+    /^\/__emulator\/drives$/,
+    async (ctx) => {
+      const input = await body(ctx)
+      return ctx.store.addSharedDrive({
+        name: String(input.name ?? 'Shared drive'),
+        members: Array.isArray(input.members) ? input.members.map(String) : [],
+        ...(typeof input.id === 'string' ? { id: input.id } : {}),
+      })
+    },
+    201,
+  ),
+  control(['POST'], /^\/__emulator\/changes\/expire$/, ({ store }) => store.expireChangeTokens()),
   control(['POST'], /^\/__emulator\/clock$/, async (ctx) =>
     ctx.store.advanceTime(Number((await body(ctx)).advanceMs ?? 0)),
   ),

@@ -39,7 +39,7 @@ export type DriveFileResource = {
   modifiedTime: string
   modifiedByMeTime: string
   modifiedByMe: boolean
-  owners: DriveUser[]
+  owners?: DriveUser[]
   lastModifyingUser: DriveUser
   shared: boolean
   ownedByMe: boolean
@@ -59,6 +59,8 @@ export type DriveFileResource = {
   exportLinks?: Record<string, string>
   isAppAuthorized: boolean
   capabilities: Record<string, boolean>
+  driveId?: string
+  shortcutDetails?: { targetId: string; targetMimeType?: string }
 }
 
 const EDITORS_PREFIX = 'application/vnd.google-apps.'
@@ -114,7 +116,17 @@ export function driveUser(account: EmulatorAccount): DriveUser {
   }
 }
 
-export function toFileResource(file: StoredFile, owner: EmulatorAccount): DriveFileResource {
+export const SHORTCUT_MIME = 'application/vnd.google-apps.shortcut'
+
+/**
+ * `targetMimeType`: a shortcut's target's type, when the target still exists. A file in a shared
+ * drive has no owners (the drive owns it) and carries its `driveId`.
+ */
+export function toFileResource(
+  file: StoredFile,
+  owner: EmulatorAccount,
+  targetMimeType?: string,
+): DriveFileResource {
   const user = driveUser(owner)
   const size = contentSize(file.content)
   const binary = isBinaryFile(file.mimeType) && file.content.kind !== 'none'
@@ -162,6 +174,17 @@ export function toFileResource(file: StoredFile, owner: EmulatorAccount): DriveF
       canShare: true,
       canListChildren: file.mimeType === FOLDER_MIME,
     },
+  }
+  if (file.driveId !== undefined) {
+    resource.driveId = file.driveId
+    delete resource.owners
+    resource.ownedByMe = false
+  }
+  if (file.shortcutTargetId !== undefined) {
+    resource.shortcutDetails = {
+      targetId: file.shortcutTargetId,
+      ...(targetMimeType === undefined ? {} : { targetMimeType }),
+    }
   }
   if (file.description !== undefined) resource.description = file.description
   if (file.trashedTime !== undefined) resource.trashedTime = new Date(file.trashedTime).toISOString()

@@ -23,7 +23,7 @@ import {
   type Selection,
 } from './drive-fields.ts'
 import { type FilePredicate, parseDriveQuery, QuerySyntaxError } from './drive-query.ts'
-import { driveUser, FOLDER_MIME, isBinaryFile, isEditorsFile, toFileResource } from './drive-resource.ts'
+import { driveUser, FOLDER_MIME, isBinaryFile, isEditorsFile } from './drive-resource.ts'
 import { contentChunks, contentSize } from './file-content.ts'
 import { type DriveError, driveErrors } from './google-errors.ts'
 import { sendJson } from './http.ts'
@@ -34,14 +34,19 @@ import type { DriveEndpoint, EmulatorAccount, StoredFile } from './store.ts'
 const MAX_EXPORT_BYTES = 10 * 1024 * 1024
 const DEFAULT_PAGE_SIZE = 100
 
-type Caller = { account: EmulatorAccount; access: DriveAccess }
+export type Caller = { account: EmulatorAccount; access: DriveAccess }
 
-function sendDriveError(ctx: RouteContext, error: DriveError): void {
+/** `supportsAllDrives=true`: the caller copes with shared drives, so their files are in reach. */
+export function supportsAllDrives(ctx: RouteContext): boolean {
+  return ctx.url.searchParams.get('supportsAllDrives') === 'true'
+}
+
+export function sendDriveError(ctx: RouteContext, error: DriveError): void {
   sendJson(ctx.res, error.status, error.body, error.headers)
 }
 
 /** Failure injection first, then the access token, then the scope: undefined when answered. */
-function authorize(ctx: RouteContext, endpoint: DriveEndpoint): Caller | undefined {
+export function authorize(ctx: RouteContext, endpoint: DriveEndpoint): Caller | undefined {
   ctx.setEndpoint(endpoint)
   const failure = ctx.store.takeFault(endpoint)
   if (failure) {
@@ -71,7 +76,7 @@ function authorize(ctx: RouteContext, endpoint: DriveEndpoint): Caller | undefin
   return { account, access }
 }
 
-function selection(ctx: RouteContext, fallback: string, schema: Schema): Selection | undefined {
+export function selection(ctx: RouteContext, fallback: string, schema: Schema): Selection | undefined {
   try {
     return parseFields(ctx.url.searchParams.get('fields') ?? fallback, schema)
   } catch (error) {
@@ -81,10 +86,18 @@ function selection(ctx: RouteContext, fallback: string, schema: Schema): Selecti
   }
 }
 
-/** The caller's file; another account's file is "not found" too, as at Google. */
-function lookUp(ctx: RouteContext, caller: Caller, fileId: string): StoredFile | DriveError {
+/**
+ * The caller's file; another account's file is "not found" too, as at Google, and so is a file in
+ * a shared drive unless the call says `supportsAllDrives=true`.
+ */
+function lookUp(
+  ctx: RouteContext,
+  caller: Caller,
+  fileId: string,
+  allDrives = supportsAllDrives(ctx),
+): StoredFile | DriveError {
   const file = fileId === 'root' ? rootFolder(ctx, caller.account) : ctx.store.data.files.get(fileId)
-  if (!file || file.owner !== caller.account.email || caller.access === 'app-files') {
+  if (!file || !ctx.store.canSee(file, caller.account.email, allDrives) || caller.access === 'app-files') {
     return driveErrors.notFound(fileId)
   }
   return file
@@ -177,6 +190,10 @@ function decodePageToken(raw: string): PageToken | undefined {
 }
 
 type ListRequest = {
+  /** Whether files in the caller's shared drives are listed too (`corpora=allDrives`). */
+  allDrives: boolean
+  /** `corpora=drive`: only this shared drive. */
+  driveId: string | null
   predicate: FilePredicate
   compare: Comparator
   pageSize: number
@@ -224,8 +241,39 @@ function listRequest(ctx: RouteContext, caller: Caller): ListRequest | undefined
     sendDriveError(ctx, driveErrors.invalidValue('orderBy'))
     return undefined
   }
+  const corpora = params.get('corpora') ?? 'user'
+  const withDrives = params.get('includeItemsFromAllDrives') === 'true'
+  if (!['user', 'domain', 'drive', 'allDrives'].includes(corpora)) {
+    sendDriveError(ctx, driveErrors.invalidValue('corpora'))
+    return undefined
+  }
+  if ((corpora === 'allDrives' || corpora === 'drive') && !withDrives) {
+    sendDriveError(
+      ctx,
+      driveErrors.badRequest(
+        'includeItemsFromAllDrives',
+        'The includeItemsFromAllDrives parameter must be set to true when corpora is drive or allDrives.',
+      ),
+    )
+    return undefined
+  }
+  if (withDrives && !supportsAllDrives(ctx)) {
+    sendDriveError(
+      ctx,
+      driveErrors.badRequest(
+        'supportsAllDrives',
+        'The includeItemsFromAllDrives parameter is only supported when supportsAllDrives is true.',
+      ),
+    )
+    return undefined
+  }
+  const driveId = params.get('driveId')
+  if ((corpora === 'drive') !== (driveId !== null)) {
+    sendDriveError(ctx, driveErrors.invalidValue('driveId'))
+    return undefined
+  }
   const fingerprint = createHash('sha256')
-    .update(JSON.stringify([caller.account.email, q, orderBy, params.get('spaces')]))
+    .update(JSON.stringify([caller.account.email, q, orderBy, params.get('spaces'), corpora, driveId]))
     .digest('base64url')
     .slice(0, 16)
   const rawToken = params.get('pageToken')
@@ -235,12 +283,23 @@ function listRequest(ctx: RouteContext, caller: Caller): ListRequest | undefined
     return undefined
   }
   return {
+    allDrives: corpora === 'allDrives',
+    driveId,
     predicate,
     compare,
     pageSize: Math.min(pageSize, ctx.store.settings.maxPageSize),
     offset: token.offset,
     fingerprint,
   }
+}
+
+/** `user`: the caller's own files; `allDrives`: those and their shared drives'; `drive`: one drive's. */
+function inCorpus(ctx: RouteContext, caller: Caller, request: ListRequest, file: StoredFile): boolean {
+  const email = caller.account.email
+  if (request.driveId !== null)
+    return file.driveId === request.driveId && ctx.store.isMember(file.driveId, email)
+  if (file.driveId !== undefined) return request.allDrives && ctx.store.isMember(file.driveId, email)
+  return file.owner === email
 }
 
 function listFiles(ctx: RouteContext): void {
@@ -256,7 +315,7 @@ function listFiles(ctx: RouteContext): void {
     caller.access === 'app-files' || !spaces.split(',').includes('drive')
       ? []
       : [...ctx.store.data.files.values()]
-          .filter((f) => f.owner === caller.account.email && request.predicate(f, context))
+          .filter((f) => inCorpus(ctx, caller, request, f) && request.predicate(f, context))
           .sort(request.compare)
   const end = request.offset + request.pageSize
   const body = {
@@ -265,7 +324,7 @@ function listFiles(ctx: RouteContext): void {
       ? { nextPageToken: encodePageToken({ offset: end, fingerprint: request.fingerprint }) }
       : {}),
     incompleteSearch: false,
-    files: matching.slice(request.offset, end).map((f) => toFileResource(f, caller.account)),
+    files: matching.slice(request.offset, end).map((f) => ctx.store.resource(f)),
   }
   sendJson(ctx.res, 200, applySelection(body, fields))
 }
@@ -327,7 +386,7 @@ async function getFile(ctx: RouteContext): Promise<void> {
   if ('status' in file) {
     sendDriveError(ctx, file)
   } else if (alt === 'json') {
-    sendJson(ctx.res, 200, applySelection(toFileResource(file, caller.account), fields))
+    sendJson(ctx.res, 200, applySelection(ctx.store.resource(file), fields))
   } else if (caller.access !== 'content') {
     sendDriveError(ctx, driveErrors.insufficientScopes())
   } else {
@@ -340,7 +399,8 @@ async function getFile(ctx: RouteContext): Promise<void> {
 function exported(ctx: RouteContext, caller: Caller): DriveError | { mimeType: string; bytes: Buffer } {
   const mimeType = ctx.url.searchParams.get('mimeType')
   if (!mimeType) return driveErrors.requiredParameter('mimeType')
-  const file = lookUp(ctx, caller, ctx.params[0] ?? '')
+  // files.export has no supportsAllDrives: a shared drive's file exports like any other.
+  const file = lookUp(ctx, caller, ctx.params[0] ?? '', true)
   if ('status' in file) return file
   if (caller.access !== 'content') return driveErrors.insufficientScopes()
   if (!isEditorsFile(file.mimeType) || file.content.kind !== 'exports') return driveErrors.fileNotExportable()

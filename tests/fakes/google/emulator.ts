@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { controlRoutes } from './control-routes.ts'
+import { driveChangeRoutes } from './drive-changes.ts'
 import { driveRoutes } from './drive-routes.ts'
 import { buildFixtureFiles } from './fixtures.ts'
 import { driveErrors } from './google-errors.ts'
@@ -103,7 +104,12 @@ export async function createGoogleEmulator(options: GoogleEmulatorOptions = {}):
     seedFiles: options.fixtures === false ? [] : await buildFixtureFiles(),
   })
   const signingKey = createSigningKey()
-  const routes = [...oauthRoutes, ...driveRoutes, ...(options.controlRoutes === false ? [] : controlRoutes)]
+  const routes = [
+    ...oauthRoutes,
+    ...driveRoutes,
+    ...driveChangeRoutes,
+    ...(options.controlRoutes === false ? [] : controlRoutes),
+  ]
   let baseUrl = ''
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

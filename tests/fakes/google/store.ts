@@ -34,6 +34,8 @@ export const DRIVE_ENDPOINTS = [
   'files.media',
   'files.export',
   'about.get',
+  'changes.getStartPageToken',
+  'changes.list',
 ] as const
 export type DriveEndpoint = (typeof DRIVE_ENDPOINTS)[number]
 
@@ -94,6 +96,31 @@ export type NewDriveFile = {
   searchText?: string
   /** Links as a hostile or broken Drive might send them, instead of Google's own. */
   linkOverrides?: { webViewLink?: string; webContentLink?: string }
+  /** The shared drive the file lives in (see `addSharedDrive`); its members see it, `owner` created it. */
+  driveId?: string
+  /** A shortcut (`application/vnd.google-apps.shortcut`): the id of the file it points to. */
+  shortcutTargetId?: string
+  /**
+   * Other accounts the file is shared with: they read it by id (files.get, download, export) and
+   * see its changes, but no listing shows it (the emulator has no "Shared with me").
+   */
+  sharedWith?: readonly string[]
+}
+
+/** A shared drive: its files belong to the drive, and every member sees them. */
+export type SharedDrive = { id: string; name: string; members: string[] }
+
+/**
+ * One entry of the change log `changes.list` reads: which file changed, when, and who could see it
+ * at that moment (a deleted file's change still reaches the people who had it).
+ */
+export type ChangeRecord = {
+  id: number
+  fileId: string
+  time: number
+  owner: string
+  driveId?: string
+  sharedWith?: readonly string[]
 }
 
 export type FileChanges = Partial<
@@ -121,6 +148,9 @@ export type StoredFile = {
   checksums?: { md5: string; sha1: string; sha256: string }
   searchText: string
   linkOverrides?: { webViewLink?: string; webContentLink?: string }
+  driveId?: string
+  shortcutTargetId?: string
+  sharedWith?: string[]
 }
 
 export type ConsentRequest = {
@@ -238,6 +268,13 @@ export function createStore(options: StoreOptions = {}) {
   const faults: { remaining: number; reason: FailureReason; endpoints?: readonly DriveEndpoint[] }[] = []
   const requests: RecordedRequest[] = []
   const authRequests: Record<string, string>[] = []
+  const drives = new Map<string, SharedDrive>()
+  const changeLog: ChangeRecord[] = []
+  /** Change ids start here, so a page token is never a small number a client could guess as 0. */
+  const FIRST_CHANGE_ID = 1000
+  let nextChangeId = FIRST_CHANGE_ID
+  /** Page tokens below this are no longer valid (see `expireChangeTokens`). */
+  let oldestValidToken = FIRST_CHANGE_ID
   let clockOffsetMs = 0
   let seq = 0
 
@@ -258,7 +295,38 @@ export function createStore(options: StoreOptions = {}) {
   }
 
   function resource(file: StoredFile): DriveFileResource {
-    return toFileResource(file, accountOf(file.owner))
+    const target = file.shortcutTargetId === undefined ? undefined : files.get(file.shortcutTargetId)
+    return toFileResource(file, accountOf(file.owner), target?.mimeType)
+  }
+
+  function recordChange(file: StoredFile): void {
+    changeLog.push({
+      id: nextChangeId++,
+      fileId: file.id,
+      time: now(),
+      owner: file.owner,
+      ...(file.driveId === undefined ? {} : { driveId: file.driveId }),
+      ...(file.sharedWith === undefined ? {} : { sharedWith: [...file.sharedWith] }),
+    })
+  }
+
+  /**
+   * Whether `email` sees the file: its owner does, in My Drive; in a shared drive, every member
+   * does, and only through a call that asks for shared drives (`allDrives`); and whoever it is
+   * shared with.
+   */
+  function canSee(
+    place: { owner: string; driveId?: string; sharedWith?: readonly string[] },
+    email: string,
+    allDrives: boolean,
+  ): boolean {
+    const sharedWithThem = place.sharedWith?.includes(email) ?? false
+    if (place.driveId === undefined) return place.owner === email || sharedWithThem
+    return allDrives && (isMember(place.driveId, email) || sharedWithThem)
+  }
+
+  function isMember(driveId: string, email: string): boolean {
+    return drives.get(driveId)?.members.includes(email) ?? false
   }
 
   /** Strictly later than `previous`, so "modifiedTime > last sync" always sees a change. */
@@ -290,8 +358,15 @@ export function createStore(options: StoreOptions = {}) {
       checksums: checksums(content),
       searchText: input.searchText ?? defaultSearchText(content, input.mimeType),
       ...(input.linkOverrides ? { linkOverrides: input.linkOverrides } : {}),
+      ...(input.driveId === undefined ? {} : { driveId: input.driveId }),
+      ...(input.shortcutTargetId === undefined ? {} : { shortcutTargetId: input.shortcutTargetId }),
+      ...(input.sharedWith === undefined ? {} : { sharedWith: [...input.sharedWith] }),
+    }
+    if (input.driveId !== undefined && !drives.has(input.driveId)) {
+      throw new Error(`The Google emulator has no shared drive ${input.driveId}`)
     }
     files.set(id, file)
+    recordChange(file)
     return resource(file)
   }
 
@@ -325,6 +400,7 @@ export function createStore(options: StoreOptions = {}) {
     }
     file.version += 1
     file.modifiedTime = laterThan(file.modifiedTime)
+    recordChange(file)
     return resource(file)
   }
 
@@ -335,12 +411,14 @@ export function createStore(options: StoreOptions = {}) {
     if (trashed) file.trashedTime = now()
     else delete file.trashedTime
     file.version += 1
+    recordChange(file)
     return resource(file)
   }
 
   function removeFile(id: string): void {
-    requireFile(id)
+    const file = requireFile(id)
     files.delete(id)
+    recordChange(file)
   }
 
   function takeFault(endpoint: DriveEndpoint): FailureReason | undefined {
@@ -381,6 +459,14 @@ export function createStore(options: StoreOptions = {}) {
     accessTokens.clear()
   }
 
+  function addSharedDrive(drive: { id?: string; name: string; members: readonly string[] }): SharedDrive {
+    for (const member of drive.members) accountOf(member)
+    const id = drive.id ?? `0A${randomToken(17)}Uk9PVA`
+    const created: SharedDrive = { id, name: drive.name, members: [...drive.members] }
+    drives.set(id, created)
+    return created
+  }
+
   for (const file of options.seedFiles ?? []) addFile(file)
 
   return {
@@ -388,8 +474,25 @@ export function createStore(options: StoreOptions = {}) {
     accounts,
     settings,
     /** Internal tables the routes work on. */
-    data: { files, consentRequests, codes, grants, accessTokens, faults, requests, authRequests },
+    data: {
+      files,
+      consentRequests,
+      codes,
+      grants,
+      accessTokens,
+      faults,
+      requests,
+      authRequests,
+      drives,
+      changeLog,
+    },
     now,
+    canSee,
+    isMember,
+    /** The page token of "now": changes from here on are listed from it. */
+    startPageToken: () => String(nextChangeId),
+    /** A token that was handed out and is still honoured (tokens are the change ids). */
+    isValidChangeToken: (token: number) => token >= oldestValidToken && token <= nextChangeId,
     accountOf,
     findAccount: (email: string) => accounts.find((a) => a.email === email),
     findClient: (clientId: string) => clients.find((c) => c.clientId === clientId),
@@ -405,6 +508,16 @@ export function createStore(options: StoreOptions = {}) {
     updateFile,
     trashFile,
     removeFile,
+    addSharedDrive,
+    /**
+     * Every change page token handed out so far stops working (Drive may expire old tokens): the
+     * next changes.list with one answers 400 Invalid Value on pageToken, and a client starts over.
+     */
+    expireChangeTokens(): void {
+      // Skip one id, so the token of "now" handed out before differs from every one handed out after.
+      nextChangeId += 1
+      oldestValidToken = nextChangeId
+    },
     getFile: (id: string): DriveFileResource | undefined => {
       const file = files.get(id)
       return file && resource(file)
@@ -497,6 +610,10 @@ export function createStore(options: StoreOptions = {}) {
       settings.latencyMs = 0
       settings.maxPageSize = options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE
       seq = 0
+      drives.clear()
+      changeLog.length = 0
+      nextChangeId = FIRST_CHANGE_ID
+      oldestValidToken = FIRST_CHANGE_ID
       for (const file of options.seedFiles ?? []) addFile(file)
     },
   }
