@@ -247,7 +247,7 @@ export function createDriveApi(auth: OAuth2Client, rootUrl: string, retry: Retry
  * token of a Drive that is gone, 404/410).
  */
 function isRefusedToken(error: unknown): boolean {
-  if (!(error instanceof gaxios.GaxiosError)) return false
+  if (!isGaxiosError(error)) return false
   const status = error.response?.status
   if (status === 404 || status === 410) return true
   const data = error.response?.data as { error?: { errors?: { location?: string }[] } } | undefined
