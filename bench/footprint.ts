@@ -14,7 +14,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { ROOT, signedInCookie, waitFor } from './lib.ts'
+import { ROOT, SERVE_NODE_FLAGS, signedInCookie, waitFor } from './lib.ts'
 
 const rounds = Number(process.argv[2] ?? 5)
 const PORT = Number(process.env.BENCH_PORT ?? 3236)
@@ -47,7 +47,7 @@ function stop(child: ChildProcess): Promise<void> {
 
 function startServer(dataDir: string, root: string): { child: ChildProcess; url: string } {
   const url = `http://127.0.0.1:${PORT}`
-  const child = spawn(process.execPath, ['server/main.ts'], {
+  const child = spawn(process.execPath, [...SERVE_NODE_FLAGS, 'server/main.ts'], {
     cwd: root,
     env: {
       ...process.env,

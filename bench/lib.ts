@@ -1,10 +1,19 @@
 /** Shared plumbing for the benchmarks: start the real server on a scratch data dir, wait for it. */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import path from 'node:path'
 
 export const ROOT = path.resolve(import.meta.dirname, '..')
+/**
+ * The node options `npm run serve` starts the server with (package.json is the one place they are
+ * written), so every bench measures the server as it runs in production.
+ */
+export const SERVE_NODE_FLAGS: string[] = (
+  JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { serve: string } }
+).scripts.serve
+  .split(/\s+/)
+  .filter((arg) => arg.startsWith('--'))
 
 export type Running = { url: string; pid: number; stop: () => Promise<void> }
 
@@ -65,8 +74,8 @@ export async function startApp(
   const url = `http://127.0.0.1:${port}`
   const [command, args] =
     cpu === undefined
-      ? [process.execPath, ['server/main.ts']]
-      : onCpu(cpu, process.execPath, ['server/main.ts'])
+      ? [process.execPath, [...SERVE_NODE_FLAGS, 'server/main.ts']]
+      : onCpu(cpu, process.execPath, [...SERVE_NODE_FLAGS, 'server/main.ts'])
   const child = spawn(command, args, {
     cwd: root,
     env: {

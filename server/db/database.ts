@@ -5,17 +5,15 @@
  */
 import { mkdir } from 'node:fs/promises'
 import { PGlite } from '@electric-sql/pglite'
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
-import pg from 'pg'
+import type pg from 'pg'
 import type { Config } from '../config.ts'
 import { lockDataDir } from './data-dir-lock.ts'
 import { openMemoryClone } from './memory-template.ts'
 import { MIGRATIONS_FOLDER } from './migrations-folder.ts'
-import { type Notifications, openNotifications } from './notifications.ts'
+import type { Notifications } from './notifications.ts'
 import { PGLITE_EXTENSIONS } from './pglite-extensions.ts'
 import * as schema from './schema.ts'
 
@@ -61,7 +59,15 @@ export async function openDatabase(config: Pick<Config, 'database' | 'dataDir'>)
       }
     }
     case 'postgres': {
-      const pool = new pg.Pool({ connectionString: target.url, max: 10 })
+      // The PostgreSQL driver loads only here: the embedded default never pays for it.
+      const [{ default: pgDriver }, { drizzle: drizzlePg }, { migrate: migratePg }, { openNotifications }] =
+        await Promise.all([
+          import('pg'),
+          import('drizzle-orm/node-postgres'),
+          import('drizzle-orm/node-postgres/migrator'),
+          import('./notifications.ts'),
+        ])
+      const pool = new pgDriver.Pool({ connectionString: target.url, max: 10 })
       // An idle connection the server ends (restart, failover, admin) is dropped by the pool and
       // the next query opens a new one; unhandled, the pool's 'error' event would end the process.
       pool.on('error', () => undefined)

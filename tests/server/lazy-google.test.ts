@@ -20,8 +20,11 @@ test('starting and serving sign-in and chat loads no Google library; the connect
     afterConnect: number
     status: number
     location: string
+    promClient: number
   }
   expect(probe.afterStart).toBe(0)
+  // With metrics off, prom-client is never loaded (D51).
+  expect(probe.promClient).toBe(0)
   expect(probe.afterConnect).toBeGreaterThan(0)
   // The consent URL built by the (now loaded) OAuth client, with its PKCE challenge.
   expect(probe.status).toBe(302)
