@@ -4,7 +4,7 @@
  * answers 404, exactly as a missing one).
  */
 import { z } from 'zod'
-import { endpoint, okEnvelope } from './endpoint.ts'
+import { endpoint } from './endpoint.ts'
 import { userText } from './user-text.ts'
 
 /** The longest message a person can send; longer content is refused with 400. */
@@ -150,63 +150,64 @@ export const chatEndpoints = {
     method: 'POST',
     path: '/chat/sessions/create',
     request: CreateSessionRequestSchema,
-    response: okEnvelope(ChatSessionSchema),
+    data: ChatSessionSchema,
+    status: 201,
   }),
-  listSessions: endpoint({
-    method: 'GET',
-    path: '/chat/sessions/all',
-    request: undefined,
-    response: okEnvelope(z.array(ChatSessionSchema)),
-  }),
+  listSessions: endpoint({ method: 'GET', path: '/chat/sessions/all', data: z.array(ChatSessionSchema) }),
   deleteSession: endpoint({
     method: 'DELETE',
     path: '/chat/sessions/:id/delete',
-    request: undefined,
-    response: okEnvelope(z.null()),
+    params: IdParamsSchema,
+    data: z.null(),
   }),
   listMessages: endpoint({
     method: 'GET',
     path: '/chat/sessions/:id/messages',
-    request: undefined,
-    response: okEnvelope(z.array(MessageSchema)),
+    params: IdParamsSchema,
+    data: z.array(MessageSchema),
   }),
   sendMessage: endpoint({
     method: 'POST',
     path: '/chat/sessions/:id/messages/send',
+    params: IdParamsSchema,
     request: SendMessageRequestSchema,
-    response: okEnvelope(SendMessageResponseSchema),
+    data: SendMessageResponseSchema,
   }),
   /** Not JSON: answers `text/event-stream`; `response` describes each event. */
   streamMessage: endpoint({
     method: 'POST',
     path: '/chat/sessions/:id/messages/stream',
+    params: IdParamsSchema,
     request: SendMessageRequestSchema,
+    kind: 'stream',
     response: StreamEventSchema,
   }),
   /** Writes the last answer again, streamed like `streamMessage`; `done` replaces it. */
   regenerateMessage: endpoint({
     method: 'POST',
     path: '/chat/sessions/:id/messages/:messageId/regenerate',
-    request: undefined,
+    params: MessageParamsSchema,
+    kind: 'stream',
     response: StreamEventSchema,
   }),
   renameSession: endpoint({
     method: 'PATCH',
     path: '/chat/sessions/:id',
+    params: IdParamsSchema,
     request: RenameSessionRequestSchema,
-    response: okEnvelope(ChatSessionSchema),
+    data: ChatSessionSchema,
   }),
   searchSessions: endpoint({
     method: 'GET',
     path: '/chat/search',
-    request: undefined,
     query: SearchQuerySchema,
-    response: okEnvelope(z.array(SearchHitSchema)),
+    data: z.array(SearchHitSchema),
   }),
   setFeedback: endpoint({
     method: 'PATCH',
     path: '/chat/messages/:id/feedback',
+    params: IdParamsSchema,
     request: FeedbackRequestSchema,
-    response: okEnvelope(MessageSchema),
+    data: MessageSchema,
   }),
 } as const
