@@ -4,8 +4,9 @@
  * "undo a git commit"), so retrieval finds the passages a follow-up is about. One short call; a
  * failure never fails the send — retrieval then searches the question with the previous one.
  */
+
+import type { Turn } from '../documents/passages.ts'
 import type { Llm } from './llm.ts'
-import type { Turn } from './passages.ts'
 
 /** Turns of the conversation the rewrite sees (the newest), and how much of each. */
 const REWRITE_TURNS = 4

@@ -2,7 +2,7 @@
 import type { ChatSession, Message, Source } from '#contracts/chat.ts'
 import type { UsedPassage } from '../assistant/assistant.ts'
 import type { SourceSnapshot } from '../db/schema.ts'
-import type { MessageRecord, SessionRecord, SessionSummary } from '../repositories/chat-repository.ts'
+import type { MessageRecord, SessionRecord, SessionSummary } from './chat-repository.ts'
 
 export function toSessionDto(s: SessionRecord | SessionSummary): ChatSession {
   return {

@@ -8,7 +8,7 @@ import { authEndpoints, healthEndpoint } from '#contracts/auth.ts'
 import { METRICS_PATH, readyEndpoint } from '#contracts/operations.ts'
 import type { App } from '#server/app.ts'
 import { loadConfig } from '#server/config.ts'
-import { indexDocument } from '#server/ingest/index-document.ts'
+import { indexDocument } from '#server/documents/index-document.ts'
 import {
   DATABASE_DOWN_MESSAGE,
   METRICS_OFF_MESSAGE,

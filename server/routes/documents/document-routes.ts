@@ -6,9 +6,9 @@
 import multipart from '@fastify/multipart'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { documentEndpoints } from '#contracts/documents.ts'
+import { UPLOAD_MAX_BYTES, UPLOAD_MESSAGES, uploadKind } from '../../documents/upload.ts'
 import { defineRoute } from '../../http/define-route.ts'
 import { HttpError } from '../../http-errors.ts'
-import { UPLOAD_MAX_BYTES, UPLOAD_MESSAGES, uploadKind } from '../../library/upload.ts'
 
 export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
   const { listDocuments, deleteDocument, retryDocument, uploadFile } = documentEndpoints

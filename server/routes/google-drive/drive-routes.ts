@@ -8,7 +8,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { driveEndpoints } from '#contracts/drive.ts'
-import { DRIVE_MESSAGES } from '../../google/drive-service.ts'
+import { DRIVE_MESSAGES } from '../../documents/drive-service.ts'
 import { defineRoute } from '../../http/define-route.ts'
 
 export const googleDriveRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -15,17 +15,17 @@ import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
 import { driveSyncs } from '../db/schema.ts'
 import { type DriveApi, DriveFileError, type DriveListedFile, FOLDER_MIME } from '../google/drive-api.ts'
+import { DRIVE_SOURCE } from '../google/google-drive-repository.ts'
 import { classifyGoogleError } from '../google/google-errors.ts'
 import { enqueueJob, type JobOutcome, retryDelayMs } from '../jobs/job-queue.ts'
-import { DRIVE_SOURCE } from '../repositories/google-drive-repository.ts'
+import type { Section } from './chunker.ts'
+import { indexDocument, removeDocument } from './index-document.ts'
 import {
   createLibraryRepository,
   type LibraryFileInput,
   type LibraryRow,
   upsertLibraryFile,
-} from '../repositories/library-repository.ts'
-import type { Section } from './chunker.ts'
-import { indexDocument, removeDocument } from './index-document.ts'
+} from './library-repository.ts'
 import { type PdfExtractor, PdfTextError } from './pdf-text.ts'
 import { decodeText, removeControlCharacters } from './text-decoding.ts'
 
