@@ -4,7 +4,7 @@
  * says when one is under way), so the statuses move while the ingest runs.
  */
 import { useEffect, useRef } from 'react'
-import { DriveActor } from '#src/features/integrations/drive-actor.ts'
+import { DriveActor } from '#src/features/drive/drive-actor.ts'
 import { LibraryActor } from './library-actor.ts'
 
 export function useLibrary() {
