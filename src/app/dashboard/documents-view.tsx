@@ -68,7 +68,7 @@ export function DocumentsView() {
         </div>
       ) : null}
       <LibraryProvider>
-        <LibraryPanel />
+        <LibraryPanel ingesting={ingesting} />
       </LibraryProvider>
       {state.status === 'loading' ? (
         <p role="status" className={quietCard}>

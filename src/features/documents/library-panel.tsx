@@ -35,9 +35,10 @@ function details(document: LibraryDocument): string | null {
 /**
  * The documents the assistant can answer from, with where each one's reading stands: the overall
  * progress while files are read, a reason for each failed or skipped file, Retry and Delete.
+ * `ingesting`: a Drive ingest is under way, so the panel follows the statuses as they move.
  */
-export function LibraryPanel() {
-  const { library, problem, remove, retry } = useLibrary()
+export function LibraryPanel({ ingesting }: { ingesting: boolean }) {
+  const { library, problem, remove, retry } = useLibrary(ingesting)
   const headingId = useId()
   if (!library) return null
   const { documents, progress } = library
