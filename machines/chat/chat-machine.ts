@@ -17,7 +17,7 @@ import {
   stopChild,
 } from 'xstate'
 import {
-  type ChatSession,
+  type Conversation,
   type Feedback,
   MESSAGE_MAX_LENGTH,
   type Message,
@@ -76,9 +76,9 @@ export const chatMachine = setup({
     tags: {} as 'loading' | 'sending' | 'streaming' | 'sessionsLoading',
   },
   actors: {
-    listSessions: notProvided<ChatSession[]>('listSessions'),
+    listSessions: notProvided<Conversation[]>('listSessions'),
     listMessages: notProvided<Message[], { sessionId: string }>('listMessages'),
-    createSession: notProvided<ChatSession, { title: string }>('createSession'),
+    createSession: notProvided<Conversation, { title: string }>('createSession'),
     sendMessage: reportingNotProvided<{ sessionId: string; content: string }>('sendMessage'),
     regenerate: reportingNotProvided<{ sessionId: string; messageId: string }>('regenerate'),
     deleteSession: reportingNotProvided<{ sessionId: string }>('deleteSession'),
@@ -87,7 +87,7 @@ export const chatMachine = setup({
     searchSessions: notProvided<SearchHit[], { query: string }>('searchSessions'),
   },
   actions: {
-    storeLoadedSessions: assign(({ context }, params: { sessions: ChatSession[] }) => ({
+    storeLoadedSessions: assign(({ context }, params: { sessions: Conversation[] }) => ({
       sessions: mergeLoadedSessions(context.sessions, params.sessions),
     })),
     openSession: assign((_, params: { sessionId: string }) => ({
@@ -99,7 +99,7 @@ export const chatMachine = setup({
     })),
     clearConversation: assign({ selectedSessionId: null, messages: [] }),
     showOutgoing: assign(({ context }, params: { content: string }) => startSending(context, params.content)),
-    storeCreatedSession: assign(({ context }, params: { session: ChatSession }) =>
+    storeCreatedSession: assign(({ context }, params: { session: Conversation }) =>
       adoptCreatedSession(context, params.session),
     ),
     storeReply: assign(({ context }, params: { reply: SendMessageResponse }) =>
@@ -139,7 +139,7 @@ export const chatMachine = setup({
     storeFeedback: assign(({ context }, params: { messageId: string; feedback: Feedback | null }) => ({
       messages: withFeedback(context.messages, params.messageId, params.feedback),
     })),
-    storeRenamed: assign(({ context }, params: { session: ChatSession }) => ({
+    storeRenamed: assign(({ context }, params: { session: Conversation }) => ({
       sessions: context.sessions.map((s) =>
         s.id === params.session._id ? { ...s, title: params.session.title } : s,
       ),

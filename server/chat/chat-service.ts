@@ -6,7 +6,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify'
 import {
-  type ChatSession,
+  type Conversation,
   type Feedback,
   type Message,
   type SearchHit,
@@ -138,13 +138,13 @@ export function createChatService({ chats, assistant, now }: Deps) {
   }
 
   return {
-    async createSession(user: Owner, title: string): Promise<ChatSession> {
+    async createSession(user: Owner, title: string): Promise<Conversation> {
       return toSessionDto(
         await chats.createSession({ userId: user.id, title: shortTitle(title), now: now() }),
       )
     },
 
-    async listSessions(user: Owner): Promise<ChatSession[]> {
+    async listSessions(user: Owner): Promise<Conversation[]> {
       return (await chats.listSessions(user.id)).map(toSessionDto)
     },
 
@@ -264,7 +264,7 @@ export function createChatService({ chats, assistant, now }: Deps) {
       }
     },
 
-    async renameSession(user: Owner, sessionId: string, title: string): Promise<ChatSession> {
+    async renameSession(user: Owner, sessionId: string, title: string): Promise<Conversation> {
       const renamed = await chats.renameSession(user.id, sessionId, shortTitle(title))
       if (!renamed) throw conversationNotFound()
       return toSessionDto(renamed)

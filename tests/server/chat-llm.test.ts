@@ -189,7 +189,10 @@ test('a session deleted while the model is thinking answers 404 and nothing is s
     const session = await createSession(slow, me, 'Short-lived')
     const sending = send(slow, me, session._id, 'Are you there?')
     await gated.received
-    const deleted = await call(slow, chatEndpoints.deleteSession, { cookie: me, params: { id: session._id } })
+    const deleted = await call(slow, chatEndpoints.deleteConversation, {
+      cookie: me,
+      params: { id: session._id },
+    })
     expect(deleted.statusCode).toBe(200)
     gated.release()
 

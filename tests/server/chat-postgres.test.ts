@@ -61,7 +61,7 @@ test.skipIf(!url)(`on PostgreSQL: index, ask, list, rate, delete${POSTGRES_SKIP_
   expect(rated.statusCode).toBe(200)
   expect((await listMessages(app, cookie, session._id)).map((m) => m.feedback)).toEqual([null, 'like'])
 
-  const deleted = await call(app, chatEndpoints.deleteSession, { cookie, params: { id: session._id } })
+  const deleted = await call(app, chatEndpoints.deleteConversation, { cookie, params: { id: session._id } })
   expect(deleted.statusCode).toBe(200)
   expect(await countMessages(app, session._id)).toBe(0)
 })

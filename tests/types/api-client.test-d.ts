@@ -49,7 +49,7 @@ export async function clientCalls() {
   // @ts-expect-error list-files needs `email` in its query
   await http(driveEndpoints.listFiles, {})
   // @ts-expect-error `q` is the search's query field
-  await http(chatEndpoints.searchSessions, { query: { text: 'x' } })
+  await http(chatEndpoints.searchConversations, { query: { text: 'x' } })
   await http(driveEndpoints.getFile, { params: { fileId: 'f' }, query: { email: 'a@example.com' } })
 
   // The JSON client takes JSON calls only; streams have their own.
@@ -73,7 +73,7 @@ export async function clientCalls() {
 export function declarations() {
   expectTypeOf<PathParamNames<'/a/:id/b/:messageId/c'>>().toEqualTypeOf<'id' | 'messageId'>()
   expectTypeOf<PathParamNames<'/a/b'>>().toEqualTypeOf<never>()
-  expectTypeOf(chatEndpoints.deleteSession.path).toEqualTypeOf<'/api/v1/chat/sessions/:id/delete'>()
+  expectTypeOf(chatEndpoints.deleteConversation.path).toEqualTypeOf<'/api/v1/chat/sessions/:id/delete'>()
 
   // @ts-expect-error a path with `:id` needs a params schema
   endpoint({ method: 'GET', path: '/things/:id', data: z.null() })

@@ -2,7 +2,7 @@
  * Accounts and sessions for the whole app: `app.auth` (the service) and `app.authenticate`, the
  * hook `defineRoute` puts in front of every `auth: 'user'` route (which hands its handler the user):
  *
- *   defineRoute(app, chatEndpoints.listSessions, { auth: 'user', handler: ({ user }) => ... })
+ *   defineRoute(app, chatEndpoints.listConversations, { auth: 'user', handler: ({ user }) => ... })
  *
  * It answers 401 "Not signed in" unless the access cookie holds a valid token whose sign-in is
  * still live, and sets `request.user`.

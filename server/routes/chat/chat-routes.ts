@@ -21,26 +21,26 @@ export const STREAM_HEARTBEAT_MS = 15_000
 export const chatRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }> = async (app, opts) => {
   const heartbeatMs = opts.heartbeatMs ?? STREAM_HEARTBEAT_MS
   const {
-    createSession,
-    listSessions,
-    deleteSession,
+    createConversation,
+    listConversations,
+    deleteConversation,
     listMessages,
     sendMessage,
     streamMessage,
     regenerateMessage,
-    renameSession,
-    searchSessions,
+    renameConversation,
+    searchConversations,
     setFeedback,
   } = chatEndpoints
 
-  defineRoute(app, createSession, {
+  defineRoute(app, createConversation, {
     auth: 'user',
     handler: ({ user, body }) => app.chat.createSession(user, body.title),
   })
 
-  defineRoute(app, listSessions, { auth: 'user', handler: ({ user }) => app.chat.listSessions(user) })
+  defineRoute(app, listConversations, { auth: 'user', handler: ({ user }) => app.chat.listSessions(user) })
 
-  defineRoute(app, deleteSession, {
+  defineRoute(app, deleteConversation, {
     auth: 'user',
     async handler({ user, params }) {
       await app.chat.deleteSession(user, params.id)
@@ -74,12 +74,12 @@ export const chatRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }> = async
     },
   })
 
-  defineRoute(app, renameSession, {
+  defineRoute(app, renameConversation, {
     auth: 'user',
     handler: ({ user, params, body }) => app.chat.renameSession(user, params.id, body.title),
   })
 
-  defineRoute(app, searchSessions, {
+  defineRoute(app, searchConversations, {
     auth: 'user',
     handler: ({ user, query }) => app.chat.search(user, query.q),
   })
