@@ -69,7 +69,7 @@ function isSendableText(text: string): boolean {
   return content !== '' && content.length <= MESSAGE_MAX_LENGTH
 }
 
-export const chatMachine = setup({
+const chatSetup = setup({
   types: {
     context: {} as ChatContext,
     events: {} as ChatEvent,
@@ -169,7 +169,15 @@ export const chatMachine = setup({
       !context.ratingMessageIds.includes(params.messageId) &&
       context.messages.some((m) => m.id === params.messageId && m.feedback !== params.feedback),
   },
-}).createMachine({
+})
+
+/** A conversation created for a message that got no answer is deleted again (SPEC §4 step 5). */
+const deleteCreatedSession = chatSetup.enqueueActions(({ context, enqueue }) => {
+  const sessionId = createdSessionOf(context)
+  if (sessionId) enqueue.spawnChild('deleteSession', { id: deleteActorId(sessionId), input: { sessionId } })
+})
+
+export const chatMachine = chatSetup.createMachine({
   id: 'chat',
   type: 'parallel',
   context: {
@@ -383,14 +391,7 @@ export const chatMachine = setup({
             'chat.answerFailed': {
               target: 'idle',
               actions: [
-                enqueueActions(({ context, enqueue }) => {
-                  const sessionId = createdSessionOf(context)
-                  if (sessionId)
-                    enqueue.spawnChild('deleteSession', {
-                      id: deleteActorId(sessionId),
-                      input: { sessionId },
-                    })
-                }),
+                deleteCreatedSession,
                 'forgetCreatedSession',
                 'dropOutgoing',
                 logAs('Sending a message'),
@@ -408,18 +409,7 @@ export const chatMachine = setup({
               },
               {
                 target: 'idle',
-                actions: [
-                  enqueueActions(({ context, enqueue }) => {
-                    const sessionId = createdSessionOf(context)
-                    if (sessionId)
-                      enqueue.spawnChild('deleteSession', {
-                        id: deleteActorId(sessionId),
-                        input: { sessionId },
-                      })
-                  }),
-                  'forgetCreatedSession',
-                  'dropOutgoing',
-                ],
+                actions: [deleteCreatedSession, 'forgetCreatedSession', 'dropOutgoing'],
                 description: 'Stopped before any word arrived: as if it had not been sent.',
               },
             ],
