@@ -25,8 +25,8 @@ import { createRetriever, passageTokens } from '../server/assistant/retrieval.ts
 import { DEFAULT_RETRIEVAL_TOKEN_BUDGET } from '../server/config.ts'
 import { openDatabase } from '../server/db/database.ts'
 import { users } from '../server/db/schema.ts'
-import { indexDocument } from '../server/ingest/index-document.ts'
-import { createDocumentsRepository } from '../server/repositories/documents-repository.ts'
+import { createDocumentsRepository } from '../server/documents/documents-repository.ts'
+import { indexDocument } from '../server/documents/index-document.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
 const MODULES = path.join(ROOT, 'node_modules')

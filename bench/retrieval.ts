@@ -18,11 +18,11 @@ import { createRetriever } from '../server/assistant/retrieval.ts'
 import { loadConfig } from '../server/config.ts'
 import { openDatabase } from '../server/db/database.ts'
 import { users } from '../server/db/schema.ts'
-import type { Chunk } from '../server/ingest/chunker.ts'
+import type { Chunk } from '../server/documents/chunker.ts'
 import {
   createDocumentsRepository,
   refreshChunkStatistics,
-} from '../server/repositories/documents-repository.ts'
+} from '../server/documents/documents-repository.ts'
 import { createCorpus, FUNCTION_WORDS, percentile } from './corpus.ts'
 
 const QUESTIONS = Number(process.argv[2] ?? 300)

@@ -52,40 +52,32 @@ export const UserSchema = z.object({
 })
 export type User = z.infer<typeof UserSchema>
 
-export const UserPayloadSchema = okEnvelope(z.object({ user: UserSchema }))
+const UserPayloadDataSchema = z.object({ user: UserSchema })
+export const UserPayloadSchema = okEnvelope(UserPayloadDataSchema)
 
 export const authEndpoints = {
   register: endpoint({
     method: 'POST',
     path: '/auth/register',
     request: RegisterRequestSchema,
-    response: UserPayloadSchema,
+    data: UserPayloadDataSchema,
+    status: 201,
   }),
   login: endpoint({
     method: 'POST',
     path: '/auth/login',
     request: LoginRequestSchema,
-    response: UserPayloadSchema,
+    data: UserPayloadDataSchema,
   }),
-  logout: endpoint({
-    method: 'POST',
-    path: '/auth/logout',
-    request: undefined,
-    response: okEnvelope(z.null()),
-  }),
+  logout: endpoint({ method: 'POST', path: '/auth/logout', data: z.null() }),
   /** SPEC §7: "data.data is the current user". */
-  me: endpoint({ method: 'GET', path: '/auth/me', request: undefined, response: okEnvelope(UserSchema) }),
-  refreshToken: endpoint({
-    method: 'POST',
-    path: '/auth/refresh-token',
-    request: undefined,
-    response: UserPayloadSchema,
-  }),
+  me: endpoint({ method: 'GET', path: '/auth/me', data: UserSchema }),
+  refreshToken: endpoint({ method: 'POST', path: '/auth/refresh-token', data: UserPayloadDataSchema }),
 } as const
 
+/** A liveness probe: answered bare, outside the envelope. */
 export const healthEndpoint = endpoint({
   method: 'GET',
   path: '/health',
-  request: undefined,
   response: z.object({ status: z.literal('ok') }),
 })

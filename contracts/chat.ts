@@ -4,7 +4,7 @@
  * answers 404, exactly as a missing one).
  */
 import { z } from 'zod'
-import { endpoint, okEnvelope } from './endpoint.ts'
+import { endpoint } from './endpoint.ts'
 import { userText } from './user-text.ts'
 
 /** The longest message a person can send; longer content is refused with 400. */
@@ -20,7 +20,7 @@ export type Feedback = z.infer<typeof FeedbackSchema>
 
 export const IdParamsSchema = z.strictObject({ id: z.uuid('Not a valid id') })
 
-export const ChatSessionSchema = z.object({
+export const ConversationSchema = z.object({
   _id: z.string(),
   title: z.string(),
   createdAt: z.string(),
@@ -30,7 +30,7 @@ export const ChatSessionSchema = z.object({
   /** The start of the newest message, '' for a new session. */
   lastMessage: z.string(),
 })
-export type ChatSession = z.infer<typeof ChatSessionSchema>
+export type Conversation = z.infer<typeof ConversationSchema>
 
 /** A passage of the user's own documents that an answer drew on. */
 export const SourceSchema = z.object({
@@ -63,7 +63,7 @@ export const MessageSchema = z.object({
 })
 export type Message = z.infer<typeof MessageSchema>
 
-export const CreateSessionRequestSchema = z.strictObject({
+export const CreateConversationRequestSchema = z.strictObject({
   title: userText(
     z
       .string({ error: 'Title is required' })
@@ -73,7 +73,7 @@ export const CreateSessionRequestSchema = z.strictObject({
     'Title',
   ),
 })
-export type CreateSessionRequest = z.infer<typeof CreateSessionRequestSchema>
+export type CreateConversationRequest = z.infer<typeof CreateConversationRequestSchema>
 
 export const SendMessageRequestSchema = z.strictObject({
   content: userText(
@@ -105,14 +105,14 @@ export const MessageParamsSchema = z.strictObject({
   messageId: z.uuid('Not a valid message id'),
 })
 
-export const RenameSessionRequestSchema = z.strictObject({
+export const RenameConversationRequestSchema = z.strictObject({
   title: z
     .string({ error: 'Title is required' })
     .trim()
     .min(1, 'Title is required')
     .max(TITLE_MAX_LENGTH, `Title must be at most ${TITLE_MAX_LENGTH} characters`),
 })
-export type RenameSessionRequest = z.infer<typeof RenameSessionRequestSchema>
+export type RenameConversationRequest = z.infer<typeof RenameConversationRequestSchema>
 
 /** The longest search a person can type; longer is refused with 400. */
 export const SEARCH_MAX_LENGTH = 200
@@ -127,7 +127,7 @@ export const SearchQuerySchema = z.strictObject({
 
 /** A conversation that matches a search, with the passage of it that matched. */
 export const SearchHitSchema = z.object({
-  session: ChatSessionSchema,
+  session: ConversationSchema,
   /** Plain text around the match ('' when only the title matched). */
   snippet: z.string(),
 })
@@ -146,67 +146,72 @@ export const StreamEventSchema = z.discriminatedUnion('event', [
 export type StreamEvent = z.infer<typeof StreamEventSchema>
 
 export const chatEndpoints = {
-  createSession: endpoint({
+  createConversation: endpoint({
     method: 'POST',
     path: '/chat/sessions/create',
-    request: CreateSessionRequestSchema,
-    response: okEnvelope(ChatSessionSchema),
+    request: CreateConversationRequestSchema,
+    data: ConversationSchema,
+    status: 201,
   }),
-  listSessions: endpoint({
+  listConversations: endpoint({
     method: 'GET',
     path: '/chat/sessions/all',
-    request: undefined,
-    response: okEnvelope(z.array(ChatSessionSchema)),
+    data: z.array(ConversationSchema),
   }),
-  deleteSession: endpoint({
+  deleteConversation: endpoint({
     method: 'DELETE',
     path: '/chat/sessions/:id/delete',
-    request: undefined,
-    response: okEnvelope(z.null()),
+    params: IdParamsSchema,
+    data: z.null(),
   }),
   listMessages: endpoint({
     method: 'GET',
     path: '/chat/sessions/:id/messages',
-    request: undefined,
-    response: okEnvelope(z.array(MessageSchema)),
+    params: IdParamsSchema,
+    data: z.array(MessageSchema),
   }),
   sendMessage: endpoint({
     method: 'POST',
     path: '/chat/sessions/:id/messages/send',
+    params: IdParamsSchema,
     request: SendMessageRequestSchema,
-    response: okEnvelope(SendMessageResponseSchema),
+    data: SendMessageResponseSchema,
   }),
   /** Not JSON: answers `text/event-stream`; `response` describes each event. */
   streamMessage: endpoint({
     method: 'POST',
     path: '/chat/sessions/:id/messages/stream',
+    params: IdParamsSchema,
     request: SendMessageRequestSchema,
+    kind: 'stream',
     response: StreamEventSchema,
   }),
   /** Writes the last answer again, streamed like `streamMessage`; `done` replaces it. */
   regenerateMessage: endpoint({
     method: 'POST',
     path: '/chat/sessions/:id/messages/:messageId/regenerate',
-    request: undefined,
+    params: MessageParamsSchema,
+    kind: 'stream',
     response: StreamEventSchema,
   }),
-  renameSession: endpoint({
+  renameConversation: endpoint({
     method: 'PATCH',
     path: '/chat/sessions/:id',
-    request: RenameSessionRequestSchema,
-    response: okEnvelope(ChatSessionSchema),
+    params: IdParamsSchema,
+    request: RenameConversationRequestSchema,
+    data: ConversationSchema,
   }),
-  searchSessions: endpoint({
+  searchConversations: endpoint({
     method: 'GET',
     path: '/chat/search',
-    request: undefined,
     query: SearchQuerySchema,
-    response: okEnvelope(z.array(SearchHitSchema)),
+    data: z.array(SearchHitSchema),
   }),
   setFeedback: endpoint({
     method: 'PATCH',
     path: '/chat/messages/:id/feedback',
+    params: IdParamsSchema,
     request: FeedbackRequestSchema,
-    response: okEnvelope(MessageSchema),
+    data: MessageSchema,
   }),
 } as const

@@ -4,7 +4,7 @@
  * retrying one that failed, and adding back a Drive file the person removed.
  */
 import { z } from 'zod'
-import { endpoint, okEnvelope } from './endpoint.ts'
+import { endpoint } from './endpoint.ts'
 
 export const DocumentIdParamsSchema = z.strictObject({ id: z.uuid('Not a valid id') })
 
@@ -50,17 +50,12 @@ export const LibrarySchema = z.object({
 export type Library = z.infer<typeof LibrarySchema>
 
 export const documentEndpoints = {
-  listDocuments: endpoint({
-    method: 'GET',
-    path: '/documents',
-    request: undefined,
-    response: okEnvelope(LibrarySchema),
-  }),
+  listDocuments: endpoint({ method: 'GET', path: '/documents', data: LibrarySchema }),
   deleteDocument: endpoint({
     method: 'DELETE',
     path: '/documents/:id',
-    request: undefined,
-    response: okEnvelope(z.null()),
+    params: DocumentIdParamsSchema,
+    data: z.null(),
   }),
   /**
    * The spec's upload call (multipart: `file`, optional `message`), answering the stored document
@@ -69,20 +64,22 @@ export const documentEndpoints = {
   uploadFile: endpoint({
     method: 'POST',
     path: '/chat/sessions/:id/files/upload',
-    request: undefined,
-    response: okEnvelope(LibraryDocumentSchema),
+    params: DocumentIdParamsSchema,
+    kind: 'upload',
+    data: LibraryDocumentSchema,
+    status: 201,
   }),
   retryDocument: endpoint({
     method: 'POST',
     path: '/documents/:id/retry',
-    request: undefined,
-    response: okEnvelope(LibraryDocumentSchema),
+    params: DocumentIdParamsSchema,
+    data: LibraryDocumentSchema,
   }),
   /** Brings a removed Drive file back into the library and syncs (answers it queued). */
   restoreDocument: endpoint({
     method: 'POST',
     path: '/documents/:id/restore',
-    request: undefined,
-    response: okEnvelope(LibraryDocumentSchema),
+    params: DocumentIdParamsSchema,
+    data: LibraryDocumentSchema,
   }),
 } as const

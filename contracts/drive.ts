@@ -3,7 +3,7 @@
  * spec's client sends is checked against the signed-in user and never picks a user or a token.
  */
 import { z } from 'zod'
-import { API_PREFIX, endpoint, okEnvelope } from './endpoint.ts'
+import { API_PREFIX, endpoint } from './endpoint.ts'
 import { userText } from './user-text.ts'
 
 /** Opened by the browser in a new window (SPEC §7); answers a redirect, not JSON. */
@@ -56,28 +56,27 @@ export const driveEndpoints = {
   listFiles: endpoint({
     method: 'GET',
     path: '/google-drive/list-files',
-    request: undefined,
     query: EmailQuerySchema,
-    response: okEnvelope(z.object({ files: z.array(DriveFileSchema) })),
+    data: z.object({ files: z.array(DriveFileSchema) }),
   }),
   getFile: endpoint({
     method: 'GET',
     path: '/google-drive/get-file/:fileId',
-    request: undefined,
+    params: FileIdParamsSchema,
     query: EmailQuerySchema,
-    response: okEnvelope(DriveFileSchema),
+    data: DriveFileSchema,
   }),
   /** Revokes the grant at Google, deletes the tokens, keeps or removes the Drive documents. */
   disconnect: endpoint({
     method: 'POST',
     path: '/google-drive/disconnect',
     request: DisconnectRequestSchema,
-    response: okEnvelope(z.object({ removedDocuments: z.number().int().nonnegative() })),
+    data: z.object({ removedDocuments: z.number().int().nonnegative() }),
   }),
   ingestDocuments: endpoint({
     method: 'POST',
     path: '/google-drive/ingest-documents',
     request: IngestRequestSchema,
-    response: okEnvelope(IngestReportSchema),
+    data: IngestReportSchema,
   }),
 } as const

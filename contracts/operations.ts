@@ -9,7 +9,6 @@ import { endpoint } from './endpoint.ts'
 export const readyEndpoint = endpoint({
   method: 'GET',
   path: '/ready',
-  request: undefined,
   response: z.object({ status: z.literal('ready') }),
 })
 

@@ -4,7 +4,7 @@
  * main.ts and by every server test (`app.inject`); nothing listens here.
  */
 import { fileURLToPath } from 'node:url'
-import Fastify from 'fastify'
+import Fastify, { type FastifyBaseLogger } from 'fastify'
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import { type Logger, type LoggerOptions, pino } from 'pino'
 import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from './auth/rate-limits.ts'
@@ -33,7 +33,7 @@ import { cookiesPlugin } from './plugins/external/cookies.ts'
 import { rateLimitPlugin } from './plugins/external/rate-limit.ts'
 import { securityHeadersPlugin } from './plugins/external/security-headers.ts'
 import { spaPlugin } from './plugins/external/spa.ts'
-import { AppLogLines, attachLogging, LOG_SERIALIZERS } from './request-logger.ts'
+import { LOG_SERIALIZERS } from './request-logger.ts'
 import { authRoutes } from './routes/auth/auth-routes.ts'
 import { chatRoutes } from './routes/chat/chat-routes.ts'
 import { documentRoutes } from './routes/documents/document-routes.ts'
@@ -79,10 +79,11 @@ export type BuildAppOptions = {
 export type LogOptions = { level?: LogLevel; stream?: { write: (line: string) => void } }
 
 export async function buildApp(config: Config, options: BuildAppOptions = {}) {
-  // No logger for Fastify itself: attachLogging gives the app its logs for less (README D12).
+  // Fastify's own logger, on our pino root (README D64 supersedes D12's hand-made request logger).
   const app = Fastify({
-    logger: false,
-    logController: new AppLogLines(),
+    ...(options.logger === false
+      ? { logger: false }
+      : { loggerInstance: appLogger(config, options.logger) as FastifyBaseLogger }),
     bodyLimit: BODY_LIMIT_BYTES,
     // Opening the embedded database (initdb on a new data directory, migrations) can outlast
     // Fastify's 10 s plugin limit on a busy machine; a slow start is better than none.
@@ -93,7 +94,6 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
     trustProxy: config.trustProxy,
     ...fastifyTimeoutOptions({ ...DEFAULT_SERVER_TIMEOUTS, ...options.timeouts }),
   }).withTypeProvider<ZodTypeProvider>()
-  if (options.logger !== false) attachLogging(app, appLogger(config, options.logger))
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   app.decorate('config', config)

@@ -3,7 +3,6 @@
  * gracefully (server/shutdown.ts: /ready says 503, open responses get SHUTDOWN_GRACE_MS to end),
  * then the app closes the database and releases the data-directory lock, and the process ends.
  */
-import './runtime/hold-tick-shape.ts'
 import { buildApp } from './app.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { DataDirLockedError } from './db/data-dir-lock.ts'

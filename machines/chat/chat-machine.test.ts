@@ -1,6 +1,6 @@
 import { expect, test, vi } from 'vitest'
 import { createActor, waitFor } from 'xstate'
-import type { ChatSession, Message, SendMessageResponse } from '#contracts/chat.ts'
+import type { Conversation, Message, SendMessageResponse } from '#contracts/chat.ts'
 import {
   isAwaitingReplyHere,
   isStreamingHere,
@@ -11,7 +11,7 @@ import {
 import { plainText } from './chat-model.ts'
 import type { AnswerStream, ChatDeps } from './chat-types.ts'
 
-function session(id: string, updatedAt: string, extra: Partial<ChatSession> = {}): ChatSession {
+function session(id: string, updatedAt: string, extra: Partial<Conversation> = {}): Conversation {
   return {
     _id: id,
     title: `Title ${id}`,
@@ -122,7 +122,7 @@ test('a failed session load is only logged', async () => {
 })
 
 test('step 1: the message shows at once with a temporary id, and the chat is loading', async () => {
-  const gate = Promise.withResolvers<ChatSession>()
+  const gate = Promise.withResolvers<Conversation>()
   const { chat } = await startChat(fakeDeps({ createSession: vi.fn(() => gate.promise) }))
 
   chat.send({ type: 'chat.send', content: '  What is in my report?  ' })

@@ -18,7 +18,7 @@ import {
   stopChild,
 } from 'xstate'
 import {
-  type ChatSession,
+  type Conversation,
   type Feedback,
   MESSAGE_MAX_LENGTH,
   type Message,
@@ -80,16 +80,16 @@ function isSendableText(text: string): boolean {
   return content !== '' && content.length <= MESSAGE_MAX_LENGTH
 }
 
-export const chatMachine = setup({
+const chatSetup = setup({
   types: {
     context: {} as ChatContext,
     events: {} as ChatEvent,
     tags: {} as 'loading' | 'sending' | 'streaming' | 'sessionsLoading',
   },
   actors: {
-    listSessions: notProvided<ChatSession[]>('listSessions'),
+    listSessions: notProvided<Conversation[]>('listSessions'),
     listMessages: notProvided<Message[], { sessionId: string }>('listMessages'),
-    createSession: notProvided<ChatSession, { title: string }>('createSession'),
+    createSession: notProvided<Conversation, { title: string }>('createSession'),
     sendMessage: reportingNotProvided<{ sessionId: string; content: string }>('sendMessage'),
     regenerate: reportingNotProvided<{ sessionId: string; messageId: string }>('regenerate'),
     deleteSession: reportingNotProvided<{ sessionId: string }>('deleteSession'),
@@ -98,7 +98,7 @@ export const chatMachine = setup({
     searchSessions: notProvided<SearchHit[], { query: string }>('searchSessions'),
   },
   actions: {
-    storeLoadedSessions: assign(({ context }, params: { sessions: ChatSession[] }) => ({
+    storeLoadedSessions: assign(({ context }, params: { sessions: Conversation[] }) => ({
       sessions: mergeLoadedSessions(context.sessions, params.sessions),
     })),
     openSession: assign((_, params: { sessionId: string }) => ({
@@ -110,7 +110,7 @@ export const chatMachine = setup({
     })),
     clearConversation: assign({ selectedSessionId: null, messages: [] }),
     showOutgoing: assign(({ context }, params: { content: string }) => startSending(context, params.content)),
-    storeCreatedSession: assign(({ context }, params: { session: ChatSession }) =>
+    storeCreatedSession: assign(({ context }, params: { session: Conversation }) =>
       adoptCreatedSession(context, params.session),
     ),
     storeReply: assign(({ context }, params: { reply: SendMessageResponse }) =>
@@ -157,7 +157,7 @@ export const chatMachine = setup({
     storeFeedback: assign(({ context }, params: { messageId: string; feedback: Feedback | null }) => ({
       messages: withFeedback(context.messages, params.messageId, params.feedback),
     })),
-    storeRenamed: assign(({ context }, params: { session: ChatSession }) => ({
+    storeRenamed: assign(({ context }, params: { session: Conversation }) => ({
       sessions: context.sessions.map((s) =>
         s.id === params.session._id ? { ...s, title: params.session.title } : s,
       ),
@@ -191,7 +191,15 @@ export const chatMachine = setup({
       !context.ratingMessageIds.includes(params.messageId) &&
       context.messages.some((m) => m.id === params.messageId && m.feedback !== params.feedback),
   },
-}).createMachine({
+})
+
+/** A conversation created for a message that got no answer is deleted again (SPEC §4 step 5). */
+const deleteCreatedSession = chatSetup.enqueueActions(({ context, enqueue }) => {
+  const sessionId = createdSessionOf(context)
+  if (sessionId) enqueue.spawnChild('deleteSession', { id: deleteActorId(sessionId), input: { sessionId } })
+})
+
+export const chatMachine = chatSetup.createMachine({
   id: 'chat',
   type: 'parallel',
   context: {
@@ -406,14 +414,7 @@ export const chatMachine = setup({
             'chat.answerFailed': {
               target: 'idle',
               actions: [
-                enqueueActions(({ context, enqueue }) => {
-                  const sessionId = createdSessionOf(context)
-                  if (sessionId)
-                    enqueue.spawnChild('deleteSession', {
-                      id: deleteActorId(sessionId),
-                      input: { sessionId },
-                    })
-                }),
+                deleteCreatedSession,
                 'forgetCreatedSession',
                 'dropOutgoing',
                 logAs('Sending a message'),
@@ -431,18 +432,7 @@ export const chatMachine = setup({
               },
               {
                 target: 'idle',
-                actions: [
-                  enqueueActions(({ context, enqueue }) => {
-                    const sessionId = createdSessionOf(context)
-                    if (sessionId)
-                      enqueue.spawnChild('deleteSession', {
-                        id: deleteActorId(sessionId),
-                        input: { sessionId },
-                      })
-                  }),
-                  'forgetCreatedSession',
-                  'dropOutgoing',
-                ],
+                actions: [deleteCreatedSession, 'forgetCreatedSession', 'dropOutgoing'],
                 description: 'Stopped before any word arrived: as if it had not been sent.',
               },
             ],

@@ -3,7 +3,7 @@
  * updates of SPEC §4. No effects here; chat-machine.ts decides when each one applies.
  */
 import {
-  type ChatSession,
+  type Conversation,
   type Feedback,
   LAST_MESSAGE_PREVIEW_LENGTH,
   type Message,
@@ -36,7 +36,7 @@ export function plainText(markdown: string): string {
     .trim()
 }
 
-export function toSessionItem(session: ChatSession): SessionItem {
+export function toSessionItem(session: Conversation): SessionItem {
   return {
     id: session._id,
     title: session.title,
@@ -79,7 +79,7 @@ const byNewest = (a: SessionItem, b: SessionItem) => Date.parse(b.timestamp) - D
  * The loaded list, newest first, after any session created while it was loading (those are newer
  * than anything the server listed before they existed).
  */
-export function mergeLoadedSessions(current: SessionItem[], loaded: ChatSession[]): SessionItem[] {
+export function mergeLoadedSessions(current: SessionItem[], loaded: Conversation[]): SessionItem[] {
   const known = new Set(current.map((session) => session.id))
   const fresh = loaded
     .filter((session) => !known.has(session._id))
@@ -181,7 +181,7 @@ export function startSending(context: ChatContext, text: string): Partial<ChatCo
  * SPEC §4 step 2: the new session goes first in the list and becomes the open one, unless the
  * person has meanwhile left the conversation the message was sent from.
  */
-export function adoptCreatedSession(context: ChatContext, session: ChatSession): Partial<ChatContext> {
+export function adoptCreatedSession(context: ChatContext, session: Conversation): Partial<ChatContext> {
   const outgoing = outgoingOf(context)
   const stillOnScreen = context.messages.some((m) => m.id === outgoing.tempId)
   return {

@@ -4,7 +4,7 @@
  * the effects provideChatMachine(deps) injects.
  */
 import type {
-  ChatSession,
+  Conversation,
   Feedback,
   Message,
   SearchHit,
@@ -108,7 +108,7 @@ export type ChatReport =
   | { type: 'chat.deleteFailed'; sessionId: string; error: unknown }
   | { type: 'chat.feedbackSaved'; messageId: string; feedback: Feedback | null }
   | { type: 'chat.feedbackFailed'; messageId: string; error: unknown }
-  | { type: 'chat.renamed'; session: ChatSession }
+  | { type: 'chat.renamed'; session: Conversation }
   | { type: 'chat.renameFailed'; sessionId: string; error: unknown }
   /** What the streamed answer (a send or a regenerate) reports as it is written. */
   | { type: 'chat.token'; text: string }
@@ -121,8 +121,8 @@ export type AnswerStream = { onToken: (text: string) => void; signal: AbortSigna
 
 /** The chat API of src/api/chat.ts satisfies this as it is; the app adds its logger. */
 export type ChatDeps = {
-  listSessions: () => Promise<ChatSession[]>
-  createSession: (title: string) => Promise<ChatSession>
+  listSessions: () => Promise<Conversation[]>
+  createSession: (title: string) => Promise<Conversation>
   listMessages: (sessionId: string) => Promise<Message[]>
   /** The streamed send: `onToken` gets the answer as it is written; `signal` stops it. */
   sendMessage: (sessionId: string, content: string, stream: AnswerStream) => Promise<SendMessageResponse>
@@ -130,7 +130,7 @@ export type ChatDeps = {
   regenerate: (sessionId: string, messageId: string, stream: AnswerStream) => Promise<SendMessageResponse>
   deleteSession: (sessionId: string) => Promise<void>
   setFeedback: (messageId: string, feedback: Feedback) => Promise<Message>
-  renameSession: (sessionId: string, title: string) => Promise<ChatSession>
+  renameSession: (sessionId: string, title: string) => Promise<Conversation>
   searchSessions: (query: string) => Promise<SearchHit[]>
   log: Logger
 }

@@ -3,9 +3,10 @@
  * ask the configured language model or, with none configured, answer extractively. Either way the
  * answer records the passages it used, each with the number the model cited it by.
  */
+
+import type { Passage, Turn } from '../documents/passages.ts'
 import { extractiveAnswer } from './extractive.ts'
 import type { Llm } from './llm.ts'
-import type { Passage, Turn } from './passages.ts'
 import { buildPrompt } from './prompt.ts'
 import { searchQuery, standsAlone } from './query-rewrite.ts'
 

@@ -14,9 +14,9 @@ import { sql } from 'drizzle-orm'
 import type OpenAI from 'openai'
 import type { EmbeddingConfig } from '../config.ts'
 import type { Db } from '../db/database.ts'
-import { type PassageRow, toPassage } from '../repositories/documents-repository.ts'
+import { type PassageRow, toPassage } from '../documents/documents-repository.ts'
+import type { Passage } from '../documents/passages.ts'
 import { loadOpenAI } from './llm.ts'
-import type { Passage } from './passages.ts'
 
 /** Passages per /embeddings request. */
 export const EMBEDDING_BATCH = 64

@@ -3,7 +3,7 @@
  * that share the most (rare) words with the question, quoted with their documents. It never
  * pretends to be a model; it says plainly what it is.
  */
-import { type Passage, passageLabel } from './passages.ts'
+import { type Passage, passageLabel } from '../documents/passages.ts'
 
 export const MAX_QUOTED_SENTENCES = 3
 const MAX_SENTENCE_LENGTH = 400

@@ -5,8 +5,9 @@
  * short call, skipped for a question that stands alone (it comes before the answer's first token);
  * a failure never fails the send — retrieval then searches the question with the previous one.
  */
+
+import type { Turn } from '../documents/passages.ts'
 import type { Llm } from './llm.ts'
-import type { Turn } from './passages.ts'
 
 /** Turns of the conversation the rewrite sees (the newest), and how much of each. */
 const REWRITE_TURNS = 4

@@ -7,10 +7,10 @@
  */
 import { DEFAULT_RETRIEVAL_TOKEN_BUDGET } from '../config.ts'
 import type { Db } from '../db/database.ts'
-import { createDocumentsRepository } from '../repositories/documents-repository.ts'
+import { createDocumentsRepository } from '../documents/documents-repository.ts'
+import type { Passage } from '../documents/passages.ts'
 import type { Retrieve } from './assistant.ts'
 import { type EmbeddingService, fuse, vectorSearch } from './embeddings.ts'
-import type { Passage } from './passages.ts'
 
 /** How often retrieval asks for a user's passages without vectors to be embedded (background). */
 const EMBED_CATCH_UP_MS = 60_000

@@ -1,10 +1,10 @@
 /** Records to wire shapes (contracts/chat.ts), field by field: nothing leaves as the table has it. */
-import type { ChatSession, Message, Source } from '#contracts/chat.ts'
+import type { Conversation, Message, Source } from '#contracts/chat.ts'
 import type { UsedPassage } from '../assistant/assistant.ts'
 import type { SourceSnapshot } from '../db/schema.ts'
-import type { MessageRecord, SessionRecord, SessionSummary } from '../repositories/chat-repository.ts'
+import type { MessageRecord, SessionRecord, SessionSummary } from './chat-repository.ts'
 
-export function toSessionDto(s: SessionRecord | SessionSummary): ChatSession {
+export function toSessionDto(s: SessionRecord | SessionSummary): Conversation {
   return {
     _id: s.id,
     title: s.title,

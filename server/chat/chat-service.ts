@@ -6,7 +6,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify'
 import {
-  type ChatSession,
+  type Conversation,
   type Feedback,
   type Message,
   type SearchHit,
@@ -19,8 +19,8 @@ import { type AnswerDraft, type Assistant, type StageTimer, timed } from '../ass
 import { LlmAbortedError, LlmUnavailableError } from '../assistant/llm.ts'
 import { MAX_HISTORY_TURNS } from '../assistant/prompt.ts'
 import { HttpError } from '../http-errors.ts'
-import type { ChatRepository } from '../repositories/chat-repository.ts'
 import { toMessageDto, toSessionDto, toSourceSnapshot } from './chat-dto.ts'
+import type { ChatRepository } from './chat-repository.ts'
 
 export const CONVERSATION_NOT_FOUND = 'Conversation not found'
 export const MESSAGE_NOT_FOUND = 'Message not found'
@@ -142,13 +142,13 @@ export function createChatService({ chats, assistant, now }: Deps) {
   }
 
   return {
-    async createSession(user: Owner, title: string): Promise<ChatSession> {
+    async createSession(user: Owner, title: string): Promise<Conversation> {
       return toSessionDto(
         await chats.createSession({ userId: user.id, title: shortTitle(title), now: now() }),
       )
     },
 
-    async listSessions(user: Owner): Promise<ChatSession[]> {
+    async listSessions(user: Owner): Promise<Conversation[]> {
       return (await chats.listSessions(user.id)).map(toSessionDto)
     },
 
@@ -285,7 +285,7 @@ export function createChatService({ chats, assistant, now }: Deps) {
       }
     },
 
-    async renameSession(user: Owner, sessionId: string, title: string): Promise<ChatSession> {
+    async renameSession(user: Owner, sessionId: string, title: string): Promise<Conversation> {
       const renamed = await chats.renameSession(user.id, sessionId, shortTitle(title))
       if (!renamed) throw conversationNotFound()
       return toSessionDto(renamed)

@@ -5,7 +5,7 @@
  * (the server keeps what was written so far).
  */
 import type { SendMessageResponse, Source, StreamEvent } from '#contracts/chat.ts'
-import { type Endpoint, ErrorEnvelopeSchema, fillPath } from '#contracts/endpoint.ts'
+import { type CallInput, type Endpoint, ErrorEnvelopeSchema, fillPath } from '#contracts/endpoint.ts'
 import { createEventStreamParser } from '#contracts/event-stream.ts'
 import { ApiError, type HttpOptions } from './client.ts'
 
@@ -15,9 +15,12 @@ export type StreamHandlers = {
   signal?: AbortSignal
 }
 
-export type StreamCall = (
-  endpoint: Endpoint,
-  input: { params: Record<string, string>; body?: unknown },
+/** The calls that answer `text/event-stream`. */
+export type StreamEndpoint = Endpoint & { kind: 'stream' }
+
+export type StreamCall = <E extends StreamEndpoint>(
+  endpoint: E,
+  input: CallInput<E>,
   handlers: StreamHandlers,
 ) => Promise<SendMessageResponse>
 
@@ -25,7 +28,8 @@ export function createStreamCall({
   baseUrl = '',
   fetch: doFetch = globalThis.fetch.bind(globalThis),
 }: HttpOptions = {}): StreamCall {
-  return async (endpoint, input, { onToken, onSources, signal }) => {
+  return async (endpoint, typedInput, { onToken, onSources, signal }) => {
+    const input = typedInput as { params?: Record<string, string>; body?: unknown }
     const hasBody = input.body !== undefined
     let response: Response
     try {

@@ -1,6 +1,6 @@
 /** One client function per chat endpoint; the deps injected into the chat machine. */
 import {
-  type ChatSession,
+  type Conversation,
   chatEndpoints,
   type Feedback,
   type Message,
@@ -18,14 +18,14 @@ export function createChatApi(http: Http, stream?: StreamCall) {
     return stream
   }
   return {
-    async createSession(title: string): Promise<ChatSession> {
-      return (await http(chatEndpoints.createSession, { body: { title } })).data
+    async createSession(title: string): Promise<Conversation> {
+      return (await http(chatEndpoints.createConversation, { body: { title } })).data
     },
-    async listSessions(): Promise<ChatSession[]> {
-      return (await http(chatEndpoints.listSessions)).data
+    async listSessions(): Promise<Conversation[]> {
+      return (await http(chatEndpoints.listConversations)).data
     },
     async deleteSession(id: string): Promise<void> {
-      await http(chatEndpoints.deleteSession, { params: { id } })
+      await http(chatEndpoints.deleteConversation, { params: { id } })
     },
     async listMessages(id: string): Promise<Message[]> {
       return (await http(chatEndpoints.listMessages, { params: { id } })).data
@@ -42,11 +42,11 @@ export function createChatApi(http: Http, stream?: StreamCall) {
     async regenerate(id: string, messageId: string, handlers: StreamHandlers): Promise<SendMessageResponse> {
       return streaming()(chatEndpoints.regenerateMessage, { params: { id, messageId } }, handlers)
     },
-    async renameSession(id: string, title: string): Promise<ChatSession> {
-      return (await http(chatEndpoints.renameSession, { params: { id }, body: { title } })).data
+    async renameSession(id: string, title: string): Promise<Conversation> {
+      return (await http(chatEndpoints.renameConversation, { params: { id }, body: { title } })).data
     },
     async searchSessions(q: string): Promise<SearchHit[]> {
-      return (await http(chatEndpoints.searchSessions, { query: { q } })).data
+      return (await http(chatEndpoints.searchConversations, { query: { q } })).data
     },
     async setFeedback(messageId: string, feedback: Feedback): Promise<Message> {
       return (await http(chatEndpoints.setFeedback, { params: { id: messageId }, body: { feedback } })).data

@@ -3,8 +3,13 @@
  * checked against its contract. Every failure becomes an ApiError with the HTTP status (0 when
  * the server could not be reached) and the server's message.
  */
-import type { z } from 'zod'
-import { type Endpoint, ErrorEnvelopeSchema, fillPath } from '#contracts/endpoint.ts'
+import {
+  type CallArgs,
+  type Endpoint,
+  ErrorEnvelopeSchema,
+  fillPath,
+  type ResponseOf,
+} from '#contracts/endpoint.ts'
 
 export class ApiError extends Error {
   readonly status: number
@@ -25,22 +30,27 @@ export type HttpOptions = {
   fetch?: typeof fetch
 }
 
-export type CallInput = {
-  params?: Record<string, string>
-  query?: Record<string, string>
-  body?: unknown
-}
+/** The calls that answer JSON (streams and uploads have their own clients). */
+export type JsonEndpoint = Endpoint & { kind: 'json' }
 
-export type Http = <E extends Endpoint>(endpoint: E, input?: CallInput) => Promise<z.infer<E['response']>>
+/**
+ * Calls one endpoint. Its path parameters, body and query are typed from the endpoint object: a
+ * missing or unknown parameter, a wrong body or a missing query fails `tsc`.
+ */
+export type Http = <E extends JsonEndpoint>(endpoint: E, ...input: CallArgs<E>) => Promise<ResponseOf<E>>
+
+type LooseInput = { params?: Record<string, string>; query?: Record<string, string>; body?: unknown }
 
 export function createHttp({
   baseUrl = '',
   fetch: doFetch = globalThis.fetch.bind(globalThis),
 }: HttpOptions = {}): Http {
-  return async function call<E extends Endpoint>(
+  return async function call<E extends JsonEndpoint>(
     endpoint: E,
-    input: CallInput = {},
-  ): Promise<z.infer<E['response']>> {
+    ...args: CallArgs<E>
+  ): Promise<ResponseOf<E>> {
+    // The endpoint typed the input; from here it is only strings to put in a URL and a body.
+    const input = (args[0] ?? {}) as LooseInput
     const search = input.query ? `?${new URLSearchParams(input.query)}` : ''
     const url = `${baseUrl}${fillPath(endpoint.path, input.params)}${search}`
     const hasBody = input.body !== undefined
@@ -69,7 +79,7 @@ export function createHttp({
     }
     const parsed = endpoint.response.safeParse(json)
     if (!parsed.success) throw new ApiError(response.status, `Unexpected response from ${endpoint.path}`)
-    return parsed.data as z.infer<E['response']>
+    return parsed.data as ResponseOf<E>
   }
 }
 

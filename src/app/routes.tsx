@@ -4,11 +4,11 @@ import { FullPageMessage } from '#src/components/ui/full-page-message.tsx'
 import { LoginView } from '#src/features/auth/login-view.tsx'
 import { RegisterView } from '#src/features/auth/register-view.tsx'
 import { SessionGuard } from '#src/features/auth/session-guard.tsx'
-import { paths } from './paths.ts'
+import { paths } from '#src/lib/paths.ts'
 
 // /login must stay light (≤ 120 KB gz): the dashboard and everything under it load on demand.
 const DashboardView = lazy(() =>
-  import('#src/features/dashboard/dashboard-view.tsx').then((module) => ({ default: module.DashboardView })),
+  import('#src/app/dashboard/dashboard-view.tsx').then((module) => ({ default: module.DashboardView })),
 )
 
 /** SPEC §2 routes; any other path goes to /login. */

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { createAssistant } from '#server/assistant/assistant.ts'
 import { extractiveAnswer, NO_MODEL_NOTE, NOTHING_FOUND_REPLY } from '#server/assistant/extractive.ts'
 import { createLlm, LlmUnavailableError } from '#server/assistant/llm.ts'
-import type { Passage } from '#server/assistant/passages.ts'
 import { buildPrompt, MAX_HISTORY_TURNS } from '#server/assistant/prompt.ts'
+import type { Passage } from '#server/documents/passages.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 
 function passage(over: Partial<Passage> & Pick<Passage, 'text'>): Passage {

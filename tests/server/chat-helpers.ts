@@ -5,7 +5,7 @@
  */
 import { and, count, eq } from 'drizzle-orm'
 import type { LightMyRequestResponse } from 'fastify'
-import { type ChatSession, chatEndpoints, type SendMessageResponse } from '#contracts/chat.ts'
+import { type Conversation, chatEndpoints, type SendMessageResponse } from '#contracts/chat.ts'
 import { type Endpoint, ErrorEnvelopeSchema, fillPath } from '#contracts/endpoint.ts'
 import type { App } from '#server/app.ts'
 import { chatMessages, chatSessions } from '#server/db/schema.ts'
@@ -25,10 +25,10 @@ export function errorOf(response: LightMyRequestResponse): string {
   return ErrorEnvelopeSchema.parse(response.json()).message
 }
 
-export async function createSession(app: App, cookie: string, title = 'Hello'): Promise<ChatSession> {
-  const response = await call(app, chatEndpoints.createSession, { cookie, body: { title } })
+export async function createSession(app: App, cookie: string, title = 'Hello'): Promise<Conversation> {
+  const response = await call(app, chatEndpoints.createConversation, { cookie, body: { title } })
   if (response.statusCode !== 201) throw new Error(`create failed: ${response.statusCode} ${response.body}`)
-  return chatEndpoints.createSession.response.parse(response.json()).data
+  return chatEndpoints.createConversation.response.parse(response.json()).data
 }
 
 export function send(app: App, cookie: string, sessionId: string, content: string) {
@@ -50,10 +50,10 @@ export async function sendOk(
   return chatEndpoints.sendMessage.response.parse(response.json()).data
 }
 
-export async function listSessions(app: App, cookie: string): Promise<ChatSession[]> {
-  const response = await call(app, chatEndpoints.listSessions, { cookie })
+export async function listSessions(app: App, cookie: string): Promise<Conversation[]> {
+  const response = await call(app, chatEndpoints.listConversations, { cookie })
   if (response.statusCode !== 200) throw new Error(`list failed: ${response.statusCode} ${response.body}`)
-  return chatEndpoints.listSessions.response.parse(response.json()).data
+  return chatEndpoints.listConversations.response.parse(response.json()).data
 }
 
 export async function listMessages(app: App, cookie: string, sessionId: string) {

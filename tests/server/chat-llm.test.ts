@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { chatEndpoints } from '#contracts/chat.ts'
 import type { App } from '#server/app.ts'
 import { SYSTEM_PROMPT } from '#server/assistant/prompt.ts'
-import { indexDocument } from '#server/ingest/index-document.ts'
+import { indexDocument } from '#server/documents/index-document.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 import {
   call,
@@ -189,7 +189,10 @@ test('a session deleted while the model is thinking answers 404 and nothing is s
     const session = await createSession(slow, me, 'Short-lived')
     const sending = send(slow, me, session._id, 'Are you there?')
     await gated.received
-    const deleted = await call(slow, chatEndpoints.deleteSession, { cookie: me, params: { id: session._id } })
+    const deleted = await call(slow, chatEndpoints.deleteConversation, {
+      cookie: me,
+      params: { id: session._id },
+    })
     expect(deleted.statusCode).toBe(200)
     gated.release()
 

@@ -52,7 +52,12 @@ test("another user's session answers 404 exactly like a missing one, for every c
   const send = { content: 'Let me in', isUser: true, messageType: 'text' }
   await expectSameAsMissing(chatEndpoints.listMessages, aliceSessionId, undefined, 'Conversation not found')
   await expectSameAsMissing(chatEndpoints.sendMessage, aliceSessionId, send, 'Conversation not found')
-  await expectSameAsMissing(chatEndpoints.deleteSession, aliceSessionId, undefined, 'Conversation not found')
+  await expectSameAsMissing(
+    chatEndpoints.deleteConversation,
+    aliceSessionId,
+    undefined,
+    'Conversation not found',
+  )
 })
 
 test("another user's message answers 404 exactly like a missing one, answer or question", async () => {

@@ -10,7 +10,7 @@ import type { App } from '#server/app.ts'
 import { NO_MODEL_NOTE } from '#server/assistant/extractive.ts'
 import { createRetriever } from '#server/assistant/retrieval.ts'
 import { ANSWER_IN_PROGRESS } from '#server/chat/chat-service.ts'
-import { indexDocument } from '#server/ingest/index-document.ts'
+import { indexDocument } from '#server/documents/index-document.ts'
 import { startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 import {
   call,
@@ -61,7 +61,7 @@ test.skipIf(!url)(`on PostgreSQL: index, ask, list, rate, delete${POSTGRES_SKIP_
   expect(rated.statusCode).toBe(200)
   expect((await listMessages(app, cookie, session._id)).map((m) => m.feedback)).toEqual([null, 'like'])
 
-  const deleted = await call(app, chatEndpoints.deleteSession, { cookie, params: { id: session._id } })
+  const deleted = await call(app, chatEndpoints.deleteConversation, { cookie, params: { id: session._id } })
   expect(deleted.statusCode).toBe(200)
   expect(await countMessages(app, session._id)).toBe(0)
 })

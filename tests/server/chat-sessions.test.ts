@@ -13,7 +13,7 @@ import {
 } from './chat-helpers.ts'
 import { buildTestApp, signUpAndSignIn } from './helper.ts'
 
-const { createSession: create, deleteSession } = chatEndpoints
+const { createConversation: create, deleteConversation } = chatEndpoints
 
 // The app's clock moves one second per reading, so every write has its own instant and the
 // "newest first" order is certain (real time can give two writes the same millisecond).
@@ -72,9 +72,9 @@ test.each([
 test('every chat call needs a signed-in user', async () => {
   const id = '6d1c7b1e-5b7a-4f0e-9d55-0b7c2f1a9e01'
   for (const [endpoint, body] of [
-    [chatEndpoints.createSession, { title: 'x' }],
-    [chatEndpoints.listSessions, undefined],
-    [chatEndpoints.deleteSession, undefined],
+    [chatEndpoints.createConversation, { title: 'x' }],
+    [chatEndpoints.listConversations, undefined],
+    [chatEndpoints.deleteConversation, undefined],
     [chatEndpoints.listMessages, undefined],
     [chatEndpoints.sendMessage, { content: 'x', isUser: true, messageType: 'text' }],
     [chatEndpoints.setFeedback, { feedback: 'like' }],
@@ -126,16 +126,16 @@ test('deleting a session answers success and removes it with all its messages', 
   await sendOk(app, me, kept._id, 'Three')
   expect(await countMessages(app, doomed._id)).toBe(4)
 
-  const response = await call(app, deleteSession, { cookie: me, params: { id: doomed._id } })
+  const response = await call(app, deleteConversation, { cookie: me, params: { id: doomed._id } })
   expect(response.statusCode).toBe(200)
-  expect(deleteSession.response.parse(response.json())).toEqual({ success: true, data: null })
+  expect(deleteConversation.response.parse(response.json())).toEqual({ success: true, data: null })
 
   expect(await sessionExists(app, doomed._id)).toBe(false)
   expect(await countMessages(app, doomed._id)).toBe(0)
   expect(await countMessages(app, kept._id)).toBe(2)
   expect((await listSessions(app, me)).map((s) => s.title)).toEqual(['Kept'])
 
-  const again = await call(app, deleteSession, { cookie: me, params: { id: doomed._id } })
+  const again = await call(app, deleteConversation, { cookie: me, params: { id: doomed._id } })
   expect(again.statusCode).toBe(404)
   expect(errorOf(again)).toBe('Conversation not found')
 })
@@ -144,7 +144,7 @@ test.each([['not-a-uuid'], ['123'], ['6d1c7b1e-5b7a-4f0e-9d55-0b7c2f1a9e0']])(
   'a malformed id (%s) answers 400 on every call that takes one',
   async (id) => {
     for (const [endpoint, body] of [
-      [chatEndpoints.deleteSession, undefined],
+      [chatEndpoints.deleteConversation, undefined],
       [chatEndpoints.listMessages, undefined],
       [chatEndpoints.sendMessage, { content: 'x', isUser: true, messageType: 'text' }],
       [chatEndpoints.setFeedback, { feedback: 'like' }],
@@ -158,7 +158,7 @@ test.each([['not-a-uuid'], ['123'], ['6d1c7b1e-5b7a-4f0e-9d55-0b7c2f1a9e0']])(
 
 test('a missing session id answers 404 on every call that takes one', async () => {
   const id = crypto.randomUUID()
-  for (const endpoint of [chatEndpoints.deleteSession, chatEndpoints.listMessages]) {
+  for (const endpoint of [chatEndpoints.deleteConversation, chatEndpoints.listMessages]) {
     const response = await call(app, endpoint, { cookie, params: { id } })
     expect(response.statusCode).toBe(404)
     expect(errorOf(response)).toBe('Conversation not found')

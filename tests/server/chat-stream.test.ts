@@ -10,7 +10,7 @@ import { createEventStreamParser, parseEventStream } from '#contracts/event-stre
 import type { App } from '#server/app.ts'
 import { NO_MODEL_NOTE } from '#server/assistant/extractive.ts'
 import { ANSWER_IN_PROGRESS, ONLY_LAST_ANSWER } from '#server/chat/chat-service.ts'
-import { indexDocument } from '#server/ingest/index-document.ts'
+import { indexDocument } from '#server/documents/index-document.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 import { call, countMessages, createSession, errorOf, listMessages, send, sendOk } from './chat-helpers.ts'
 import { buildTestApp, register, signIn, signUpAndSignIn, uniqueEmail } from './helper.ts'
@@ -321,17 +321,17 @@ test('regenerate writes the last answer again and replaces it; only the last ans
 
 test('rename changes the title; 400 for an empty one, 404 for a conversation that is not mine', async () => {
   const session = await createSession(app, cookie, 'Old name')
-  const renamed = await call(app, chatEndpoints.renameSession, {
+  const renamed = await call(app, chatEndpoints.renameConversation, {
     cookie,
     params: { id: session._id },
     body: { title: '  Trip to Lisbon ' },
   })
   expect(renamed.statusCode).toBe(200)
-  expect(chatEndpoints.renameSession.response.parse(renamed.json()).data).toMatchObject({
+  expect(chatEndpoints.renameConversation.response.parse(renamed.json()).data).toMatchObject({
     _id: session._id,
     title: 'Trip to Lisbon',
   })
-  const empty = await call(app, chatEndpoints.renameSession, {
+  const empty = await call(app, chatEndpoints.renameConversation, {
     cookie,
     params: { id: session._id },
     body: { title: ' ' },
@@ -339,7 +339,7 @@ test('rename changes the title; 400 for an empty one, 404 for a conversation tha
   expect(empty.statusCode).toBe(400)
   expect(errorOf(empty)).toBe('Title is required')
   const stranger = await signUpAndSignIn(app)
-  const theirs = await call(app, chatEndpoints.renameSession, {
+  const theirs = await call(app, chatEndpoints.renameConversation, {
     cookie: stranger,
     params: { id: session._id },
     body: { title: 'Mine now' },
@@ -358,11 +358,11 @@ test('search finds my conversations by title and by message (stemmed), never any
   const search = (who: string, q: string) =>
     app.inject({
       method: 'GET',
-      url: `${chatEndpoints.searchSessions.path}?q=${encodeURIComponent(q)}`,
+      url: `${chatEndpoints.searchConversations.path}?q=${encodeURIComponent(q)}`,
       headers: { cookie: who },
     })
   const hits = (r: Awaited<ReturnType<typeof search>>) =>
-    chatEndpoints.searchSessions.response.parse(r.json()).data
+    chatEndpoints.searchConversations.response.parse(r.json()).data
 
   const porto = hits(await search(cookie, 'porto'))
   expect(porto.map((h) => h.session._id)).toEqual([byTitle._id])

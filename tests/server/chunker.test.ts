@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { CHUNK_MAX_CHARS, chunkDocument } from '#server/ingest/chunker.ts'
+import { CHUNK_MAX_CHARS, chunkDocument } from '#server/documents/chunker.ts'
 
 test('short documents become one passage with their page', () => {
   expect(chunkDocument([{ text: 'Hello world.', page: 3 }])).toEqual([

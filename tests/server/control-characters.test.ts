@@ -31,11 +31,11 @@ test('a message with a NUL byte answers 400 naming the problem, and nothing is s
 })
 
 test('a title with a control character answers 400; tabs and line breaks are accepted', async () => {
-  const bad = await call(app, chatEndpoints.createSession, { cookie, body: { title: 'Plan\u0007' } })
+  const bad = await call(app, chatEndpoints.createConversation, { cookie, body: { title: 'Plan\u0007' } })
   expect(bad.statusCode).toBe(400)
   expect(ErrorEnvelopeSchema.parse(bad.json()).message).toMatch(/^Title must not contain control characters/)
 
-  const good = await call(app, chatEndpoints.createSession, {
+  const good = await call(app, chatEndpoints.createConversation, {
     cookie,
     body: { title: 'Line one\nline\ttwo' },
   })

@@ -4,36 +4,28 @@
  * file out of later syncs; a failed one can be retried; another person's ids answer like missing
  * ones; and a sync interrupted by a dead process is finished by the next one to claim its jobs.
  */
-import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { documentEndpoints, type LibraryDocument } from '#contracts/documents.ts'
 import { driveEndpoints } from '#contracts/drive.ts'
 import type { App } from '#server/app.ts'
 import { createRetriever } from '#server/assistant/retrieval.ts'
-import { createGoogleEmulator, type GoogleEmulator } from '#tests/fakes/google/emulator.ts'
+import type { GoogleEmulator } from '#tests/fakes/google/emulator.ts'
 import { ADA, FIXTURE_FILES } from '#tests/fakes/google/fixtures.ts'
 import { call, errorOf } from './chat-helpers.ts'
 import {
-  buildDriveApp,
   connectDrive,
   connectionRow,
   ingestOk,
   newPerson,
   type Person,
+  setUpDriveApp,
 } from './drive-helpers.ts'
 
 let emulator: GoogleEmulator
 let app: App
 
-beforeAll(async () => {
-  emulator = await createGoogleEmulator()
-  app = await buildDriveApp(emulator)
-})
-afterAll(async () => {
-  await app.close()
-  await emulator.close()
-})
-beforeEach(() => {
-  emulator.state.reset()
+setUpDriveApp((started) => {
+  ;({ emulator, app } = started)
 })
 
 const F = FIXTURE_FILES

@@ -3,28 +3,26 @@
  * a change in Drive reaches the library on the next round, and the setting is read in minutes
  * (0 = off, anything else refused with the variable's name).
  */
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { documentEndpoints } from '#contracts/documents.ts'
 import type { App } from '#server/app.ts'
 import { createRetriever } from '#server/assistant/retrieval.ts'
 import { loadConfig } from '#server/config.ts'
-import { createGoogleEmulator, type GoogleEmulator } from '#tests/fakes/google/emulator.ts'
+import type { GoogleEmulator } from '#tests/fakes/google/emulator.ts'
 import { ADA, FIXTURE_FILES } from '#tests/fakes/google/fixtures.ts'
 import { call } from './chat-helpers.ts'
-import { buildDriveApp, connectDrive, newPerson } from './drive-helpers.ts'
+import { connectDrive, newPerson, setUpDriveApp } from './drive-helpers.ts'
 import { TEST_APP_SECRET } from './helper.ts'
 
 let emulator: GoogleEmulator
 let app: App
 
-beforeAll(async () => {
-  emulator = await createGoogleEmulator()
-  app = await buildDriveApp(emulator, { driveSyncIntervalMs: 100 })
-})
-afterAll(async () => {
-  await app.close()
-  await emulator.close()
-})
+setUpDriveApp(
+  (started) => {
+    ;({ emulator, app } = started)
+  },
+  { driveSyncIntervalMs: 100, resetEachTest: false },
+)
 
 test('a connected Drive is synced in the background, and a later change in Drive follows', async () => {
   const ada = await newPerson(app)

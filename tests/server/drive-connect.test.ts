@@ -5,13 +5,13 @@
  */
 import { createHash } from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest'
+import { beforeEach, expect, test } from 'vitest'
 import { DRIVE_CALLBACK_PATH, DRIVE_CONNECTED_MESSAGE } from '#contracts/drive.ts'
 import type { App } from '#server/app.ts'
 import { googleOauthStates } from '#server/db/schema.ts'
 import { createTokenCipher } from '#server/google/token-crypto.ts'
 import { completeConsent } from '#tests/fakes/google/consent.ts'
-import { createGoogleEmulator, type GoogleEmulator } from '#tests/fakes/google/emulator.ts'
+import type { GoogleEmulator } from '#tests/fakes/google/emulator.ts'
 import { ADA, BOB } from '#tests/fakes/google/fixtures.ts'
 import {
   buildDriveApp,
@@ -22,6 +22,7 @@ import {
   newPerson,
   openConnect,
   PUBLIC_URL,
+  setUpDriveApp,
 } from './drive-helpers.ts'
 import { buildTestApp, TEST_APP_SECRET } from './helper.ts'
 
@@ -32,16 +33,13 @@ let app: App
 /** The app's clock, moved forward to expire a connect window. */
 let clockOffsetMs = 0
 
-beforeAll(async () => {
-  emulator = await createGoogleEmulator()
-  app = await buildDriveApp(emulator, { now: () => new Date(Date.now() + clockOffsetMs) })
-})
-afterAll(async () => {
-  await app.close()
-  await emulator.close()
-})
+setUpDriveApp(
+  (started) => {
+    ;({ emulator, app } = started)
+  },
+  { now: () => new Date(Date.now() + clockOffsetMs) },
+)
 beforeEach(() => {
-  emulator.state.reset()
   clockOffsetMs = 0
 })
 

@@ -3,7 +3,7 @@
  * page of the listing, no folders or trash, the email check, not configured / not connected,
  * revoked access, transparent token refresh, and backoff on Drive's busy answers.
  */
-import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { driveEndpoints } from '#contracts/drive.ts'
 import type { App } from '#server/app.ts'
 import { createTokenCipher } from '#server/google/token-crypto.ts'
@@ -13,36 +13,25 @@ import { errorOf } from './chat-helpers.ts'
 import {
   buildDriveApp,
   connectDrive,
+  connectedPerson,
   connectionRow,
   getFile,
   ingest,
   listFiles,
   newPerson,
   type Person,
+  setUpDriveApp,
 } from './drive-helpers.ts'
 import { buildTestApp, TEST_APP_SECRET } from './helper.ts'
 
 let emulator: GoogleEmulator
 let app: App
 
-beforeAll(async () => {
-  emulator = await createGoogleEmulator()
-  app = await buildDriveApp(emulator)
-})
-afterAll(async () => {
-  await app.close()
-  await emulator.close()
-})
-beforeEach(() => {
-  emulator.state.reset()
+setUpDriveApp((started) => {
+  ;({ emulator, app } = started)
 })
 
-async function connected(account = ADA): Promise<Person> {
-  const person = await newPerson(app)
-  await connectDrive(app, person, { account })
-  emulator.state.clearRequests()
-  return person
-}
+const connected = (account = ADA): Promise<Person> => connectedPerson({ app, emulator }, account)
 
 async function filesOf(person: Person) {
   const response = await listFiles(app, person)

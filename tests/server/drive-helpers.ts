@@ -6,12 +6,13 @@
  */
 import { eq } from 'drizzle-orm'
 import type { LightMyRequestResponse } from 'fastify'
+import { afterAll, beforeAll, beforeEach } from 'vitest'
 import { DRIVE_CONNECT_PATH, driveEndpoints, type IngestReport } from '#contracts/drive.ts'
 import { fillPath } from '#contracts/endpoint.ts'
 import type { App, BuildAppOptions } from '#server/app.ts'
 import { googleConnections } from '#server/db/schema.ts'
 import { type ConsentChoice, completeConsent } from '#tests/fakes/google/consent.ts'
-import type { GoogleEmulator } from '#tests/fakes/google/emulator.ts'
+import { createGoogleEmulator, type GoogleEmulator } from '#tests/fakes/google/emulator.ts'
 import { ADA } from '#tests/fakes/google/fixtures.ts'
 import { buildTestApp, register, signIn, uniqueEmail } from './helper.ts'
 
@@ -30,6 +31,30 @@ export function buildDriveApp(emulator: GoogleEmulator, options: BuildAppOptions
   return buildTestApp({ env: driveEnv(emulator), googleRetry: { baseDelayMs: 1, maxDelayMs: 4 }, ...options })
 }
 
+export type DriveTestApp = { emulator: GoogleEmulator; app: App }
+
+/**
+ * One test file's Google emulator and an app that talks to it: started before the file's tests
+ * and closed after them; with `resetEachTest` (the default) the emulator forgets its files,
+ * grants and requests before each test. `onStart` hands both to the file's own variables.
+ */
+export function setUpDriveApp(
+  onStart: (started: DriveTestApp) => void,
+  { resetEachTest = true, ...options }: BuildAppOptions & { resetEachTest?: boolean } = {},
+): void {
+  let started: DriveTestApp | undefined
+  beforeAll(async () => {
+    const emulator = await createGoogleEmulator()
+    started = { emulator, app: await buildDriveApp(emulator, options) }
+    onStart(started)
+  })
+  afterAll(async () => {
+    await started?.app.close()
+    await started?.emulator.close()
+  })
+  if (resetEachTest) beforeEach(() => started?.emulator.state.reset())
+}
+
 export type Person = { id: string; email: string; cookie: string }
 
 export async function newPerson(app: App, prefix = 'drive'): Promise<Person> {
@@ -37,6 +62,14 @@ export async function newPerson(app: App, prefix = 'drive'): Promise<Person> {
   const user = await register(app, email)
   const { cookie } = await signIn(app, email)
   return { id: user._id, email, cookie }
+}
+
+/** A new person with `account`'s Drive connected, and the emulator's request log cleared. */
+export async function connectedPerson({ app, emulator }: DriveTestApp, account = ADA): Promise<Person> {
+  const person = await newPerson(app)
+  await connectDrive(app, person, { account })
+  emulator.state.clearRequests()
+  return person
 }
 
 /** `GET DRIVE_CONNECT_PATH` as the connect window opens it. */

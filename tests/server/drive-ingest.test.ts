@@ -5,39 +5,33 @@
  * and people never seeing each other's documents.
  */
 import { and, count, eq } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { driveEndpoints } from '#contracts/drive.ts'
 import type { App } from '#server/app.ts'
 import { createRetriever } from '#server/assistant/retrieval.ts'
 import { documentChunks, documents } from '#server/db/schema.ts'
 import { createDriveApi, DriveFileError } from '#server/google/drive-api.ts'
 import { DEFAULT_RETRY_POLICY } from '#server/google/google-errors.ts'
-import { createGoogleEmulator, type GoogleEmulator } from '#tests/fakes/google/emulator.ts'
+import type { GoogleEmulator } from '#tests/fakes/google/emulator.ts'
 import { ADA, BOB, FILLER_FILES, FIXTURE_FILES, ZEPHYR_LAUNCH_FACT } from '#tests/fakes/google/fixtures.ts'
 import { createSession, errorOf, sendOk } from './chat-helpers.ts'
-import { buildDriveApp, connectDrive, ingest, ingestOk, newPerson, type Person } from './drive-helpers.ts'
+import {
+  connectDrive,
+  connectedPerson,
+  ingest,
+  ingestOk,
+  type Person,
+  setUpDriveApp,
+} from './drive-helpers.ts'
 
 let emulator: GoogleEmulator
 let app: App
 
-beforeAll(async () => {
-  emulator = await createGoogleEmulator()
-  app = await buildDriveApp(emulator)
-})
-afterAll(async () => {
-  await app.close()
-  await emulator.close()
-})
-beforeEach(() => {
-  emulator.state.reset()
+setUpDriveApp((started) => {
+  ;({ emulator, app } = started)
 })
 
-async function connected(account = ADA): Promise<Person> {
-  const person = await newPerson(app)
-  await connectDrive(app, person, { account })
-  emulator.state.clearRequests()
-  return person
-}
+const connected = (account = ADA): Promise<Person> => connectedPerson({ app, emulator }, account)
 
 const retrieve = (userId: string, question: string) => createRetriever(app.db)(userId, question, 5)
 /** Every passage retrieval finds for `question`, as one text (a partial match may find others). */

@@ -4,25 +4,23 @@
  * the sources of answers.
  */
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { driveEndpoints } from '#contracts/drive.ts'
 import type { App } from '#server/app.ts'
 import { documents } from '#server/db/schema.ts'
-import { createGoogleEmulator, type GoogleEmulator } from '#tests/fakes/google/emulator.ts'
+import type { GoogleEmulator } from '#tests/fakes/google/emulator.ts'
 import { ADA, MIME } from '#tests/fakes/google/fixtures.ts'
-import { buildDriveApp, connectDrive, getFile, ingestOk, listFiles, newPerson } from './drive-helpers.ts'
+import { connectDrive, getFile, ingestOk, listFiles, newPerson, setUpDriveApp } from './drive-helpers.ts'
 
 let emulator: GoogleEmulator
 let app: App
 
-beforeAll(async () => {
-  emulator = await createGoogleEmulator()
-  app = await buildDriveApp(emulator)
-})
-afterAll(async () => {
-  await app.close()
-  await emulator.close()
-})
+setUpDriveApp(
+  (started) => {
+    ;({ emulator, app } = started)
+  },
+  { resetEachTest: false },
+)
 
 test('javascript:, data: and http: links from Drive reach no caller: they answer null; https ones pass', async () => {
   const evil = emulator.state.addFile({

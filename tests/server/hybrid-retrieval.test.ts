@@ -19,7 +19,7 @@ import {
 import { createLlm } from '#server/assistant/llm.ts'
 import { createRetriever } from '#server/assistant/retrieval.ts'
 import { loadConfig } from '#server/config.ts'
-import { indexDocument } from '#server/ingest/index-document.ts'
+import { indexDocument } from '#server/documents/index-document.ts'
 import { type FakeLlm, fakeEmbedding, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 import { buildTestApp, register, uniqueEmail } from './helper.ts'
 import { pgvectorAvailable } from './postgres-test-db.ts'

@@ -1,25 +1,21 @@
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { expect, test } from 'vitest'
 import type { App } from '#server/app.ts'
 import { googleOauthStates } from '#server/db/schema.ts'
 import { MAX_PENDING_OAUTH_STATES } from '#server/google/google-connections.ts'
 import { completeConsent } from '#tests/fakes/google/consent.ts'
-import { createGoogleEmulator, type GoogleEmulator } from '#tests/fakes/google/emulator.ts'
 import { ADA } from '#tests/fakes/google/fixtures.ts'
-import { buildDriveApp, connectionRow, consentUrl, followRedirect, newPerson } from './drive-helpers.ts'
+import { connectionRow, consentUrl, followRedirect, newPerson, setUpDriveApp } from './drive-helpers.ts'
 
-let emulator: GoogleEmulator
 let app: App
 let clock = Date.now()
 
-beforeAll(async () => {
-  emulator = await createGoogleEmulator()
-  app = await buildDriveApp(emulator, { now: () => new Date(clock) })
-})
-afterAll(async () => {
-  await app.close()
-  await emulator.close()
-})
+setUpDriveApp(
+  (started) => {
+    ;({ app } = started)
+  },
+  { now: () => new Date(clock), resetEachTest: false },
+)
 
 const pendingOf = (userId: string) =>
   app.db.select().from(googleOauthStates).where(eq(googleOauthStates.userId, userId))

@@ -1,6 +1,6 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { afterAll, expect, test } from 'vitest'
-import { createPdfExtractor, PdfTextError } from '#server/ingest/pdf-text.ts'
+import { createPdfExtractor, PdfTextError } from '#server/documents/pdf-text.ts'
 
 async function pdfWithPages(texts: string[]): Promise<Uint8Array> {
   const doc = await PDFDocument.create()

@@ -9,7 +9,7 @@ import { createAssistant } from '#server/assistant/assistant.ts'
 import { createLlm } from '#server/assistant/llm.ts'
 import { REWRITE_PROMPT, searchQuery, standsAlone } from '#server/assistant/query-rewrite.ts'
 import { createRetriever } from '#server/assistant/retrieval.ts'
-import { indexDocument } from '#server/ingest/index-document.ts'
+import { indexDocument } from '#server/documents/index-document.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 import { buildTestApp, register, uniqueEmail } from './helper.ts'
 

@@ -1,6 +1,4 @@
-import pino from 'pino'
 import { expect, test } from 'vitest'
-import { LazyLogger } from '#server/request-logger.ts'
 import { buildTestApp } from './helper.ts'
 
 type Line = {
@@ -11,57 +9,6 @@ type Line = {
   req?: { url?: string }
   res?: { statusCode?: number }
 }
-
-function recordingLogger(level: string) {
-  const lines: Line[] = []
-  const logger = pino({ level }, { write: (line: string) => lines.push(JSON.parse(line) as Line) })
-  return { lines, logger }
-}
-
-/** What each request gets: a logger bound to its id. */
-function requestLogger(logger: pino.Logger, options?: Record<string, unknown>) {
-  return new LazyLogger(logger, { reqId: 'req-7' }, options)
-}
-
-test('a line the level lets through carries the request id, as a pino child would', () => {
-  const { lines, logger } = recordingLogger('warn')
-  const log = requestLogger(logger)
-  log.warn({ extra: 'x' }, 'careful')
-  log.error('broken')
-  expect(lines).toEqual([
-    expect.objectContaining({ level: 40, msg: 'careful', reqId: 'req-7', extra: 'x' }),
-    expect.objectContaining({ level: 50, msg: 'broken', reqId: 'req-7' }),
-  ])
-})
-
-test('lines below the level are dropped, and no child logger is made for them', () => {
-  const { lines, logger } = recordingLogger('warn')
-  let children = 0
-  const counting = Object.assign(Object.create(logger) as pino.Logger, {
-    child: (...args: Parameters<pino.Logger['child']>) => {
-      children++
-      return logger.child(...args)
-    },
-  })
-  const log = requestLogger(counting)
-  log.info('incoming request')
-  log.debug('detail')
-  expect(log.isLevelEnabled('info')).toBe(false)
-  expect(lines).toEqual([])
-  expect(children).toBe(0)
-  log.warn('now')
-  log.warn('again')
-  expect(children).toBe(1)
-  expect(lines).toHaveLength(2)
-})
-
-test('a level of its own applies to the request logger', () => {
-  const { lines, logger } = recordingLogger('warn')
-  const log = requestLogger(logger, { level: 'debug' })
-  expect(log.level).toBe('debug')
-  log.debug('route detail')
-  expect(lines).toEqual([expect.objectContaining({ level: 20, msg: 'route detail', reqId: 'req-7' })])
-})
 
 test('the app logs each request at info with its request id, and nothing per request at warn', async () => {
   for (const level of ['info', 'warn'] as const) {

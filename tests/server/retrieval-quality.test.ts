@@ -10,8 +10,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { App } from '#server/app.ts'
 import { PASSAGES_PER_ANSWER } from '#server/assistant/assistant.ts'
 import { createRetriever } from '#server/assistant/retrieval.ts'
-import { indexDocument } from '#server/ingest/index-document.ts'
-import { createDocumentsRepository } from '#server/repositories/documents-repository.ts'
+import { createDocumentsRepository } from '#server/documents/documents-repository.ts'
+import { indexDocument } from '#server/documents/index-document.ts'
 import { buildTestApp, register, uniqueEmail } from './helper.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')

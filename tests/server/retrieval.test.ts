@@ -8,8 +8,8 @@ import type { App } from '#server/app.ts'
 import type { Retrieve } from '#server/assistant/assistant.ts'
 import { createRetriever, passageTokens } from '#server/assistant/retrieval.ts'
 import { documentChunks, documents } from '#server/db/schema.ts'
-import { type IndexDocumentInput, indexDocument, removeDocument } from '#server/ingest/index-document.ts'
-import { createDocumentsRepository, DOCUMENT_POOL } from '#server/repositories/documents-repository.ts'
+import { createDocumentsRepository, DOCUMENT_POOL } from '#server/documents/documents-repository.ts'
+import { type IndexDocumentInput, indexDocument, removeDocument } from '#server/documents/index-document.ts'
 import { buildTestApp, register, uniqueEmail } from './helper.ts'
 
 let app: App

@@ -8,12 +8,12 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { HttpResponse, http } from 'msw'
 import { expect } from 'vitest'
 import {
-  type ChatSession,
-  CreateSessionRequestSchema,
+  type Conversation,
+  CreateConversationRequestSchema,
   chatEndpoints,
   FeedbackRequestSchema,
   type Message,
-  RenameSessionRequestSchema,
+  RenameConversationRequestSchema,
   SendMessageRequestSchema,
   type SendMessageResponse,
   type Source,
@@ -28,7 +28,7 @@ const DAY = 24 * HOUR
 export const ago = (ms: number) => new Date(Date.now() - ms).toISOString()
 export { DAY, HOUR }
 
-export function chatSession(id: string, fields: Partial<ChatSession> = {}): ChatSession {
+export function chatSession(id: string, fields: Partial<Conversation> = {}): Conversation {
   const updatedAt = fields.updatedAt ?? ago(2 * HOUR)
   return {
     _id: id,
@@ -70,7 +70,7 @@ export function source(fields: Partial<Source> = {}): Source {
   }
 }
 
-type Seed = { sessions?: ChatSession[]; messages?: Record<string, Message[]> }
+type Seed = { sessions?: Conversation[]; messages?: Record<string, Message[]> }
 
 /** The answer the fake assistant gives, with the sources it cites. */
 export const answerTo = (content: string) => `You asked: ${content}`
@@ -101,12 +101,12 @@ export function chatBackend(seed: Seed = {}) {
   }
 
   const handlers = [
-    http.get(urlOf(chatEndpoints.listSessions), () => {
+    http.get(urlOf(chatEndpoints.listConversations), () => {
       calls.listSessions += 1
-      return okResponse(chatEndpoints.listSessions, { success: true, data: sessions })
+      return okResponse(chatEndpoints.listConversations, { success: true, data: sessions })
     }),
-    http.post(urlOf(chatEndpoints.createSession), async ({ request }) => {
-      const body = CreateSessionRequestSchema.safeParse(await request.json())
+    http.post(urlOf(chatEndpoints.createConversation), async ({ request }) => {
+      const body = CreateConversationRequestSchema.safeParse(await request.json())
       if (!body.success) return errorResponse(400, 'Bad session request')
       calls.created.push(body.data.title)
       const created = chatSession(newId('session'), {
@@ -116,7 +116,7 @@ export function chatBackend(seed: Seed = {}) {
         lastMessage: '',
       })
       sessions = [created, ...sessions]
-      return okResponse(chatEndpoints.createSession, { success: true, data: created })
+      return okResponse(chatEndpoints.createConversation, { success: true, data: created })
     }),
     http.get(urlOf(chatEndpoints.listMessages), ({ params }) => {
       const list = messages.get(String(params.id))
@@ -138,26 +138,26 @@ export function chatBackend(seed: Seed = {}) {
       if (replyGate) await replyGate
       return eventStream(await answer(sessionId, body.data.content))
     }),
-    http.patch(urlOf(chatEndpoints.renameSession), async ({ request, params }) => {
-      const body = RenameSessionRequestSchema.safeParse(await request.json())
+    http.patch(urlOf(chatEndpoints.renameConversation), async ({ request, params }) => {
+      const body = RenameConversationRequestSchema.safeParse(await request.json())
       if (!body.success) return errorResponse(400, 'Bad title')
       const found = sessions.find((s) => s._id === String(params.id))
       if (!found) return errorResponse(404, 'Conversation not found')
       found.title = body.data.title
-      return okResponse(chatEndpoints.renameSession, { success: true, data: found })
+      return okResponse(chatEndpoints.renameConversation, { success: true, data: found })
     }),
-    http.get(urlOf(chatEndpoints.searchSessions), ({ request }) => {
+    http.get(urlOf(chatEndpoints.searchConversations), ({ request }) => {
       const q = new URL(request.url).searchParams.get('q')?.toLowerCase() ?? ''
       const hits = sessions
         .filter((s) => s.title.toLowerCase().includes(q) || s.lastMessage.toLowerCase().includes(q))
         .map((session) => ({ session, snippet: session.lastMessage }))
-      return okResponse(chatEndpoints.searchSessions, { success: true, data: hits })
+      return okResponse(chatEndpoints.searchConversations, { success: true, data: hits })
     }),
-    http.delete(urlOf(chatEndpoints.deleteSession), ({ params }) => {
+    http.delete(urlOf(chatEndpoints.deleteConversation), ({ params }) => {
       const id = String(params.id)
       calls.deleted.push(id)
       sessions = sessions.filter((s) => s._id !== id)
-      return okResponse(chatEndpoints.deleteSession, { success: true, data: null })
+      return okResponse(chatEndpoints.deleteConversation, { success: true, data: null })
     }),
     http.patch(urlOf(chatEndpoints.setFeedback), async ({ request, params }) => {
       const body = FeedbackRequestSchema.safeParse(await request.json())

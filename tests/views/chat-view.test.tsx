@@ -82,7 +82,7 @@ test('a new conversation appears first in Recent Conversations and in History', 
 
 test.each([
   ['sending', chatEndpoints.streamMessage],
-  ['creating the conversation', chatEndpoints.createSession],
+  ['creating the conversation', chatEndpoints.createConversation],
 ])(
   'when %s fails, my message leaves the conversation silently and goes back into the composer',
   async (_, endpoint) => {

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { afterEach, expect, test, vi } from 'vitest'
 import { DRIVE_CONNECT_PATH, DRIVE_CONNECTED_MESSAGE } from '#contracts/drive.ts'
-import { formatModified } from '#src/features/documents/file-grid.tsx'
+import { formatModified } from '#src/features/drive/file-grid.tsx'
 import {
   filesResponse,
   gate,

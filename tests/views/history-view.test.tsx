@@ -163,7 +163,7 @@ test('delete asks first: Cancel keeps the conversation', async () => {
 
 test('a failed delete keeps the conversation and shows no error', async () => {
   const { user, log } = await openHistory()
-  server.use(fail(chatEndpoints.deleteSession, 500))
+  server.use(fail(chatEndpoints.deleteConversation, 500))
 
   await user.click(within(itemOf('Contract review')).getByRole('button', { name: 'Delete conversation' }))
   await user.click(within(itemOf('Contract review')).getByRole('button', { name: 'Delete' }))

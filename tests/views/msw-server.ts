@@ -16,7 +16,7 @@ import type { Endpoint, ErrorEnvelope } from '#contracts/endpoint.ts'
  * empty library. Chat and library tests override them.
  */
 export const server = setupServer(
-  ok(chatEndpoints.listSessions, { success: true, data: [] }),
+  ok(chatEndpoints.listConversations, { success: true, data: [] }),
   ok(documentEndpoints.listDocuments, {
     success: true,
     data: { documents: [], progress: { running: false, done: 0, total: 0 }, removed: [] },

@@ -1,8 +1,8 @@
 /**
  * Accounts and sessions for the whole app: `app.auth` (the service) and `app.authenticate`, the
- * hook any route puts in front of its handler to require a signed-in user:
+ * hook `defineRoute` puts in front of every `auth: 'user'` route (which hands its handler the user):
  *
- *   app.route({ ..., onRequest: app.authenticate, handler: (request) => requireUser(request) })
+ *   defineRoute(app, chatEndpoints.listConversations, { auth: 'user', handler: ({ user }) => ... })
  *
  * It answers 401 "Not signed in" unless the access cookie holds a valid token whose sign-in is
  * still live, and sets `request.user`.
@@ -74,10 +74,4 @@ function signIn(request: FastifyRequest, session: Session | null): Error | undef
   request.user = session.user
   request.sessionFamilyId = session.familyId
   return undefined
-}
-
-/** The user `app.authenticate` found; throws 401 if the route forgot the hook. */
-export function requireUser(request: FastifyRequest): CurrentUser {
-  if (!request.user) throw unauthorized()
-  return request.user
 }

@@ -12,9 +12,9 @@ import {
 } from '../../assistant/embeddings.ts'
 import { createLlm } from '../../assistant/llm.ts'
 import { createRetriever } from '../../assistant/retrieval.ts'
+import { createChatRepository } from '../../chat/chat-repository.ts'
 import { type ChatService, createChatService } from '../../chat/chat-service.ts'
 import type { Config } from '../../config.ts'
-import { createChatRepository } from '../../repositories/chat-repository.ts'
 import { sharedPlugin } from '../shared-plugin.ts'
 
 declare module 'fastify' {

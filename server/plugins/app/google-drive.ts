@@ -4,10 +4,10 @@
  * `app.jobs`. PDFs go through the shared `app.pdf` reader (plugins/app/library.ts).
  */
 import type { GoogleConfig } from '../../config.ts'
-import { createDriveService, type DriveService } from '../../google/drive-service.ts'
+import { createDriveService, type DriveService } from '../../documents/drive-service.ts'
 import { createGoogleConnections, type GoogleConnections } from '../../google/google-connections.ts'
+import { createGoogleDriveRepository } from '../../google/google-drive-repository.ts'
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../google/google-errors.ts'
-import { createGoogleDriveRepository } from '../../repositories/google-drive-repository.ts'
 import { sharedPlugin } from '../shared-plugin.ts'
 
 declare module 'fastify' {

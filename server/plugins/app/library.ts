@@ -1,11 +1,12 @@
 /**
- * The document library as `app.library` (server/library/library-service.ts), the PDF reader every
+ * The document library as `app.library` (server/documents/library-service.ts), the PDF reader every
  * ingest job shares (`app.pdf`: one worker thread, stopped when the app closes), and the
  * 'upload-file' job handler.
  */
-import { createPdfExtractor, type PdfExtractor } from '../../ingest/pdf-text.ts'
-import { createLibraryService, type LibraryService } from '../../library/library-service.ts'
-import { ingestUploadFile, UPLOAD_FILE_JOB } from '../../library/upload.ts'
+
+import { createLibraryService, type LibraryService } from '../../documents/library-service.ts'
+import { createPdfExtractor, type PdfExtractor } from '../../documents/pdf-text.ts'
+import { ingestUploadFile, UPLOAD_FILE_JOB } from '../../documents/upload.ts'
 import { sharedPlugin } from '../shared-plugin.ts'
 
 declare module 'fastify' {

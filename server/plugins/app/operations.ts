@@ -12,6 +12,7 @@ import { sql } from 'drizzle-orm'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { METRICS_PATH, readyEndpoint } from '#contracts/operations.ts'
 import type { MetricsConfig } from '../../config.ts'
+import { defineRoute } from '../../http/define-route.ts'
 import { HttpError } from '../../http-errors.ts'
 import type { Metrics } from '../../metrics.ts'
 import { sharedPlugin } from '../shared-plugin.ts'
@@ -62,11 +63,9 @@ export const operationsPlugin = sharedPlugin<{ metrics: MetricsConfig }>('operat
 type RouteOptions = { metrics: Metrics | null; token: string | null; shutdown: AbortSignal }
 
 const operationsRoutes: FastifyPluginAsyncZod<RouteOptions> = async (app, { metrics, token, shutdown }) => {
-  app.route({
-    method: readyEndpoint.method,
-    url: readyEndpoint.path,
-    schema: { response: { 200: readyEndpoint.response } },
-    handler: async (request, reply) => {
+  defineRoute(app, readyEndpoint, {
+    auth: 'public',
+    async handler({ request, reply }) {
       reply.header('cache-control', 'no-store')
       if (shutdown.aborted) throw new HttpError(503, SHUTTING_DOWN_MESSAGE)
       try {

@@ -3,16 +3,24 @@
  * - a state-changing request from another site is refused (CSRF). Browsers say where a request
  *   comes from in Sec-Fetch-Site; older ones only in Origin. A request with neither is not from a
  *   browser page (curl, a server, a test) and cannot carry a victim's cookies by accident.
- *   The check is put first on every POST/PUT/PATCH/DELETE route as it is declared (before its
- *   rate limits count the attempt), so reads, the hot path, run no hook for it.
+ *   `defineRoute` puts the check (`app.refuseCrossSite`) first on every POST/PUT/PATCH/DELETE
+ *   route (before its rate limits count the attempt), so reads, the hot path, run no hook for it;
+ *   a state-changing route declared any other way stops the app from starting.
  * - JSON routes take only JSON: Fastify's text/plain parser is removed, because a cross-site
  *   <form> can send text/plain without a CORS preflight.
  */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
+import { STATE_CHANGING_METHODS } from '../../http/define-route.ts'
 import { HttpError } from '../../http-errors.ts'
 import { sharedPlugin } from '../shared-plugin.ts'
 
-const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** onRequest hook: 403 for a request another site's page sent. */
+    refuseCrossSite: (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void
+  }
+}
+
 const TRUSTED_FETCH_SITES = new Set(['same-origin', 'none'])
 export const CROSS_SITE_MESSAGE = 'Cross-site requests are not allowed.'
 
@@ -29,19 +37,21 @@ export const requestGuardsPlugin = sharedPlugin<{ publicOrigin: string }>(
     }
 
     // Callback style: skips a promise per call.
-    function refuseCrossSite(
-      request: FastifyRequest,
-      _reply: FastifyReply,
-      done: HookHandlerDoneFunction,
-    ): void {
-      done(isSameSite(request) ? undefined : new HttpError(403, CROSS_SITE_MESSAGE))
-    }
+    app.decorate(
+      'refuseCrossSite',
+      (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+        done(isSameSite(request) ? undefined : new HttpError(403, CROSS_SITE_MESSAGE))
+      },
+    )
 
     app.addHook('onRoute', (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method]
-      if (!methods.some((method) => STATE_CHANGING.has(method))) return
-      const own = route.onRequest === undefined ? [] : [route.onRequest].flat()
-      route.onRequest = [refuseCrossSite, ...own]
+      if (!methods.some((method) => STATE_CHANGING_METHODS.has(method))) return
+      if (route.config?.declaredByDefineRoute !== true) {
+        throw new Error(
+          `${methods.join(',')} ${route.url}: declare state-changing routes with defineRoute (it adds the cross-site guard)`,
+        )
+      }
     })
   },
 )

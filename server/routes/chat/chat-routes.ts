@@ -1,15 +1,15 @@
 /**
  * The chat calls of SPEC §7, paths and schemas from contracts/chat.ts, all behind sign-in. Ids in
  * paths are checked as uuids (400) and against the signed-in user (404 for anyone else's, as for
- * a missing one). `POST /chat/sessions/:id/files/upload` is left out: the spec defines it but the
- * app never calls it.
+ * a missing one). The spec's upload call (`/chat/sessions/:id/files/upload`) is declared with the
+ * document routes, where multipart bodies are accepted.
  */
 import { PassThrough } from 'node:stream'
 import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { chatEndpoints, IdParamsSchema, MessageParamsSchema } from '#contracts/chat.ts'
+import { chatEndpoints } from '#contracts/chat.ts'
 import type { AnswerRun } from '../../chat/chat-service.ts'
-import { requireUser } from '../../plugins/app/authentication.ts'
+import { defineRoute } from '../../http/define-route.ts'
 
 /**
  * A comment line on a quiet stream this often: proxies and load balancers close connections that
@@ -21,147 +21,80 @@ export const STREAM_HEARTBEAT_MS = 15_000
 export const chatRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }> = async (app, opts) => {
   const heartbeatMs = opts.heartbeatMs ?? STREAM_HEARTBEAT_MS
   const {
-    createSession,
-    listSessions,
-    deleteSession,
+    createConversation,
+    listConversations,
+    deleteConversation,
     listMessages,
     sendMessage,
     streamMessage,
     regenerateMessage,
-    renameSession,
-    searchSessions,
+    renameConversation,
+    searchConversations,
     setFeedback,
   } = chatEndpoints
 
-  app.route({
-    method: createSession.method,
-    url: createSession.path,
-    schema: { body: createSession.request, response: { 201: createSession.response } },
-    onRequest: app.authenticate,
-    async handler(request, reply) {
-      const session = await app.chat.createSession(requireUser(request), request.body.title)
-      return reply.code(201).send({ success: true, data: session })
+  defineRoute(app, createConversation, {
+    auth: 'user',
+    handler: ({ user, body }) => app.chat.createSession(user, body.title),
+  })
+
+  defineRoute(app, listConversations, { auth: 'user', handler: ({ user }) => app.chat.listSessions(user) })
+
+  defineRoute(app, deleteConversation, {
+    auth: 'user',
+    async handler({ user, params }) {
+      await app.chat.deleteSession(user, params.id)
+      return null
     },
   })
 
-  app.route({
-    method: listSessions.method,
-    url: listSessions.path,
-    schema: { response: { 200: listSessions.response } },
-    onRequest: app.authenticate,
-    handler: async (request) => ({
-      success: true as const,
-      data: await app.chat.listSessions(requireUser(request)),
-    }),
+  defineRoute(app, listMessages, {
+    auth: 'user',
+    handler: ({ user, params }) => app.chat.listMessages(user, params.id),
   })
 
-  app.route({
-    method: deleteSession.method,
-    url: deleteSession.path,
-    schema: { params: IdParamsSchema, response: { 200: deleteSession.response } },
-    onRequest: app.authenticate,
-    async handler(request) {
-      await app.chat.deleteSession(requireUser(request), request.params.id)
-      return { success: true as const, data: null }
-    },
+  defineRoute(app, sendMessage, {
+    auth: 'user',
+    handler: ({ user, params, body, request }) => app.chat.send(user, params.id, body, request.log),
   })
 
-  app.route({
-    method: listMessages.method,
-    url: listMessages.path,
-    schema: { params: IdParamsSchema, response: { 200: listMessages.response } },
-    onRequest: app.authenticate,
-    handler: async (request) => ({
-      success: true as const,
-      data: await app.chat.listMessages(requireUser(request), request.params.id),
-    }),
-  })
-
-  app.route({
-    method: sendMessage.method,
-    url: sendMessage.path,
-    schema: { params: IdParamsSchema, body: sendMessage.request, response: { 200: sendMessage.response } },
-    onRequest: app.authenticate,
-    handler: async (request) => ({
-      success: true as const,
-      data: await app.chat.send(requireUser(request), request.params.id, request.body, request.log),
-    }),
-  })
-
-  app.route({
-    method: streamMessage.method,
-    url: streamMessage.path,
-    schema: { params: IdParamsSchema, body: streamMessage.request },
-    onRequest: app.authenticate,
-    async handler(request, reply) {
+  defineRoute(app, streamMessage, {
+    auth: 'user',
+    async handler({ user, params, body, request, reply }) {
       const stages = new StageTimes()
-      const run = await app.chat.openStream(
-        requireUser(request),
-        request.params.id,
-        request.body,
-        request.log,
-        stages.record,
-      )
+      const run = await app.chat.openStream(user, params.id, body, request.log, stages.record)
       return streamAnswer(reply, run, heartbeatMs, stages)
     },
   })
 
-  app.route({
-    method: regenerateMessage.method,
-    url: regenerateMessage.path,
-    schema: { params: MessageParamsSchema },
-    onRequest: app.authenticate,
-    async handler(request, reply) {
-      const { id, messageId } = request.params
-      return streamAnswer(
-        reply,
-        await app.chat.openRegenerate(requireUser(request), id, messageId, request.log),
-        heartbeatMs,
-      )
+  defineRoute(app, regenerateMessage, {
+    auth: 'user',
+    async handler({ user, params, request, reply }) {
+      const run = await app.chat.openRegenerate(user, params.id, params.messageId, request.log)
+      return streamAnswer(reply, run, heartbeatMs)
     },
   })
 
-  app.route({
-    method: renameSession.method,
-    url: renameSession.path,
-    schema: {
-      params: IdParamsSchema,
-      body: renameSession.request,
-      response: { 200: renameSession.response },
-    },
-    onRequest: app.authenticate,
-    handler: async (request) => ({
-      success: true as const,
-      data: await app.chat.renameSession(requireUser(request), request.params.id, request.body.title),
-    }),
+  defineRoute(app, renameConversation, {
+    auth: 'user',
+    handler: ({ user, params, body }) => app.chat.renameSession(user, params.id, body.title),
   })
 
-  app.route({
-    method: searchSessions.method,
-    url: searchSessions.path,
-    schema: { querystring: searchSessions.query, response: { 200: searchSessions.response } },
-    onRequest: app.authenticate,
-    handler: async (request) => ({
-      success: true as const,
-      data: await app.chat.search(requireUser(request), (request.query as { q: string }).q),
-    }),
+  defineRoute(app, searchConversations, {
+    auth: 'user',
+    handler: ({ user, query }) => app.chat.search(user, query.q),
   })
 
-  app.route({
-    method: setFeedback.method,
-    url: setFeedback.path,
-    schema: { params: IdParamsSchema, body: setFeedback.request, response: { 200: setFeedback.response } },
-    onRequest: app.authenticate,
-    handler: async (request) => ({
-      success: true as const,
-      data: await app.chat.setFeedback(requireUser(request), request.params.id, request.body.feedback),
-    }),
+  defineRoute(app, setFeedback, {
+    auth: 'user',
+    handler: ({ user, params, body }) => app.chat.setFeedback(user, params.id, body.feedback),
   })
 }
 
 /**
- * Answers `text/event-stream`: the run's tokens and sources as they come, then its outcome. The
- * connection closing before the end (Stop, a closed tab) aborts the run, which stores what it has.
+ * The body of a `text/event-stream` answer: the run's tokens and sources as they come, then its
+ * outcome. The connection closing before the end (Stop, a closed tab) aborts the run, which
+ * stores what it has.
  */
 /**
  * How long each stage before the model's answer took (claim, history, rewrite, retrieve; `open`:
@@ -183,7 +116,12 @@ class StageTimes {
   }
 }
 
-function streamAnswer(reply: FastifyReply, run: AnswerRun, heartbeatMs: number, stages?: StageTimes) {
+function streamAnswer(
+  reply: FastifyReply,
+  run: AnswerRun,
+  heartbeatMs: number,
+  stages?: StageTimes,
+): PassThrough {
   const body = new PassThrough()
   const stop = new AbortController()
   let ended = false
@@ -221,10 +159,5 @@ function streamAnswer(reply: FastifyReply, run: AnswerRun, heartbeatMs: number, 
     body.end()
   })
   if (stages) reply.header('server-timing', stages.header())
-  return reply
-    .code(200)
-    .header('content-type', 'text/event-stream; charset=utf-8')
-    .header('cache-control', 'no-cache, no-transform')
-    .header('x-accel-buffering', 'no')
-    .send(body)
+  return body
 }

@@ -5,10 +5,10 @@
  */
 import multipart from '@fastify/multipart'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { DocumentIdParamsSchema, documentEndpoints } from '#contracts/documents.ts'
+import { documentEndpoints } from '#contracts/documents.ts'
+import { UPLOAD_MAX_BYTES, UPLOAD_MESSAGES, uploadKind } from '../../documents/upload.ts'
+import { defineRoute } from '../../http/define-route.ts'
 import { HttpError } from '../../http-errors.ts'
-import { UPLOAD_MAX_BYTES, UPLOAD_MESSAGES, uploadKind } from '../../library/upload.ts'
-import { requireUser } from '../../plugins/app/authentication.ts'
 
 export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
   const { listDocuments, deleteDocument, retryDocument, restoreDocument, uploadFile } = documentEndpoints
@@ -18,13 +18,10 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
     limits: { fileSize: UPLOAD_MAX_BYTES + 1, files: 1, fields: 4, fieldSize: 64 * 1024, parts: 6 },
   })
 
-  app.route({
-    method: uploadFile.method,
-    url: uploadFile.path,
-    schema: { params: DocumentIdParamsSchema, response: { 201: uploadFile.response } },
-    onRequest: app.authenticate,
+  defineRoute(app, uploadFile, {
+    auth: 'user',
     bodyLimit: UPLOAD_MAX_BYTES + 256 * 1024,
-    async handler(request, reply) {
+    async handler({ user, params, request }) {
       if (!request.isMultipart()) throw new HttpError(400, UPLOAD_MESSAGES.noFile)
       const part = await request.file()
       if (part?.fieldname !== 'file') throw new HttpError(400, UPLOAD_MESSAGES.noFile)
@@ -39,56 +36,27 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
         }
         throw error
       }
-      const document = await app.library.upload(requireUser(request).id, request.params.id, {
-        name: part.filename,
-        mimeType: part.mimetype,
-        bytes,
-      })
-      return reply.code(201).send({ success: true as const, data: document })
+      return app.library.upload(user.id, params.id, { name: part.filename, mimeType: part.mimetype, bytes })
     },
   })
 
-  app.route({
-    method: listDocuments.method,
-    url: listDocuments.path,
-    schema: { response: { 200: listDocuments.response } },
-    onRequest: app.authenticate,
-    handler: async (request) => ({
-      success: true as const,
-      data: await app.library.list(requireUser(request).id),
-    }),
-  })
+  defineRoute(app, listDocuments, { auth: 'user', handler: ({ user }) => app.library.list(user.id) })
 
-  app.route({
-    method: deleteDocument.method,
-    url: deleteDocument.path,
-    schema: { params: DocumentIdParamsSchema, response: { 200: deleteDocument.response } },
-    onRequest: app.authenticate,
-    async handler(request) {
-      await app.library.remove(requireUser(request).id, request.params.id)
-      return { success: true as const, data: null }
+  defineRoute(app, deleteDocument, {
+    auth: 'user',
+    async handler({ user, params }) {
+      await app.library.remove(user.id, params.id)
+      return null
     },
   })
 
-  app.route({
-    method: retryDocument.method,
-    url: retryDocument.path,
-    schema: { params: DocumentIdParamsSchema, response: { 200: retryDocument.response } },
-    onRequest: app.authenticate,
-    handler: async (request) => ({
-      success: true as const,
-      data: await app.library.retry(requireUser(request).id, request.params.id),
-    }),
+  defineRoute(app, retryDocument, {
+    auth: 'user',
+    handler: ({ user, params }) => app.library.retry(user.id, params.id),
   })
 
-  app.route({
-    method: restoreDocument.method,
-    url: restoreDocument.path,
-    schema: { params: DocumentIdParamsSchema, response: { 200: restoreDocument.response } },
-    onRequest: app.authenticate,
-    handler: async (request) => ({
-      success: true as const,
-      data: await app.library.restore(requireUser(request).id, request.params.id),
-    }),
+  defineRoute(app, restoreDocument, {
+    auth: 'user',
+    handler: ({ user, params }) => app.library.restore(user.id, params.id),
   })
 }

@@ -7,9 +7,9 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { driveEndpoints, EmailQuerySchema, FileIdParamsSchema } from '#contracts/drive.ts'
-import { DRIVE_MESSAGES } from '../../google/drive-service.ts'
-import { requireUser } from '../../plugins/app/authentication.ts'
+import { driveEndpoints } from '#contracts/drive.ts'
+import { DRIVE_MESSAGES } from '../../documents/drive-service.ts'
+import { defineRoute } from '../../http/define-route.ts'
 
 export const googleDriveRoutes: FastifyPluginAsyncZod = async (app) => {
   const { listFiles, getFile, ingestDocuments, disconnect } = driveEndpoints
@@ -20,57 +20,30 @@ export const googleDriveRoutes: FastifyPluginAsyncZod = async (app) => {
     }
   }
 
-  app.route({
-    method: listFiles.method,
-    url: listFiles.path,
-    schema: { querystring: EmailQuerySchema, response: { 200: listFiles.response } },
-    onRequest: app.authenticate,
-    preHandler: requireConfigured,
-    handler: async (request) => ({
-      success: true as const,
-      data: await app.drive.listFiles(requireUser(request), request.query.email),
-    }),
+  defineRoute(app, listFiles, {
+    auth: 'user',
+    preHandler: [requireConfigured],
+    handler: ({ user, query }) => app.drive.listFiles(user, query.email),
   })
 
-  app.route({
-    method: getFile.method,
-    url: getFile.path,
-    schema: {
-      params: FileIdParamsSchema,
-      querystring: EmailQuerySchema,
-      response: { 200: getFile.response },
-    },
-    onRequest: app.authenticate,
-    preHandler: requireConfigured,
-    handler: async (request) => ({
-      success: true as const,
-      data: await app.drive.getFile(requireUser(request), request.query.email, request.params.fileId),
-    }),
+  defineRoute(app, getFile, {
+    auth: 'user',
+    preHandler: [requireConfigured],
+    handler: ({ user, params, query }) => app.drive.getFile(user, query.email, params.fileId),
   })
 
-  app.route({
-    method: ingestDocuments.method,
-    url: ingestDocuments.path,
-    schema: { body: ingestDocuments.request, response: { 200: ingestDocuments.response } },
-    onRequest: app.authenticate,
-    preHandler: requireConfigured,
-    handler: async (request) => ({
-      success: true as const,
-      data: await app.drive.ingest(requireUser(request), request.body.email),
-    }),
+  defineRoute(app, ingestDocuments, {
+    auth: 'user',
+    preHandler: [requireConfigured],
+    handler: ({ user, body }) => app.drive.ingest(user, body.email),
   })
 
-  app.route({
-    method: disconnect.method,
-    url: disconnect.path,
-    schema: { body: disconnect.request, response: { 200: disconnect.response } },
-    onRequest: app.authenticate,
-    preHandler: requireConfigured,
-    handler: async (request) => ({
-      success: true as const,
-      data: await app.drive.disconnect(requireUser(request), request.body.documents, (userId, documents) =>
+  defineRoute(app, disconnect, {
+    auth: 'user',
+    preHandler: [requireConfigured],
+    handler: ({ user, body }) =>
+      app.drive.disconnect(user, body.documents, (userId, documents) =>
         app.library.forgetDrive(userId, documents),
       ),
-    }),
   })
 }

@@ -1,11 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { healthEndpoint } from '#contracts/auth.ts'
+import { defineRoute } from '../../http/define-route.ts'
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.route({
-    method: healthEndpoint.method,
-    url: healthEndpoint.path,
-    schema: { response: { 200: healthEndpoint.response } },
-    handler: async () => ({ status: 'ok' as const }),
-  })
+  defineRoute(app, healthEndpoint, { auth: 'public', handler: () => ({ status: 'ok' as const }) })
 }

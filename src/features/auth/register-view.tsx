@@ -1,12 +1,12 @@
 import { useState } from 'react'
 import { Link } from 'wouter'
 import { type RegisterRequest, RegisterRequestSchema } from '#contracts/auth.ts'
-import { paths } from '#src/app/paths.ts'
 import { bindField, useContractForm } from '#src/components/form/use-contract-form.ts'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
 import { PasswordField } from '#src/components/ui/password-field.tsx'
 import { TextField } from '#src/components/ui/text-field.tsx'
+import { paths } from '#src/lib/paths.ts'
 import { AuthLayout, formStyle, linkStyle } from './auth-layout.tsx'
 import { useRegister } from './use-register.ts'
 

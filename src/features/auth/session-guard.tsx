@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { Redirect } from 'wouter'
-import { paths } from '#src/app/paths.ts'
 import { FullPageMessage } from '#src/components/ui/full-page-message.tsx'
+import { paths } from '#src/lib/paths.ts'
 import { useSessionGuard } from './use-auth.ts'
 
 /** SPEC §2 Guard: 'Loading...' while the session is checked, /login (replacing history) without one. */

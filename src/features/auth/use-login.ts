@@ -3,8 +3,8 @@ import { useActorRef, useSelector } from '@xstate/react'
 import { useLocation } from 'wouter'
 import type { LoginRequest } from '#contracts/auth.ts'
 import { provideLoginMachine } from '#machines/login/login-machine.ts'
-import { paths } from '#src/app/paths.ts'
 import { useAppDeps } from '#src/lib/app-deps.ts'
+import { paths } from '#src/lib/paths.ts'
 import { AuthActor } from './auth-actor.ts'
 
 export function useLogin() {

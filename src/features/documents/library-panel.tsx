@@ -37,9 +37,10 @@ function details(document: LibraryDocument): string | null {
  * The documents the assistant can answer from, with where each one's reading stands: the overall
  * progress while files are read, a reason for each failed or skipped file, Retry and Delete, and
  * the Drive files removed from it, which can be added back.
+ * `ingesting`: a Drive ingest is under way, so the panel follows the statuses as they move.
  */
-export function LibraryPanel() {
-  const { library, problem, remove, retry, restore } = useLibrary()
+export function LibraryPanel({ ingesting }: { ingesting: boolean }) {
+  const { library, problem, remove, retry, restore } = useLibrary(ingesting)
   const headingId = useId()
   if (!library) return null
   const { documents, progress, removed } = library

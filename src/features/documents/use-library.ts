@@ -1,15 +1,13 @@
 /**
  * Facade for the library panel: the documents, the progress, the last problem, and the intents.
- * It loads the library when shown and follows the Drive ingest the person starts (the drive actor
- * says when one is under way), so the statuses move while the ingest runs.
+ * It loads the library when shown and follows a Drive ingest while `ingesting` (the screen that
+ * composes the panel reads it from the drive feature), so the statuses move while the ingest runs.
  */
 import { useEffect, useRef } from 'react'
-import { DriveActor } from '#src/features/integrations/drive-actor.ts'
 import { LibraryActor } from './library-actor.ts'
 
-export function useLibrary() {
+export function useLibrary(ingesting: boolean) {
   const library = LibraryActor.useActorRef()
-  const ingesting = DriveActor.useSelector((snapshot) => snapshot.hasTag('ingesting'))
   const followed = useRef(false)
 
   useEffect(() => {

@@ -4,8 +4,8 @@
  * Drive ingest, an upload, a test.
  */
 import type { Db } from '../db/database.ts'
-import { createDocumentsRepository, type DocumentKey } from '../repositories/documents-repository.ts'
 import { chunkDocument, type Section } from './chunker.ts'
+import { createDocumentsRepository, type DocumentKey } from './documents-repository.ts'
 
 export type IndexDocumentInput = DocumentKey & {
   name: string

@@ -1,4 +1,4 @@
-import { IntegrationsView } from '#src/features/integrations/integrations-view.tsx'
+import { IntegrationsView } from '#src/features/drive/integrations-view.tsx'
 
 /** SPEC §2 Integrations view: connecting Google Drive (integrations feature). */
 export function IntegrationsSection() {

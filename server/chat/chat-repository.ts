@@ -5,9 +5,9 @@
  */
 import { and, asc, desc, eq, isNull, lte, or, sql } from 'drizzle-orm'
 import { LAST_MESSAGE_PREVIEW_LENGTH } from '#contracts/chat.ts'
-import type { Turn } from '../assistant/passages.ts'
 import type { Db } from '../db/database.ts'
 import { chatMessages, chatSessions, type SourceSnapshot } from '../db/schema.ts'
+import type { Turn } from '../documents/passages.ts'
 
 export type SessionRecord = { id: string; title: string; createdAt: Date; updatedAt: Date }
 

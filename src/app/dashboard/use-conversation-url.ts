@@ -6,9 +6,9 @@
  */
 import { useEffect, useRef } from 'react'
 import { useLocation } from 'wouter'
-import { conversationPath, paths } from '#src/app/paths.ts'
-import { DashboardActor } from '#src/features/dashboard/dashboard-actor.ts'
-import { ChatActor } from './chat-actor.ts'
+import { DashboardActor } from '#src/app/dashboard/dashboard-actor.ts'
+import { ChatActor } from '#src/features/chat/chat-actor.ts'
+import { conversationPath, paths } from '#src/lib/paths.ts'
 
 const CONVERSATION_URL = /^\/dashboard\/c\/([^/]+)\/?$/
 

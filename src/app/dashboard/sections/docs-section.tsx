@@ -1,4 +1,4 @@
-import { DocumentsView } from '#src/features/documents/documents-view.tsx'
+import { DocumentsView } from '#src/app/dashboard/documents-view.tsx'
 
 /** SPEC §2 Documents view: the Drive files, downloads and ingest (documents feature). */
 export function DocsSection() {

@@ -1,4 +1,4 @@
-import { HistoryView } from '#src/features/history/history-view.tsx'
+import { HistoryView } from '#src/features/chat/history-view.tsx'
 import { useDashboard } from '../use-dashboard.ts'
 
 /** SPEC §2 History view (history feature); opening a conversation switches to Chat. */

@@ -1,8 +1,8 @@
 /** Facade for the Documents screen: which state to show, the ingest banner, and the intents. */
 import type { DriveFile } from '#contracts/drive.ts'
 import type { IngestOutcome } from '#machines/drive/drive-types.ts'
-import { DriveActor } from '#src/features/integrations/drive-actor.ts'
-import { useListDriveOnShow } from '#src/features/integrations/use-drive.ts'
+import { DriveActor } from '#src/features/drive/drive-actor.ts'
+import { useListDriveOnShow } from '#src/features/drive/use-drive.ts'
 
 export type DocumentsState =
   | { status: 'loading' }

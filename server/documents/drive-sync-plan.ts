@@ -21,16 +21,16 @@ import {
   FOLDER_MIME,
   SHORTCUT_MIME,
 } from '../google/drive-api.ts'
+import { DRIVE_SOURCE } from '../google/google-drive-repository.ts'
 import { enqueueJobs } from '../jobs/job-queue.ts'
-import { DRIVE_SOURCE } from '../repositories/google-drive-repository.ts'
+import { DRIVE_FILE_JOB, type DriveSyncPlan, kindOf, MAX_INGEST_BYTES } from './drive-ingest.ts'
+import { removeDocument } from './index-document.ts'
 import {
   createLibraryRepository,
   type LibraryFileInput,
   type LibraryRow,
   upsertLibraryFiles,
-} from '../repositories/library-repository.ts'
-import { DRIVE_FILE_JOB, type DriveSyncPlan, kindOf, MAX_INGEST_BYTES } from './drive-ingest.ts'
-import { removeDocument } from './index-document.ts'
+} from './library-repository.ts'
 
 export type DriveSyncDeps = {
   db: Db

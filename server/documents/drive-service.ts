@@ -9,7 +9,13 @@ import type { DriveFile, IngestReport } from '#contracts/drive.ts'
 import type { CurrentUser } from '../auth/auth-service.ts'
 import type { GoogleConfig } from '../config.ts'
 import type { Db } from '../db/database.ts'
+import { createDriveApi, type DriveApi, type DriveListedFile } from '../google/drive-api.ts'
+import type { GoogleConnections } from '../google/google-connections.ts'
+import { DRIVE_SOURCE, type GoogleDriveRepository } from '../google/google-drive-repository.ts'
+import { classifyGoogleError, type RetryPolicy } from '../google/google-errors.ts'
 import { HttpError } from '../http-errors.ts'
+import type { JobQueue } from '../jobs/job-queue.ts'
+import { refreshChunkStatistics } from './documents-repository.ts'
 import {
   beginListing,
   DRIVE_FILE_JOB,
@@ -17,17 +23,11 @@ import {
   endListing,
   ingestDriveFile,
   syncState,
-} from '../ingest/drive-ingest.ts'
-import { planDriveSync } from '../ingest/drive-sync-plan.ts'
-import { ingestReport } from '../ingest/ingest-report.ts'
-import type { PdfExtractor } from '../ingest/pdf-text.ts'
-import type { JobQueue } from '../jobs/job-queue.ts'
-import { refreshChunkStatistics } from '../repositories/documents-repository.ts'
-import { DRIVE_SOURCE, type GoogleDriveRepository } from '../repositories/google-drive-repository.ts'
-import { createLibraryRepository } from '../repositories/library-repository.ts'
-import { createDriveApi, type DriveApi, type DriveListedFile } from './drive-api.ts'
-import type { GoogleConnections } from './google-connections.ts'
-import { classifyGoogleError, type RetryPolicy } from './google-errors.ts'
+} from './drive-ingest.ts'
+import { planDriveSync } from './drive-sync-plan.ts'
+import { ingestReport } from './ingest-report.ts'
+import { createLibraryRepository } from './library-repository.ts'
+import type { PdfExtractor } from './pdf-text.ts'
 
 export const DRIVE_MESSAGES = {
   notConfigured: 'Google Drive is not configured on this server.',

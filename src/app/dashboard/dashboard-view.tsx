@@ -1,6 +1,6 @@
+import { useConversationUrl } from '#src/app/dashboard/use-conversation-url.ts'
 import { ChatProvider } from '#src/features/chat/chat-provider.tsx'
-import { useConversationUrl } from '#src/features/chat/use-conversation-url.ts'
-import { DriveProvider } from '#src/features/integrations/drive-provider.tsx'
+import { DriveProvider } from '#src/features/drive/drive-provider.tsx'
 import { useAppDeps } from '#src/lib/app-deps.ts'
 import { css } from '../../../styled-system/css'
 import { DashboardActor } from './dashboard-actor.ts'

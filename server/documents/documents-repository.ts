@@ -3,10 +3,10 @@
  * statistics they feed), remove a document, and the BM25 search retrieval runs (see `search`).
  */
 import { and, eq, sql } from 'drizzle-orm'
-import type { Passage } from '../assistant/passages.ts'
 import type { Db } from '../db/database.ts'
 import { documentChunks, documents } from '../db/schema.ts'
-import type { Chunk } from '../ingest/chunker.ts'
+import type { Chunk } from './chunker.ts'
+import type { Passage } from './passages.ts'
 
 /** Where a document comes from, plus its id there: (userId, source, externalId) names it. */
 export type DocumentKey = { userId: string; source: string; externalId: string }

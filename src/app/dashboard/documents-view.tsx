@@ -2,11 +2,11 @@ import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
 import { Card } from '#src/components/ui/card.tsx'
 import { SectionHeader } from '#src/components/ui/section-header.tsx'
+import { LibraryPanel } from '#src/features/documents/library-panel.tsx'
+import { LibraryProvider } from '#src/features/documents/library-provider.tsx'
+import { FileGrid } from '#src/features/drive/file-grid.tsx'
+import { useDocuments } from '#src/features/drive/use-documents.ts'
 import { css } from '../../../styled-system/css'
-import { FileGrid } from './file-grid.tsx'
-import { LibraryPanel } from './library-panel.tsx'
-import { LibraryProvider } from './library-provider.tsx'
-import { useDocuments } from './use-documents.ts'
 
 const quietCard = css({ textAlign: 'center', color: 'muted', py: '10' })
 
@@ -68,7 +68,7 @@ export function DocumentsView() {
         </div>
       ) : null}
       <LibraryProvider>
-        <LibraryPanel />
+        <LibraryPanel ingesting={ingesting} />
       </LibraryProvider>
       {state.status === 'loading' ? (
         <p role="status" className={quietCard}>
