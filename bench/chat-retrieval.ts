@@ -16,10 +16,9 @@ import { buildPrompt } from '../server/assistant/prompt.ts'
 import { createRetriever } from '../server/assistant/retrieval.ts'
 import { loadConfig } from '../server/config.ts'
 import { openDatabase } from '../server/db/database.ts'
-import { users } from '../server/db/schema.ts'
 import { indexDocument } from '../server/documents/index-document.ts'
 import type { Turn } from '../server/documents/passages.ts'
-import { createCorpus, FUNCTION_WORDS, percentile } from './corpus.ts'
+import { createCorpus, FUNCTION_WORDS, insertBenchUsers, percentile } from './corpus.ts'
 
 const SENDS = Number(process.argv[2] ?? 200)
 const MAIN_CHUNKS = 10_000
@@ -88,15 +87,7 @@ const database = await openDatabase(config)
 try {
   const { db } = database
   const started = performance.now()
-  const ids: string[] = []
-  for (let i = 0; i <= OTHER_USERS; i++) {
-    const [row] = await db
-      .insert(users)
-      .values({ email: `bench-${i}@example.com`, passwordHash: 'not-a-hash' })
-      .returning({ id: users.id })
-    if (row) ids.push(row.id)
-  }
-  const [mainUser, ...others] = ids
+  const [mainUser, ...others] = await insertBenchUsers(db, OTHER_USERS + 1)
   if (!mainUser) throw new Error('no user')
   const samples = await indexUser(db, mainUser, MAIN_CHUNKS)
   for (const other of others) await indexUser(db, other, OTHER_CHUNKS)

@@ -4,6 +4,8 @@
  * first (to_tsvector drops them), then office vocabulary, then a long tail of made-up names and
  * jargon — optionally with codes that occur once, as the Drive fixtures' facts do.
  */
+import type { Db } from '../server/db/database.ts'
+import { users } from '../server/db/schema.ts'
 
 export const FUNCTION_WORDS =
   'the of and to a in is for on that with by as are be this or at from it an'.split(' ')
@@ -89,4 +91,20 @@ export function createCorpus({ seed, tailSize, extraWords = [], codeRate = 0 }: 
 
 export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
+}
+
+/**
+ * `count` accounts (bench-0@example.com, bench-1@…) straight in the users table, for the
+ * retrieval benches that index passages without going through sign-up; their ids in order.
+ */
+export async function insertBenchUsers(db: Db, count: number): Promise<string[]> {
+  const ids: string[] = []
+  for (let i = 0; i < count; i++) {
+    const [row] = await db
+      .insert(users)
+      .values({ email: `bench-${i}@example.com`, passwordHash: 'not-a-hash' })
+      .returning({ id: users.id })
+    if (row) ids.push(row.id)
+  }
+  return ids
 }

@@ -23,7 +23,7 @@ import {
   createDocumentsRepository,
   refreshChunkStatistics,
 } from '../server/documents/documents-repository.ts'
-import { createCorpus, FUNCTION_WORDS, percentile } from './corpus.ts'
+import { createCorpus, FUNCTION_WORDS, insertBenchUsers, percentile } from './corpus.ts'
 
 const QUESTIONS = Number(process.argv[2] ?? 300)
 const MAIN_CHUNKS = Number(process.argv[3] ?? 100_000)
@@ -123,15 +123,7 @@ try {
     )) as unknown as { rows: { text: string }[] }
     samples = stored.map((r) => r.text)
   } else {
-    const ids: string[] = []
-    for (let i = 0; i <= OTHER_USERS; i++) {
-      const [row] = await db
-        .insert(users)
-        .values({ email: `bench-${i}@example.com`, passwordHash: 'not-a-hash' })
-        .returning({ id: users.id })
-      if (row) ids.push(row.id)
-    }
-    const [first, ...others] = ids
+    const [first, ...others] = await insertBenchUsers(db, OTHER_USERS + 1)
     if (!first) throw new Error('no user')
     mainUser = first
     samples = await indexUser(db, first, MAIN_CHUNKS)
