@@ -11,7 +11,8 @@ import { counted, okResponse, server, signedIn, urlOf } from './msw-server.ts'
 import { renderApp } from './render-app.tsx'
 
 const doc = (name: string, status: LibraryDocument['status'], extra: Partial<LibraryDocument> = {}) => ({
-  id: `0b5c7a52-6c2f-4f4e-9a51-${String(name.length).padStart(12, '0')}`,
+  // One id per name (its characters hashed): 'brief.pdf' and 'notes.txt' have the same length.
+  id: `0b5c7a52-6c2f-4f4e-9a51-${String([...name].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 1e12, 7)).padStart(12, '0')}`,
   name,
   source: 'drive' as const,
   mimeType: 'application/pdf',
