@@ -15,7 +15,10 @@ import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 import { call, countMessages, createSession, errorOf, listMessages, send, sendOk } from './chat-helpers.ts'
 import { buildTestApp, register, signIn, signUpAndSignIn, uniqueEmail } from './helper.ts'
 
-const LLM_TIMEOUT_MS = 400
+// Long enough that a streamed answer's first token beats it on a busy machine (at 400 ms one run
+// on a loaded PostgreSQL test machine timed out before the fake model's first token), short
+// enough for the hung-model test to wait it out twice.
+const LLM_TIMEOUT_MS = 1500
 
 let llm: FakeLlm
 let app: App
