@@ -63,3 +63,8 @@ export function driveAccess(scopes: readonly string[]): DriveAccess {
   if (has('drive.file')) return 'app-files'
   return 'none'
 }
+
+/** Creating files: the full `drive` scope, or `drive.file` (the files the app itself creates). */
+export function canWrite(scopes: readonly string[]): boolean {
+  return scopes.includes(`${AUTH_PREFIX}drive`) || scopes.includes(`${AUTH_PREFIX}drive.file`)
+}
