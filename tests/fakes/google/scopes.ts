@@ -53,8 +53,8 @@ export type DriveAccess = 'content' | 'metadata' | 'app-files' | 'none'
 
 /**
  * `content`: list, read metadata, download and export everything; `metadata`: list and read
- * metadata only; `app-files` (drive.file): only files the app created or was given, which in the
- * emulator is none.
+ * metadata only; `app-files` (drive.file): only files the app created or was given, which the
+ * emulator does not track, so such a caller reads none (it may still create files: canWrite).
  */
 export function driveAccess(scopes: readonly string[]): DriveAccess {
   const has = (name: string) => scopes.includes(`${AUTH_PREFIX}${name}`)
