@@ -83,7 +83,7 @@ export function UploadDialog({ upload }: { upload: Upload }) {
         </p>
       ) : null}
       {upload.notice ? (
-        <p role="status" className={css({ fontSize: 'sm', color: 'success' })}>
+        <p role="status" className={css({ fontSize: 'sm', color: 'text' })}>
           {upload.notice}
         </p>
       ) : null}
