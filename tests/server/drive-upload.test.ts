@@ -205,3 +205,63 @@ test('a server without Google settings answers 503 with its sentence', async () 
     await plain.close()
   }
 })
+
+test("Google's own refusal of the write scope answers the same 409, and nothing is created", async () => {
+  const ada = await connected()
+  // The grant loses drive.file at Google (as a stored scope list can lag behind it).
+  for (const grant of emulator.state.activeGrants(ADA)) grant.scopes = [DRIVE_READONLY_SCOPE]
+
+  const response = await upload(app, ada, textFile('notes.txt', 'Nothing to see.'))
+
+  expect({ status: response.statusCode, message: errorOf(response) }).toEqual({
+    status: 409,
+    message: DRIVE_MESSAGES.cannotWrite,
+  })
+  expect(emulator.state.listFiles(ADA)).toEqual([])
+})
+
+test('a rate-limited upload is sent again and lands once', async () => {
+  const ada = await connected()
+  emulator.state.failNextDriveRequests(1, { reason: 'rateLimitExceeded', endpoints: ['files.create'] })
+
+  const response = await upload(app, ada, textFile('retry.txt', 'The retry code is CORMORANT-88.'))
+
+  expect(response.statusCode).toBe(201)
+  expect(emulator.state.requestCount('files.create')).toBe(2)
+  expect(emulator.state.listFiles(ADA).map((f) => f.name)).toEqual(['retry.txt'])
+})
+
+test('a 5xx from Google is not sent again (the file might exist): 503 with the busy sentence', async () => {
+  const ada = await connected()
+  emulator.state.failNextDriveRequests(1, { reason: 'backendError', endpoints: ['files.create'] })
+
+  const response = await upload(app, ada, textFile('once.txt', 'Sent once.'))
+
+  expect({ status: response.statusCode, message: errorOf(response) }).toEqual({
+    status: 503,
+    message: DRIVE_MESSAGES.busy,
+  })
+  expect(emulator.state.requestCount('files.create')).toBe(1)
+})
+
+test('when the sync cannot run now, the file is in Drive and the answer says it comes with the next sync', async () => {
+  const ada = await connected()
+  await upload(app, ada, textFile('first.txt', 'The first code is ALPHA-1001.'))
+  // Every change-feed read fails (after its retries): the sync after the next upload cannot run.
+  emulator.state.failNextDriveRequests(10, { reason: 'backendError', endpoints: ['changes.list'] })
+
+  const response = await upload(app, ada, textFile('later.txt', 'The later code is DELTA-4004.'))
+
+  expect(response.statusCode).toBe(201)
+  const data = uploadFile.response.parse(response.json()).data
+  expect(data.document).toBeNull()
+  expect(data.message).toBe(
+    'later.txt is in your Google Drive; it will appear in your library with the next sync.',
+  )
+  expect(
+    emulator.state
+      .listFiles(ADA)
+      .map((f) => f.name)
+      .sort(),
+  ).toEqual(['first.txt', 'later.txt'])
+})
