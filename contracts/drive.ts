@@ -3,6 +3,7 @@
  * spec's client sends is checked against the signed-in user and never picks a user or a token.
  */
 import { z } from 'zod'
+import { LibraryDocumentSchema } from './documents.ts'
 import { API_PREFIX, endpoint } from './endpoint.ts'
 import { userText } from './user-text.ts'
 
@@ -52,6 +53,16 @@ export const DisconnectRequestSchema = z.strictObject({
 })
 export type DisconnectRequest = z.infer<typeof DisconnectRequestSchema>
 
+/** 'Upload to Drive': the file as Drive now has it, and its place in the library. */
+export const DriveUploadSchema = z.object({
+  file: DriveFileSchema,
+  /** The library's document for it, as the sync left it; null when it comes with a later sync. */
+  document: LibraryDocumentSchema.nullable(),
+  /** One sentence for the upload dialog. */
+  message: z.string(),
+})
+export type DriveUpload = z.infer<typeof DriveUploadSchema>
+
 export const driveEndpoints = {
   listFiles: endpoint({
     method: 'GET',
@@ -72,6 +83,17 @@ export const driveEndpoints = {
     path: '/google-drive/disconnect',
     request: DisconnectRequestSchema,
     data: z.object({ removedDocuments: z.number().int().nonnegative() }),
+  }),
+  /**
+   * Not in the spec: the dialog's 'Upload to Drive' (multipart: `file`, the spec's upload rules).
+   * Creates the file in the person's Drive, syncs, answers once it is read (or after a while). 201.
+   */
+  uploadFile: endpoint({
+    method: 'POST',
+    path: '/google-drive/files/upload',
+    kind: 'upload',
+    data: DriveUploadSchema,
+    status: 201,
   }),
   ingestDocuments: endpoint({
     method: 'POST',

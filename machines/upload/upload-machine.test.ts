@@ -44,7 +44,7 @@ test('opens with no file and nothing to upload', () => {
 
   expect(upload.getSnapshot().hasTag('open')).toBe(true)
   expect(upload.getSnapshot().hasTag('ready')).toBe(false)
-  expect(upload.getSnapshot().context).toEqual({ file: null, content: null, error: null })
+  expect(upload.getSnapshot().context).toEqual({ file: null, content: null, error: null, notice: null })
 })
 
 test('a rejected file is named with the reason and cannot be uploaded', () => {
@@ -57,7 +57,12 @@ test('a rejected file is named with the reason and cannot be uploaded', () => {
   const snapshot = upload.getSnapshot()
   expect(snapshot.hasTag('open')).toBe(true)
   expect(snapshot.hasTag('ready')).toBe(false)
-  expect(snapshot.context).toEqual({ file: pdf(100), content: null, error: UPLOAD_ERRORS.tooSmall })
+  expect(snapshot.context).toEqual({
+    file: pdf(100),
+    content: null,
+    error: UPLOAD_ERRORS.tooSmall,
+    notice: null,
+  })
 })
 
 test('an accepted file enables upload; a later bad choice disables it again', () => {
@@ -73,20 +78,66 @@ test('an accepted file enables upload; a later bad choice disables it again', ()
   expect(upload.getSnapshot().context.error).toBe(UPLOAD_ERRORS.tooLarge)
 })
 
-test("'Upload to Drive' only closes the dialog and forgets the file", () => {
-  const upload = createActor(uploadMachine).start()
+test("'Upload to Drive' sends the file to Drive and stays open with the server's sentence", async () => {
+  const message = 'report.pdf is in your Google Drive and in your library.'
+  const uploadToDrive = vi.fn<UploadDeps['uploadToDrive']>().mockResolvedValue({ message })
+  const uploadFile = vi.fn<UploadDeps['uploadFile']>()
+  const upload = createActor(provideUploadMachine({ uploadFile, uploadToDrive })).start()
+  const content = new Blob(['%PDF'])
   upload.send({ type: 'upload.open' })
-  upload.send({ type: 'upload.choose', file: pdf(20_000) })
+  upload.send({ type: 'upload.choose', file: pdf(20_000), content })
+
+  upload.send({ type: 'upload.submit', destination: 'drive', sessionId: null })
+
+  expect(upload.getSnapshot().hasTag('uploadingToDrive')).toBe(true)
+  expect(upload.getSnapshot().hasTag('ready')).toBe(false)
+  await waitFor(upload, (s) => s.matches({ open: 'sent' }))
+  expect(uploadToDrive).toHaveBeenCalledWith({ file: pdf(20_000), content })
+  expect(uploadFile).not.toHaveBeenCalled()
+  expect(upload.getSnapshot().context).toMatchObject({ notice: message, error: null })
+  // Sent once: the buttons wait for another file rather than adding a second copy.
+  expect(upload.getSnapshot().hasTag('ready')).toBe(false)
+})
+
+test('after a Drive upload, choosing another file clears the sentence and enables the buttons', async () => {
+  const uploadToDrive = vi.fn<UploadDeps['uploadToDrive']>().mockResolvedValue({ message: 'Done.' })
+  const upload = createActor(provideUploadMachine({ uploadFile: vi.fn(), uploadToDrive })).start()
+  upload.send({ type: 'upload.open' })
+  upload.send({ type: 'upload.choose', file: pdf(20_000), content: new Blob(['x']) })
+  upload.send({ type: 'upload.submit', destination: 'drive' })
+  await waitFor(upload, (s) => s.matches({ open: 'sent' }))
+
+  upload.send({ type: 'upload.choose', file: pdf(30_000, 'other.pdf'), content: new Blob(['y']) })
+
+  expect(upload.getSnapshot().hasTag('ready')).toBe(true)
+  expect(upload.getSnapshot().context.notice).toBeNull()
+})
+
+test("a refused Drive upload keeps the dialog open with the server's sentence; a failure with ours", async () => {
+  const notConnected = 'Google Drive is not connected. Connect it under Integrations.'
+  const uploadToDrive = vi
+    .fn<UploadDeps['uploadToDrive']>()
+    .mockRejectedValueOnce(Object.assign(new Error(notConnected), { status: 409 }))
+    .mockRejectedValueOnce(Object.assign(new Error('Internal error'), { status: 500 }))
+  const upload = createActor(provideUploadMachine({ uploadFile: vi.fn(), uploadToDrive })).start()
+  upload.send({ type: 'upload.open' })
+  upload.send({ type: 'upload.choose', file: pdf(20_000), content: new Blob(['x']) })
 
   upload.send({ type: 'upload.submit', destination: 'drive' })
+  await waitFor(upload, (s) => s.matches({ open: 'accepted' }) && s.context.error !== null)
+  expect(upload.getSnapshot().context.error).toBe(notConnected)
 
-  expect(upload.getSnapshot().value).toBe('closed')
-  expect(upload.getSnapshot().context).toEqual({ file: null, content: null, error: null })
+  upload.send({ type: 'upload.submit', destination: 'drive' })
+  await waitFor(
+    upload,
+    (s) => s.matches({ open: 'accepted' }) && s.context.error === UPLOAD_MESSAGES.driveFailed,
+  )
+  expect(upload.getSnapshot().hasTag('ready')).toBe(true)
 })
 
 test("'Upload' sends the file to the open conversation, then closes", async () => {
   const uploadFile = vi.fn<UploadDeps['uploadFile']>().mockResolvedValue({})
-  const upload = createActor(provideUploadMachine({ uploadFile })).start()
+  const upload = createActor(provideUploadMachine({ uploadFile, uploadToDrive: vi.fn() })).start()
   const content = new Blob(['%PDF'])
   upload.send({ type: 'upload.open' })
   upload.send({ type: 'upload.choose', file: pdf(20_000), content })
@@ -103,7 +154,7 @@ test("a refused upload keeps the dialog open with the server's sentence; a failu
     .fn<UploadDeps['uploadFile']>()
     .mockRejectedValueOnce(Object.assign(new Error('File size must be at least 10KB.'), { status: 400 }))
     .mockRejectedValueOnce(Object.assign(new Error('fetch failed'), { status: 0 }))
-  const upload = createActor(provideUploadMachine({ uploadFile })).start()
+  const upload = createActor(provideUploadMachine({ uploadFile, uploadToDrive: vi.fn() })).start()
   upload.send({ type: 'upload.open' })
   upload.send({ type: 'upload.choose', file: pdf(20_000), content: new Blob(['x']) })
 
@@ -117,7 +168,7 @@ test("a refused upload keeps the dialog open with the server's sentence; a failu
 
 test("'Upload' with no conversation open says to open one, and sends nothing", () => {
   const uploadFile = vi.fn<UploadDeps['uploadFile']>()
-  const upload = createActor(provideUploadMachine({ uploadFile })).start()
+  const upload = createActor(provideUploadMachine({ uploadFile, uploadToDrive: vi.fn() })).start()
   upload.send({ type: 'upload.open' })
   upload.send({ type: 'upload.choose', file: pdf(20_000), content: new Blob(['x']) })
 
@@ -135,6 +186,6 @@ test('closing forgets the file; reopening starts empty', () => {
   upload.send({ type: 'upload.close' })
   upload.send({ type: 'upload.open' })
 
-  expect(upload.getSnapshot().context).toEqual({ file: null, content: null, error: null })
+  expect(upload.getSnapshot().context).toEqual({ file: null, content: null, error: null, notice: null })
   expect(upload.getSnapshot().hasTag('ready')).toBe(false)
 })

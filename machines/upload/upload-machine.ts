@@ -2,8 +2,9 @@
  * The Upload dialog (SPEC §2, §5): closed, or open with no file, a rejected file (the reason to
  * show) or an accepted one. 'Upload' sends the file to the open conversation's upload call (it
  * lands in the person's library and is read at once, so the next question can use it) and
- * closes once the server has it; a refusal keeps the dialog open with the server's sentence.
- * 'Upload to Drive' still only closes the dialog (not built yet). The call comes from
+ * closes once the server has it. 'Upload to Drive' puts the file in the person's Google Drive
+ * (which syncs it into the library) and stays open with the server's sentence on where it stands.
+ * A refusal keeps the dialog open with the server's sentence. The calls come from
  * provideUploadMachine(deps).
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate'
@@ -12,6 +13,7 @@ import { type FileFacts, uploadError } from './upload-rules.ts'
 
 export const UPLOAD_MESSAGES = {
   failed: 'Upload failed. Try again.',
+  driveFailed: 'Upload to Google Drive failed. Try again.',
   noConversation: 'Open a conversation first: the file is added to it and to your library.',
 } as const
 
@@ -20,6 +22,8 @@ export type UploadContext = {
   /** The chosen file's bytes (a browser File); null until one is chosen. */
   content: Blob | null
   error: string | null
+  /** After 'Upload to Drive': the server's sentence on where the file stands. */
+  notice: string | null
 }
 
 export type UploadEvent =
@@ -30,36 +34,44 @@ export type UploadEvent =
   | { type: 'upload.submit'; destination: 'drive' | 'chat'; sessionId?: string | null }
 
 export type UploadInput = { sessionId: string; file: FileFacts; content: Blob }
+export type DriveUploadInput = { file: FileFacts; content: Blob }
 
 export type UploadDeps = {
   /** Sends the file to the conversation's upload call; resolves once the server stored it. */
   uploadFile: (input: UploadInput) => Promise<unknown>
+  /** Sends the file to the person's Google Drive; resolves with the server's sentence. */
+  uploadToDrive: (input: DriveUploadInput) => Promise<{ message: string }>
 }
 
 /** A 4xx carries the server's sentence (the spec's size and type rules); other failures get ours. */
-function failureOf(error: unknown): string {
+function failureOf(error: unknown, fallback: string = UPLOAD_MESSAGES.failed): string {
   const status = statusOf(error)
-  if (status !== undefined && status >= 400 && status < 500) return messageOf(error) ?? UPLOAD_MESSAGES.failed
-  return UPLOAD_MESSAGES.failed
+  if (status !== undefined && status >= 400 && status < 500) return messageOf(error) ?? fallback
+  // 503 carries a sentence too ("Google Drive is not configured…", "…busy right now…").
+  if (status === 503) return messageOf(error) ?? fallback
+  return fallback
 }
 
 export const uploadMachine = setup({
   types: {
     context: {} as UploadContext,
     events: {} as UploadEvent,
-    tags: {} as 'open' | 'ready' | 'uploading',
+    tags: {} as 'open' | 'ready' | 'uploading' | 'uploadingToDrive',
   },
   actors: {
     uploadFile: notProvided<unknown, UploadInput>('uploadFile'),
+    uploadToDrive: notProvided<{ message: string }, DriveUploadInput>('uploadToDrive'),
   },
   actions: {
     storeFile: assign((_, params: { file: FileFacts; content: Blob | null }) => ({
       file: params.file,
       content: params.content,
       error: uploadError(params.file),
+      notice: null,
     })),
-    clearFile: assign({ file: null, content: null, error: null }),
+    clearFile: assign({ file: null, content: null, error: null, notice: null }),
     setError: assign((_, params: { error: string }) => ({ error: params.error })),
+    setNotice: assign((_, params: { notice: string }) => ({ notice: params.notice, error: null })),
   },
   guards: {
     isAcceptable: (_, params: { file: FileFacts }) => uploadError(params.file) === null,
@@ -69,7 +81,7 @@ export const uploadMachine = setup({
   },
 }).createMachine({
   id: 'upload',
-  context: { file: null, content: null, error: null },
+  context: { file: null, content: null, error: null, notice: null },
   initial: 'closed',
   states: {
     closed: {
@@ -113,10 +125,7 @@ export const uploadMachine = setup({
                 guard: 'toChatWithoutConversation',
                 actions: { type: 'setError', params: { error: UPLOAD_MESSAGES.noConversation } },
               },
-              {
-                target: '#upload.closed',
-                description: "'Upload to Drive' only closes the dialog for now (SPEC §2).",
-              },
+              { target: 'uploadingToDrive' },
             ],
           },
         },
@@ -140,6 +149,33 @@ export const uploadMachine = setup({
           on: { 'upload.close': {}, 'upload.choose': {} },
           description: 'Waits for the server: closing or choosing another file is ignored meanwhile.',
         },
+        uploadingToDrive: {
+          tags: 'uploadingToDrive',
+          invoke: {
+            src: 'uploadToDrive',
+            input: ({ context }) => {
+              if (!context.file || !context.content) throw new Error('An upload needs an accepted file')
+              return { file: context.file, content: context.content }
+            },
+            onDone: {
+              target: 'sent',
+              actions: { type: 'setNotice', params: ({ event }) => ({ notice: event.output.message }) },
+            },
+            onError: {
+              target: 'accepted',
+              actions: {
+                type: 'setError',
+                params: ({ event }) => ({ error: failureOf(event.error, UPLOAD_MESSAGES.driveFailed) }),
+              },
+            },
+          },
+          on: { 'upload.close': {}, 'upload.choose': {} },
+          description: 'Waits for Drive and the sync: closing or choosing another file is ignored meanwhile.',
+        },
+        sent: {
+          description:
+            "The file is in Drive: the server's sentence says where it stands in the library. Sending it again would add a second copy, so the buttons wait for another file.",
+        },
       },
     },
   },
@@ -147,6 +183,9 @@ export const uploadMachine = setup({
 
 export function provideUploadMachine(deps: UploadDeps) {
   return uploadMachine.provide({
-    actors: { uploadFile: fromPromise(({ input }) => deps.uploadFile(input)) },
+    actors: {
+      uploadFile: fromPromise(({ input }) => deps.uploadFile(input)),
+      uploadToDrive: fromPromise(({ input }) => deps.uploadToDrive(input)),
+    },
   })
 }

@@ -10,7 +10,7 @@ import type { CurrentUser } from '../auth/auth-service.ts'
 import type { GoogleConfig } from '../config.ts'
 import type { Db } from '../db/database.ts'
 import { createDriveApi, type DriveApi, type DriveListedFile } from '../google/drive-api.ts'
-import type { GoogleConnections } from '../google/google-connections.ts'
+import { type GoogleConnections, WRITE_SCOPES } from '../google/google-connections.ts'
 import { DRIVE_SOURCE, type GoogleDriveRepository } from '../google/google-drive-repository.ts'
 import { classifyGoogleError, type RetryPolicy } from '../google/google-errors.ts'
 import { HttpError } from '../http-errors.ts'
@@ -41,7 +41,13 @@ export const DRIVE_MESSAGES = {
   fileNotFound: 'File not found in your Google Drive.',
   ingestRunning: 'An ingest is already running',
   wrongEmail: 'The email does not match the signed-in account.',
+  cannotWrite:
+    'DocChat may not add files to your Drive. Reconnect Google Drive under Integrations and allow it to add files.',
 } as const
+
+/** How long an upload to Drive waits for a sync under way (another tab, instance) to end before it runs its own. */
+const UPLOAD_SYNC_WAIT_MS = 10_000
+const UPLOAD_SYNC_POLL_MS = 100
 
 export type DriveService = ReturnType<typeof createDriveService>
 
@@ -192,8 +198,63 @@ export function createDriveService(deps: Deps) {
     )
   }
 
+  /**
+   * Runs a sync of this person's Drive now (the change feed: a few calls), waiting for one already
+   * under way on any instance to end first, so a file just created is in it. False when none could
+   * run: the file then comes with the next sync.
+   */
+  async function syncNow(userId: string, drive: DriveApi): Promise<boolean> {
+    const deadline = performance.now() + UPLOAD_SYNC_WAIT_MS
+    while (!(await beginListing(db, userId, now()))) {
+      if (performance.now() >= deadline) return false
+      await new Promise((resolve) => setTimeout(resolve, UPLOAD_SYNC_POLL_MS))
+    }
+    try {
+      await planDriveSync(userId, { db, drive, now })
+      jobs.wake()
+      return true
+    } catch (error) {
+      // The file is in Drive already: a failed sync must not turn into "upload failed" (a retry
+      // would add it twice). The next sync brings it.
+      log.warn(
+        { event: 'google.drive.upload-sync-failed', userId, ...classifyGoogleError(error) },
+        'sync after an upload failed',
+      )
+      return false
+    } finally {
+      await endListing(db, userId)
+    }
+  }
+
   return {
     configured: google !== null,
+
+    /**
+     * 'Upload to Drive': creates the file in the person's My Drive (the drive.file scope), then syncs
+     * their Drive so it is queued for the library like any Drive file. `synced` is false when the
+     * sync could not run now (the file then comes with the next one).
+     */
+    async uploadFile(
+      user: Person,
+      file: { name: string; mimeType: string; bytes: Uint8Array },
+    ): Promise<{ file: DriveFile; synced: boolean }> {
+      return withDrive(user, async (drive) => {
+        const granted = (await deps.repository.findConnection(user.id))?.scope.split(/\s+/) ?? []
+        if (!granted.some((scope) => WRITE_SCOPES.has(scope)))
+          throw new HttpError(409, DRIVE_MESSAGES.cannotWrite)
+        let created: DriveListedFile
+        try {
+          created = await drive.createFile(file)
+        } catch (error) {
+          if (classifyGoogleError(error).kind === 'insufficient-scope') {
+            throw new HttpError(409, DRIVE_MESSAGES.cannotWrite)
+          }
+          throw error
+        }
+        log.info({ event: 'google.drive.uploaded', userId: user.id }, 'file uploaded to Drive')
+        return { file: toDriveFile(created), synced: await syncNow(user.id, drive) }
+      })
+    },
 
     async listFiles(user: Person, email: string): Promise<{ files: DriveFile[] }> {
       checkEmail(user, email)

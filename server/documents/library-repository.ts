@@ -65,6 +65,21 @@ export function createLibraryRepository(db: Db) {
         .where(and(eq(libraryDocuments.userId, userId), eq(libraryDocuments.source, source)))
     },
 
+    /** The user's row for one file of a source (a Drive file id), excluded ones included. */
+    async findExternal(userId: string, source: string, externalId: string): Promise<LibraryRow | null> {
+      const [row] = await db
+        .select()
+        .from(libraryDocuments)
+        .where(
+          and(
+            eq(libraryDocuments.userId, userId),
+            eq(libraryDocuments.source, source),
+            eq(libraryDocuments.externalId, externalId),
+          ),
+        )
+      return row ?? null
+    },
+
     async find(id: string): Promise<LibraryRow | null> {
       const [row] = await db.select().from(libraryDocuments).where(eq(libraryDocuments.id, id))
       return row ?? null

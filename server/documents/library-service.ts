@@ -97,6 +97,26 @@ export function createLibraryService({ db, jobs: queue, now }: { db: Db; jobs: J
       }
     },
 
+    /**
+     * The library's document for a Drive file once it is read (or after `waitMs`, still queued);
+     * null when no sync has recorded it.
+     */
+    async awaitDriveFile(
+      userId: string,
+      fileId: string,
+      waitMs = UPLOAD_WAIT_MS,
+    ): Promise<LibraryDocument | null> {
+      queue.wake()
+      const deadline = performance.now() + waitMs
+      for (;;) {
+        const row = await repository.findExternal(userId, DRIVE_SOURCE, fileId)
+        if (!row || row.excluded) return null
+        const pending = row.status === 'queued' || row.status === 'processing'
+        if (!pending || performance.now() >= deadline) return toLibraryDocument(row)
+        await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS))
+      }
+    },
+
     async list(userId: string): Promise<Library> {
       const rows = await repository.list(userId)
       const done = rows.filter((r) => r.status === 'ready' || r.status === 'failed' || r.status === 'skipped')

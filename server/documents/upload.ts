@@ -28,6 +28,19 @@ export const UPLOAD_MESSAGES = {
   noFile: 'Choose a file to upload.',
 } as const
 
+/** The upload dialog's sentence after 'Upload to Drive', from where the file stands in the library. */
+export function driveUploadMessage(
+  name: string,
+  document: { status: string; reason: string | null } | null,
+): string {
+  if (!document) return `${name} is in your Google Drive; it will appear in your library with the next sync.`
+  if (document.status === 'ready') return `${name} is in your Google Drive and in your library.`
+  if (document.status === 'failed' || document.status === 'skipped') {
+    return `${name} is in your Google Drive, but could not be read: ${document.reason ?? 'unknown reason'}.`
+  }
+  return `${name} is in your Google Drive and is still being read into your library.`
+}
+
 /** The file's type as we read it: its declared MIME type, else (none or generic) its extension. */
 export function uploadKind(name: string, mimeType: string): 'application/pdf' | 'text/plain' | null {
   if (mimeType === 'application/pdf' || mimeType === 'text/plain') return mimeType

@@ -5,7 +5,7 @@
  * (the start token of "now", and every change since a token). The client's own retries are off
  * (`retry: false`): withBackoff decides, so every retry is bounded and counted in one place.
  */
-import type { Readable } from 'node:stream'
+import { Readable } from 'node:stream'
 import type { drive_v3 } from '@googleapis/drive'
 import type { OAuth2Client } from 'google-auth-library'
 import { safeExternalLink } from '#contracts/safe-link.ts'
@@ -230,6 +230,32 @@ export function createDriveApi(auth: OAuth2Client, rootUrl: string, retry: Retry
       }
     },
 
+    /**
+     * Creates a file with its bytes in the person's My Drive (a multipart upload). Retried only
+     * when Google said it did not take the request (429 or a rate-limit reason): after a 5xx or a
+     * broken connection the file may exist already, and a second try would add it twice.
+     */
+    async createFile(file: { name: string; mimeType: string; bytes: Uint8Array }): Promise<DriveListedFile> {
+      const { data } = await withBackoff(
+        () =>
+          api.files.create(
+            {
+              requestBody: { name: file.name, mimeType: file.mimeType },
+              // A new stream per attempt: a consumed one cannot be sent again.
+              media: { mimeType: file.mimeType, body: Readable.from([Buffer.from(file.bytes)]) },
+              fields: INGEST_FILE_FIELDS,
+              ...ALL_DRIVES,
+            },
+            // The upload URL is built from this call's own rootUrl, not the client's (a googleapis
+            // quirk): without it the bytes would go to www.googleapis.com whatever rootUrl says.
+            { retry: false, rootUrl },
+          ),
+        retry,
+        isRefusedBeforeWork,
+      )
+      return toListedFile(data)
+    },
+
     /** The Google account's address, for the record; null when Drive will not say. */
     async accountEmail(): Promise<string | null> {
       try {
@@ -252,6 +278,12 @@ function isRefusedToken(error: unknown): boolean {
   if (status === 404 || status === 410) return true
   const data = error.response?.data as { error?: { errors?: { location?: string }[] } } | undefined
   return status === 400 && data?.error?.errors?.[0]?.location === 'pageToken'
+}
+
+/** Google refused the request without doing it: 429, or a 403 rate-limit reason. */
+function isRefusedBeforeWork(error: unknown): boolean {
+  const failure = classifyGoogleError(error)
+  return failure.kind === 'busy' && (failure.status === 429 || failure.status === 403)
 }
 
 /** The declared length, whichever shape the client hands the headers in. */

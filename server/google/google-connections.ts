@@ -17,6 +17,10 @@ import { googleAuth } from './google-libraries.ts'
 import { createTokenCipher } from './token-crypto.ts'
 
 export const DRIVE_READONLY_SCOPE = 'https://www.googleapis.com/auth/drive.readonly'
+/** Lets DocChat create files in the person's Drive ('Upload to Drive'), and touch only those. */
+export const DRIVE_FILE_SCOPE = 'https://www.googleapis.com/auth/drive.file'
+/** Scopes that let DocChat add a file to the person's Drive; drive.file is what it asks for. */
+export const WRITE_SCOPES = new Set([DRIVE_FILE_SCOPE, 'https://www.googleapis.com/auth/drive'])
 /** Scopes that let DocChat read file contents; drive.readonly is what it asks for. */
 const READ_SCOPES = new Set([DRIVE_READONLY_SCOPE, 'https://www.googleapis.com/auth/drive'])
 /** How long a connect window may take, from opening to Google's redirect back. */
@@ -115,7 +119,7 @@ export function createGoogleConnections({ google, repository, now, log }: Deps) 
       const hasRefreshToken = Boolean((await storedTokens(userId))?.refresh_token)
       return client.generateAuthUrl({
         access_type: 'offline',
-        scope: [DRIVE_READONLY_SCOPE],
+        scope: [DRIVE_READONLY_SCOPE, DRIVE_FILE_SCOPE],
         state,
         code_challenge: codeChallenge ?? '',
         code_challenge_method: googleAuth().CodeChallengeMethod.S256,

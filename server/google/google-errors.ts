@@ -93,12 +93,18 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = { attempts: 4, baseDelayMs: 500
  * exponential backoff, at most `policy.attempts` times in all; any other failure, or the last
  * busy one, is thrown as is.
  */
-export async function withBackoff<T>(call: () => Promise<T>, policy: RetryPolicy): Promise<T> {
+export async function withBackoff<T>(
+  call: () => Promise<T>,
+  policy: RetryPolicy,
+  /** Which busy answers to retry (all of them unless told): a call that is not idempotent narrows it. */
+  retryable: (error: unknown) => boolean = () => true,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await call()
     } catch (error) {
-      if (attempt >= policy.attempts || classifyGoogleError(error).kind !== 'busy') throw error
+      if (attempt >= policy.attempts || classifyGoogleError(error).kind !== 'busy' || !retryable(error))
+        throw error
       const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1))
       await sleep(Math.random() * ceiling)
     }

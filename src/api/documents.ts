@@ -23,18 +23,21 @@ export function createDocumentsApi(http: Http) {
 }
 
 /**
- * The spec's upload call: the one multipart request of the API (field `file`), so it does not go
- * through the JSON client; failures become the same ApiError with the server's sentence.
+ * Sends one file as multipart (field `file`) to `path` and parses the success body with `schema`:
+ * the upload calls do not go through the JSON client; failures become the same ApiError with the
+ * server's sentence.
  */
-export async function uploadFile(
-  input: { sessionId: string; name: string; content: Blob },
+export async function postFile<T>(
+  path: string,
+  schema: { safeParse(value: unknown): { success: true; data: { data: T } } | { success: false } },
+  input: { name: string; content: Blob },
   doFetch: typeof fetch = globalThis.fetch.bind(globalThis),
-): Promise<LibraryDocument> {
+): Promise<T> {
   const form = new FormData()
   form.append('file', input.content, input.name)
   let response: Response
   try {
-    response = await doFetch(fillPath(documentEndpoints.uploadFile.path, { id: input.sessionId }), {
+    response = await doFetch(path, {
       method: 'POST',
       credentials: 'include',
       headers: { accept: 'application/json' },
@@ -48,7 +51,16 @@ export async function uploadFile(
     const parsed = ErrorEnvelopeSchema.safeParse(json)
     throw new ApiError(response.status, parsed.success ? parsed.data.message : response.statusText)
   }
-  const parsed = documentEndpoints.uploadFile.response.safeParse(json)
+  const parsed = schema.safeParse(json)
   if (!parsed.success) throw new ApiError(response.status, 'Unexpected response from the upload')
   return parsed.data.data
+}
+
+/** The spec's upload call: the file goes into the person's library through the open conversation. */
+export function uploadFile(
+  input: { sessionId: string; name: string; content: Blob },
+  doFetch?: typeof fetch,
+): Promise<LibraryDocument> {
+  const { uploadFile: endpoint } = documentEndpoints
+  return postFile(fillPath(endpoint.path, { id: input.sessionId }), endpoint.response, input, doFetch)
 }

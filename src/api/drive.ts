@@ -1,6 +1,7 @@
 /** One client function per Google Drive endpoint; the deps injected into the drive machines. */
-import { type DriveFile, driveEndpoints, type IngestReport } from '#contracts/drive.ts'
+import { type DriveFile, type DriveUpload, driveEndpoints, type IngestReport } from '#contracts/drive.ts'
 import type { Http } from './client.ts'
+import { postFile } from './documents.ts'
 
 export type DriveApi = ReturnType<typeof createDriveApi>
 
@@ -20,4 +21,13 @@ export function createDriveApi(http: Http) {
       return (await http(driveEndpoints.ingestDocuments, { body: { email } })).data
     },
   }
+}
+
+/** 'Upload to Drive' (multipart, like the spec's upload): the file goes into the person's Drive, then the library. */
+export function uploadToDrive(
+  input: { name: string; content: Blob },
+  doFetch?: typeof fetch,
+): Promise<DriveUpload> {
+  const { uploadFile } = driveEndpoints
+  return postFile(uploadFile.path, uploadFile.response, input, doFetch)
 }

@@ -27,6 +27,8 @@ import {
 import { buildTestApp, TEST_APP_SECRET } from './helper.ts'
 
 const DRIVE_READONLY = 'https://www.googleapis.com/auth/drive.readonly'
+/** 'Upload to Drive' creates files, and may touch only those (README D65). */
+const DRIVE_FILE = 'https://www.googleapis.com/auth/drive.file'
 
 let emulator: GoogleEmulator
 let app: App
@@ -46,7 +48,7 @@ beforeEach(() => {
 const grantOf = (email: string) =>
   [...emulator.state.data.grants.values()].find((g) => g.email === email && !g.revoked)
 
-test('Connect redirects to Google with drive.readonly, offline access, consent, a state and PKCE S256', async () => {
+test('Connect redirects to Google with drive.readonly and drive.file, offline access, consent, a state and PKCE S256', async () => {
   const person = await newPerson(app)
 
   const response = await openConnect(app, person.cookie)
@@ -60,7 +62,7 @@ test('Connect redirects to Google with drive.readonly, offline access, consent, 
     client_id: emulator.clientId,
     redirect_uri: `${PUBLIC_URL}${DRIVE_CALLBACK_PATH}`,
     response_type: 'code',
-    scope: DRIVE_READONLY,
+    scope: `${DRIVE_READONLY} ${DRIVE_FILE}`,
     access_type: 'offline',
     prompt: 'consent',
     code_challenge_method: 'S256',
@@ -104,7 +106,7 @@ test('approving on Google shows "Google Drive connected" and tells the opener, o
   expect(csp).not.toContain('unsafe-inline')
   expect(page.headers['cache-control']).toBe('no-store')
   const row = await connectionRow(app, person.id)
-  expect(row?.scope).toBe(DRIVE_READONLY)
+  expect(row?.scope).toBe(`${DRIVE_READONLY} ${DRIVE_FILE}`)
   expect(row?.googleEmail).toBe(ADA)
 })
 

@@ -1,8 +1,11 @@
 import { fireEvent, screen, within } from '@testing-library/react'
+import { HttpResponse, http } from 'msw'
 import { expect, test } from 'vitest'
+import { type DriveUpload, driveEndpoints } from '#contracts/drive.ts'
 import { UPLOAD_MESSAGES } from '#machines/upload/upload-machine.ts'
 import { UPLOAD_MAX_BYTES, UPLOAD_MIN_BYTES } from '#machines/upload/upload-rules.ts'
 import { chatBackend, openChat } from './chat-fixtures.ts'
+import { fail, server, urlOf } from './msw-server.ts'
 
 /** A file that reports `size` bytes without allocating them. */
 function fileOf(name: string, type: string, size: number): File {
@@ -84,14 +87,58 @@ test('a good file after a bad one clears the message', async () => {
   expect(button('Upload').disabled).toBe(false)
 })
 
-test("'Upload to Drive' only closes the dialog: no request is made", async () => {
-  const { user, picker, button } = await openUpload()
+const driveUpload = (message: string): DriveUpload => ({
+  file: {
+    id: '1AbCdEfGhIjKlMnOpQrStUvWxYz012345',
+    name: 'report.pdf',
+    mimeType: 'application/pdf',
+    modifiedTime: '2026-11-22T10:00:00.000Z',
+    webContentLink: null,
+    webViewLink: 'https://drive.google.com/file/d/1AbCdEfGhIjKlMnOpQrStUvWxYz012345/view',
+  },
+  document: null,
+  message,
+})
+
+test("'Upload to Drive' sends the file to Drive and shows where it stands; the dialog stays open", async () => {
+  const received: (string | undefined)[] = []
+  const message = 'report.pdf is in your Google Drive and in your library.'
+  server.use(
+    http.post(urlOf(driveEndpoints.uploadFile), async ({ request }) => {
+      // The body itself cannot be read back here (jsdom's File in Node's fetch): its type says multipart.
+      received.push(request.headers.get('content-type')?.split(';')[0])
+      return HttpResponse.json(
+        driveEndpoints.uploadFile.response.parse({ success: true, data: driveUpload(message) }),
+        {
+          status: 201,
+        },
+      )
+    }),
+  )
+  const { user, dialog, picker, button } = await openUpload()
   await user.upload(picker, goodPdf())
 
   await user.click(button('Upload to Drive'))
 
-  // Any request would have no MSW handler and fail the test (tests/views/setup.ts).
-  expect(screen.queryByRole('dialog')).toBeNull()
+  expect((await within(dialog).findByRole('status')).textContent).toBe(message)
+  expect(received).toEqual(['multipart/form-data'])
+  expect(within(dialog).queryByRole('alert')).toBeNull()
+  // Sent once: another click would add a second copy to Drive.
+  expect(button('Upload to Drive').disabled).toBe(true)
+  expect(button('Upload').disabled).toBe(true)
+})
+
+test("a refused 'Upload to Drive' shows the server's sentence and lets the person try again", async () => {
+  const notConnected = 'Google Drive is not connected. Connect it under Integrations.'
+  server.use(fail(driveEndpoints.uploadFile, 409, notConnected))
+  const { user, dialog, picker, button } = await openUpload()
+  await user.upload(picker, goodPdf())
+
+  await user.click(button('Upload to Drive'))
+
+  expect((await within(dialog).findByRole('alert')).textContent).toBe(notConnected)
+  expect(within(dialog).queryByRole('status')).toBeNull()
+  expect(button('Upload to Drive').disabled).toBe(false)
 })
 
 test("'Upload' with no conversation open says to open one first", async () => {

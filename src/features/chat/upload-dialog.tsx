@@ -28,7 +28,7 @@ export function UploadDialog({ upload }: { upload: Upload }) {
   const footer = (
     <>
       <Button variant="secondary" disabled={!upload.ready} onClick={() => upload.submit('drive')}>
-        Upload to Drive
+        {upload.uploadingToDrive ? 'Uploading to Drive...' : 'Upload to Drive'}
       </Button>
       <Button disabled={!upload.ready} onClick={() => upload.submit('chat')}>
         {upload.uploading ? 'Uploading...' : 'Upload'}
@@ -80,6 +80,11 @@ export function UploadDialog({ upload }: { upload: Upload }) {
         >
           <FileIcon size={16} />
           {upload.fileName}
+        </p>
+      ) : null}
+      {upload.notice ? (
+        <p role="status" className={css({ fontSize: 'sm', color: 'text' })}>
+          {upload.notice}
         </p>
       ) : null}
       {upload.error ? (

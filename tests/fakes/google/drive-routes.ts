@@ -34,7 +34,7 @@ import type { DriveEndpoint, EmulatorAccount, StoredFile } from './store.ts'
 const MAX_EXPORT_BYTES = 10 * 1024 * 1024
 const DEFAULT_PAGE_SIZE = 100
 
-export type Caller = { account: EmulatorAccount; access: DriveAccess }
+export type Caller = { account: EmulatorAccount; access: DriveAccess; scopes: readonly string[] }
 
 /** `supportsAllDrives=true`: the caller copes with shared drives, so their files are in reach. */
 export function supportsAllDrives(ctx: RouteContext): boolean {
@@ -73,7 +73,7 @@ export function authorize(ctx: RouteContext, endpoint: DriveEndpoint): Caller | 
     sendDriveError(ctx, driveErrors.insufficientScopes())
     return undefined
   }
-  return { account, access }
+  return { account, access, scopes: found.grant.scopes }
 }
 
 export function selection(ctx: RouteContext, fallback: string, schema: Schema): Selection | undefined {

@@ -12,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { controlRoutes } from './control-routes.ts'
 import { driveChangeRoutes } from './drive-changes.ts'
 import { driveRoutes } from './drive-routes.ts'
+import { driveUploadRoutes } from './drive-upload.ts'
 import { buildFixtureFiles } from './fixtures.ts'
 import { driveErrors } from './google-errors.ts'
 import { BodyTooLargeError, sendJson } from './http.ts'
@@ -107,6 +108,7 @@ export async function createGoogleEmulator(options: GoogleEmulatorOptions = {}):
   const routes = [
     ...oauthRoutes,
     ...driveRoutes,
+    ...driveUploadRoutes,
     ...driveChangeRoutes,
     ...(options.controlRoutes === false ? [] : controlRoutes),
   ]

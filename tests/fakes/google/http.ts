@@ -8,12 +8,12 @@ const MAX_BODY_BYTES = 1_000_000
 
 export class BodyTooLargeError extends Error {}
 
-export async function readBody(req: IncomingMessage): Promise<Buffer> {
+export async function readBody(req: IncomingMessage, maxBytes = MAX_BODY_BYTES): Promise<Buffer> {
   const chunks: Buffer[] = []
   let size = 0
   for await (const chunk of req) {
     size += (chunk as Buffer).length
-    if (size > MAX_BODY_BYTES) throw new BodyTooLargeError('request body too large')
+    if (size > maxBytes) throw new BodyTooLargeError('request body too large')
     chunks.push(chunk as Buffer)
   }
   return Buffer.concat(chunks)

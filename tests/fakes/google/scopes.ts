@@ -53,8 +53,8 @@ export type DriveAccess = 'content' | 'metadata' | 'app-files' | 'none'
 
 /**
  * `content`: list, read metadata, download and export everything; `metadata`: list and read
- * metadata only; `app-files` (drive.file): only files the app created or was given, which in the
- * emulator is none.
+ * metadata only; `app-files` (drive.file): only files the app created or was given, which the
+ * emulator does not track, so such a caller reads none (it may still create files: canWrite).
  */
 export function driveAccess(scopes: readonly string[]): DriveAccess {
   const has = (name: string) => scopes.includes(`${AUTH_PREFIX}${name}`)
@@ -62,4 +62,9 @@ export function driveAccess(scopes: readonly string[]): DriveAccess {
   if (has('drive.metadata') || has('drive.metadata.readonly')) return 'metadata'
   if (has('drive.file')) return 'app-files'
   return 'none'
+}
+
+/** Creating files: the full `drive` scope, or `drive.file` (the files the app itself creates). */
+export function canWrite(scopes: readonly string[]): boolean {
+  return scopes.includes(`${AUTH_PREFIX}drive`) || scopes.includes(`${AUTH_PREFIX}drive.file`)
 }

@@ -36,6 +36,7 @@ export const DRIVE_ENDPOINTS = [
   'about.get',
   'changes.getStartPageToken',
   'changes.list',
+  'files.create',
 ] as const
 export type DriveEndpoint = (typeof DRIVE_ENDPOINTS)[number]
 
