@@ -120,7 +120,7 @@ export function chatBackend(seed: Seed = {}) {
     }),
     http.get(urlOf(chatEndpoints.listMessages), ({ params }) => {
       const list = messages.get(String(params.id))
-      if (!list) return errorResponse(404, 'Session not found')
+      if (!list) return errorResponse(404, 'Conversation not found')
       return okResponse(chatEndpoints.listMessages, { success: true, data: list })
     }),
     http.post(urlOf(chatEndpoints.sendMessage), async ({ request, params }) => {
