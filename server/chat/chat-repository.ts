@@ -6,7 +6,7 @@
 import { and, asc, desc, eq, isNull, lte, or, sql } from 'drizzle-orm'
 import { LAST_MESSAGE_PREVIEW_LENGTH } from '#contracts/chat.ts'
 import type { Db } from '../db/database.ts'
-import { chatMessages, chatSessions, type SourceSnapshot } from '../db/schema.ts'
+import { chatConversations, chatMessages, type SourceSnapshot } from '../db/schema.ts'
 import type { Turn } from '../documents/passages.ts'
 
 export type ConversationRecord = { id: string; title: string; createdAt: Date; updatedAt: Date }
@@ -63,15 +63,15 @@ export type ChatRepository = ReturnType<typeof createChatRepository>
 function releasing(until: Date | undefined) {
   if (!until) return {}
   return {
-    answeringUntil: sql`CASE WHEN ${chatSessions.answeringUntil} = ${until.toISOString()}::timestamptz THEN NULL ELSE ${chatSessions.answeringUntil} END`,
+    answeringUntil: sql`CASE WHEN ${chatConversations.answeringUntil} = ${until.toISOString()}::timestamptz THEN NULL ELSE ${chatConversations.answeringUntil} END`,
   }
 }
 
 const conversationColumns = {
-  id: chatSessions.id,
-  title: chatSessions.title,
-  createdAt: chatSessions.createdAt,
-  updatedAt: chatSessions.updatedAt,
+  id: chatConversations.id,
+  title: chatConversations.title,
+  createdAt: chatConversations.createdAt,
+  updatedAt: chatConversations.updatedAt,
 }
 
 const messageColumns = {
@@ -101,7 +101,7 @@ const newestFirst = [desc(chatMessages.createdAt), asc(chatMessages.isUser), des
 
 export function createChatRepository(db: Db) {
   const ownConversation = (userId: string, conversationId: string) =>
-    and(eq(chatSessions.id, conversationId), eq(chatSessions.userId, userId))
+    and(eq(chatConversations.id, conversationId), eq(chatConversations.userId, userId))
 
   return {
     async createConversation(input: {
@@ -110,7 +110,7 @@ export function createChatRepository(db: Db) {
       now: Date
     }): Promise<ConversationRecord> {
       const [row] = await db
-        .insert(chatSessions)
+        .insert(chatConversations)
         .values({ userId: input.userId, title: input.title, createdAt: input.now, updatedAt: input.now })
         .returning(conversationColumns)
       if (!row) throw new Error('Inserting a chat conversation returned no row')
@@ -125,15 +125,19 @@ export function createChatRepository(db: Db) {
     async listConversations(userId: string): Promise<ConversationSummary[]> {
       return db
         .select({ ...conversationColumns, messageCount, lastMessage })
-        .from(chatSessions)
-        .where(eq(chatSessions.userId, userId))
-        .orderBy(desc(chatSessions.updatedAt), desc(chatSessions.createdAt), desc(chatSessions.id))
+        .from(chatConversations)
+        .where(eq(chatConversations.userId, userId))
+        .orderBy(
+          desc(chatConversations.updatedAt),
+          desc(chatConversations.createdAt),
+          desc(chatConversations.id),
+        )
     },
 
     async findConversation(userId: string, conversationId: string): Promise<ConversationRecord | null> {
       const rows = await db
         .select(conversationColumns)
-        .from(chatSessions)
+        .from(chatConversations)
         .where(ownConversation(userId, conversationId))
       return rows[0] ?? null
     },
@@ -141,9 +145,9 @@ export function createChatRepository(db: Db) {
     /** Its messages go with it (cascade), feedback included. False when there was none. */
     async deleteConversation(userId: string, conversationId: string): Promise<boolean> {
       const rows = await db
-        .delete(chatSessions)
+        .delete(chatConversations)
         .where(ownConversation(userId, conversationId))
-        .returning({ id: chatSessions.id })
+        .returning({ id: chatConversations.id })
       return rows.length > 0
     },
 
@@ -151,7 +155,7 @@ export function createChatRepository(db: Db) {
       return db
         .select(messageColumns)
         .from(chatMessages)
-        .where(and(eq(chatMessages.sessionId, conversationId), eq(chatMessages.userId, userId)))
+        .where(and(eq(chatMessages.conversationId, conversationId), eq(chatMessages.userId, userId)))
         .orderBy(...oldestFirst)
     },
 
@@ -160,7 +164,7 @@ export function createChatRepository(db: Db) {
       const rows = await db
         .select({ isUser: chatMessages.isUser, content: chatMessages.content })
         .from(chatMessages)
-        .where(and(eq(chatMessages.sessionId, conversationId), eq(chatMessages.userId, userId)))
+        .where(and(eq(chatMessages.conversationId, conversationId), eq(chatMessages.userId, userId)))
         .orderBy(...newestFirst)
         .limit(limit)
       return rows.reverse()
@@ -174,23 +178,23 @@ export function createChatRepository(db: Db) {
     async storeExchange(x: Exchange): Promise<{ question: MessageRecord; answer: MessageRecord } | null> {
       return db.transaction(async (tx) => {
         const touched = await tx
-          .update(chatSessions)
+          .update(chatConversations)
           .set({ updatedAt: x.answeredAt, ...releasing(x.claimUntil) })
           .where(ownConversation(x.userId, x.conversationId))
-          .returning({ id: chatSessions.id })
+          .returning({ id: chatConversations.id })
         if (touched.length === 0) return null
         const rows = await tx
           .insert(chatMessages)
           .values([
             {
-              sessionId: x.conversationId,
+              conversationId: x.conversationId,
               userId: x.userId,
               isUser: true,
               content: x.question,
               createdAt: x.askedAt,
             },
             {
-              sessionId: x.conversationId,
+              conversationId: x.conversationId,
               userId: x.userId,
               isUser: false,
               content: x.answer,
@@ -218,19 +222,19 @@ export function createChatRepository(db: Db) {
       until: Date,
     ): Promise<'claimed' | 'busy' | null> {
       const claimed = await db
-        .update(chatSessions)
+        .update(chatConversations)
         .set({ answeringUntil: until })
         .where(
           and(
             ownConversation(userId, conversationId),
-            or(isNull(chatSessions.answeringUntil), lte(chatSessions.answeringUntil, now)),
+            or(isNull(chatConversations.answeringUntil), lte(chatConversations.answeringUntil, now)),
           ),
         )
-        .returning({ id: chatSessions.id })
+        .returning({ id: chatConversations.id })
       if (claimed.length > 0) return 'claimed'
       const [exists] = await db
-        .select({ id: chatSessions.id })
-        .from(chatSessions)
+        .select({ id: chatConversations.id })
+        .from(chatConversations)
         .where(ownConversation(userId, conversationId))
       return exists ? 'busy' : null
     },
@@ -238,9 +242,9 @@ export function createChatRepository(db: Db) {
     /** Ends this claim (and only this one: a lapsed claim may have been taken over since). */
     async releaseAnswering(userId: string, conversationId: string, until: Date): Promise<void> {
       await db
-        .update(chatSessions)
+        .update(chatConversations)
         .set({ answeringUntil: null })
-        .where(and(ownConversation(userId, conversationId), eq(chatSessions.answeringUntil, until)))
+        .where(and(ownConversation(userId, conversationId), eq(chatConversations.answeringUntil, until)))
     },
 
     /** The newest message and the one before it (the last question and its answer), newest first. */
@@ -248,7 +252,7 @@ export function createChatRepository(db: Db) {
       return db
         .select(messageColumns)
         .from(chatMessages)
-        .where(and(eq(chatMessages.sessionId, conversationId), eq(chatMessages.userId, userId)))
+        .where(and(eq(chatMessages.conversationId, conversationId), eq(chatMessages.userId, userId)))
         .orderBy(...newestFirst)
         .limit(2)
     },
@@ -257,10 +261,10 @@ export function createChatRepository(db: Db) {
     async replaceAnswer(r: Replacement): Promise<MessageRecord | null> {
       return db.transaction(async (tx) => {
         const touched = await tx
-          .update(chatSessions)
+          .update(chatConversations)
           .set({ updatedAt: r.answeredAt, ...releasing(r.claimUntil) })
           .where(ownConversation(r.userId, r.conversationId))
-          .returning({ id: chatSessions.id })
+          .returning({ id: chatConversations.id })
         if (touched.length === 0) return null
         const [row] = await tx
           .update(chatMessages)
@@ -274,7 +278,7 @@ export function createChatRepository(db: Db) {
           .where(
             and(
               eq(chatMessages.id, r.answerId),
-              eq(chatMessages.sessionId, r.conversationId),
+              eq(chatMessages.conversationId, r.conversationId),
               eq(chatMessages.userId, r.userId),
               eq(chatMessages.isUser, false),
             ),
@@ -290,7 +294,7 @@ export function createChatRepository(db: Db) {
       title: string,
     ): Promise<ConversationSummary | null> {
       const [row] = await db
-        .update(chatSessions)
+        .update(chatConversations)
         .set({ title })
         .where(ownConversation(userId, conversationId))
         .returning({ ...conversationColumns, messageCount, lastMessage })
@@ -319,12 +323,12 @@ export function createChatRepository(db: Db) {
             limit 1
           ), '')`,
         })
-        .from(chatSessions)
+        .from(chatConversations)
         .where(
           and(
-            eq(chatSessions.userId, userId),
+            eq(chatConversations.userId, userId),
             or(
-              sql`to_tsvector('english', ${chatSessions.title}) @@ ${query}`,
+              sql`to_tsvector('english', ${chatConversations.title}) @@ ${query}`,
               sql`exists (
                 select 1 from chat_messages m
                 where m.session_id = chat_sessions.id and m.user_id = ${userId}
@@ -333,7 +337,7 @@ export function createChatRepository(db: Db) {
             ),
           ),
         )
-        .orderBy(desc(chatSessions.updatedAt), desc(chatSessions.id))
+        .orderBy(desc(chatConversations.updatedAt), desc(chatConversations.id))
         .limit(SEARCH_LIMIT)
       return rows
     },

@@ -8,7 +8,7 @@ import { and, eq, inArray } from 'drizzle-orm'
 import type { Library, LibraryDocument } from '#contracts/documents.ts'
 import type { Db } from '../db/database.ts'
 import {
-  chatSessions,
+  chatConversations,
   documents as documentsTable,
   driveSyncs,
   jobs,
@@ -80,9 +80,9 @@ export function createLibraryService({ db, jobs: queue, now }: { db: Db; jobs: J
       waitMs = UPLOAD_WAIT_MS,
     ): Promise<LibraryDocument> {
       const [conversation] = await db
-        .select({ id: chatSessions.id })
-        .from(chatSessions)
-        .where(and(eq(chatSessions.id, conversationId), eq(chatSessions.userId, userId)))
+        .select({ id: chatConversations.id })
+        .from(chatConversations)
+        .where(and(eq(chatConversations.id, conversationId), eq(chatConversations.userId, userId)))
       if (!conversation) throw new HttpError(404, LIBRARY_MESSAGES.conversationNotFound)
       const mimeType = checkUpload(file.name, file.mimeType, file.bytes.length)
       const id = await storeUpload(db, { userId, name: file.name, mimeType, bytes: file.bytes }, now())

@@ -8,7 +8,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import { type Conversation, chatEndpoints, type SendMessageResponse } from '#contracts/chat.ts'
 import { type Endpoint, ErrorEnvelopeSchema, fillPath } from '#contracts/endpoint.ts'
 import type { App } from '#server/app.ts'
-import { chatMessages, chatSessions } from '#server/db/schema.ts'
+import { chatConversations, chatMessages } from '#server/db/schema.ts'
 
 export type CallOptions = { cookie?: string; params?: Record<string, string>; body?: unknown }
 
@@ -67,7 +67,7 @@ export async function countMessages(app: App, conversationId?: string): Promise<
   const [row] = await app.db
     .select({ n: count() })
     .from(chatMessages)
-    .where(conversationId ? eq(chatMessages.sessionId, conversationId) : undefined)
+    .where(conversationId ? eq(chatMessages.conversationId, conversationId) : undefined)
   return row?.n ?? 0
 }
 
@@ -77,8 +77,13 @@ export async function conversationExists(
   userId?: string,
 ): Promise<boolean> {
   const rows = await app.db
-    .select({ id: chatSessions.id })
-    .from(chatSessions)
-    .where(and(eq(chatSessions.id, conversationId), userId ? eq(chatSessions.userId, userId) : undefined))
+    .select({ id: chatConversations.id })
+    .from(chatConversations)
+    .where(
+      and(
+        eq(chatConversations.id, conversationId),
+        userId ? eq(chatConversations.userId, userId) : undefined,
+      ),
+    )
   return rows.length > 0
 }
