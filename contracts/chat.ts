@@ -9,9 +9,9 @@ import { userText } from './user-text.ts'
 
 /** The longest message a person can send; longer content is refused with 400. */
 export const MESSAGE_MAX_LENGTH = 8000
-/** A session title is the first message (SPEC §4); it is stored shortened to this length. */
+/** A conversation title is the first message (SPEC §4); it is stored shortened to this length. */
 export const TITLE_MAX_LENGTH = 120
-/** How much of the last message the session list carries (for the sidebar and History). */
+/** How much of the last message the conversation list carries (for the sidebar and History). */
 export const LAST_MESSAGE_PREVIEW_LENGTH = 200
 
 export const FEEDBACK_VALUES = ['like', 'dislike'] as const
@@ -25,9 +25,9 @@ export const ConversationSchema = z.object({
   title: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
-  /** SPEC §3 uses only the count of a session's messages; the bodies are not shipped in lists. */
+  /** SPEC §3 uses only the count of a conversation's messages; the bodies are not shipped in lists. */
   messageCount: z.number().int().nonnegative(),
-  /** The start of the newest message, '' for a new session. */
+  /** The start of the newest message, '' for a new conversation. */
   lastMessage: z.string(),
 })
 export type Conversation = z.infer<typeof ConversationSchema>
@@ -127,6 +127,7 @@ export const SearchQuerySchema = z.strictObject({
 
 /** A conversation that matches a search, with the passage of it that matched. */
 export const SearchHitSchema = z.object({
+  /** Named `session` since the call was published; the pact pins the name, so it stays. */
   session: ConversationSchema,
   /** Plain text around the match ('' when only the title matched). */
   snippet: z.string(),

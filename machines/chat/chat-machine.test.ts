@@ -11,7 +11,7 @@ import {
 import { plainText } from './chat-model.ts'
 import type { AnswerStream, ChatDeps } from './chat-types.ts'
 
-function session(id: string, updatedAt: string, extra: Partial<Conversation> = {}): Conversation {
+function conversation(id: string, updatedAt: string, extra: Partial<Conversation> = {}): Conversation {
   return {
     _id: id,
     title: `Title ${id}`,
@@ -36,13 +36,13 @@ function message(id: string, isUser: boolean, content: string, extra: Partial<Me
   return { ...base, ...extra }
 }
 
-const older = session('s-old', '2026-02-01T09:00:00.000Z')
-const newer = session('s-new', '2026-02-10T09:00:00.000Z')
+const older = conversation('s-old', '2026-02-01T09:00:00.000Z')
+const newer = conversation('s-new', '2026-02-10T09:00:00.000Z')
 const reply: SendMessageResponse = {
   userMessage: message('m-user', true, 'What is in my report?', { createdAt: '2026-03-01T12:00:00.000Z' }),
   aiMessage: message('m-ai', false, 'Your report covers Q1.', { createdAt: '2026-03-01T12:00:01.000Z' }),
 }
-const created = session('s-created', '2026-03-01T12:00:00.000Z', {
+const created = conversation('s-created', '2026-03-01T12:00:00.000Z', {
   title: 'What is in my report?',
   messageCount: 0,
   lastMessage: '',
@@ -50,16 +50,16 @@ const created = session('s-created', '2026-03-01T12:00:00.000Z', {
 
 function fakeDeps(overrides: Partial<ChatDeps> = {}) {
   const deps = {
-    listSessions: vi.fn<ChatDeps['listSessions']>().mockResolvedValue([older, newer]),
-    createSession: vi.fn<ChatDeps['createSession']>().mockResolvedValue(created),
+    listConversations: vi.fn<ChatDeps['listConversations']>().mockResolvedValue([older, newer]),
+    createConversation: vi.fn<ChatDeps['createConversation']>().mockResolvedValue(created),
     listMessages: vi.fn<ChatDeps['listMessages']>().mockResolvedValue([]),
     sendMessage: vi.fn<ChatDeps['sendMessage']>().mockResolvedValue(reply),
     regenerate: vi.fn<ChatDeps['regenerate']>().mockResolvedValue(reply),
-    renameSession: vi.fn<ChatDeps['renameSession']>(async (id, title) =>
-      session(id, '2026-02-01T09:00:00.000Z', { title }),
+    renameConversation: vi.fn<ChatDeps['renameConversation']>(async (id, title) =>
+      conversation(id, '2026-02-01T09:00:00.000Z', { title }),
     ),
-    searchSessions: vi.fn<ChatDeps['searchSessions']>().mockResolvedValue([]),
-    deleteSession: vi.fn<ChatDeps['deleteSession']>().mockResolvedValue(undefined),
+    searchConversations: vi.fn<ChatDeps['searchConversations']>().mockResolvedValue([]),
+    deleteConversation: vi.fn<ChatDeps['deleteConversation']>().mockResolvedValue(undefined),
     setFeedback: vi.fn<ChatDeps['setFeedback']>(async (id, feedback) =>
       message(id, false, 'x', { feedback }),
     ),
@@ -71,7 +71,7 @@ function fakeDeps(overrides: Partial<ChatDeps> = {}) {
 
 async function startChat(deps = fakeDeps()) {
   const chat = createActor(provideChatMachine(deps)).start()
-  await waitFor(chat, (s) => !s.hasTag('sessionsLoading'))
+  await waitFor(chat, (s) => !s.hasTag('conversationsLoading'))
   return { chat, deps }
 }
 
@@ -81,20 +81,20 @@ const idle = (chat: Awaited<ReturnType<typeof startChat>>['chat']) =>
 async function openWithMessages(messages: Message[], overrides: Partial<ChatDeps> = {}) {
   const deps = fakeDeps({ listMessages: vi.fn().mockResolvedValue(messages), ...overrides })
   const started = await startChat(deps)
-  started.chat.send({ type: 'chat.select', sessionId: older._id })
+  started.chat.send({ type: 'chat.select', conversationId: older._id })
   await idle(started.chat)
   return started
 }
 
-test('loads the sessions once when it starts, newest first, in the UI shape', async () => {
+test('loads the conversations once when it starts, newest first, in the UI shape', async () => {
   const { chat, deps } = await startChat()
 
   chat.send({ type: 'chat.new' })
-  chat.send({ type: 'chat.select', sessionId: older._id })
+  chat.send({ type: 'chat.select', conversationId: older._id })
   await idle(chat)
 
-  expect(deps.listSessions).toHaveBeenCalledTimes(1)
-  expect(chat.getSnapshot().context.sessions).toEqual([
+  expect(deps.listConversations).toHaveBeenCalledTimes(1)
+  expect(chat.getSnapshot().context.conversations).toEqual([
     {
       id: 's-new',
       title: 'Title s-new',
@@ -112,18 +112,18 @@ test('loads the sessions once when it starts, newest first, in the UI shape', as
   ])
 })
 
-test('a failed session load is only logged', async () => {
+test('a failed conversation load is only logged', async () => {
   const { chat, deps } = await startChat(
-    fakeDeps({ listSessions: vi.fn().mockRejectedValue(new Error('down')) }),
+    fakeDeps({ listConversations: vi.fn().mockRejectedValue(new Error('down')) }),
   )
 
-  expect(chat.getSnapshot().context.sessions).toEqual([])
+  expect(chat.getSnapshot().context.conversations).toEqual([])
   expect(deps.log.error).toHaveBeenCalledTimes(1)
 })
 
 test('step 1: the message shows at once with a temporary id, and the chat is loading', async () => {
   const gate = Promise.withResolvers<Conversation>()
-  const { chat } = await startChat(fakeDeps({ createSession: vi.fn(() => gate.promise) }))
+  const { chat } = await startChat(fakeDeps({ createConversation: vi.fn(() => gate.promise) }))
 
   chat.send({ type: 'chat.send', content: '  What is in my report?  ' })
 
@@ -142,11 +142,11 @@ test('steps 2–4 without an open conversation: creates one titled with the text
   await idle(chat)
 
   const { context } = chat.getSnapshot()
-  expect(deps.createSession).toHaveBeenCalledWith('What is in my report?')
+  expect(deps.createConversation).toHaveBeenCalledWith('What is in my report?')
   expect(deps.sendMessage).toHaveBeenCalledWith('s-created', 'What is in my report?', expect.anything())
-  expect(context.selectedSessionId).toBe('s-created')
-  expect(context.sessions.map((s) => s.id)).toEqual(['s-created', 's-new', 's-old'])
-  expect(context.sessions[0]).toEqual({
+  expect(context.selectedConversationId).toBe('s-created')
+  expect(context.conversations.map((s) => s.id)).toEqual(['s-created', 's-new', 's-old'])
+  expect(context.conversations[0]).toEqual({
     id: 's-created',
     title: 'What is in my report?',
     lastMessage: 'Your report covers Q1.',
@@ -167,9 +167,9 @@ test('step 3–4 in an open conversation: sends to it and moves it to the top', 
   await idle(chat)
 
   const { context } = chat.getSnapshot()
-  expect(deps.createSession).not.toHaveBeenCalled()
+  expect(deps.createConversation).not.toHaveBeenCalled()
   expect(deps.sendMessage).toHaveBeenCalledWith('s-old', 'What is in my report?', expect.anything())
-  expect(context.sessions.map((s) => [s.id, s.messageCount])).toEqual([
+  expect(context.conversations.map((s) => [s.id, s.messageCount])).toEqual([
     ['s-old', 4],
     ['s-new', 2],
   ])
@@ -178,7 +178,7 @@ test('step 3–4 in an open conversation: sends to it and moves it to the top', 
 
 test('step 5, failure at create: the temporary message goes away silently and nothing is sent', async () => {
   const { chat, deps } = await startChat(
-    fakeDeps({ createSession: vi.fn().mockRejectedValue(new Error('500')) }),
+    fakeDeps({ createConversation: vi.fn().mockRejectedValue(new Error('500')) }),
   )
 
   chat.send({ type: 'chat.send', content: 'Hello' })
@@ -186,8 +186,8 @@ test('step 5, failure at create: the temporary message goes away silently and no
 
   const { context } = chat.getSnapshot()
   expect(context.messages).toEqual([])
-  expect(context.selectedSessionId).toBeNull()
-  expect(context.sessions).toHaveLength(2)
+  expect(context.selectedConversationId).toBeNull()
+  expect(context.conversations).toHaveLength(2)
   expect(deps.sendMessage).not.toHaveBeenCalled()
   expect(deps.log.error).toHaveBeenCalledTimes(1)
 })
@@ -203,9 +203,9 @@ test('step 5, failure at send: the message goes away silently, the text returns 
   const { context } = chat.getSnapshot()
   expect(context.messages).toEqual([])
   expect(context.draft).toBe('Hello')
-  expect(context.selectedSessionId).toBeNull()
-  expect(context.sessions.map((s) => s.id)).not.toContain('s-created')
-  await vi.waitFor(() => expect(deps.deleteSession).toHaveBeenCalledWith('s-created'))
+  expect(context.selectedConversationId).toBeNull()
+  expect(context.conversations.map((s) => s.id)).not.toContain('s-created')
+  await vi.waitFor(() => expect(deps.deleteConversation).toHaveBeenCalledWith('s-created'))
   expect(deps.log.error).toHaveBeenCalledTimes(1)
   expect(chat.getSnapshot().hasTag('loading')).toBe(false)
 })
@@ -218,8 +218,8 @@ test('failure in an existing conversation keeps the conversation and gives the t
   await idle(chat)
   expect(chat.getSnapshot().context.messages.map((m) => m.id)).toEqual(['m1', 'm2'])
   expect(chat.getSnapshot().context.draft).toBe('Again?')
-  expect(chat.getSnapshot().context.selectedSessionId).toBe('s-old')
-  expect(deps.deleteSession).not.toHaveBeenCalled()
+  expect(chat.getSnapshot().context.selectedConversationId).toBe('s-old')
+  expect(deps.deleteConversation).not.toHaveBeenCalled()
 })
 
 test('the answer grows token by token, then the stored reply replaces it', async () => {
@@ -340,7 +340,7 @@ test('a stopped answer found after another conversation was opened leaves that c
   chat.send({ type: 'chat.send', content: 'Tell me everything' })
   stream?.onToken('The first part')
   chat.send({ type: 'chat.stop' })
-  chat.send({ type: 'chat.select', sessionId: newer._id })
+  chat.send({ type: 'chat.select', conversationId: newer._id })
   await waitFor(chat, (s) => s.matches({ conversation: 'idle' }))
   gate.resolve(stoppedExchange)
 
@@ -386,7 +386,7 @@ test.each(['', '   ', '\n\t\n'])('blank text %j is not sent', async (content) =>
 
   expect(chat.getSnapshot().context.messages).toEqual([])
   expect(chat.getSnapshot().hasTag('loading')).toBe(false)
-  expect(deps.createSession).not.toHaveBeenCalled()
+  expect(deps.createConversation).not.toHaveBeenCalled()
 })
 
 test('sending is blocked while a reply is awaited', async () => {
@@ -407,7 +407,7 @@ test('sending is blocked while a conversation is loading', async () => {
   const gate = Promise.withResolvers<Message[]>()
   const { chat, deps } = await startChat(fakeDeps({ listMessages: vi.fn(() => gate.promise) }))
 
-  chat.send({ type: 'chat.select', sessionId: older._id })
+  chat.send({ type: 'chat.select', conversationId: older._id })
   chat.send({ type: 'chat.send', content: 'Too early' })
 
   expect(chat.getSnapshot().hasTag('loading')).toBe(true)
@@ -429,7 +429,7 @@ test('selecting a conversation loads its messages as user and bot bubbles', asyn
 
   const { context } = chat.getSnapshot()
   expect(deps.listMessages).toHaveBeenCalledWith('s-old')
-  expect(context.selectedSessionId).toBe('s-old')
+  expect(context.selectedConversationId).toBe('s-old')
   expect(context.messages).toEqual([
     {
       id: 'm1',
@@ -450,7 +450,7 @@ test('a failed message load is only logged', async () => {
   const { chat } = await openWithMessages([], deps)
 
   expect(chat.getSnapshot().context.messages).toEqual([])
-  expect(chat.getSnapshot().context.selectedSessionId).toBe('s-old')
+  expect(chat.getSnapshot().context.selectedConversationId).toBe('s-old')
   expect(deps.log.error).toHaveBeenCalledTimes(1)
 })
 
@@ -461,13 +461,13 @@ test('choosing another conversation while one loads shows only the last choice',
   )
   const { chat } = await startChat(fakeDeps({ listMessages }))
 
-  chat.send({ type: 'chat.select', sessionId: 's-old' })
-  chat.send({ type: 'chat.select', sessionId: 's-new' })
+  chat.send({ type: 'chat.select', conversationId: 's-old' })
+  chat.send({ type: 'chat.select', conversationId: 's-new' })
   await idle(chat)
   first.resolve([message('o1', true, 'Old')])
   await Promise.resolve()
 
-  expect(chat.getSnapshot().context.selectedSessionId).toBe('s-new')
+  expect(chat.getSnapshot().context.selectedConversationId).toBe('s-new')
   expect(chat.getSnapshot().context.messages.map((m) => m.id)).toEqual(['n1'])
 })
 
@@ -477,7 +477,7 @@ test('a new chat clears the messages and the selection', async () => {
   chat.send({ type: 'chat.new' })
 
   expect(chat.getSnapshot().context.messages).toEqual([])
-  expect(chat.getSnapshot().context.selectedSessionId).toBeNull()
+  expect(chat.getSnapshot().context.selectedConversationId).toBeNull()
 })
 
 test('deleting another conversation removes it once the server agrees; the open one stays', async () => {
@@ -485,59 +485,59 @@ test('deleting another conversation removes it once the server agrees; the open 
   const { chat, deps } = await openWithMessages(
     [message('m1', true, 'Hi')],
     fakeDeps({
-      deleteSession: vi.fn(() => gate.promise),
+      deleteConversation: vi.fn(() => gate.promise),
       listMessages: vi.fn().mockResolvedValue([message('m1', true, 'Hi')]),
     }),
   )
 
-  chat.send({ type: 'chat.delete', sessionId: 's-new' })
-  expect(chat.getSnapshot().context.sessions.map((s) => s.id)).toEqual(['s-new', 's-old'])
-  expect(chat.getSnapshot().context.deletingSessionIds).toEqual(['s-new'])
+  chat.send({ type: 'chat.delete', conversationId: 's-new' })
+  expect(chat.getSnapshot().context.conversations.map((s) => s.id)).toEqual(['s-new', 's-old'])
+  expect(chat.getSnapshot().context.deletingConversationIds).toEqual(['s-new'])
   gate.resolve()
-  await waitFor(chat, (s) => s.context.deletingSessionIds.length === 0)
+  await waitFor(chat, (s) => s.context.deletingConversationIds.length === 0)
 
   const { context } = chat.getSnapshot()
-  expect(deps.deleteSession).toHaveBeenCalledWith('s-new')
-  expect(context.sessions.map((s) => s.id)).toEqual(['s-old'])
-  expect(context.selectedSessionId).toBe('s-old')
+  expect(deps.deleteConversation).toHaveBeenCalledWith('s-new')
+  expect(context.conversations.map((s) => s.id)).toEqual(['s-old'])
+  expect(context.selectedConversationId).toBe('s-old')
   expect(context.messages.map((m) => m.id)).toEqual(['m1'])
 })
 
 test('deleting the open conversation clears the messages and the selection', async () => {
   const { chat } = await openWithMessages([message('m1', true, 'Hi')])
 
-  chat.send({ type: 'chat.delete', sessionId: 's-old' })
-  await waitFor(chat, (s) => s.context.sessions.length === 1)
+  chat.send({ type: 'chat.delete', conversationId: 's-old' })
+  await waitFor(chat, (s) => s.context.conversations.length === 1)
 
   const { context } = chat.getSnapshot()
   expect(context.messages).toEqual([])
-  expect(context.selectedSessionId).toBeNull()
+  expect(context.selectedConversationId).toBeNull()
 })
 
 test('two deletions can run at once', async () => {
   const { chat, deps } = await startChat()
 
-  chat.send({ type: 'chat.delete', sessionId: 's-old' })
-  chat.send({ type: 'chat.delete', sessionId: 's-new' })
-  await waitFor(chat, (s) => s.context.sessions.length === 0)
+  chat.send({ type: 'chat.delete', conversationId: 's-old' })
+  chat.send({ type: 'chat.delete', conversationId: 's-new' })
+  await waitFor(chat, (s) => s.context.conversations.length === 0)
 
-  expect(deps.deleteSession).toHaveBeenCalledTimes(2)
+  expect(deps.deleteConversation).toHaveBeenCalledTimes(2)
 })
 
 test('a failed deletion is only logged and can be tried again', async () => {
-  const deleteSession = vi
-    .fn<ChatDeps['deleteSession']>()
+  const deleteConversation = vi
+    .fn<ChatDeps['deleteConversation']>()
     .mockRejectedValueOnce(new Error('500'))
     .mockResolvedValue()
-  const { chat, deps } = await startChat(fakeDeps({ deleteSession }))
+  const { chat, deps } = await startChat(fakeDeps({ deleteConversation }))
 
-  chat.send({ type: 'chat.delete', sessionId: 's-old' })
-  await waitFor(chat, (s) => s.context.deletingSessionIds.length === 0)
-  expect(chat.getSnapshot().context.sessions).toHaveLength(2)
+  chat.send({ type: 'chat.delete', conversationId: 's-old' })
+  await waitFor(chat, (s) => s.context.deletingConversationIds.length === 0)
+  expect(chat.getSnapshot().context.conversations).toHaveLength(2)
   expect(deps.log.error).toHaveBeenCalledTimes(1)
 
-  chat.send({ type: 'chat.delete', sessionId: 's-old' })
-  await waitFor(chat, (s) => s.context.sessions.length === 1)
+  chat.send({ type: 'chat.delete', conversationId: 's-old' })
+  await waitFor(chat, (s) => s.context.conversations.length === 1)
 })
 
 test('feedback is highlighted only after the server stored it', async () => {
@@ -581,16 +581,16 @@ test('a reply that lands after I opened another conversation updates the list, n
 
   chat.send({ type: 'chat.send', content: 'What is in my report?' })
   await waitFor(chat, (s) => s.matches({ reply: 'sendingMessage' }))
-  chat.send({ type: 'chat.select', sessionId: 's-new' })
+  chat.send({ type: 'chat.select', conversationId: 's-new' })
   await waitFor(chat, (s) => s.matches({ conversation: 'idle' }))
   expect(isAwaitingReplyHere(chat.getSnapshot())).toBe(false)
   gate.resolve(reply)
   await idle(chat)
 
   const { context } = chat.getSnapshot()
-  expect(context.selectedSessionId).toBe('s-new')
+  expect(context.selectedConversationId).toBe('s-new')
   expect(context.messages.map((m) => m.id)).toEqual(['x1'])
-  expect(context.sessions[0]).toMatchObject({ id: 's-created', messageCount: 2 })
+  expect(context.conversations[0]).toMatchObject({ id: 's-created', messageCount: 2 })
 })
 
 test('without its effects the machine fails loudly instead of pretending', async () => {
@@ -606,19 +606,19 @@ test('without its effects the machine fails loudly instead of pretending', async
 
 test('rename shows the new title once the server stored it', async () => {
   const { chat, deps } = await startChat()
-  chat.send({ type: 'chat.rename', sessionId: 's-old', title: '  Budget  ' })
-  await waitFor(chat, (s) => s.context.sessions.some((x) => x.title === 'Budget'))
-  expect(deps.renameSession).toHaveBeenCalledWith('s-old', 'Budget')
+  chat.send({ type: 'chat.rename', conversationId: 's-old', title: '  Budget  ' })
+  await waitFor(chat, (s) => s.context.conversations.some((x) => x.title === 'Budget'))
+  expect(deps.renameConversation).toHaveBeenCalledWith('s-old', 'Budget')
 })
 
 test('search keeps the newest query and its hits; an empty query clears them', async () => {
-  const searchSessions = vi.fn<ChatDeps['searchSessions']>()
-  searchSessions.mockResolvedValue([{ session: older, snippet: 'the budget grew' }])
-  const { chat } = await startChat(fakeDeps({ searchSessions }))
+  const searchConversations = vi.fn<ChatDeps['searchConversations']>()
+  searchConversations.mockResolvedValue([{ session: older, snippet: 'the budget grew' }])
+  const { chat } = await startChat(fakeDeps({ searchConversations }))
   chat.send({ type: 'chat.search', query: 'budget' })
   await waitFor(chat, (s) => s.context.searchHits !== null)
   expect(chat.getSnapshot().context.searchHits).toEqual([
-    { session: expect.objectContaining({ id: 's-old' }), snippet: 'the budget grew' },
+    { conversation: expect.objectContaining({ id: 's-old' }), snippet: 'the budget grew' },
   ])
   chat.send({ type: 'chat.search', query: ' ' })
   expect(chat.getSnapshot().context.searchQuery).toBe('')

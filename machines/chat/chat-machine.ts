@@ -1,5 +1,5 @@
 /**
- * The browser half of chat (SPEC §4, §5, §8): the session list (loaded once, when the actor
+ * The browser half of chat (SPEC §4, §5, §8): the conversation list (loaded once, when the actor
  * starts with the dashboard), the conversation on screen, and the five send steps. Three parallel
  * regions, so a reply keeps arriving while another conversation is opened; deletions and feedback
  * run as spawned reporting requests. Every failure is logged only. Effects: provideChatMachine(deps).
@@ -28,18 +28,18 @@ import {
 import { actionNotProvided, notProvided } from '#machines/shared/effects.ts'
 import { fromReportingRequest, reportingNotProvided } from './chat-effects.ts'
 import {
-  adoptCreatedSession,
+  adoptCreatedConversation,
   adoptStoredStop,
   answerIdOf,
   appendRegenerated,
   appendToken,
   applyReply,
   canRegenerate,
-  createdSessionOf,
+  createdConversationOf,
   dropOutgoing,
-  forgetCreatedSession,
+  forgetCreatedConversation,
   keepStopped,
-  mergeLoadedSessions,
+  mergeLoadedConversations,
   outgoingOf,
   outgoingTarget,
   restoreRegenerated,
@@ -48,23 +48,25 @@ import {
   stopRegenerated,
   storedStop,
   storeRegenerated,
+  toConversationItem,
   toMessageItem,
-  toSessionItem,
   withFeedback,
   without,
-  withoutSession,
+  withoutConversation,
 } from './chat-model.ts'
 import type { AnswerStream, ChatContext, ChatDeps, ChatEvent } from './chat-types.ts'
 
 // Params builders for the many actions that take the event's ids or error as they are.
-const sessionOf = ({ event }: { event: { sessionId: string } }) => ({ sessionId: event.sessionId })
+const conversationOf = ({ event }: { event: { conversationId: string } }) => ({
+  conversationId: event.conversationId,
+})
 const messageOf = ({ event }: { event: { messageId: string } }) => ({ messageId: event.messageId })
 const logAs = (failure: string) => ({
   type: 'logFailure' as const,
   params: ({ event }: { event: { error: unknown } }) => ({ failure, error: event.error }),
 })
 
-const deleteActorId = (sessionId: string) => `deleteSession:${sessionId}`
+const deleteActorId = (conversationId: string) => `deleteConversation:${conversationId}`
 const rateActorId = (messageId: string) => `setFeedback:${messageId}`
 
 /**
@@ -84,34 +86,34 @@ const chatSetup = setup({
   types: {
     context: {} as ChatContext,
     events: {} as ChatEvent,
-    tags: {} as 'loading' | 'sending' | 'streaming' | 'sessionsLoading',
+    tags: {} as 'loading' | 'sending' | 'streaming' | 'conversationsLoading',
   },
   actors: {
-    listSessions: notProvided<Conversation[]>('listSessions'),
-    listMessages: notProvided<Message[], { sessionId: string }>('listMessages'),
-    createSession: notProvided<Conversation, { title: string }>('createSession'),
-    sendMessage: reportingNotProvided<{ sessionId: string; content: string }>('sendMessage'),
-    regenerate: reportingNotProvided<{ sessionId: string; messageId: string }>('regenerate'),
-    deleteSession: reportingNotProvided<{ sessionId: string }>('deleteSession'),
+    listConversations: notProvided<Conversation[]>('listConversations'),
+    listMessages: notProvided<Message[], { conversationId: string }>('listMessages'),
+    createConversation: notProvided<Conversation, { title: string }>('createConversation'),
+    sendMessage: reportingNotProvided<{ conversationId: string; content: string }>('sendMessage'),
+    regenerate: reportingNotProvided<{ conversationId: string; messageId: string }>('regenerate'),
+    deleteConversation: reportingNotProvided<{ conversationId: string }>('deleteConversation'),
     setFeedback: reportingNotProvided<{ messageId: string; feedback: Feedback }>('setFeedback'),
-    renameSession: reportingNotProvided<{ sessionId: string; title: string }>('renameSession'),
-    searchSessions: notProvided<SearchHit[], { query: string }>('searchSessions'),
+    renameConversation: reportingNotProvided<{ conversationId: string; title: string }>('renameConversation'),
+    searchConversations: notProvided<SearchHit[], { query: string }>('searchConversations'),
   },
   actions: {
-    storeLoadedSessions: assign(({ context }, params: { sessions: Conversation[] }) => ({
-      sessions: mergeLoadedSessions(context.sessions, params.sessions),
+    storeLoadedConversations: assign(({ context }, params: { conversations: Conversation[] }) => ({
+      conversations: mergeLoadedConversations(context.conversations, params.conversations),
     })),
-    openSession: assign((_, params: { sessionId: string }) => ({
-      selectedSessionId: params.sessionId,
+    openConversation: assign((_, params: { conversationId: string }) => ({
+      selectedConversationId: params.conversationId,
       messages: [],
     })),
     storeMessages: assign((_, params: { messages: Message[] }) => ({
       messages: params.messages.map(toMessageItem),
     })),
-    clearConversation: assign({ selectedSessionId: null, messages: [] }),
+    clearConversation: assign({ selectedConversationId: null, messages: [] }),
     showOutgoing: assign(({ context }, params: { content: string }) => startSending(context, params.content)),
-    storeCreatedSession: assign(({ context }, params: { session: Conversation }) =>
-      adoptCreatedSession(context, params.session),
+    storeCreatedConversation: assign(({ context }, params: { conversation: Conversation }) =>
+      adoptCreatedConversation(context, params.conversation),
     ),
     storeReply: assign(({ context }, params: { reply: SendMessageResponse }) =>
       applyReply(context, params.reply),
@@ -131,7 +133,7 @@ const chatSetup = setup({
     ),
     restoreRegenerated: assign(({ context }) => restoreRegenerated(context)),
     stopRegenerated: assign(({ context }) => stopRegenerated(context)),
-    forgetCreatedSession: assign(({ context }) => forgetCreatedSession(context)),
+    forgetCreatedConversation: assign(({ context }) => forgetCreatedConversation(context)),
     adoptStoredStop: assign(({ context }, params: { messages: Message[] }) =>
       adoptStoredStop(context, params.messages),
     ),
@@ -139,14 +141,14 @@ const chatSetup = setup({
       stoppedSend: context.stoppedSend && { ...context.stoppedSend, checks: context.stoppedSend.checks + 1 },
     })),
     forgetStoppedSend: assign({ stoppedSend: null }),
-    markDeleting: assign(({ context }, params: { sessionId: string }) => ({
-      deletingSessionIds: [...context.deletingSessionIds, params.sessionId],
+    markDeleting: assign(({ context }, params: { conversationId: string }) => ({
+      deletingConversationIds: [...context.deletingConversationIds, params.conversationId],
     })),
-    settleDeleting: assign(({ context }, params: { sessionId: string }) => ({
-      deletingSessionIds: without(context.deletingSessionIds, params.sessionId),
+    settleDeleting: assign(({ context }, params: { conversationId: string }) => ({
+      deletingConversationIds: without(context.deletingConversationIds, params.conversationId),
     })),
-    removeSession: assign(({ context }, params: { sessionId: string }) => ({
-      sessions: withoutSession(context.sessions, params.sessionId),
+    removeConversation: assign(({ context }, params: { conversationId: string }) => ({
+      conversations: withoutConversation(context.conversations, params.conversationId),
     })),
     markRating: assign(({ context }, params: { messageId: string }) => ({
       ratingMessageIds: [...context.ratingMessageIds, params.messageId],
@@ -157,9 +159,9 @@ const chatSetup = setup({
     storeFeedback: assign(({ context }, params: { messageId: string; feedback: Feedback | null }) => ({
       messages: withFeedback(context.messages, params.messageId, params.feedback),
     })),
-    storeRenamed: assign(({ context }, params: { session: Conversation }) => ({
-      sessions: context.sessions.map((s) =>
-        s.id === params.session._id ? { ...s, title: params.session.title } : s,
+    storeRenamed: assign(({ context }, params: { conversation: Conversation }) => ({
+      conversations: context.conversations.map((s) =>
+        s.id === params.conversation._id ? { ...s, title: params.conversation.title } : s,
       ),
     })),
     storeSearchQuery: assign((_, params: { query: string }) => ({
@@ -167,7 +169,10 @@ const chatSetup = setup({
       searchHits: null,
     })),
     storeSearchHits: assign((_, params: { hits: SearchHit[] }) => ({
-      searchHits: params.hits.map((hit) => ({ session: toSessionItem(hit.session), snippet: hit.snippet })),
+      searchHits: params.hits.map((hit) => ({
+        conversation: toConversationItem(hit.session),
+        snippet: hit.snippet,
+      })),
     })),
     logFailure: actionNotProvided<{ failure: string; error: unknown }>('logFailure'),
   },
@@ -182,11 +187,11 @@ const chatSetup = setup({
     canCheckStopAgain: ({ context }) => (context.stoppedSend?.checks ?? MAX_STOP_CHECKS) < MAX_STOP_CHECKS,
     canRegenerate: ({ context, event }) =>
       event.type === 'chat.regenerate' && canRegenerate(context, event.messageId),
-    hasOpenSession: ({ context }) => context.selectedSessionId !== null,
-    isOpenSession: ({ context }, params: { sessionId: string }) =>
-      context.selectedSessionId === params.sessionId,
-    canDelete: ({ context }, params: { sessionId: string }) =>
-      !context.deletingSessionIds.includes(params.sessionId),
+    hasOpenConversation: ({ context }) => context.selectedConversationId !== null,
+    isOpenConversation: ({ context }, params: { conversationId: string }) =>
+      context.selectedConversationId === params.conversationId,
+    canDelete: ({ context }, params: { conversationId: string }) =>
+      !context.deletingConversationIds.includes(params.conversationId),
     canRate: ({ context }, params: { messageId: string; feedback: Feedback }) =>
       !context.ratingMessageIds.includes(params.messageId) &&
       context.messages.some((m) => m.id === params.messageId && m.feedback !== params.feedback),
@@ -194,24 +199,25 @@ const chatSetup = setup({
 })
 
 /** A conversation created for a message that got no answer is deleted again (SPEC §4 step 5). */
-const deleteCreatedSession = chatSetup.enqueueActions(({ context, enqueue }) => {
-  const sessionId = createdSessionOf(context)
-  if (sessionId) enqueue.spawnChild('deleteSession', { id: deleteActorId(sessionId), input: { sessionId } })
+const deleteCreatedConversation = chatSetup.enqueueActions(({ context, enqueue }) => {
+  const conversationId = createdConversationOf(context)
+  if (conversationId)
+    enqueue.spawnChild('deleteConversation', { id: deleteActorId(conversationId), input: { conversationId } })
 })
 
 export const chatMachine = chatSetup.createMachine({
   id: 'chat',
   type: 'parallel',
   context: {
-    sessions: [],
-    selectedSessionId: null,
+    conversations: [],
+    selectedConversationId: null,
     messages: [],
     outgoing: null,
     regenerating: null,
     stoppedSend: null,
     draft: '',
     sentCount: 0,
-    deletingSessionIds: [],
+    deletingConversationIds: [],
     ratingMessageIds: [],
     searchQuery: '',
     searchHits: null,
@@ -219,17 +225,17 @@ export const chatMachine = chatSetup.createMachine({
   // Each handler sits in the region that owns what it changes: XState only looks at a parallel
   // state's own handlers when no region takes the event, so none are kept at the root.
   states: {
-    sessions: {
+    conversations: {
       initial: 'loading',
       on: {
         'chat.delete': {
-          guard: { type: 'canDelete', params: sessionOf },
+          guard: { type: 'canDelete', params: conversationOf },
           actions: [
-            { type: 'markDeleting', params: sessionOf },
+            { type: 'markDeleting', params: conversationOf },
             enqueueActions(({ enqueue, event }) => {
-              enqueue.spawnChild('deleteSession', {
-                id: deleteActorId(event.sessionId),
-                input: { sessionId: event.sessionId },
+              enqueue.spawnChild('deleteConversation', {
+                id: deleteActorId(event.conversationId),
+                input: { conversationId: event.conversationId },
               })
             }),
           ],
@@ -237,53 +243,56 @@ export const chatMachine = chatSetup.createMachine({
             'Not optimistic: the conversation leaves the list once the server has deleted it, so a ' +
             'failure (logged only, SPEC §8) leaves everything as it was.',
         },
-        'chat.sessionDeleted': {
+        'chat.conversationDeleted': {
           actions: [
-            { type: 'removeSession', params: sessionOf },
-            { type: 'settleDeleting', params: sessionOf },
-            stopChild(({ event }) => deleteActorId(event.sessionId)),
+            { type: 'removeConversation', params: conversationOf },
+            { type: 'settleDeleting', params: conversationOf },
+            stopChild(({ event }) => deleteActorId(event.conversationId)),
           ],
         },
         'chat.rename': {
           actions: enqueueActions(({ enqueue, event }) => {
             const title = event.title.trim()
             if (title === '') return
-            enqueue.spawnChild('renameSession', {
-              id: `renameSession:${event.sessionId}:${title}`,
-              input: { sessionId: event.sessionId, title },
+            enqueue.spawnChild('renameConversation', {
+              id: `renameConversation:${event.conversationId}:${title}`,
+              input: { conversationId: event.conversationId, title },
             })
           }),
           description: 'Not optimistic: the new title shows once the server has stored it.',
         },
         'chat.renamed': {
-          actions: { type: 'storeRenamed', params: ({ event }) => ({ session: event.session }) },
+          actions: { type: 'storeRenamed', params: ({ event }) => ({ conversation: event.conversation }) },
         },
-        'chat.renameFailed': { actions: logAs('Renaming a session') },
+        'chat.renameFailed': { actions: logAs('Renaming a conversation') },
         'chat.deleteFailed': {
           actions: [
-            { type: 'settleDeleting', params: sessionOf },
-            stopChild(({ event }) => deleteActorId(event.sessionId)),
-            logAs('Deleting a session'),
+            { type: 'settleDeleting', params: conversationOf },
+            stopChild(({ event }) => deleteActorId(event.conversationId)),
+            logAs('Deleting a conversation'),
           ],
         },
       },
       states: {
         loading: {
-          tags: 'sessionsLoading',
+          tags: 'conversationsLoading',
           invoke: {
-            src: 'listSessions',
+            src: 'listConversations',
             onDone: {
               target: 'loaded',
-              actions: { type: 'storeLoadedSessions', params: ({ event }) => ({ sessions: event.output }) },
+              actions: {
+                type: 'storeLoadedConversations',
+                params: ({ event }) => ({ conversations: event.output }),
+              },
             },
             onError: {
               target: 'loaded',
-              actions: logAs('Loading sessions'),
+              actions: logAs('Loading conversations'),
               description: 'SPEC §8: logged only; the list stays empty.',
             },
           },
         },
-        loaded: { description: 'SPEC §4: sessions load once, when the dashboard opens; never again.' },
+        loaded: { description: 'SPEC §4: conversations load once, when the dashboard opens; never again.' },
       },
     },
     conversation: {
@@ -292,7 +301,7 @@ export const chatMachine = chatSetup.createMachine({
         'chat.type': { actions: { type: 'storeDraft', params: ({ event }) => ({ text: event.text }) } },
         'chat.select': {
           target: '.loadingMessages',
-          actions: { type: 'openSession', params: sessionOf },
+          actions: { type: 'openConversation', params: conversationOf },
           description: 'Choosing again while one loads restarts the load for the newest choice.',
         },
         'chat.new': {
@@ -300,8 +309,8 @@ export const chatMachine = chatSetup.createMachine({
           actions: 'clearConversation',
           description: 'SPEC §2: selecting the chat section clears the messages and the selection.',
         },
-        'chat.sessionDeleted': {
-          guard: { type: 'isOpenSession', params: sessionOf },
+        'chat.conversationDeleted': {
+          guard: { type: 'isOpenConversation', params: conversationOf },
           target: '.idle',
           actions: 'clearConversation',
           description: 'SPEC §4: deleting the open conversation clears it and resets the selection.',
@@ -346,7 +355,7 @@ export const chatMachine = chatSetup.createMachine({
           tags: 'loading',
           invoke: {
             src: 'listMessages',
-            input: ({ context }) => ({ sessionId: context.selectedSessionId ?? '' }),
+            input: ({ context }) => ({ conversationId: context.selectedConversationId ?? '' }),
             onDone: {
               target: 'idle',
               actions: { type: 'storeMessages', params: ({ event }) => ({ messages: event.output }) },
@@ -366,13 +375,13 @@ export const chatMachine = chatSetup.createMachine({
           on: {
             'chat.send': [
               {
-                guard: and(['isSendable', 'isConversationIdle', 'hasOpenSession']),
+                guard: and(['isSendable', 'isConversationIdle', 'hasOpenConversation']),
                 target: 'sendingMessage',
                 actions: { type: 'showOutgoing', params: ({ event }) => ({ content: event.content }) },
               },
               {
                 guard: and(['isSendable', 'isConversationIdle']),
-                target: 'creatingSession',
+                target: 'creatingConversation',
                 actions: { type: 'showOutgoing', params: ({ event }) => ({ content: event.content }) },
                 description:
                   'SPEC §4 step 2: no conversation is open, so one is created, titled with the message.',
@@ -386,18 +395,21 @@ export const chatMachine = chatSetup.createMachine({
           },
           description: 'Sending is blocked while loading (SPEC §5): only this state takes chat.send.',
         },
-        creatingSession: {
+        creatingConversation: {
           tags: ['loading', 'sending'],
           invoke: {
-            src: 'createSession',
+            src: 'createConversation',
             input: ({ context }) => ({ title: outgoingOf(context).content }),
             onDone: {
               target: 'sendingMessage',
-              actions: { type: 'storeCreatedSession', params: ({ event }) => ({ session: event.output }) },
+              actions: {
+                type: 'storeCreatedConversation',
+                params: ({ event }) => ({ conversation: event.output }),
+              },
             },
             onError: {
               target: 'idle',
-              actions: ['dropOutgoing', logAs('Creating a session')],
+              actions: ['dropOutgoing', logAs('Creating a conversation')],
               description: 'SPEC §4 step 5: the temporary message goes away silently.',
             },
           },
@@ -414,8 +426,8 @@ export const chatMachine = chatSetup.createMachine({
             'chat.answerFailed': {
               target: 'idle',
               actions: [
-                deleteCreatedSession,
-                'forgetCreatedSession',
+                deleteCreatedConversation,
+                'forgetCreatedConversation',
                 'dropOutgoing',
                 logAs('Sending a message'),
               ],
@@ -432,7 +444,7 @@ export const chatMachine = chatSetup.createMachine({
               },
               {
                 target: 'idle',
-                actions: [deleteCreatedSession, 'forgetCreatedSession', 'dropOutgoing'],
+                actions: [deleteCreatedConversation, 'forgetCreatedConversation', 'dropOutgoing'],
                 description: 'Stopped before any word arrived: as if it had not been sent.',
               },
             ],
@@ -443,7 +455,7 @@ export const chatMachine = chatSetup.createMachine({
           always: { guard: not('hasStoppedSend'), target: 'idle' },
           invoke: {
             src: 'listMessages',
-            input: ({ context }) => ({ sessionId: context.stoppedSend?.sessionId ?? '' }),
+            input: ({ context }) => ({ conversationId: context.stoppedSend?.conversationId ?? '' }),
             onDone: [
               {
                 guard: { type: 'isStopStored', params: ({ event }) => ({ messages: event.output }) },
@@ -476,7 +488,7 @@ export const chatMachine = chatSetup.createMachine({
           invoke: {
             src: 'regenerate',
             input: ({ context }) => ({
-              sessionId: context.regenerating?.sessionId ?? '',
+              conversationId: context.regenerating?.conversationId ?? '',
               messageId: context.regenerating?.messageId ?? '',
             }),
           },
@@ -518,7 +530,7 @@ export const chatMachine = chatSetup.createMachine({
         idle: {},
         searching: {
           invoke: {
-            src: 'searchSessions',
+            src: 'searchConversations',
             input: ({ context }) => ({ query: context.searchQuery }),
             onDone: {
               target: 'idle',
@@ -580,30 +592,39 @@ function fromAnswerStream<TInput>(
 export function provideChatMachine(deps: ChatDeps) {
   return chatMachine.provide({
     actors: {
-      listSessions: fromPromise(() => deps.listSessions()),
-      listMessages: fromPromise(({ input }) => deps.listMessages(input.sessionId)),
-      createSession: fromPromise(({ input }) => deps.createSession(input.title)),
+      listConversations: fromPromise(() => deps.listConversations()),
+      listMessages: fromPromise(({ input }) => deps.listMessages(input.conversationId)),
+      createConversation: fromPromise(({ input }) => deps.createConversation(input.title)),
       sendMessage: fromAnswerStream(
-        ({ sessionId, content }: { sessionId: string; content: string }, stream) =>
-          deps.sendMessage(sessionId, content, stream),
+        ({ conversationId, content }: { conversationId: string; content: string }, stream) =>
+          deps.sendMessage(conversationId, content, stream),
       ),
       regenerate: fromAnswerStream(
-        ({ sessionId, messageId }: { sessionId: string; messageId: string }, stream) =>
-          deps.regenerate(sessionId, messageId, stream),
+        ({ conversationId, messageId }: { conversationId: string; messageId: string }, stream) =>
+          deps.regenerate(conversationId, messageId, stream),
       ),
-      deleteSession: fromReportingRequest(
-        ({ sessionId }: { sessionId: string }) => deps.deleteSession(sessionId),
+      deleteConversation: fromReportingRequest(
+        ({ conversationId }: { conversationId: string }) => deps.deleteConversation(conversationId),
         {
-          done: ({ sessionId }): ChatEvent => ({ type: 'chat.sessionDeleted', sessionId }),
-          failed: ({ sessionId }, error): ChatEvent => ({ type: 'chat.deleteFailed', sessionId, error }),
+          done: ({ conversationId }): ChatEvent => ({ type: 'chat.conversationDeleted', conversationId }),
+          failed: ({ conversationId }, error): ChatEvent => ({
+            type: 'chat.deleteFailed',
+            conversationId,
+            error,
+          }),
         },
       ),
-      searchSessions: fromPromise(({ input }) => deps.searchSessions(input.query)),
-      renameSession: fromReportingRequest(
-        ({ sessionId, title }: { sessionId: string; title: string }) => deps.renameSession(sessionId, title),
+      searchConversations: fromPromise(({ input }) => deps.searchConversations(input.query)),
+      renameConversation: fromReportingRequest(
+        ({ conversationId, title }: { conversationId: string; title: string }) =>
+          deps.renameConversation(conversationId, title),
         {
-          done: (_, session): ChatEvent => ({ type: 'chat.renamed', session }),
-          failed: ({ sessionId }, error): ChatEvent => ({ type: 'chat.renameFailed', sessionId, error }),
+          done: (_, conversation): ChatEvent => ({ type: 'chat.renamed', conversation }),
+          failed: ({ conversationId }, error): ChatEvent => ({
+            type: 'chat.renameFailed',
+            conversationId,
+            error,
+          }),
         },
       ),
       setFeedback: fromReportingRequest(

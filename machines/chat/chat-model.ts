@@ -12,10 +12,10 @@ import {
 } from '#contracts/chat.ts'
 import type {
   ChatContext,
+  ConversationItem,
   MessageItem,
   Outgoing,
   Regenerating,
-  SessionItem,
   StoppedSend,
 } from './chat-types.ts'
 
@@ -36,13 +36,13 @@ export function plainText(markdown: string): string {
     .trim()
 }
 
-export function toSessionItem(session: Conversation): SessionItem {
+export function toConversationItem(conversation: Conversation): ConversationItem {
   return {
-    id: session._id,
-    title: session.title,
-    lastMessage: plainText(session.lastMessage),
-    timestamp: session.updatedAt,
-    messageCount: session.messageCount,
+    id: conversation._id,
+    title: conversation.title,
+    lastMessage: plainText(conversation.lastMessage),
+    timestamp: conversation.updatedAt,
+    messageCount: conversation.messageCount,
   }
 }
 
@@ -73,40 +73,47 @@ export function uniqueSources(sources: Source[]): Source[] {
   })
 }
 
-const byNewest = (a: SessionItem, b: SessionItem) => Date.parse(b.timestamp) - Date.parse(a.timestamp)
+const byNewest = (a: ConversationItem, b: ConversationItem) =>
+  Date.parse(b.timestamp) - Date.parse(a.timestamp)
 
 /**
- * The loaded list, newest first, after any session created while it was loading (those are newer
+ * The loaded list, newest first, after any conversation created while it was loading (those are newer
  * than anything the server listed before they existed).
  */
-export function mergeLoadedSessions(current: SessionItem[], loaded: Conversation[]): SessionItem[] {
-  const known = new Set(current.map((session) => session.id))
+export function mergeLoadedConversations(
+  current: ConversationItem[],
+  loaded: Conversation[],
+): ConversationItem[] {
+  const known = new Set(current.map((conversation) => conversation.id))
   const fresh = loaded
-    .filter((session) => !known.has(session._id))
-    .map(toSessionItem)
+    .filter((conversation) => !known.has(conversation._id))
+    .map(toConversationItem)
     .sort(byNewest)
   return [...current, ...fresh]
 }
 
-export function withoutSession(sessions: SessionItem[], sessionId: string): SessionItem[] {
-  return sessions.filter((session) => session.id !== sessionId)
+export function withoutConversation(
+  conversations: ConversationItem[],
+  conversationId: string,
+): ConversationItem[] {
+  return conversations.filter((conversation) => conversation.id !== conversationId)
 }
 
-/** SPEC §4 step 4: the session that just got a reply shows it and moves to the top. */
-export function withReplyInSession(
-  sessions: SessionItem[],
-  sessionId: string,
+/** SPEC §4 step 4: the conversation that just got a reply shows it and moves to the top. */
+export function withReplyInConversation(
+  conversations: ConversationItem[],
+  conversationId: string,
   reply: SendMessageResponse,
-): SessionItem[] {
-  const session = sessions.find((s) => s.id === sessionId)
-  if (!session) return sessions
-  const updated: SessionItem = {
-    ...session,
+): ConversationItem[] {
+  const conversation = conversations.find((s) => s.id === conversationId)
+  if (!conversation) return conversations
+  const updated: ConversationItem = {
+    ...conversation,
     lastMessage: plainText(reply.aiMessage.content.slice(0, LAST_MESSAGE_PREVIEW_LENGTH)),
-    messageCount: session.messageCount + 2,
+    messageCount: conversation.messageCount + 2,
     timestamp: reply.aiMessage.createdAt,
   }
-  return [updated, ...withoutSession(sessions, sessionId)]
+  return [updated, ...withoutConversation(conversations, conversationId)]
 }
 
 /**
@@ -149,10 +156,10 @@ export function outgoingOf(context: ChatContext): Outgoing {
   return context.outgoing
 }
 
-export function outgoingTarget(context: ChatContext): { sessionId: string; content: string } {
-  const { sessionId, content } = outgoingOf(context)
-  if (sessionId === null) throw new Error('chat: the message has no session yet')
-  return { sessionId, content }
+export function outgoingTarget(context: ChatContext): { conversationId: string; content: string } {
+  const { conversationId, content } = outgoingOf(context)
+  if (conversationId === null) throw new Error('chat: the message has no conversation yet')
+  return { conversationId, content }
 }
 
 /** SPEC §4 step 1: shown at once, under a temporary id, and remembered as the message on its way. */
@@ -171,34 +178,43 @@ export function startSending(context: ChatContext, text: string): Partial<ChatCo
   }
   return {
     sentCount: context.sentCount + 1,
-    outgoing: { tempId, content, sessionId: context.selectedSessionId, createdSession: false, answer: '' },
+    outgoing: {
+      tempId,
+      content,
+      conversationId: context.selectedConversationId,
+      createdConversation: false,
+      answer: '',
+    },
     messages: [...context.messages, shown],
     draft: '',
   }
 }
 
 /**
- * SPEC §4 step 2: the new session goes first in the list and becomes the open one, unless the
+ * SPEC §4 step 2: the new conversation goes first in the list and becomes the open one, unless the
  * person has meanwhile left the conversation the message was sent from.
  */
-export function adoptCreatedSession(context: ChatContext, session: Conversation): Partial<ChatContext> {
+export function adoptCreatedConversation(
+  context: ChatContext,
+  conversation: Conversation,
+): Partial<ChatContext> {
   const outgoing = outgoingOf(context)
   const stillOnScreen = context.messages.some((m) => m.id === outgoing.tempId)
   return {
-    sessions: [toSessionItem(session), ...context.sessions],
-    selectedSessionId: stillOnScreen ? session._id : context.selectedSessionId,
-    outgoing: { ...outgoing, sessionId: session._id, createdSession: true },
+    conversations: [toConversationItem(conversation), ...context.conversations],
+    selectedConversationId: stillOnScreen ? conversation._id : context.selectedConversationId,
+    outgoing: { ...outgoing, conversationId: conversation._id, createdConversation: true },
   }
 }
 
 /** SPEC §4 step 4, for the list always and for the screen when that conversation is still open. */
 export function applyReply(context: ChatContext, reply: SendMessageResponse): Partial<ChatContext> {
   const { tempId } = outgoingOf(context)
-  const { sessionId } = outgoingTarget(context)
+  const { conversationId } = outgoingTarget(context)
   return {
-    sessions: withReplyInSession(context.sessions, sessionId, reply),
+    conversations: withReplyInConversation(context.conversations, conversationId, reply),
     messages:
-      context.selectedSessionId === sessionId
+      context.selectedConversationId === conversationId
         ? withReply(withoutMessage(context.messages, answerIdOf(tempId)), tempId, reply)
         : context.messages,
     outgoing: null,
@@ -250,9 +266,9 @@ export function dropOutgoing(context: ChatContext): Partial<ChatContext> {
 export function keepStopped(context: ChatContext): Partial<ChatContext> {
   const outgoing = outgoingOf(context)
   const id = answerIdOf(outgoing.tempId)
-  const sessions = outgoing.sessionId
-    ? context.sessions.map((s) =>
-        s.id === outgoing.sessionId
+  const conversations = outgoing.conversationId
+    ? context.conversations.map((s) =>
+        s.id === outgoing.conversationId
           ? {
               ...s,
               lastMessage: plainText(outgoing.answer.slice(0, LAST_MESSAGE_PREVIEW_LENGTH)),
@@ -261,12 +277,12 @@ export function keepStopped(context: ChatContext): Partial<ChatContext> {
             }
           : s,
       )
-    : context.sessions
-  const stoppedSend: StoppedSend | null = outgoing.sessionId
-    ? { sessionId: outgoing.sessionId, tempId: outgoing.tempId, answer: outgoing.answer, checks: 0 }
+    : context.conversations
+  const stoppedSend: StoppedSend | null = outgoing.conversationId
+    ? { conversationId: outgoing.conversationId, tempId: outgoing.tempId, answer: outgoing.answer, checks: 0 }
     : null
   return {
-    sessions,
+    conversations,
     messages: context.messages.map((m) => (m.id === id ? { ...m, streaming: false, stopped: true } : m)),
     outgoing: null,
     stoppedSend,
@@ -308,7 +324,7 @@ export function adoptStoredStop(context: ChatContext, messages: Message[]): Part
 export function canRegenerate(context: ChatContext, messageId: string): boolean {
   const last = context.messages.at(-1)
   return (
-    context.selectedSessionId !== null &&
+    context.selectedConversationId !== null &&
     last?.id === messageId &&
     last.sender === 'bot' &&
     !last.id.startsWith('temp-')
@@ -317,8 +333,8 @@ export function canRegenerate(context: ChatContext, messageId: string): boolean 
 
 export function startRegenerating(context: ChatContext, messageId: string): Partial<ChatContext> {
   const previous = context.messages.find((m) => m.id === messageId)
-  if (!previous || context.selectedSessionId === null) return {}
-  const regenerating: Regenerating = { sessionId: context.selectedSessionId, messageId, previous }
+  if (!previous || context.selectedConversationId === null) return {}
+  const regenerating: Regenerating = { conversationId: context.selectedConversationId, messageId, previous }
   return {
     regenerating,
     messages: context.messages.map((m) =>
@@ -334,7 +350,8 @@ function regeneratingOf(context: ChatContext): Regenerating {
   return context.regenerating
 }
 
-const onScreen = (context: ChatContext, r: Regenerating) => context.selectedSessionId === r.sessionId
+const onScreen = (context: ChatContext, r: Regenerating) =>
+  context.selectedConversationId === r.conversationId
 
 export function appendRegenerated(context: ChatContext, text: string): Partial<ChatContext> {
   const r = regeneratingOf(context)
@@ -349,8 +366,8 @@ export function storeRegenerated(context: ChatContext, reply: SendMessageRespons
   const answer = toMessageItem(reply.aiMessage)
   return {
     regenerating: null,
-    sessions: context.sessions.map((s) =>
-      s.id === r.sessionId
+    conversations: context.conversations.map((s) =>
+      s.id === r.conversationId
         ? {
             ...s,
             lastMessage: plainText(answer.content.slice(0, LAST_MESSAGE_PREVIEW_LENGTH)),
@@ -388,21 +405,22 @@ export function stopRegenerated(context: ChatContext): Partial<ChatContext> {
 }
 
 /** The conversation created for the message on its way, if it was; null otherwise. */
-export function createdSessionOf(context: ChatContext): string | null {
+export function createdConversationOf(context: ChatContext): string | null {
   const { outgoing } = context
-  return outgoing?.createdSession && outgoing.sessionId !== null ? outgoing.sessionId : null
+  return outgoing?.createdConversation && outgoing.conversationId !== null ? outgoing.conversationId : null
 }
 
 /**
  * A conversation created for a message that failed must not stay behind empty: it leaves the list
  * (and the screen) at once while its deletion runs.
  */
-export function forgetCreatedSession(context: ChatContext): Partial<ChatContext> {
-  const sessionId = createdSessionOf(context)
-  if (!sessionId) return {}
+export function forgetCreatedConversation(context: ChatContext): Partial<ChatContext> {
+  const conversationId = createdConversationOf(context)
+  if (!conversationId) return {}
   return {
-    sessions: withoutSession(context.sessions, sessionId),
-    selectedSessionId: context.selectedSessionId === sessionId ? null : context.selectedSessionId,
-    deletingSessionIds: [...context.deletingSessionIds, sessionId],
+    conversations: withoutConversation(context.conversations, conversationId),
+    selectedConversationId:
+      context.selectedConversationId === conversationId ? null : context.selectedConversationId,
+    deletingConversationIds: [...context.deletingConversationIds, conversationId],
   }
 }

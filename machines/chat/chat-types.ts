@@ -1,5 +1,5 @@
 /**
- * What the chat machine keeps and takes (SPEC §3): sessions and messages in the UI's shape (not
+ * What the chat machine keeps and takes (SPEC §3): conversations and messages in the UI's shape (not
  * the wire's), the events views send through the facade, the facts its effects report back, and
  * the effects provideChatMachine(deps) injects.
  */
@@ -14,11 +14,11 @@ import type {
 import type { Logger } from '#machines/shared/effects.ts'
 
 /** SPEC §3: the UI keeps id, title, lastMessage, timestamp, messageCount. */
-export type SessionItem = {
+export type ConversationItem = {
   id: string
   title: string
   lastMessage: string
-  /** ISO time of the last activity (the session's updatedAt). */
+  /** ISO time of the last activity (the conversation's updatedAt). */
   timestamp: string
   messageCount: number
 }
@@ -43,10 +43,10 @@ export type Outgoing = {
   /** The temporary id it is shown with until the server's user message replaces it. */
   tempId: string
   content: string
-  /** The session it goes to; null until step 2 has created one. */
-  sessionId: string | null
-  /** The session was created for this message: if the message fails, the session goes too. */
-  createdSession: boolean
+  /** The conversation it goes to; null until step 2 has created one. */
+  conversationId: string | null
+  /** The conversation was created for this message: if the message fails, the conversation goes too. */
+  createdConversation: boolean
   /** The answer so far, as it streams in. */
   answer: string
 }
@@ -56,7 +56,7 @@ export type Outgoing = {
  * connection closes, under ids the browser has not seen yet. Kept until they are fetched.
  */
 export type StoppedSend = {
-  sessionId: string
+  conversationId: string
   /** The temporary id of the question (its answer bubble is answerIdOf(tempId)). */
   tempId: string
   /** The answer as far as it had arrived here (the server may have stored a little more). */
@@ -66,12 +66,12 @@ export type StoppedSend = {
 }
 
 /** The last answer being written again: the old one comes back if that fails. */
-export type Regenerating = { sessionId: string; messageId: string; previous: MessageItem }
+export type Regenerating = { conversationId: string; messageId: string; previous: MessageItem }
 
 export type ChatContext = {
   /** Newest activity first. */
-  sessions: SessionItem[]
-  selectedSessionId: string | null
+  conversations: ConversationItem[]
+  selectedConversationId: string | null
   /** The conversation on screen. */
   messages: MessageItem[]
   outgoing: Outgoing | null
@@ -81,35 +81,35 @@ export type ChatContext = {
   draft: string
   /** Counts sends, to mint temporary ids. */
   sentCount: number
-  /** Deletions and feedback waiting for the server (one at a time per session / message). */
-  deletingSessionIds: string[]
+  /** Deletions and feedback waiting for the server (one at a time per conversation / message). */
+  deletingConversationIds: string[]
   ratingMessageIds: string[]
   /** The search typed in History ('' for none) and what it found (null until it answers). */
   searchQuery: string
-  searchHits: { session: SessionItem; snippet: string }[] | null
+  searchHits: { conversation: ConversationItem; snippet: string }[] | null
 }
 
 /** What views ask for (through the facade). */
 export type ChatIntent =
   | { type: 'chat.send'; content: string }
-  | { type: 'chat.select'; sessionId: string }
+  | { type: 'chat.select'; conversationId: string }
   | { type: 'chat.new' }
-  | { type: 'chat.delete'; sessionId: string }
+  | { type: 'chat.delete'; conversationId: string }
   | { type: 'chat.rate'; messageId: string; feedback: Feedback }
   | { type: 'chat.type'; text: string }
   | { type: 'chat.stop' }
   | { type: 'chat.regenerate'; messageId: string }
-  | { type: 'chat.rename'; sessionId: string; title: string }
+  | { type: 'chat.rename'; conversationId: string; title: string }
   | { type: 'chat.search'; query: string }
 
 /** What the delete and feedback effects report back (several can be in flight at once). */
 export type ChatReport =
-  | { type: 'chat.sessionDeleted'; sessionId: string }
-  | { type: 'chat.deleteFailed'; sessionId: string; error: unknown }
+  | { type: 'chat.conversationDeleted'; conversationId: string }
+  | { type: 'chat.deleteFailed'; conversationId: string; error: unknown }
   | { type: 'chat.feedbackSaved'; messageId: string; feedback: Feedback | null }
   | { type: 'chat.feedbackFailed'; messageId: string; error: unknown }
-  | { type: 'chat.renamed'; session: Conversation }
-  | { type: 'chat.renameFailed'; sessionId: string; error: unknown }
+  | { type: 'chat.renamed'; conversation: Conversation }
+  | { type: 'chat.renameFailed'; conversationId: string; error: unknown }
   /** What the streamed answer (a send or a regenerate) reports as it is written. */
   | { type: 'chat.token'; text: string }
   | { type: 'chat.replied'; reply: SendMessageResponse }
@@ -121,16 +121,20 @@ export type AnswerStream = { onToken: (text: string) => void; signal: AbortSigna
 
 /** The chat API of src/api/chat.ts satisfies this as it is; the app adds its logger. */
 export type ChatDeps = {
-  listSessions: () => Promise<Conversation[]>
-  createSession: (title: string) => Promise<Conversation>
-  listMessages: (sessionId: string) => Promise<Message[]>
+  listConversations: () => Promise<Conversation[]>
+  createConversation: (title: string) => Promise<Conversation>
+  listMessages: (conversationId: string) => Promise<Message[]>
   /** The streamed send: `onToken` gets the answer as it is written; `signal` stops it. */
-  sendMessage: (sessionId: string, content: string, stream: AnswerStream) => Promise<SendMessageResponse>
+  sendMessage: (conversationId: string, content: string, stream: AnswerStream) => Promise<SendMessageResponse>
   /** Writes the last answer again, streamed the same way; resolves with the replaced answer. */
-  regenerate: (sessionId: string, messageId: string, stream: AnswerStream) => Promise<SendMessageResponse>
-  deleteSession: (sessionId: string) => Promise<void>
+  regenerate: (
+    conversationId: string,
+    messageId: string,
+    stream: AnswerStream,
+  ) => Promise<SendMessageResponse>
+  deleteConversation: (conversationId: string) => Promise<void>
   setFeedback: (messageId: string, feedback: Feedback) => Promise<Message>
-  renameSession: (sessionId: string, title: string) => Promise<Conversation>
-  searchSessions: (query: string) => Promise<SearchHit[]>
+  renameConversation: (conversationId: string, title: string) => Promise<Conversation>
+  searchConversations: (query: string) => Promise<SearchHit[]>
   log: Logger
 }

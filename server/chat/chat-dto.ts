@@ -2,9 +2,9 @@
 import type { Conversation, Message, Source } from '#contracts/chat.ts'
 import type { UsedPassage } from '../assistant/assistant.ts'
 import type { SourceSnapshot } from '../db/schema.ts'
-import type { MessageRecord, SessionRecord, SessionSummary } from './chat-repository.ts'
+import type { ConversationRecord, ConversationSummary, MessageRecord } from './chat-repository.ts'
 
-export function toSessionDto(s: SessionRecord | SessionSummary): Conversation {
+export function toConversationDto(s: ConversationRecord | ConversationSummary): Conversation {
   return {
     _id: s.id,
     title: s.title,

@@ -1,17 +1,17 @@
 /**
  * Conversations and their messages. Every read and write names the owner (`user_id`), so another
- * user's id behaves exactly like a missing one. A message carries its session's owner, enforced
+ * user's id behaves exactly like a missing one. A message carries its conversation's owner, enforced
  * by the (session_id, user_id) foreign key.
  */
 import { and, asc, desc, eq, isNull, lte, or, sql } from 'drizzle-orm'
 import { LAST_MESSAGE_PREVIEW_LENGTH } from '#contracts/chat.ts'
 import type { Db } from '../db/database.ts'
-import { chatMessages, chatSessions, type SourceSnapshot } from '../db/schema.ts'
+import { chatConversations, chatMessages, type SourceSnapshot } from '../db/schema.ts'
 import type { Turn } from '../documents/passages.ts'
 
-export type SessionRecord = { id: string; title: string; createdAt: Date; updatedAt: Date }
+export type ConversationRecord = { id: string; title: string; createdAt: Date; updatedAt: Date }
 
-export type SessionSummary = SessionRecord & { messageCount: number; lastMessage: string }
+export type ConversationSummary = ConversationRecord & { messageCount: number; lastMessage: string }
 
 export type MessageRecord = {
   id: string
@@ -25,7 +25,7 @@ export type MessageRecord = {
 
 export type Exchange = {
   userId: string
-  sessionId: string
+  conversationId: string
   question: string
   askedAt: Date
   answer: string
@@ -40,7 +40,7 @@ export type Exchange = {
 /** A new text for an existing answer (regenerate): it replaces the old one, feedback included. */
 export type Replacement = {
   userId: string
-  sessionId: string
+  conversationId: string
   answerId: string
   answer: string
   sources: SourceSnapshot[]
@@ -49,7 +49,7 @@ export type Replacement = {
   claimUntil?: Date
 }
 
-export type SearchRow = SessionSummary & { snippet: string }
+export type SearchRow = ConversationSummary & { snippet: string }
 
 /** How many conversations a search lists at most. */
 export const SEARCH_LIMIT = 20
@@ -63,15 +63,15 @@ export type ChatRepository = ReturnType<typeof createChatRepository>
 function releasing(until: Date | undefined) {
   if (!until) return {}
   return {
-    answeringUntil: sql`CASE WHEN ${chatSessions.answeringUntil} = ${until.toISOString()}::timestamptz THEN NULL ELSE ${chatSessions.answeringUntil} END`,
+    answeringUntil: sql`CASE WHEN ${chatConversations.answeringUntil} = ${until.toISOString()}::timestamptz THEN NULL ELSE ${chatConversations.answeringUntil} END`,
   }
 }
 
-const sessionColumns = {
-  id: chatSessions.id,
-  title: chatSessions.title,
-  createdAt: chatSessions.createdAt,
-  updatedAt: chatSessions.updatedAt,
+const conversationColumns = {
+  id: chatConversations.id,
+  title: chatConversations.title,
+  createdAt: chatConversations.createdAt,
+  updatedAt: chatConversations.updatedAt,
 }
 
 const messageColumns = {
@@ -100,16 +100,20 @@ const oldestFirst = [asc(chatMessages.createdAt), desc(chatMessages.isUser), asc
 const newestFirst = [desc(chatMessages.createdAt), asc(chatMessages.isUser), desc(chatMessages.id)]
 
 export function createChatRepository(db: Db) {
-  const ownSession = (userId: string, sessionId: string) =>
-    and(eq(chatSessions.id, sessionId), eq(chatSessions.userId, userId))
+  const ownConversation = (userId: string, conversationId: string) =>
+    and(eq(chatConversations.id, conversationId), eq(chatConversations.userId, userId))
 
   return {
-    async createSession(input: { userId: string; title: string; now: Date }): Promise<SessionRecord> {
+    async createConversation(input: {
+      userId: string
+      title: string
+      now: Date
+    }): Promise<ConversationRecord> {
       const [row] = await db
-        .insert(chatSessions)
+        .insert(chatConversations)
         .values({ userId: input.userId, title: input.title, createdAt: input.now, updatedAt: input.now })
-        .returning(sessionColumns)
-      if (!row) throw new Error('Inserting a chat session returned no row')
+        .returning(conversationColumns)
+      if (!row) throw new Error('Inserting a chat conversation returned no row')
       return row
     },
 
@@ -118,72 +122,79 @@ export function createChatRepository(db: Db) {
      * query: the two correlated subqueries read the (session_id, created_at) index, and no
      * message body leaves the database beyond its preview.
      */
-    async listSessions(userId: string): Promise<SessionSummary[]> {
+    async listConversations(userId: string): Promise<ConversationSummary[]> {
       return db
-        .select({ ...sessionColumns, messageCount, lastMessage })
-        .from(chatSessions)
-        .where(eq(chatSessions.userId, userId))
-        .orderBy(desc(chatSessions.updatedAt), desc(chatSessions.createdAt), desc(chatSessions.id))
+        .select({ ...conversationColumns, messageCount, lastMessage })
+        .from(chatConversations)
+        .where(eq(chatConversations.userId, userId))
+        .orderBy(
+          desc(chatConversations.updatedAt),
+          desc(chatConversations.createdAt),
+          desc(chatConversations.id),
+        )
     },
 
-    async findSession(userId: string, sessionId: string): Promise<SessionRecord | null> {
-      const rows = await db.select(sessionColumns).from(chatSessions).where(ownSession(userId, sessionId))
+    async findConversation(userId: string, conversationId: string): Promise<ConversationRecord | null> {
+      const rows = await db
+        .select(conversationColumns)
+        .from(chatConversations)
+        .where(ownConversation(userId, conversationId))
       return rows[0] ?? null
     },
 
     /** Its messages go with it (cascade), feedback included. False when there was none. */
-    async deleteSession(userId: string, sessionId: string): Promise<boolean> {
+    async deleteConversation(userId: string, conversationId: string): Promise<boolean> {
       const rows = await db
-        .delete(chatSessions)
-        .where(ownSession(userId, sessionId))
-        .returning({ id: chatSessions.id })
+        .delete(chatConversations)
+        .where(ownConversation(userId, conversationId))
+        .returning({ id: chatConversations.id })
       return rows.length > 0
     },
 
-    async listMessages(userId: string, sessionId: string): Promise<MessageRecord[]> {
+    async listMessages(userId: string, conversationId: string): Promise<MessageRecord[]> {
       return db
         .select(messageColumns)
         .from(chatMessages)
-        .where(and(eq(chatMessages.sessionId, sessionId), eq(chatMessages.userId, userId)))
+        .where(and(eq(chatMessages.conversationId, conversationId), eq(chatMessages.userId, userId)))
         .orderBy(...oldestFirst)
     },
 
     /** The last `limit` messages as turns, oldest first. */
-    async recentTurns(userId: string, sessionId: string, limit: number): Promise<Turn[]> {
+    async recentTurns(userId: string, conversationId: string, limit: number): Promise<Turn[]> {
       const rows = await db
         .select({ isUser: chatMessages.isUser, content: chatMessages.content })
         .from(chatMessages)
-        .where(and(eq(chatMessages.sessionId, sessionId), eq(chatMessages.userId, userId)))
+        .where(and(eq(chatMessages.conversationId, conversationId), eq(chatMessages.userId, userId)))
         .orderBy(...newestFirst)
         .limit(limit)
       return rows.reverse()
     },
 
     /**
-     * Stores a question and its answer and moves the session's `updated_at`, all or nothing.
-     * The session row is updated first: that locks it (a concurrent delete waits for us, then
+     * Stores a question and its answer and moves the conversation's `updated_at`, all or nothing.
+     * The conversation row is updated first: that locks it (a concurrent delete waits for us, then
      * cascades) and tells us whether it still exists. Null when it is gone: nothing is stored.
      */
     async storeExchange(x: Exchange): Promise<{ question: MessageRecord; answer: MessageRecord } | null> {
       return db.transaction(async (tx) => {
         const touched = await tx
-          .update(chatSessions)
+          .update(chatConversations)
           .set({ updatedAt: x.answeredAt, ...releasing(x.claimUntil) })
-          .where(ownSession(x.userId, x.sessionId))
-          .returning({ id: chatSessions.id })
+          .where(ownConversation(x.userId, x.conversationId))
+          .returning({ id: chatConversations.id })
         if (touched.length === 0) return null
         const rows = await tx
           .insert(chatMessages)
           .values([
             {
-              sessionId: x.sessionId,
+              conversationId: x.conversationId,
               userId: x.userId,
               isUser: true,
               content: x.question,
               createdAt: x.askedAt,
             },
             {
-              sessionId: x.sessionId,
+              conversationId: x.conversationId,
               userId: x.userId,
               isUser: false,
               content: x.answer,
@@ -206,54 +217,54 @@ export function createChatRepository(db: Db) {
      */
     async claimAnswering(
       userId: string,
-      sessionId: string,
+      conversationId: string,
       now: Date,
       until: Date,
     ): Promise<'claimed' | 'busy' | null> {
       const claimed = await db
-        .update(chatSessions)
+        .update(chatConversations)
         .set({ answeringUntil: until })
         .where(
           and(
-            ownSession(userId, sessionId),
-            or(isNull(chatSessions.answeringUntil), lte(chatSessions.answeringUntil, now)),
+            ownConversation(userId, conversationId),
+            or(isNull(chatConversations.answeringUntil), lte(chatConversations.answeringUntil, now)),
           ),
         )
-        .returning({ id: chatSessions.id })
+        .returning({ id: chatConversations.id })
       if (claimed.length > 0) return 'claimed'
       const [exists] = await db
-        .select({ id: chatSessions.id })
-        .from(chatSessions)
-        .where(ownSession(userId, sessionId))
+        .select({ id: chatConversations.id })
+        .from(chatConversations)
+        .where(ownConversation(userId, conversationId))
       return exists ? 'busy' : null
     },
 
     /** Ends this claim (and only this one: a lapsed claim may have been taken over since). */
-    async releaseAnswering(userId: string, sessionId: string, until: Date): Promise<void> {
+    async releaseAnswering(userId: string, conversationId: string, until: Date): Promise<void> {
       await db
-        .update(chatSessions)
+        .update(chatConversations)
         .set({ answeringUntil: null })
-        .where(and(ownSession(userId, sessionId), eq(chatSessions.answeringUntil, until)))
+        .where(and(ownConversation(userId, conversationId), eq(chatConversations.answeringUntil, until)))
     },
 
     /** The newest message and the one before it (the last question and its answer), newest first. */
-    async lastTwo(userId: string, sessionId: string): Promise<MessageRecord[]> {
+    async lastTwo(userId: string, conversationId: string): Promise<MessageRecord[]> {
       return db
         .select(messageColumns)
         .from(chatMessages)
-        .where(and(eq(chatMessages.sessionId, sessionId), eq(chatMessages.userId, userId)))
+        .where(and(eq(chatMessages.conversationId, conversationId), eq(chatMessages.userId, userId)))
         .orderBy(...newestFirst)
         .limit(2)
     },
 
-    /** Replaces an answer's text and sources in place; null when it (or its session) is gone. */
+    /** Replaces an answer's text and sources in place; null when it (or its conversation) is gone. */
     async replaceAnswer(r: Replacement): Promise<MessageRecord | null> {
       return db.transaction(async (tx) => {
         const touched = await tx
-          .update(chatSessions)
+          .update(chatConversations)
           .set({ updatedAt: r.answeredAt, ...releasing(r.claimUntil) })
-          .where(ownSession(r.userId, r.sessionId))
-          .returning({ id: chatSessions.id })
+          .where(ownConversation(r.userId, r.conversationId))
+          .returning({ id: chatConversations.id })
         if (touched.length === 0) return null
         const [row] = await tx
           .update(chatMessages)
@@ -267,7 +278,7 @@ export function createChatRepository(db: Db) {
           .where(
             and(
               eq(chatMessages.id, r.answerId),
-              eq(chatMessages.sessionId, r.sessionId),
+              eq(chatMessages.conversationId, r.conversationId),
               eq(chatMessages.userId, r.userId),
               eq(chatMessages.isUser, false),
             ),
@@ -277,12 +288,16 @@ export function createChatRepository(db: Db) {
       })
     },
 
-    async renameSession(userId: string, sessionId: string, title: string): Promise<SessionSummary | null> {
+    async renameConversation(
+      userId: string,
+      conversationId: string,
+      title: string,
+    ): Promise<ConversationSummary | null> {
       const [row] = await db
-        .update(chatSessions)
+        .update(chatConversations)
         .set({ title })
-        .where(ownSession(userId, sessionId))
-        .returning({ ...sessionColumns, messageCount, lastMessage })
+        .where(ownConversation(userId, conversationId))
+        .returning({ ...conversationColumns, messageCount, lastMessage })
       return row ?? null
     },
 
@@ -295,7 +310,7 @@ export function createChatRepository(db: Db) {
       const query = sql`websearch_to_tsquery('english', ${q})`
       const rows = await db
         .select({
-          ...sessionColumns,
+          ...conversationColumns,
           messageCount,
           lastMessage,
           snippet: sql<string>`coalesce((
@@ -308,12 +323,12 @@ export function createChatRepository(db: Db) {
             limit 1
           ), '')`,
         })
-        .from(chatSessions)
+        .from(chatConversations)
         .where(
           and(
-            eq(chatSessions.userId, userId),
+            eq(chatConversations.userId, userId),
             or(
-              sql`to_tsvector('english', ${chatSessions.title}) @@ ${query}`,
+              sql`to_tsvector('english', ${chatConversations.title}) @@ ${query}`,
               sql`exists (
                 select 1 from chat_messages m
                 where m.session_id = chat_sessions.id and m.user_id = ${userId}
@@ -322,7 +337,7 @@ export function createChatRepository(db: Db) {
             ),
           ),
         )
-        .orderBy(desc(chatSessions.updatedAt), desc(chatSessions.id))
+        .orderBy(desc(chatConversations.updatedAt), desc(chatConversations.id))
         .limit(SEARCH_LIMIT)
       return rows
     },

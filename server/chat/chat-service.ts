@@ -19,7 +19,7 @@ import { type AnswerDraft, type Assistant, type StageTimer, timed } from '../ass
 import { LlmAbortedError, LlmUnavailableError } from '../assistant/llm.ts'
 import { MAX_HISTORY_TURNS } from '../assistant/prompt.ts'
 import { HttpError } from '../http-errors.ts'
-import { toMessageDto, toSessionDto, toSourceSnapshot } from './chat-dto.ts'
+import { toConversationDto, toMessageDto, toSourceSnapshot } from './chat-dto.ts'
 import type { ChatRepository } from './chat-repository.ts'
 
 export const CONVERSATION_NOT_FOUND = 'Conversation not found'
@@ -60,7 +60,7 @@ const conversationNotFound = () => new HttpError(404, CONVERSATION_NOT_FOUND)
 const strictlyAfter = (t: Date, after: Date) => new Date(Math.max(t.getTime(), after.getTime() + 1))
 
 /**
- * A session title is the first message (SPEC §4): one line, at most TITLE_MAX_LENGTH characters
+ * A conversation title is the first message (SPEC §4): one line, at most TITLE_MAX_LENGTH characters
  * (code points, so an emoji is never cut in half), shortened with '…'.
  */
 export function shortTitle(title: string): string {
@@ -78,13 +78,13 @@ export function createChatService({ chats, assistant, now }: Deps) {
    * Claims the conversation for one answer (404 when it is not theirs, 409 while one is written).
    * `until` names the claim, so the write that stores the answer can end it too.
    */
-  async function claim(user: Owner, sessionId: string): Promise<Claim> {
+  async function claim(user: Owner, conversationId: string): Promise<Claim> {
     const at = now()
     const until = new Date(at.getTime() + ANSWER_LEASE_MS)
-    const claimed = await chats.claimAnswering(user.id, sessionId, at, until)
+    const claimed = await chats.claimAnswering(user.id, conversationId, at, until)
     if (claimed === null) throw conversationNotFound()
     if (claimed === 'busy') throw new HttpError(409, ANSWER_IN_PROGRESS)
-    return { until, release: () => chats.releaseAnswering(user.id, sessionId, until) }
+    return { until, release: () => chats.releaseAnswering(user.id, conversationId, until) }
   }
 
   type Store = (
@@ -96,7 +96,7 @@ export function createChatService({ chats, assistant, now }: Deps) {
   function runOnce(
     release: () => Promise<void>,
     log: FastifyBaseLogger,
-    sessionId: string,
+    conversationId: string,
     draft: AnswerDraft,
     store: Store,
   ): AnswerRun {
@@ -113,11 +113,14 @@ export function createChatService({ chats, assistant, now }: Deps) {
           }
         } catch (error) {
           if (error instanceof LlmUnavailableError) {
-            log.warn({ event: 'chat.llm.unavailable', err: error, sessionId }, 'language model unavailable')
+            log.warn(
+              { event: 'chat.llm.unavailable', err: error, conversationId },
+              'language model unavailable',
+            )
             return { event: 'error', data: { message: error.message } }
           }
           if (!(error instanceof LlmAbortedError)) {
-            log.error({ event: 'chat.answer.failed', err: error, sessionId }, 'answer failed')
+            log.error({ event: 'chat.answer.failed', err: error, conversationId }, 'answer failed')
             return { event: 'error', data: { message: ANSWER_FAILED } }
           }
         }
@@ -130,10 +133,10 @@ export function createChatService({ chats, assistant, now }: Deps) {
         // Deleted while the assistant was writing: nothing was stored, the conversation is gone.
         if (!stored) return { event: 'error', data: { message: CONVERSATION_NOT_FOUND } }
         sink.sources(stored.aiMessage.sources)
-        logAnswered(log, sessionId, used.length, started, stopped)
+        logAnswered(log, conversationId, used.length, started, stopped)
         return { event: 'done', data: stored }
       } catch (error) {
-        log.error({ event: 'chat.answer.failed', err: error, sessionId }, 'answer failed')
+        log.error({ event: 'chat.answer.failed', err: error, conversationId }, 'answer failed')
         return { event: 'error', data: { message: ANSWER_FAILED } }
       } finally {
         await release()
@@ -142,34 +145,34 @@ export function createChatService({ chats, assistant, now }: Deps) {
   }
 
   return {
-    async createSession(user: Owner, title: string): Promise<Conversation> {
-      return toSessionDto(
-        await chats.createSession({ userId: user.id, title: shortTitle(title), now: now() }),
+    async createConversation(user: Owner, title: string): Promise<Conversation> {
+      return toConversationDto(
+        await chats.createConversation({ userId: user.id, title: shortTitle(title), now: now() }),
       )
     },
 
-    async listSessions(user: Owner): Promise<Conversation[]> {
-      return (await chats.listSessions(user.id)).map(toSessionDto)
+    async listConversations(user: Owner): Promise<Conversation[]> {
+      return (await chats.listConversations(user.id)).map(toConversationDto)
     },
 
-    async deleteSession(user: Owner, sessionId: string): Promise<void> {
-      if (!(await chats.deleteSession(user.id, sessionId))) throw conversationNotFound()
+    async deleteConversation(user: Owner, conversationId: string): Promise<void> {
+      if (!(await chats.deleteConversation(user.id, conversationId))) throw conversationNotFound()
     },
 
-    async listMessages(user: Owner, sessionId: string): Promise<Message[]> {
-      if (!(await chats.findSession(user.id, sessionId))) throw conversationNotFound()
-      return (await chats.listMessages(user.id, sessionId)).map(toMessageDto)
+    async listMessages(user: Owner, conversationId: string): Promise<Message[]> {
+      if (!(await chats.findConversation(user.id, conversationId))) throw conversationNotFound()
+      return (await chats.listMessages(user.id, conversationId)).map(toMessageDto)
     },
 
     async send(
       user: Owner,
-      sessionId: string,
+      conversationId: string,
       { content }: SendMessageRequest,
       log: FastifyBaseLogger,
     ): Promise<SendMessageResponse> {
-      const { until, release } = await claim(user, sessionId)
+      const { until, release } = await claim(user, conversationId)
       try {
-        const history = await chats.recentTurns(user.id, sessionId, MAX_HISTORY_TURNS)
+        const history = await chats.recentTurns(user.id, conversationId, MAX_HISTORY_TURNS)
         const askedAt = now()
         const started = performance.now()
         let answer: Awaited<ReturnType<Assistant['answer']>>
@@ -177,12 +180,15 @@ export function createChatService({ chats, assistant, now }: Deps) {
           answer = await assistant.answer({ userId: user.id, question: content, history })
         } catch (error) {
           if (!(error instanceof LlmUnavailableError)) throw error
-          log.warn({ event: 'chat.llm.unavailable', err: error, sessionId }, 'language model unavailable')
+          log.warn(
+            { event: 'chat.llm.unavailable', err: error, conversationId },
+            'language model unavailable',
+          )
           throw new HttpError(502, error.message)
         }
         const stored = await chats.storeExchange({
           userId: user.id,
-          sessionId,
+          conversationId,
           question: content,
           askedAt,
           answer: answer.content,
@@ -192,7 +198,7 @@ export function createChatService({ chats, assistant, now }: Deps) {
         })
         // Deleted while the assistant was thinking: nothing was stored, the conversation is gone.
         if (!stored) throw conversationNotFound()
-        logAnswered(log, sessionId, answer.sources.length, started)
+        logAnswered(log, conversationId, answer.sources.length, started)
         return { userMessage: toMessageDto(stored.question), aiMessage: toMessageDto(stored.answer) }
       } finally {
         await release()
@@ -208,14 +214,14 @@ export function createChatService({ chats, assistant, now }: Deps) {
      */
     async openStream(
       user: Owner,
-      sessionId: string,
+      conversationId: string,
       { content }: SendMessageRequest,
       log: FastifyBaseLogger,
       timer?: StageTimer,
     ): Promise<AnswerRun> {
-      const claimed = timed(timer, 'claim', claim(user, sessionId))
+      const claimed = timed(timer, 'claim', claim(user, conversationId))
       const history = claimed.then(() =>
-        timed(timer, 'history', chats.recentTurns(user.id, sessionId, MAX_HISTORY_TURNS)),
+        timed(timer, 'history', chats.recentTurns(user.id, conversationId, MAX_HISTORY_TURNS)),
       )
       const drafted = assistant.draft({ userId: user.id, question: content, history }, timer)
       let held: Claim
@@ -229,10 +235,10 @@ export function createChatService({ chats, assistant, now }: Deps) {
       const askedAt = now()
       try {
         const draft = await drafted
-        return runOnce(held.release, log, sessionId, draft, async (text, sources, stopped) => {
+        return runOnce(held.release, log, conversationId, draft, async (text, sources, stopped) => {
           const stored = await chats.storeExchange({
             userId: user.id,
-            sessionId,
+            conversationId,
             question: content,
             askedAt,
             answer: text,
@@ -252,24 +258,24 @@ export function createChatService({ chats, assistant, now }: Deps) {
     },
 
     /** Writes the conversation's last answer again, streamed; `done` carries the replaced answer. */
-    async openRegenerate(user: Owner, sessionId: string, messageId: string, log: FastifyBaseLogger) {
-      const { until, release } = await claim(user, sessionId)
+    async openRegenerate(user: Owner, conversationId: string, messageId: string, log: FastifyBaseLogger) {
+      const { until, release } = await claim(user, conversationId)
       try {
-        const [answer, question] = await chats.lastTwo(user.id, sessionId)
+        const [answer, question] = await chats.lastTwo(user.id, conversationId)
         if (!answer || answer.id !== messageId || answer.isUser || !question?.isUser) {
-          const known = (await chats.listMessages(user.id, sessionId)).some((m) => m.id === messageId)
+          const known = (await chats.listMessages(user.id, conversationId)).some((m) => m.id === messageId)
           throw known ? new HttpError(400, ONLY_LAST_ANSWER) : new HttpError(404, MESSAGE_NOT_FOUND)
         }
-        const turns = await chats.recentTurns(user.id, sessionId, MAX_HISTORY_TURNS + 2)
+        const turns = await chats.recentTurns(user.id, conversationId, MAX_HISTORY_TURNS + 2)
         const draft = await assistant.draft({
           userId: user.id,
           question: question.content,
           history: turns.slice(0, -2),
         })
-        return runOnce(release, log, sessionId, draft, async (text, sources, stopped) => {
+        return runOnce(release, log, conversationId, draft, async (text, sources, stopped) => {
           const replaced = await chats.replaceAnswer({
             userId: user.id,
-            sessionId,
+            conversationId,
             answerId: answer.id,
             answer: text,
             sources,
@@ -285,15 +291,15 @@ export function createChatService({ chats, assistant, now }: Deps) {
       }
     },
 
-    async renameSession(user: Owner, sessionId: string, title: string): Promise<Conversation> {
-      const renamed = await chats.renameSession(user.id, sessionId, shortTitle(title))
+    async renameConversation(user: Owner, conversationId: string, title: string): Promise<Conversation> {
+      const renamed = await chats.renameConversation(user.id, conversationId, shortTitle(title))
       if (!renamed) throw conversationNotFound()
-      return toSessionDto(renamed)
+      return toConversationDto(renamed)
     },
 
     async search(user: Owner, q: string): Promise<SearchHit[]> {
       return (await chats.search(user.id, q)).map((row) => ({
-        session: toSessionDto(row),
+        session: toConversationDto(row),
         snippet: row.snippet,
       }))
     },
@@ -309,13 +315,13 @@ export function createChatService({ chats, assistant, now }: Deps) {
 
 function logAnswered(
   log: FastifyBaseLogger,
-  sessionId: string,
+  conversationId: string,
   sources: number,
   started: number,
   stopped = false,
 ) {
   log.info(
-    { event: 'chat.answered', sessionId, sources, stopped, ms: Math.round(performance.now() - started) },
+    { event: 'chat.answered', conversationId, sources, stopped, ms: Math.round(performance.now() - started) },
     'question answered',
   )
 }

@@ -71,7 +71,7 @@ export const refreshTokens = pgTable(
 )
 
 /** A conversation; `updated_at` moves with every answered message and orders the list. */
-export const chatSessions = pgTable(
+export const chatConversations = pgTable(
   'chat_sessions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
@@ -90,7 +90,7 @@ export const chatSessions = pgTable(
   },
   (t) => [
     index('chat_sessions_user_id_updated_at_idx').on(t.userId, t.updatedAt.desc().nullsFirst()),
-    // Target of chat_messages' (session_id, user_id) key: a message always has its session's owner.
+    // Target of chat_messages' (session_id, user_id) key: a message always has its conversation's owner.
     unique('chat_sessions_id_user_id_key').on(t.id, t.userId),
   ],
 )
@@ -117,8 +117,8 @@ export const chatMessages = pgTable(
   'chat_messages',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    sessionId: uuid('session_id').notNull(),
-    /** The session's owner, kept on the message so feedback checks ownership without a join. */
+    conversationId: uuid('session_id').notNull(),
+    /** The conversation's owner, kept on the message so feedback checks ownership without a join. */
     userId: uuid('user_id').notNull(),
     isUser: boolean('is_user').notNull(),
     content: text('content').notNull(),
@@ -131,13 +131,13 @@ export const chatMessages = pgTable(
     createdAt: timestamptz('created_at').notNull().defaultNow(),
   },
   (t) => [
-    index('chat_messages_session_id_created_at_idx').on(t.sessionId, t.createdAt),
+    index('chat_messages_session_id_created_at_idx').on(t.conversationId, t.createdAt),
     // Conversation search (GET /chat/search) matches this expression.
     index('chat_messages_content_fts_idx').using('gin', sql`to_tsvector('english', ${t.content})`),
     foreignKey({
       name: 'chat_messages_session_owner_fk',
-      columns: [t.sessionId, t.userId],
-      foreignColumns: [chatSessions.id, chatSessions.userId],
+      columns: [t.conversationId, t.userId],
+      foreignColumns: [chatConversations.id, chatConversations.userId],
     }).onDelete('cascade'),
     check('chat_messages_feedback_check', sql`${t.feedback} in ('like', 'dislike')`),
     check('chat_messages_message_type_check', sql`${t.messageType} = 'text'`),

@@ -8,7 +8,7 @@ import { and, eq, inArray } from 'drizzle-orm'
 import type { Library, LibraryDocument } from '#contracts/documents.ts'
 import type { Db } from '../db/database.ts'
 import {
-  chatSessions,
+  chatConversations,
   documents as documentsTable,
   driveSyncs,
   jobs,
@@ -26,7 +26,7 @@ export const LIBRARY_MESSAGES = {
   notFound: 'Document not found.',
   notFailed: 'Only a document that could not be read can be retried.',
   notRemoved: 'Only a document removed from the library can be added back.',
-  sessionNotFound: 'Chat session not found',
+  conversationNotFound: 'Chat session not found',
 } as const
 
 /** How long an upload call waits for its file to be read, so a question right after can use it. */
@@ -70,20 +70,20 @@ export function createLibraryService({ db, jobs: queue, now }: { db: Db; jobs: J
   return {
     /**
      * Stores an uploaded file in the person's library and has it read like any other document;
-     * answers once it is read (or after UPLOAD_WAIT_MS, still queued). The chat session in the
+     * answers once it is read (or after UPLOAD_WAIT_MS, still queued). The conversation in the
      * path must be the person's (404 otherwise, like a missing one).
      */
     async upload(
       userId: string,
-      sessionId: string,
+      conversationId: string,
       file: { name: string; mimeType: string; bytes: Uint8Array },
       waitMs = UPLOAD_WAIT_MS,
     ): Promise<LibraryDocument> {
-      const [session] = await db
-        .select({ id: chatSessions.id })
-        .from(chatSessions)
-        .where(and(eq(chatSessions.id, sessionId), eq(chatSessions.userId, userId)))
-      if (!session) throw new HttpError(404, LIBRARY_MESSAGES.sessionNotFound)
+      const [conversation] = await db
+        .select({ id: chatConversations.id })
+        .from(chatConversations)
+        .where(and(eq(chatConversations.id, conversationId), eq(chatConversations.userId, userId)))
+      if (!conversation) throw new HttpError(404, LIBRARY_MESSAGES.conversationNotFound)
       const mimeType = checkUpload(file.name, file.mimeType, file.bytes.length)
       const id = await storeUpload(db, { userId, name: file.name, mimeType, bytes: file.bytes }, now())
       queue.wake()

@@ -18,13 +18,13 @@ export function createChatApi(http: Http, stream?: StreamCall) {
     return stream
   }
   return {
-    async createSession(title: string): Promise<Conversation> {
+    async createConversation(title: string): Promise<Conversation> {
       return (await http(chatEndpoints.createConversation, { body: { title } })).data
     },
-    async listSessions(): Promise<Conversation[]> {
+    async listConversations(): Promise<Conversation[]> {
       return (await http(chatEndpoints.listConversations)).data
     },
-    async deleteSession(id: string): Promise<void> {
+    async deleteConversation(id: string): Promise<void> {
       await http(chatEndpoints.deleteConversation, { params: { id } })
     },
     async listMessages(id: string): Promise<Message[]> {
@@ -42,10 +42,10 @@ export function createChatApi(http: Http, stream?: StreamCall) {
     async regenerate(id: string, messageId: string, handlers: StreamHandlers): Promise<SendMessageResponse> {
       return streaming()(chatEndpoints.regenerateMessage, { params: { id, messageId } }, handlers)
     },
-    async renameSession(id: string, title: string): Promise<Conversation> {
+    async renameConversation(id: string, title: string): Promise<Conversation> {
       return (await http(chatEndpoints.renameConversation, { params: { id }, body: { title } })).data
     },
-    async searchSessions(q: string): Promise<SearchHit[]> {
+    async searchConversations(q: string): Promise<SearchHit[]> {
       return (await http(chatEndpoints.searchConversations, { query: { q } })).data
     },
     async setFeedback(messageId: string, feedback: Feedback): Promise<Message> {

@@ -16,7 +16,7 @@ import { documents, libraryDocuments, users } from '#server/db/schema.ts'
 import { completeConsent } from '#tests/fakes/google/consent.ts'
 import { createGoogleEmulator, type GoogleEmulator } from '#tests/fakes/google/emulator.ts'
 import { BOB, FIXTURE_FILES, MIME } from '#tests/fakes/google/fixtures.ts'
-import { createSession, sendOk } from '#tests/server/chat-helpers.ts'
+import { createConversation, sendOk } from '#tests/server/chat-helpers.ts'
 import { buildDriveApp, consentUrl, followRedirect } from '#tests/server/drive-helpers.ts'
 import { register, signIn, TEST_PASSWORD } from '#tests/server/helper.ts'
 import { PROVIDER } from './pact.ts'
@@ -130,19 +130,19 @@ test('the server honours every interaction in the pact', async () => {
       'alice@example.com holds a live refresh token': async () => {
         cookie = await signInAs('alice@example.com', 'alice-password')
       },
-      // Chat states build a fresh session each time (they are cheap) and hand its ids to the
+      // Chat states build a fresh conversation each time (they are cheap) and hand its ids to the
       // replayed request (the consumer's fromProviderState `${sessionId}` / `${answerId}`).
       // Alice has no documents and the app no model: answers carry `sources: []`.
       'alice@example.com is signed in with one answered chat session': async () => {
         cookie = await signInAs('alice@example.com', 'alice-password')
-        const session = await createSession(app, cookie, 'Hello')
-        const { aiMessage } = await sendOk(app, cookie, session._id, 'Hello')
-        return { sessionId: session._id, answerId: aiMessage._id }
+        const conversation = await createConversation(app, cookie, 'Hello')
+        const { aiMessage } = await sendOk(app, cookie, conversation._id, 'Hello')
+        return { sessionId: conversation._id, answerId: aiMessage._id }
       },
       'alice@example.com is signed in with an empty chat session': async () => {
         cookie = await signInAs('alice@example.com', 'alice-password')
-        const session = await createSession(app, cookie, 'Empty')
-        return { sessionId: session._id }
+        const conversation = await createConversation(app, cookie, 'Empty')
+        return { sessionId: conversation._id }
       },
       // Drive states hand the file id the provider's Drive holds to the replayed request.
       'alice@example.com is signed in with Google Drive connected': async () => {
@@ -193,9 +193,9 @@ test('the server honours every interaction in the pact', async () => {
       },
       'alice@example.com is signed in and bob@example.com has a chat session': async () => {
         const bob = await signInAs('bob@example.com')
-        const session = await createSession(app, bob, "Bob's notes")
+        const conversation = await createConversation(app, bob, "Bob's notes")
         cookie = await signInAs('alice@example.com', 'alice-password')
-        return { sessionId: session._id }
+        return { sessionId: conversation._id }
       },
     },
   }).verifyProvider()

@@ -7,12 +7,12 @@ import { createPact } from './pact.ts'
 const { like, uuid, iso8601DateTimeWithMillis, string, integer, eachLike, fromProviderState, boolean } =
   MatchersV3
 
-const SESSION_ID = '6d1c7b1e-5b7a-4f0e-9d55-0b7c2f1a9e01'
+const CONVERSATION_ID = '6d1c7b1e-5b7a-4f0e-9d55-0b7c2f1a9e01'
 const MESSAGE_ID = '0b9a6a51-77f4-4a37-8c1e-3cc1d7a2f9b2'
 const time = () => iso8601DateTimeWithMillis('2026-11-22T10:00:00.000Z')
 
-const sessionMatcher = (title: string) => ({
-  _id: uuid(SESSION_ID),
+const conversationMatcher = (title: string) => ({
+  _id: uuid(CONVERSATION_ID),
   title: string(title),
   createdAt: time(),
   updatedAt: time(),
@@ -32,10 +32,10 @@ const messageMatcher = (isUser: boolean, content: string) => ({
 })
 
 // Ids the provider creates in its state handler are injected into the replayed request.
-const sessionPath = (suffix: string) =>
+const conversationPath = (suffix: string) =>
   fromProviderState(
     `/api/v1/chat/sessions/\${sessionId}/${suffix}`,
-    `/api/v1/chat/sessions/${SESSION_ID}/${suffix}`,
+    `/api/v1/chat/sessions/${CONVERSATION_ID}/${suffix}`,
   )
 
 function api(url: string) {
@@ -48,10 +48,12 @@ test('creating a session answers it with its id', async () => {
     .given('alice@example.com is signed in')
     .uponReceiving('a request to create a chat session')
     .withRequest('POST', '/api/v1/chat/sessions/create', (b) => b.jsonBody({ title: 'What is in my notes?' }))
-    .willRespondWith(201, (b) => b.jsonBody({ success: true, data: sessionMatcher('What is in my notes?') }))
+    .willRespondWith(201, (b) =>
+      b.jsonBody({ success: true, data: conversationMatcher('What is in my notes?') }),
+    )
     .executeTest(async (server) => {
-      const session = await api(server.url).createSession('What is in my notes?')
-      expect(session._id).toBe(SESSION_ID)
+      const conversation = await api(server.url).createConversation('What is in my notes?')
+      expect(conversation._id).toBe(CONVERSATION_ID)
     })
 })
 
@@ -64,12 +66,16 @@ test('listing sessions answers the user sessions with counts and previews', asyn
     .willRespondWith(200, (b) =>
       b.jsonBody({
         success: true,
-        data: eachLike({ ...sessionMatcher('Hello'), messageCount: integer(2), lastMessage: string('Hi!') }),
+        data: eachLike({
+          ...conversationMatcher('Hello'),
+          messageCount: integer(2),
+          lastMessage: string('Hi!'),
+        }),
       }),
     )
     .executeTest(async (server) => {
-      const sessions = await api(server.url).listSessions()
-      expect(sessions[0]?.messageCount).toBe(2)
+      const conversations = await api(server.url).listConversations()
+      expect(conversations[0]?.messageCount).toBe(2)
     })
 })
 
@@ -78,7 +84,7 @@ test('listing messages answers them oldest first', async () => {
     .addInteraction()
     .given('alice@example.com is signed in with one answered chat session')
     .uponReceiving('a request for the messages of a session')
-    .withRequest('GET', sessionPath('messages'))
+    .withRequest('GET', conversationPath('messages'))
     .willRespondWith(200, (b) =>
       b.jsonBody({
         success: true,
@@ -86,7 +92,7 @@ test('listing messages answers them oldest first', async () => {
       }),
     )
     .executeTest(async (server) => {
-      const messages = await api(server.url).listMessages(SESSION_ID)
+      const messages = await api(server.url).listMessages(CONVERSATION_ID)
       expect(messages.map((m) => m.isUser)).toEqual([true, false])
     })
 })
@@ -96,7 +102,7 @@ test('sending a message answers the stored message and the reply', async () => {
     .addInteraction()
     .given('alice@example.com is signed in with an empty chat session')
     .uponReceiving('a message sent to a session')
-    .withRequest('POST', sessionPath('messages/send'), (b) =>
+    .withRequest('POST', conversationPath('messages/send'), (b) =>
       b.jsonBody({ content: 'Hello there', isUser: true, messageType: 'text' }),
     )
     .willRespondWith(200, (b) =>
@@ -109,7 +115,7 @@ test('sending a message answers the stored message and the reply', async () => {
       }),
     )
     .executeTest(async (server) => {
-      const { userMessage, aiMessage } = await api(server.url).sendMessage(SESSION_ID, 'Hello there')
+      const { userMessage, aiMessage } = await api(server.url).sendMessage(CONVERSATION_ID, 'Hello there')
       expect(userMessage.isUser).toBe(true)
       expect(aiMessage.isUser).toBe(false)
     })
@@ -120,13 +126,13 @@ test('a blank message is refused with 400 and a reason', async () => {
     .addInteraction()
     .given('alice@example.com is signed in with an empty chat session')
     .uponReceiving('a blank message sent to a session')
-    .withRequest('POST', sessionPath('messages/send'), (b) =>
+    .withRequest('POST', conversationPath('messages/send'), (b) =>
       b.jsonBody({ content: '   ', isUser: true, messageType: 'text' }),
     )
     .willRespondWith(400, (b) => b.jsonBody({ success: false, message: 'Message cannot be empty' }))
     .executeTest(async (server) => {
       const error = (await api(server.url)
-        .sendMessage(SESSION_ID, '   ')
+        .sendMessage(CONVERSATION_ID, '   ')
         .catch((e: unknown) => e)) as ApiError
       expect(error.status).toBe(400)
     })
@@ -137,11 +143,11 @@ test('another user session answers 404 as if it did not exist', async () => {
     .addInteraction()
     .given('alice@example.com is signed in and bob@example.com has a chat session')
     .uponReceiving('a request for the messages of somebody else session')
-    .withRequest('GET', sessionPath('messages'))
+    .withRequest('GET', conversationPath('messages'))
     .willRespondWith(404, (b) => b.jsonBody({ success: false, message: like('Conversation not found') }))
     .executeTest(async (server) => {
       const error = (await api(server.url)
-        .listMessages(SESSION_ID)
+        .listMessages(CONVERSATION_ID)
         .catch((e: unknown) => e)) as ApiError
       expect(error.status).toBe(404)
     })
@@ -152,10 +158,10 @@ test('deleting a session answers success', async () => {
     .addInteraction()
     .given('alice@example.com is signed in with one answered chat session')
     .uponReceiving('a request to delete a session')
-    .withRequest('DELETE', sessionPath('delete'))
+    .withRequest('DELETE', conversationPath('delete'))
     .willRespondWith(200, (b) => b.jsonBody({ success: true, data: null }))
     .executeTest(async (server) => {
-      await expect(api(server.url).deleteSession(SESSION_ID)).resolves.toBeUndefined()
+      await expect(api(server.url).deleteConversation(CONVERSATION_ID)).resolves.toBeUndefined()
     })
 })
 
@@ -189,13 +195,13 @@ test('renaming a session answers it with its new title', async () => {
     .uponReceiving('a request to rename a chat session')
     .withRequest(
       'PATCH',
-      fromProviderState(`/api/v1/chat/sessions/\${sessionId}`, `/api/v1/chat/sessions/${SESSION_ID}`),
+      fromProviderState(`/api/v1/chat/sessions/\${sessionId}`, `/api/v1/chat/sessions/${CONVERSATION_ID}`),
       (b) => b.jsonBody({ title: 'Trip to Lisbon' }),
     )
-    .willRespondWith(200, (b) => b.jsonBody({ success: true, data: sessionMatcher('Trip to Lisbon') }))
+    .willRespondWith(200, (b) => b.jsonBody({ success: true, data: conversationMatcher('Trip to Lisbon') }))
     .executeTest(async (server) => {
-      const session = await api(server.url).renameSession(SESSION_ID, 'Trip to Lisbon')
-      expect(session.title).toBe('Trip to Lisbon')
+      const conversation = await api(server.url).renameConversation(CONVERSATION_ID, 'Trip to Lisbon')
+      expect(conversation.title).toBe('Trip to Lisbon')
     })
 })
 
@@ -209,13 +215,13 @@ test('searching conversations answers the matching sessions with a snippet', asy
       b.jsonBody({
         success: true,
         data: eachLike({
-          session: { ...sessionMatcher('Hello'), messageCount: integer(2), lastMessage: string('Hi!') },
+          session: { ...conversationMatcher('Hello'), messageCount: integer(2), lastMessage: string('Hi!') },
           snippet: string('Hello'),
         }),
       }),
     )
     .executeTest(async (server) => {
-      const hits = await api(server.url).searchSessions('hello')
-      expect(hits[0]?.session._id).toBe(SESSION_ID)
+      const hits = await api(server.url).searchConversations('hello')
+      expect(hits[0]?.session._id).toBe(CONVERSATION_ID)
     })
 })

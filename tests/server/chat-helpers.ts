@@ -8,7 +8,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import { type Conversation, chatEndpoints, type SendMessageResponse } from '#contracts/chat.ts'
 import { type Endpoint, ErrorEnvelopeSchema, fillPath } from '#contracts/endpoint.ts'
 import type { App } from '#server/app.ts'
-import { chatMessages, chatSessions } from '#server/db/schema.ts'
+import { chatConversations, chatMessages } from '#server/db/schema.ts'
 
 export type CallOptions = { cookie?: string; params?: Record<string, string>; body?: unknown }
 
@@ -25,16 +25,16 @@ export function errorOf(response: LightMyRequestResponse): string {
   return ErrorEnvelopeSchema.parse(response.json()).message
 }
 
-export async function createSession(app: App, cookie: string, title = 'Hello'): Promise<Conversation> {
+export async function createConversation(app: App, cookie: string, title = 'Hello'): Promise<Conversation> {
   const response = await call(app, chatEndpoints.createConversation, { cookie, body: { title } })
   if (response.statusCode !== 201) throw new Error(`create failed: ${response.statusCode} ${response.body}`)
   return chatEndpoints.createConversation.response.parse(response.json()).data
 }
 
-export function send(app: App, cookie: string, sessionId: string, content: string) {
+export function send(app: App, cookie: string, conversationId: string, content: string) {
   return call(app, chatEndpoints.sendMessage, {
     cookie,
-    params: { id: sessionId },
+    params: { id: conversationId },
     body: { content, isUser: true, messageType: 'text' },
   })
 }
@@ -42,39 +42,48 @@ export function send(app: App, cookie: string, sessionId: string, content: strin
 export async function sendOk(
   app: App,
   cookie: string,
-  sessionId: string,
+  conversationId: string,
   content: string,
 ): Promise<SendMessageResponse> {
-  const response = await send(app, cookie, sessionId, content)
+  const response = await send(app, cookie, conversationId, content)
   if (response.statusCode !== 200) throw new Error(`send failed: ${response.statusCode} ${response.body}`)
   return chatEndpoints.sendMessage.response.parse(response.json()).data
 }
 
-export async function listSessions(app: App, cookie: string): Promise<Conversation[]> {
+export async function listConversations(app: App, cookie: string): Promise<Conversation[]> {
   const response = await call(app, chatEndpoints.listConversations, { cookie })
   if (response.statusCode !== 200) throw new Error(`list failed: ${response.statusCode} ${response.body}`)
   return chatEndpoints.listConversations.response.parse(response.json()).data
 }
 
-export async function listMessages(app: App, cookie: string, sessionId: string) {
-  const response = await call(app, chatEndpoints.listMessages, { cookie, params: { id: sessionId } })
+export async function listMessages(app: App, cookie: string, conversationId: string) {
+  const response = await call(app, chatEndpoints.listMessages, { cookie, params: { id: conversationId } })
   if (response.statusCode !== 200) throw new Error(`messages failed: ${response.statusCode} ${response.body}`)
   return chatEndpoints.listMessages.response.parse(response.json()).data
 }
 
-/** Rows in chat_messages, for one session or all of them. */
-export async function countMessages(app: App, sessionId?: string): Promise<number> {
+/** Rows in chat_messages, for one conversation or all of them. */
+export async function countMessages(app: App, conversationId?: string): Promise<number> {
   const [row] = await app.db
     .select({ n: count() })
     .from(chatMessages)
-    .where(sessionId ? eq(chatMessages.sessionId, sessionId) : undefined)
+    .where(conversationId ? eq(chatMessages.conversationId, conversationId) : undefined)
   return row?.n ?? 0
 }
 
-export async function sessionExists(app: App, sessionId: string, userId?: string): Promise<boolean> {
+export async function conversationExists(
+  app: App,
+  conversationId: string,
+  userId?: string,
+): Promise<boolean> {
   const rows = await app.db
-    .select({ id: chatSessions.id })
-    .from(chatSessions)
-    .where(and(eq(chatSessions.id, sessionId), userId ? eq(chatSessions.userId, userId) : undefined))
+    .select({ id: chatConversations.id })
+    .from(chatConversations)
+    .where(
+      and(
+        eq(chatConversations.id, conversationId),
+        userId ? eq(chatConversations.userId, userId) : undefined,
+      ),
+    )
   return rows.length > 0
 }

@@ -14,14 +14,14 @@ import { indexDocument } from '#server/documents/index-document.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 import {
   call,
+  conversationExists,
   countMessages,
-  createSession,
+  createConversation,
   errorOf,
+  listConversations,
   listMessages,
-  listSessions,
   send,
   sendOk,
-  sessionExists,
 } from './chat-helpers.ts'
 import { buildTestApp, register, signIn, signUpAndSignIn, uniqueEmail } from './helper.ts'
 
@@ -64,8 +64,8 @@ afterAll(async () => {
 })
 
 test("the model is asked with the numbered passages and this conversation's previous turns only", async () => {
-  const mine = await createSession(app, cookie, 'Mine')
-  const other = await createSession(app, cookie, 'Other')
+  const mine = await createConversation(app, cookie, 'Mine')
+  const other = await createConversation(app, cookie, 'Other')
   llm.reply({ kind: 'text', text: 'First reply.' })
   await sendOk(app, cookie, mine._id, 'Hi, I have travel questions.')
   llm.reply({ kind: 'text', text: 'Unrelated reply.' })
@@ -111,9 +111,9 @@ test("the model is asked with the numbered passages and this conversation's prev
 
 test("the model never sees another user's documents", async () => {
   const stranger = await signUpAndSignIn(app)
-  const session = await createSession(app, stranger)
+  const conversation = await createConversation(app, stranger)
   llm.reply({ kind: 'text', text: 'I do not know.' })
-  const { aiMessage } = await sendOk(app, stranger, session._id, 'What is the meal allowance abroad?')
+  const { aiMessage } = await sendOk(app, stranger, conversation._id, 'What is the meal allowance abroad?')
   const system = llm.requests.at(-1)?.body.messages[0]?.content ?? ''
   expect(system).not.toContain('45 euros')
   expect(system).toContain('No passages of the user’s documents matched this question.')
@@ -130,17 +130,17 @@ test.each([
   ['hangs past LLM_TIMEOUT_MS', { kind: 'hang' } as const, 'The language model did not answer in time'],
   ['answers nothing', { kind: 'text', text: '   ' } as const, 'The language model returned an empty answer'],
 ])('when the model %s the send answers 502 with a sentence and stores nothing', async (_, reply, message) => {
-  const session = await createSession(app, cookie, 'Unlucky')
-  const listed = (await listSessions(app, cookie)).find((s) => s._id === session._id)
+  const conversation = await createConversation(app, cookie, 'Unlucky')
+  const listed = (await listConversations(app, cookie)).find((s) => s._id === conversation._id)
   const before = await countMessages(app)
   llm.reply(reply)
-  const response = await send(app, cookie, session._id, 'Will this be answered?')
+  const response = await send(app, cookie, conversation._id, 'Will this be answered?')
   llm.reply({ kind: 'text', text: 'ok' })
   expect(response.statusCode).toBe(502)
   expect(errorOf(response)).toContain(message)
   expect(await countMessages(app)).toBe(before)
-  expect(await listMessages(app, cookie, session._id)).toEqual([])
-  expect((await listSessions(app, cookie)).find((s) => s._id === session._id)).toEqual(listed)
+  expect(await listMessages(app, cookie, conversation._id)).toEqual([])
+  expect((await listConversations(app, cookie)).find((s) => s._id === conversation._id)).toEqual(listed)
 })
 
 /** An OpenAI-compatible endpoint that holds its answer until the test releases it. */
@@ -181,17 +181,17 @@ async function startGatedLlm() {
   }
 }
 
-test('a session deleted while the model is thinking answers 404 and nothing is stored', async () => {
+test('a conversation deleted while the model is thinking answers 404 and nothing is stored', async () => {
   const gated = await startGatedLlm()
   const slow = await buildTestApp({ env: { LLM_BASE_URL: gated.baseUrl, LLM_MODEL: 'test-model' } })
   try {
     const me = await signUpAndSignIn(slow)
-    const session = await createSession(slow, me, 'Short-lived')
-    const sending = send(slow, me, session._id, 'Are you there?')
+    const conversation = await createConversation(slow, me, 'Short-lived')
+    const sending = send(slow, me, conversation._id, 'Are you there?')
     await gated.received
     const deleted = await call(slow, chatEndpoints.deleteConversation, {
       cookie: me,
-      params: { id: session._id },
+      params: { id: conversation._id },
     })
     expect(deleted.statusCode).toBe(200)
     gated.release()
@@ -199,7 +199,7 @@ test('a session deleted while the model is thinking answers 404 and nothing is s
     const response = await sending
     expect(response.statusCode).toBe(404)
     expect(errorOf(response)).toBe('Conversation not found')
-    expect(await sessionExists(slow, session._id)).toBe(false)
+    expect(await conversationExists(slow, conversation._id)).toBe(false)
     expect(await countMessages(slow)).toBe(0)
   } finally {
     gated.release()

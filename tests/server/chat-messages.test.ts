@@ -6,10 +6,10 @@ import { indexDocument } from '#server/documents/index-document.ts'
 import {
   call,
   countMessages,
-  createSession,
+  createConversation,
   errorOf,
+  listConversations,
   listMessages,
-  listSessions,
   send,
   sendOk,
 } from './chat-helpers.ts'
@@ -32,8 +32,8 @@ afterAll(async () => {
 })
 
 test('sending stores the message and answers it with the reply; with no model and no documents the reply says so', async () => {
-  const session = await createSession(app, cookie)
-  const response = await send(app, cookie, session._id, 'Hello there')
+  const conversation = await createConversation(app, cookie)
+  const response = await send(app, cookie, conversation._id, 'Hello there')
   expect(response.statusCode).toBe(200)
   const { userMessage, aiMessage } = sendMessage.response.parse(response.json()).data
   expect(userMessage).toMatchObject({
@@ -52,15 +52,15 @@ test('sending stores the message and answers it with the reply; with no model an
   })
   expect(Date.parse(aiMessage.createdAt)).toBeGreaterThan(Date.parse(userMessage.createdAt))
 
-  expect(await listMessages(app, cookie, session._id)).toEqual([userMessage, aiMessage])
+  expect(await listMessages(app, cookie, conversation._id)).toEqual([userMessage, aiMessage])
 })
 
 test('messages come back oldest first, question before answer', async () => {
-  const session = await createSession(app, cookie)
-  await sendOk(app, cookie, session._id, 'one')
-  await sendOk(app, cookie, session._id, 'two')
-  await sendOk(app, cookie, session._id, 'three')
-  const messages = await listMessages(app, cookie, session._id)
+  const conversation = await createConversation(app, cookie)
+  await sendOk(app, cookie, conversation._id, 'one')
+  await sendOk(app, cookie, conversation._id, 'two')
+  await sendOk(app, cookie, conversation._id, 'three')
+  const messages = await listMessages(app, cookie, conversation._id)
   expect(messages.map((m) => (m.isUser ? m.content : 'answer'))).toEqual([
     'one',
     'answer',
@@ -73,15 +73,15 @@ test('messages come back oldest first, question before answer', async () => {
   expect(times).toEqual([...times].sort((a, b) => a - b))
 })
 
-test('a new session has no messages', async () => {
-  const session = await createSession(app, cookie)
-  expect(await listMessages(app, cookie, session._id)).toEqual([])
+test('a new conversation has no messages', async () => {
+  const conversation = await createConversation(app, cookie)
+  expect(await listMessages(app, cookie, conversation._id)).toEqual([])
 })
 
 test('content is stored as sent, up to the maximum length', async () => {
-  const session = await createSession(app, cookie)
+  const conversation = await createConversation(app, cookie)
   const longest = `  ${'a'.repeat(MESSAGE_MAX_LENGTH - 4)}\n `
-  const { userMessage } = await sendOk(app, cookie, session._id, longest)
+  const { userMessage } = await sendOk(app, cookie, conversation._id, longest)
   expect(userMessage.content).toBe(longest)
 })
 
@@ -100,21 +100,21 @@ test.each([
   [{ content: 'hi', isUser: true }, 'messageType must be "text"'],
   [{ content: 'hi', isUser: true, messageType: 'text', sessionId: 'x' }, 'Unknown field: sessionId'],
 ])('sending %j answers 400 and stores nothing', async (body, message) => {
-  const session = await createSession(app, cookie)
-  const response = await call(app, sendMessage, { cookie, params: { id: session._id }, body })
+  const conversation = await createConversation(app, cookie)
+  const response = await call(app, sendMessage, { cookie, params: { id: conversation._id }, body })
   expect(response.statusCode).toBe(400)
   expect(errorOf(response)).toBe(message)
-  expect(await countMessages(app, session._id)).toBe(0)
+  expect(await countMessages(app, conversation._id)).toBe(0)
 })
 
 test('a body that is not a JSON object answers 400', async () => {
-  const session = await createSession(app, cookie)
-  const response = await call(app, sendMessage, { cookie, params: { id: session._id }, body: ['hi'] })
+  const conversation = await createConversation(app, cookie)
+  const response = await call(app, sendMessage, { cookie, params: { id: conversation._id }, body: ['hi'] })
   expect(response.statusCode).toBe(400)
   expect(errorOf(response)).toBe('The request body must be a JSON object')
 })
 
-test('sending to a missing session answers 404 and stores nothing', async () => {
+test('sending to a missing conversation answers 404 and stores nothing', async () => {
   const before = await countMessages(app)
   const response = await send(app, cookie, crypto.randomUUID(), 'Hello?')
   expect(response.statusCode).toBe(404)
@@ -135,8 +135,8 @@ test('with an indexed document and no model, the reply quotes it and its sources
       { page: 2, text: 'The daily meal allowance abroad is 45 euros. Receipts are kept for a year.' },
     ],
   })
-  const session = await createSession(app, cookie)
-  const { aiMessage } = await sendOk(app, cookie, session._id, 'What is the meal allowance abroad?')
+  const conversation = await createConversation(app, cookie)
+  const { aiMessage } = await sendOk(app, cookie, conversation._id, 'What is the meal allowance abroad?')
   expect(aiMessage.content.startsWith(NO_MODEL_NOTE)).toBe(true)
   expect(aiMessage.content).toContain('The daily meal allowance abroad is 45 euros.')
   expect(aiMessage.content).toContain('Travel policy.pdf, p. 2')
@@ -154,7 +154,7 @@ test('with an indexed document and no model, the reply quotes it and its sources
     },
   ])
   // Stored with the answer: listing the messages gives the same sources.
-  expect((await listMessages(app, cookie, session._id)).at(-1)?.sources).toEqual(aiMessage.sources)
+  expect((await listMessages(app, cookie, conversation._id)).at(-1)?.sources).toEqual(aiMessage.sources)
 })
 
 test('an answer keeps its sources after the document is re-ingested', async () => {
@@ -167,8 +167,8 @@ test('an answer keeps its sources after the document is re-ingested', async () =
     sections: [{ page: null, text: 'The office opens at eight in the morning on weekdays.' }],
   }
   await indexDocument(app.db, doc)
-  const session = await createSession(app, cookie)
-  const { aiMessage } = await sendOk(app, cookie, session._id, 'When does the office open?')
+  const conversation = await createConversation(app, cookie)
+  const { aiMessage } = await sendOk(app, cookie, conversation._id, 'When does the office open?')
   expect(aiMessage.sources.map((s) => s.documentName)).toEqual(['Handbook.txt'])
 
   await indexDocument(app.db, {
@@ -176,13 +176,13 @@ test('an answer keeps its sources after the document is re-ingested', async () =
     name: 'Handbook v2.txt',
     sections: [{ page: null, text: 'Closed.' }],
   })
-  const [, stored] = await listMessages(app, cookie, session._id)
+  const [, stored] = await listMessages(app, cookie, conversation._id)
   expect(stored?.sources).toEqual(aiMessage.sources)
 })
 
 test('liking and then disliking an answer stores the latest rating', async () => {
-  const session = await createSession(app, cookie)
-  const { aiMessage } = await sendOk(app, cookie, session._id, 'Rate me')
+  const conversation = await createConversation(app, cookie)
+  const { aiMessage } = await sendOk(app, cookie, conversation._id, 'Rate me')
   const liked = await call(app, setFeedback, {
     cookie,
     params: { id: aiMessage._id },
@@ -197,12 +197,15 @@ test('liking and then disliking an answer stores the latest rating', async () =>
     body: { feedback: 'dislike' },
   })
   expect(setFeedback.response.parse(disliked.json()).data.feedback).toBe('dislike')
-  expect((await listMessages(app, cookie, session._id)).map((m) => m.feedback)).toEqual([null, 'dislike'])
+  expect((await listMessages(app, cookie, conversation._id)).map((m) => m.feedback)).toEqual([
+    null,
+    'dislike',
+  ])
 })
 
 test('feedback on one of your own messages answers 400 and changes nothing', async () => {
-  const session = await createSession(app, cookie)
-  const { userMessage } = await sendOk(app, cookie, session._id, 'My own words')
+  const conversation = await createConversation(app, cookie)
+  const { userMessage } = await sendOk(app, cookie, conversation._id, 'My own words')
   const response = await call(app, setFeedback, {
     cookie,
     params: { id: userMessage._id },
@@ -210,7 +213,7 @@ test('feedback on one of your own messages answers 400 and changes nothing', asy
   })
   expect(response.statusCode).toBe(400)
   expect(errorOf(response)).toBe("Only the assistant's answers can be rated, not your own messages.")
-  expect((await listMessages(app, cookie, session._id))[0]?.feedback).toBeNull()
+  expect((await listMessages(app, cookie, conversation._id))[0]?.feedback).toBeNull()
 })
 
 test.each([
@@ -219,8 +222,8 @@ test.each([
   [{}, 'Feedback must be "like" or "dislike"'],
   [{ feedback: 'like', note: 'x' }, 'Unknown field: note'],
 ])('feedback %j answers 400', async (body, message) => {
-  const session = await createSession(app, cookie)
-  const { aiMessage } = await sendOk(app, cookie, session._id, 'Rate me')
+  const conversation = await createConversation(app, cookie)
+  const { aiMessage } = await sendOk(app, cookie, conversation._id, 'Rate me')
   const response = await call(app, setFeedback, { cookie, params: { id: aiMessage._id }, body })
   expect(response.statusCode).toBe(400)
   expect(errorOf(response)).toBe(message)
@@ -237,10 +240,10 @@ test('feedback on a missing message answers 404', async () => {
 })
 
 test('a feedback does not move the conversation in the list', async () => {
-  const session = await createSession(app, cookie, 'Rated later')
-  const { aiMessage } = await sendOk(app, cookie, session._id, 'Rate me')
-  const before = (await listSessions(app, cookie)).find((s) => s._id === session._id)
+  const conversation = await createConversation(app, cookie, 'Rated later')
+  const { aiMessage } = await sendOk(app, cookie, conversation._id, 'Rate me')
+  const before = (await listConversations(app, cookie)).find((s) => s._id === conversation._id)
   await call(app, setFeedback, { cookie, params: { id: aiMessage._id }, body: { feedback: 'like' } })
-  const after = (await listSessions(app, cookie)).find((s) => s._id === session._id)
+  const after = (await listConversations(app, cookie)).find((s) => s._id === conversation._id)
   expect(after?.updatedAt).toBe(before?.updatedAt)
 })

@@ -4,10 +4,10 @@ import type { App } from '#server/app.ts'
 import {
   call,
   countMessages,
-  createSession,
+  createConversation,
   errorOf,
+  listConversations,
   listMessages,
-  listSessions,
   sendOk,
 } from './chat-helpers.ts'
 import { buildTestApp, signUpAndSignIn } from './helper.ts'
@@ -15,7 +15,7 @@ import { buildTestApp, signUpAndSignIn } from './helper.ts'
 let app: App
 let alice: string
 let bob: string
-let aliceSessionId: string
+let aliceConversationId: string
 let aliceQuestionId: string
 let aliceAnswerId: string
 
@@ -23,9 +23,9 @@ beforeAll(async () => {
   app = await buildTestApp()
   alice = await signUpAndSignIn(app)
   bob = await signUpAndSignIn(app)
-  const session = await createSession(app, alice, 'Alice private')
-  aliceSessionId = session._id
-  const { userMessage, aiMessage } = await sendOk(app, alice, session._id, 'Alice secret question')
+  const conversation = await createConversation(app, alice, 'Alice private')
+  aliceConversationId = conversation._id
+  const { userMessage, aiMessage } = await sendOk(app, alice, conversation._id, 'Alice secret question')
   aliceQuestionId = userMessage._id
   aliceAnswerId = aiMessage._id
 })
@@ -48,13 +48,18 @@ async function expectSameAsMissing(
   expect(theirs.statusCode).toBe(missing.statusCode)
 }
 
-test("another user's session answers 404 exactly like a missing one, for every call", async () => {
+test("another user's conversation answers 404 exactly like a missing one, for every call", async () => {
   const send = { content: 'Let me in', isUser: true, messageType: 'text' }
-  await expectSameAsMissing(chatEndpoints.listMessages, aliceSessionId, undefined, 'Conversation not found')
-  await expectSameAsMissing(chatEndpoints.sendMessage, aliceSessionId, send, 'Conversation not found')
+  await expectSameAsMissing(
+    chatEndpoints.listMessages,
+    aliceConversationId,
+    undefined,
+    'Conversation not found',
+  )
+  await expectSameAsMissing(chatEndpoints.sendMessage, aliceConversationId, send, 'Conversation not found')
   await expectSameAsMissing(
     chatEndpoints.deleteConversation,
-    aliceSessionId,
+    aliceConversationId,
     undefined,
     'Conversation not found',
   )
@@ -66,30 +71,30 @@ test("another user's message answers 404 exactly like a missing one, answer or q
   }
 })
 
-test("a message id is not a session id: Bob cannot reach Alice's messages by any id of hers", async () => {
+test("a message id is not a conversation id: Bob cannot reach Alice's messages by any id of hers", async () => {
   for (const id of [aliceAnswerId, aliceQuestionId]) {
     const response = await call(app, chatEndpoints.listMessages, { cookie: bob, params: { id } })
     expect(response.statusCode).toBe(404)
   }
   const response = await call(app, chatEndpoints.setFeedback, {
     cookie: bob,
-    params: { id: aliceSessionId },
+    params: { id: aliceConversationId },
     body: { feedback: 'like' },
   })
   expect(response.statusCode).toBe(404)
 })
 
 test("Bob's attempts leave Alice's conversation exactly as it was", async () => {
-  const messages = await listMessages(app, alice, aliceSessionId)
+  const messages = await listMessages(app, alice, aliceConversationId)
   expect(messages.map((m) => m.feedback)).toEqual([null, null])
   expect(messages.map((m) => m.content)[0]).toBe('Alice secret question')
-  expect(await countMessages(app, aliceSessionId)).toBe(2)
-  expect((await listSessions(app, alice)).map((s) => s._id)).toContain(aliceSessionId)
+  expect(await countMessages(app, aliceConversationId)).toBe(2)
+  expect((await listConversations(app, alice)).map((s) => s._id)).toContain(aliceConversationId)
 })
 
-test("Alice's sessions never appear in Bob's list, and Bob's never in Alice's", async () => {
-  const bobSession = await createSession(app, bob, 'Bob own')
-  await sendOk(app, bob, bobSession._id, 'Bob question')
-  expect((await listSessions(app, bob)).map((s) => s._id)).toEqual([bobSession._id])
-  expect((await listSessions(app, alice)).map((s) => s._id)).not.toContain(bobSession._id)
+test("Alice's conversations never appear in Bob's list, and Bob's never in Alice's", async () => {
+  const bobConversation = await createConversation(app, bob, 'Bob own')
+  await sendOk(app, bob, bobConversation._id, 'Bob question')
+  expect((await listConversations(app, bob)).map((s) => s._id)).toEqual([bobConversation._id])
+  expect((await listConversations(app, alice)).map((s) => s._id)).not.toContain(bobConversation._id)
 })

@@ -15,10 +15,10 @@ import { startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 import {
   call,
   countMessages,
-  createSession,
+  createConversation,
   errorOf,
+  listConversations,
   listMessages,
-  listSessions,
   send,
   sendOk,
 } from './chat-helpers.ts'
@@ -47,11 +47,16 @@ test.skipIf(!url)(`on PostgreSQL: index, ask, list, rate, delete${POSTGRES_SKIP_
     mimeType: 'application/pdf',
     sections: [{ page: 2, text: 'The daily meal allowance abroad is 45 euros.' }],
   })
-  const session = await createSession(app, cookie, 'Travel')
-  const { aiMessage } = await sendOk(app, cookie, session._id, 'What is the daily food allowance abroad?')
+  const conversation = await createConversation(app, cookie, 'Travel')
+  const { aiMessage } = await sendOk(
+    app,
+    cookie,
+    conversation._id,
+    'What is the daily food allowance abroad?',
+  )
   expect(aiMessage.content.startsWith(NO_MODEL_NOTE)).toBe(true)
   expect(aiMessage.sources.map((s) => [s.documentName, s.page])).toEqual([['Travel policy.pdf', 2]])
-  expect((await listSessions(app, cookie))[0]).toMatchObject({ _id: session._id, messageCount: 2 })
+  expect((await listConversations(app, cookie))[0]).toMatchObject({ _id: conversation._id, messageCount: 2 })
 
   const rated = await call(app, chatEndpoints.setFeedback, {
     cookie,
@@ -59,11 +64,14 @@ test.skipIf(!url)(`on PostgreSQL: index, ask, list, rate, delete${POSTGRES_SKIP_
     body: { feedback: 'like' },
   })
   expect(rated.statusCode).toBe(200)
-  expect((await listMessages(app, cookie, session._id)).map((m) => m.feedback)).toEqual([null, 'like'])
+  expect((await listMessages(app, cookie, conversation._id)).map((m) => m.feedback)).toEqual([null, 'like'])
 
-  const deleted = await call(app, chatEndpoints.deleteConversation, { cookie, params: { id: session._id } })
+  const deleted = await call(app, chatEndpoints.deleteConversation, {
+    cookie,
+    params: { id: conversation._id },
+  })
   expect(deleted.statusCode).toBe(200)
-  expect(await countMessages(app, session._id)).toBe(0)
+  expect(await countMessages(app, conversation._id)).toBe(0)
 })
 
 test.skipIf(!url)(
@@ -103,19 +111,19 @@ test.skipIf(!url)(
       const email = uniqueEmail('pg-claim')
       await register(one, email)
       const { cookie } = await signIn(one, email)
-      const session = await createSession(one, cookie, 'Two instances')
+      const conversation = await createConversation(one, cookie, 'Two instances')
       llm.reply({ kind: 'hang' })
-      const first = send(one, cookie, session._id, 'First question')
+      const first = send(one, cookie, conversation._id, 'First question')
       while (llm.requests.length === 0) await new Promise((r) => setTimeout(r, 10))
 
       // The other instance has no memory of the first send: only the database knows.
-      const second = await send(two, cookie, session._id, 'Second question')
+      const second = await send(two, cookie, conversation._id, 'Second question')
       expect(second.statusCode).toBe(409)
       expect(errorOf(second)).toBe(ANSWER_IN_PROGRESS)
       expect((await first).statusCode).toBe(502)
 
       llm.reply({ kind: 'text', text: 'Your turn now.' })
-      const { aiMessage } = await sendOk(two, cookie, session._id, 'Second question')
+      const { aiMessage } = await sendOk(two, cookie, conversation._id, 'Second question')
       expect(aiMessage.content).toBe('Your turn now.')
     } finally {
       await one.close()

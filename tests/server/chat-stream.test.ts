@@ -12,7 +12,15 @@ import { NO_MODEL_NOTE } from '#server/assistant/extractive.ts'
 import { ANSWER_IN_PROGRESS, ONLY_LAST_ANSWER } from '#server/chat/chat-service.ts'
 import { indexDocument } from '#server/documents/index-document.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
-import { call, countMessages, createSession, errorOf, listMessages, send, sendOk } from './chat-helpers.ts'
+import {
+  call,
+  countMessages,
+  createConversation,
+  errorOf,
+  listMessages,
+  send,
+  sendOk,
+} from './chat-helpers.ts'
 import { buildTestApp, register, signIn, signUpAndSignIn, uniqueEmail } from './helper.ts'
 
 // Long enough that a streamed answer's first token beats it on a busy machine (at 400 ms one run
@@ -26,16 +34,19 @@ let cookie: string
 
 const body = (content: string) => ({ content, isUser: true, messageType: 'text' })
 
-function stream(target: App, who: string, sessionId: string, content: string) {
+function stream(target: App, who: string, conversationId: string, content: string) {
   return call(target, chatEndpoints.streamMessage, {
     cookie: who,
-    params: { id: sessionId },
+    params: { id: conversationId },
     body: body(content),
   })
 }
 
-function regenerate(target: App, who: string, sessionId: string, messageId: string) {
-  return call(target, chatEndpoints.regenerateMessage, { cookie: who, params: { id: sessionId, messageId } })
+function regenerate(target: App, who: string, conversationId: string, messageId: string) {
+  return call(target, chatEndpoints.regenerateMessage, {
+    cookie: who,
+    params: { id: conversationId, messageId },
+  })
 }
 
 const until = async (check: () => Promise<boolean>, ms = 3000) => {
@@ -73,9 +84,9 @@ afterAll(async () => {
 })
 
 test('the answer streams as token events, then its sources, then done with what send returns', async () => {
-  const session = await createSession(app, cookie, 'Travel')
+  const conversation = await createConversation(app, cookie, 'Travel')
   llm.reply({ kind: 'text', text: 'It is **45 euros** a day [1].' })
-  const response = await stream(app, cookie, session._id, 'What is the meal allowance abroad?')
+  const response = await stream(app, cookie, conversation._id, 'What is the meal allowance abroad?')
 
   expect(response.statusCode).toBe(200)
   expect(response.headers['content-type']).toMatch(/^text\/event-stream/)
@@ -102,7 +113,10 @@ test('the answer streams as token events, then its sources, then done with what 
   ])
   const sources = events.find((e) => e.event === 'sources')
   expect(sources?.data).toEqual({ sources: done.data.aiMessage.sources })
-  expect(await listMessages(app, cookie, session._id)).toEqual([done.data.userMessage, done.data.aiMessage])
+  expect(await listMessages(app, cookie, conversation._id)).toEqual([
+    done.data.userMessage,
+    done.data.aiMessage,
+  ])
 })
 
 test('with no model configured the extractive answer streams too', async () => {
@@ -119,9 +133,9 @@ test('with no model configured the extractive answer streams too', async () => {
       mimeType: 'application/pdf',
       sections: [{ page: 2, text: 'The daily meal allowance abroad is 45 euros per person.' }],
     })
-    const session = await createSession(plain, me, 'Travel')
+    const conversation = await createConversation(plain, me, 'Travel')
     const events = parseEventStream(
-      (await stream(plain, me, session._id, 'What is the meal allowance?')).body,
+      (await stream(plain, me, conversation._id, 'What is the meal allowance?')).body,
     )
     const tokens = events.filter((e) => e.event === 'token')
     expect(tokens.length).toBeGreaterThan(0)
@@ -141,12 +155,12 @@ test('with no model configured the extractive answer streams too', async () => {
 
 test("errors before the stream starts are JSON: 404 for another's conversation, 400 for bad input", async () => {
   const stranger = await signUpAndSignIn(app)
-  const theirs = await createSession(app, stranger, 'Theirs')
+  const theirs = await createConversation(app, stranger, 'Theirs')
   const response = await stream(app, cookie, theirs._id, 'Let me in')
   expect(response.statusCode).toBe(404)
   expect(errorOf(response)).toBe('Conversation not found')
 
-  const mine = await createSession(app, cookie, 'Mine')
+  const mine = await createConversation(app, cookie, 'Mine')
   const empty = await stream(app, cookie, mine._id, '   ')
   expect(empty.statusCode).toBe(400)
   expect(errorOf(empty)).toBe('Message cannot be empty')
@@ -154,9 +168,9 @@ test("errors before the stream starts are JSON: 404 for another's conversation, 
 })
 
 test('a failing model ends the stream with an error event and stores nothing', async () => {
-  const session = await createSession(app, cookie, 'Unlucky')
+  const conversation = await createConversation(app, cookie, 'Unlucky')
   llm.reply({ kind: 'status', status: 500 })
-  const events = parseEventStream((await stream(app, cookie, session._id, 'Anyone?')).body)
+  const events = parseEventStream((await stream(app, cookie, conversation._id, 'Anyone?')).body)
   llm.reply({ kind: 'text', text: 'ok' })
   expect(events).toEqual([
     {
@@ -164,20 +178,20 @@ test('a failing model ends the stream with an error event and stores nothing', a
       data: { message: 'The language model answered with an error (500). Please try again later.' },
     },
   ])
-  expect(await countMessages(app, session._id)).toBe(0)
+  expect(await countMessages(app, conversation._id)).toBe(0)
 })
 
 test('a hung model fails once, after LLM_TIMEOUT_MS and not twice that, on send and on the stream', async () => {
-  const session = await createSession(app, cookie, 'Hung')
+  const conversation = await createConversation(app, cookie, 'Hung')
   llm.reply({ kind: 'hang' })
   let started = performance.now()
-  const sent = await send(app, cookie, session._id, 'Hello?')
+  const sent = await send(app, cookie, conversation._id, 'Hello?')
   const sendMs = performance.now() - started
   started = performance.now()
-  const events = parseEventStream((await stream(app, cookie, session._id, 'Hello?')).body)
+  const events = parseEventStream((await stream(app, cookie, conversation._id, 'Hello?')).body)
   const streamMs = performance.now() - started
   llm.reply({ kind: 'stall', text: 'Half an' })
-  const stalled = parseEventStream((await stream(app, cookie, session._id, 'Hello?')).body)
+  const stalled = parseEventStream((await stream(app, cookie, conversation._id, 'Hello?')).body)
   llm.reply({ kind: 'text', text: 'ok' })
 
   expect(sent.statusCode).toBe(502)
@@ -190,19 +204,19 @@ test('a hung model fails once, after LLM_TIMEOUT_MS and not twice that, on send 
     expect(ms).toBeGreaterThanOrEqual(LLM_TIMEOUT_MS - 20)
     expect(ms).toBeLessThan(LLM_TIMEOUT_MS * 1.6)
   }
-  expect(await countMessages(app, session._id)).toBe(0)
+  expect(await countMessages(app, conversation._id)).toBe(0)
 })
 
 test('Stop (the client going away) aborts the model call and keeps the answer so far, marked stopped', async () => {
   await app.listen({ port: 0, host: '127.0.0.1' })
   const { port } = app.server.address() as AddressInfo
-  const session = await createSession(app, cookie, 'Stopped')
+  const conversation = await createConversation(app, cookie, 'Stopped')
   const abortedBefore = llm.aborted()
   llm.reply({ kind: 'stall', text: 'The first part of a long answer' })
 
   const controller = new AbortController()
   const response = await fetch(
-    `http://127.0.0.1:${port}${fillPath(chatEndpoints.streamMessage.path, { id: session._id })}`,
+    `http://127.0.0.1:${port}${fillPath(chatEndpoints.streamMessage.path, { id: conversation._id })}`,
     {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/json' },
@@ -225,8 +239,8 @@ test('Stop (the client going away) aborts the model call and keeps the answer so
   controller.abort()
 
   // What the browser does after Stop: look at the conversation until the answer is there.
-  await until(async () => (await countMessages(app, session._id)) === 2)
-  const [question, answer] = await listMessages(app, cookie, session._id)
+  await until(async () => (await countMessages(app, conversation._id)) === 2)
+  const [question, answer] = await listMessages(app, cookie, conversation._id)
   expect(question?.content).toBe('Tell me everything')
   expect(answer?.content).toBe('The first part of a long answer')
   expect(answer?.stopped).toBe(true)
@@ -242,15 +256,15 @@ test('Stop (the client going away) aborts the model call and keeps the answer so
   })
   expect(rated.statusCode).toBe(200)
   llm.reply({ kind: 'text', text: 'ok' })
-  const next = await stream(app, cookie, session._id, 'And the next question?')
+  const next = await stream(app, cookie, conversation._id, 'And the next question?')
   expect(next.statusCode).toBe(200)
   expect(parseEventStream(next.body).at(-1)?.event).toBe('done')
 })
 
 test('the stream says how long each stage before the model took (Server-Timing)', async () => {
-  const session = await createSession(app, cookie, 'Timing')
+  const conversation = await createConversation(app, cookie, 'Timing')
   llm.reply({ kind: 'text', text: 'Economy class [1].' })
-  const response = await stream(app, cookie, session._id, 'Which class do employees fly in?')
+  const response = await stream(app, cookie, conversation._id, 'Which class do employees fly in?')
   const stages = String(response.headers['server-timing'])
     .split(', ')
     .map((entry) => entry.split(';dur=')[0])
@@ -260,14 +274,14 @@ test('the stream says how long each stage before the model took (Server-Timing)'
 })
 
 test('a second send while one is answered is refused with 409, on send and on the stream', async () => {
-  const session = await createSession(app, cookie, 'One at a time')
+  const conversation = await createConversation(app, cookie, 'One at a time')
   const asked = llm.requests.length
   llm.reply({ kind: 'hang' })
-  const first = send(app, cookie, session._id, 'First question')
+  const first = send(app, cookie, conversation._id, 'First question')
   await until(async () => llm.requests.length > asked)
 
-  const second = await send(app, cookie, session._id, 'Second question')
-  const streamed = await stream(app, cookie, session._id, 'Third question')
+  const second = await send(app, cookie, conversation._id, 'Second question')
+  const streamed = await stream(app, cookie, conversation._id, 'Third question')
   expect(second.statusCode).toBe(409)
   expect(errorOf(second)).toBe(ANSWER_IN_PROGRESS)
   expect(streamed.statusCode).toBe(409)
@@ -275,21 +289,21 @@ test('a second send while one is answered is refused with 409, on send and on th
 
   expect((await first).statusCode).toBe(502)
   llm.reply({ kind: 'text', text: 'Now it is your turn.' })
-  const { aiMessage } = await sendOk(app, cookie, session._id, 'Second question')
+  const { aiMessage } = await sendOk(app, cookie, conversation._id, 'Second question')
   expect(aiMessage.content).toBe('Now it is your turn.')
 })
 
 test('regenerate writes the last answer again and replaces it; only the last answer, only mine', async () => {
-  const session = await createSession(app, cookie, 'Again')
+  const conversation = await createConversation(app, cookie, 'Again')
   llm.reply({ kind: 'text', text: 'First try.' })
-  const first = await sendOk(app, cookie, session._id, 'Which class do I fly in?')
+  const first = await sendOk(app, cookie, conversation._id, 'Which class do I fly in?')
   await call(app, chatEndpoints.setFeedback, {
     cookie,
     params: { id: first.aiMessage._id },
     body: { feedback: 'dislike' },
   })
   llm.reply({ kind: 'text', text: 'Economy class [1].' })
-  const events = parseEventStream((await regenerate(app, cookie, session._id, first.aiMessage._id)).body)
+  const events = parseEventStream((await regenerate(app, cookie, conversation._id, first.aiMessage._id)).body)
   const done = events.at(-1) as Extract<StreamEvent, { event: 'done' }>
   expect(done.event).toBe('done')
   expect(done.data.userMessage).toEqual(first.userMessage)
@@ -298,45 +312,45 @@ test('regenerate writes the last answer again and replaces it; only the last ans
     content: 'Economy class [1].',
     feedback: null,
   })
-  expect(await listMessages(app, cookie, session._id)).toEqual([first.userMessage, done.data.aiMessage])
+  expect(await listMessages(app, cookie, conversation._id)).toEqual([first.userMessage, done.data.aiMessage])
   // The model was asked the same question again, without the answer it replaces.
   expect(llm.requests.at(-1)?.body.messages.slice(1)).toEqual([
     { role: 'user', content: 'Which class do I fly in?' },
   ])
 
-  const ofQuestion = await regenerate(app, cookie, session._id, first.userMessage._id)
+  const ofQuestion = await regenerate(app, cookie, conversation._id, first.userMessage._id)
   expect(ofQuestion.statusCode).toBe(400)
   expect(errorOf(ofQuestion)).toBe(ONLY_LAST_ANSWER)
   llm.reply({ kind: 'text', text: 'Later answer.' })
-  await sendOk(app, cookie, session._id, 'And the meal allowance?')
-  const older = await regenerate(app, cookie, session._id, first.aiMessage._id)
+  await sendOk(app, cookie, conversation._id, 'And the meal allowance?')
+  const older = await regenerate(app, cookie, conversation._id, first.aiMessage._id)
   expect(older.statusCode).toBe(400)
 
   const stranger = await signUpAndSignIn(app)
-  const theirs = await regenerate(app, stranger, session._id, first.aiMessage._id)
+  const theirs = await regenerate(app, stranger, conversation._id, first.aiMessage._id)
   expect(theirs.statusCode).toBe(404)
   const bad = await call(app, chatEndpoints.regenerateMessage, {
     cookie,
-    params: { id: session._id, messageId: 'nope' },
+    params: { id: conversation._id, messageId: 'nope' },
   })
   expect(bad.statusCode).toBe(400)
 })
 
 test('rename changes the title; 400 for an empty one, 404 for a conversation that is not mine', async () => {
-  const session = await createSession(app, cookie, 'Old name')
+  const conversation = await createConversation(app, cookie, 'Old name')
   const renamed = await call(app, chatEndpoints.renameConversation, {
     cookie,
-    params: { id: session._id },
+    params: { id: conversation._id },
     body: { title: '  Trip to Lisbon ' },
   })
   expect(renamed.statusCode).toBe(200)
   expect(chatEndpoints.renameConversation.response.parse(renamed.json()).data).toMatchObject({
-    _id: session._id,
+    _id: conversation._id,
     title: 'Trip to Lisbon',
   })
   const empty = await call(app, chatEndpoints.renameConversation, {
     cookie,
-    params: { id: session._id },
+    params: { id: conversation._id },
     body: { title: ' ' },
   })
   expect(empty.statusCode).toBe(400)
@@ -344,19 +358,19 @@ test('rename changes the title; 400 for an empty one, 404 for a conversation tha
   const stranger = await signUpAndSignIn(app)
   const theirs = await call(app, chatEndpoints.renameConversation, {
     cookie: stranger,
-    params: { id: session._id },
+    params: { id: conversation._id },
     body: { title: 'Mine now' },
   })
   expect(theirs.statusCode).toBe(404)
 })
 
 test('search finds my conversations by title and by message (stemmed), never anyone else’s', async () => {
-  const byTitle = await createSession(app, cookie, 'Budget planning for Porto')
-  const byMessage = await createSession(app, cookie, 'Untitled')
+  const byTitle = await createConversation(app, cookie, 'Budget planning for Porto')
+  const byMessage = await createConversation(app, cookie, 'Untitled')
   llm.reply({ kind: 'text', text: 'Receipts are reimbursed within thirty days.' })
   await sendOk(app, cookie, byMessage._id, 'How are receipts handled?')
   const stranger = await signUpAndSignIn(app)
-  const theirs = await createSession(app, stranger, 'Porto reimbursement secrets')
+  const theirs = await createConversation(app, stranger, 'Porto reimbursement secrets')
 
   const search = (who: string, q: string) =>
     app.inject({

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { chatEndpoints } from '#contracts/chat.ts'
 import { ErrorEnvelopeSchema } from '#contracts/endpoint.ts'
 import type { App } from '#server/app.ts'
-import { call, createSession, listMessages, send } from './chat-helpers.ts'
+import { call, createConversation, listMessages, send } from './chat-helpers.ts'
 import { buildTestApp, signUpAndSignIn } from './helper.ts'
 
 const lines: string[] = []
@@ -21,13 +21,13 @@ afterAll(async () => {
 const SECRET = 'my secret plan'
 
 test('a message with a NUL byte answers 400 naming the problem, and nothing is stored', async () => {
-  const session = await createSession(app, cookie)
-  const response = await send(app, cookie, session._id, `${SECRET}\u0000`)
+  const conversation = await createConversation(app, cookie)
+  const response = await send(app, cookie, conversation._id, `${SECRET}\u0000`)
   expect(response.statusCode).toBe(400)
   expect(ErrorEnvelopeSchema.parse(response.json()).message).toBe(
     'Message must not contain control characters (such as NUL); tabs and line breaks are fine',
   )
-  expect(await listMessages(app, cookie, session._id)).toEqual([])
+  expect(await listMessages(app, cookie, conversation._id)).toEqual([])
 })
 
 test('a title with a control character answers 400; tabs and line breaks are accepted', async () => {

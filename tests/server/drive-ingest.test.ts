@@ -14,7 +14,7 @@ import { createDriveApi, DriveFileError } from '#server/google/drive-api.ts'
 import { DEFAULT_RETRY_POLICY } from '#server/google/google-errors.ts'
 import type { GoogleEmulator } from '#tests/fakes/google/emulator.ts'
 import { ADA, BOB, FILLER_FILES, FIXTURE_FILES, ZEPHYR_LAUNCH_FACT } from '#tests/fakes/google/fixtures.ts'
-import { createSession, errorOf, sendOk } from './chat-helpers.ts'
+import { createConversation, errorOf, sendOk } from './chat-helpers.ts'
 import {
   connectDrive,
   connectedPerson,
@@ -273,9 +273,14 @@ test('an empty Drive says so', async () => {
 test('after an ingest, the chat answers the Zephyr launch code and names and links the PDF page', async () => {
   const ada = await connected()
   await ingestOk(app, ada)
-  const session = await createSession(app, ada.cookie, 'Zephyr')
+  const conversation = await createConversation(app, ada.cookie, 'Zephyr')
 
-  const { aiMessage } = await sendOk(app, ada.cookie, session._id, 'What is the Zephyr project launch code?')
+  const { aiMessage } = await sendOk(
+    app,
+    ada.cookie,
+    conversation._id,
+    'What is the Zephyr project launch code?',
+  )
 
   expect(aiMessage.content).toContain('AURORA-7731')
   expect(aiMessage.content).toContain('zephyr-project-brief.pdf, p. 2')
@@ -296,9 +301,9 @@ test("Bob's connection never sees Ada's files, and his questions never retrieve 
   const bob = await connected(BOB)
 
   const report = await ingestOk(app, bob)
-  const session = await createSession(app, bob.cookie, 'Codes')
-  const zephyr = await sendOk(app, bob.cookie, session._id, 'What is the Zephyr project launch code?')
-  const orion = await sendOk(app, bob.cookie, session._id, 'What is the Orion warehouse door code?')
+  const conversation = await createConversation(app, bob.cookie, 'Codes')
+  const zephyr = await sendOk(app, bob.cookie, conversation._id, 'What is the Zephyr project launch code?')
+  const orion = await sendOk(app, bob.cookie, conversation._id, 'What is the Orion warehouse door code?')
 
   expect(report.added).toEqual(['bob-notes.txt'])
   expect(zephyr.aiMessage.content).not.toContain('AURORA-7731')

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { App } from '#server/app.ts'
 import { indexDocument } from '#server/documents/index-document.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
-import { createSession, sendOk } from './chat-helpers.ts'
+import { createConversation, sendOk } from './chat-helpers.ts'
 import { buildTestApp, register, signIn, uniqueEmail } from './helper.ts'
 import { pgvectorAvailable, TEST_DATABASE_URL } from './postgres-test-db.ts'
 
@@ -48,8 +48,8 @@ test.skipIf(!runs)(
       sections: [{ page: null, text: 'Every automobile in the fleet gets a yearly inspection in March.' }],
     })
 
-    const session = await createSession(app, cookie, 'Fleet')
-    const { aiMessage } = await sendOk(app, cookie, session._id, 'When is the fleet inspection?')
+    const conversation = await createConversation(app, cookie, 'Fleet')
+    const { aiMessage } = await sendOk(app, cookie, conversation._id, 'When is the fleet inspection?')
 
     expect(aiMessage.sources?.map((s) => s.documentName)).toEqual(['fleet.txt'])
     const warnings = lines.filter((line) => line.includes('Hybrid retrieval is off'))

@@ -18,7 +18,7 @@ import {
 } from '#server/plugins/app/operations.ts'
 import { INGEST_JOB_STATES } from '#server/repositories/job-stats-repository.ts'
 import { startFakeLlm } from '#tests/fakes/openai-compatible.ts'
-import { createSession, sendOk } from './chat-helpers.ts'
+import { createConversation, sendOk } from './chat-helpers.ts'
 import { buildTestApp, register, signIn, signUpAndSignIn, uniqueEmail } from './helper.ts'
 
 const TOKEN = 'metrics-token-0123456789'
@@ -196,8 +196,8 @@ test('an answer records retrieval time and the model latency and tokens', async 
     sections: [{ page: 2, text: 'The daily meal allowance abroad is 45 euros.' }],
   })
   llm.reply({ kind: 'text', text: 'It is 45 euros [1].' })
-  const session = await createSession(app, cookie, 'Travel')
-  await sendOk(app, cookie, session._id, 'What is the daily meal allowance abroad?')
+  const conversation = await createConversation(app, cookie, 'Travel')
+  await sendOk(app, cookie, conversation._id, 'What is the daily meal allowance abroad?')
   const text = (await scrape(app)).body
   expect(text).toMatch(/^docchat_retrieval_duration_seconds_count 1$/m)
   expect(text).toMatch(/^docchat_model_request_duration_seconds_count\{outcome="ok"\} 1$/m)

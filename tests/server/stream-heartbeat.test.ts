@@ -7,7 +7,7 @@ import { chatEndpoints } from '#contracts/chat.ts'
 import { parseEventStream } from '#contracts/event-stream.ts'
 import type { App } from '#server/app.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
-import { call, createSession } from './chat-helpers.ts'
+import { call, createConversation } from './chat-helpers.ts'
 import { buildTestApp, signUpAndSignIn } from './helper.ts'
 
 let llm: FakeLlm
@@ -27,12 +27,12 @@ afterAll(async () => {
 
 test('a quiet stream sends keep-alive comments before the first token, and the events are unchanged', async () => {
   const cookie = await signUpAndSignIn(app)
-  const session = await createSession(app, cookie, 'Slow thinker')
+  const conversation = await createConversation(app, cookie, 'Slow thinker')
   llm.reply({ kind: 'text', text: 'Here it is.', firstTokenDelayMs: 400 })
 
   const response = await call(app, chatEndpoints.streamMessage, {
     cookie,
-    params: { id: session._id },
+    params: { id: conversation._id },
     body: { content: 'Think hard', isUser: true, messageType: 'text' },
   })
 

@@ -2,14 +2,14 @@
  * The spec's upload call (`POST /chat/sessions/{id}/files/upload`, multipart field `file`): a PDF
  * or a text file of 10 KB to 5 MB is stored in the person's library and read like any other
  * document, so the next question about it is answered from it and cites it; the spec's sentences
- * as 400s for anything else; another person's session answers like a missing one; a deleted
+ * as 400s for anything else; another person's conversation answers like a missing one; a deleted
  * upload is never cited again.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { documentEndpoints } from '#contracts/documents.ts'
 import { fillPath } from '#contracts/endpoint.ts'
 import type { App } from '#server/app.ts'
-import { call, createSession, errorOf, sendOk } from './chat-helpers.ts'
+import { call, createConversation, errorOf, sendOk } from './chat-helpers.ts'
 import { newPerson, type Person } from './drive-helpers.ts'
 import { buildTestApp } from './helper.ts'
 
@@ -51,7 +51,7 @@ function multipart(parts: { field: string; file?: Part; value?: string }[]) {
   return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` }
 }
 
-function upload(person: Pick<Person, 'cookie'>, sessionId: string, file?: Part) {
+function upload(person: Pick<Person, 'cookie'>, conversationId: string, file?: Part) {
   const body = multipart(
     file
       ? [
@@ -62,7 +62,7 @@ function upload(person: Pick<Person, 'cookie'>, sessionId: string, file?: Part) 
   )
   return app.inject({
     method: uploadFile.method,
-    url: fillPath(uploadFile.path, { id: sessionId }),
+    url: fillPath(uploadFile.path, { id: conversationId }),
     headers: { cookie: person.cookie, 'content-type': body.contentType },
     payload: body.payload,
   })
@@ -86,17 +86,17 @@ async function pdfFile(name: string, fact: string): Promise<Part> {
   return { name, type: 'application/pdf', bytes: await doc.save({ useObjectStreams: false }) }
 }
 
-async function person(): Promise<Person & { sessionId: string }> {
+async function person(): Promise<Person & { conversationId: string }> {
   const someone = await newPerson(app, 'upload')
-  const session = await createSession(app, someone.cookie, 'Uploads')
-  return { ...someone, sessionId: session._id }
+  const conversation = await createConversation(app, someone.cookie, 'Uploads')
+  return { ...someone, conversationId: conversation._id }
 }
 
 test('an uploaded PDF is read at once, listed in the library, and the next answer cites it', async () => {
   const ada = await person()
   const file = await pdfFile('pier-survey.pdf', 'The pier survey found the tide gauge code KESTREL-9914.')
 
-  const response = await upload(ada, ada.sessionId, file)
+  const response = await upload(ada, ada.conversationId, file)
 
   expect(response.statusCode).toBe(201)
   const document = uploadFile.response.parse(response.json()).data
@@ -108,7 +108,7 @@ test('an uploaded PDF is read at once, listed in the library, and the next answe
   const { aiMessage } = await sendOk(
     app,
     ada.cookie,
-    ada.sessionId,
+    ada.conversationId,
     'What is the tide gauge code in the pier survey?',
   )
   expect(aiMessage.content).toContain('KESTREL-9914')
@@ -120,11 +120,11 @@ test('a text file is read in whichever encoding it was saved (UTF-16 here)', asy
   const text = textFile('notes.txt', 'Notepad notes: the ferry password is MARLIN-2207.', 6 * 1024)
   const utf16 = Buffer.from(`\uFEFF${new TextDecoder().decode(text.bytes)}`, 'utf16le')
 
-  const response = await upload(ada, ada.sessionId, { ...text, bytes: utf16 })
+  const response = await upload(ada, ada.conversationId, { ...text, bytes: utf16 })
 
   expect(response.statusCode).toBe(201)
   expect(uploadFile.response.parse(response.json()).data.status).toBe('ready')
-  const { aiMessage } = await sendOk(app, ada.cookie, ada.sessionId, 'What is the ferry password?')
+  const { aiMessage } = await sendOk(app, ada.cookie, ada.conversationId, 'What is the ferry password?')
   expect(aiMessage.content).toContain('MARLIN-2207')
 })
 
@@ -140,7 +140,7 @@ test("the spec's sentences as 400s: wrong type, under 10KB, over 5MB, no file", 
     [undefined, 'Choose a file to upload.'],
   ]
   for (const [file, message] of cases) {
-    const response = await upload(ada, ada.sessionId, file)
+    const response = await upload(ada, ada.conversationId, file)
     expect({ status: response.statusCode, message: errorOf(response) }).toEqual({ status: 400, message })
   }
   const library = listDocuments.response.parse(
@@ -149,24 +149,24 @@ test("the spec's sentences as 400s: wrong type, under 10KB, over 5MB, no file", 
   expect(library.data.documents).toEqual([])
 })
 
-test("another person's session answers 404 like a missing one; signed out is 401", async () => {
+test("another person's conversation answers 404 like a missing one; signed out is 401", async () => {
   const ada = await person()
   const bob = await person()
   const file = textFile('notes.txt', 'Nothing to see.')
 
-  const theirs = await upload(bob, ada.sessionId, file)
+  const theirs = await upload(bob, ada.conversationId, file)
   const missing = await upload(bob, '0b5c7a52-6c2f-4f4e-9a51-5d1c43e0a111', file)
 
   expect(theirs.statusCode).toBe(404)
   expect(theirs.json()).toEqual(missing.json())
-  expect((await upload({ cookie: '' }, ada.sessionId, file)).statusCode).toBe(401)
+  expect((await upload({ cookie: '' }, ada.conversationId, file)).statusCode).toBe(401)
 })
 
 test('a deleted upload is never cited again', async () => {
   const ada = await person()
   const response = await upload(
     ada,
-    ada.sessionId,
+    ada.conversationId,
     textFile('codes.txt', 'The vault combination is OSPREY-3141.'),
   )
   const document = uploadFile.response.parse(response.json()).data
@@ -174,7 +174,7 @@ test('a deleted upload is never cited again', async () => {
   const deleted = await call(app, deleteDocument, { cookie: ada.cookie, params: { id: document.id } })
 
   expect(deleted.statusCode).toBe(200)
-  const { aiMessage } = await sendOk(app, ada.cookie, ada.sessionId, 'What is the vault combination?')
+  const { aiMessage } = await sendOk(app, ada.cookie, ada.conversationId, 'What is the vault combination?')
   expect(aiMessage.content).not.toContain('OSPREY-3141')
   expect(aiMessage.sources).toEqual([])
 })

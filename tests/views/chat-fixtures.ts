@@ -28,7 +28,7 @@ const DAY = 24 * HOUR
 export const ago = (ms: number) => new Date(Date.now() - ms).toISOString()
 export { DAY, HOUR }
 
-export function chatSession(id: string, fields: Partial<Conversation> = {}): Conversation {
+export function chatConversation(id: string, fields: Partial<Conversation> = {}): Conversation {
   const updatedAt = fields.updatedAt ?? ago(2 * HOUR)
   return {
     _id: id,
@@ -70,18 +70,18 @@ export function source(fields: Partial<Source> = {}): Source {
   }
 }
 
-type Seed = { sessions?: Conversation[]; messages?: Record<string, Message[]> }
+type Seed = { conversations?: Conversation[]; messages?: Record<string, Message[]> }
 
 /** The answer the fake assistant gives, with the sources it cites. */
 export const answerTo = (content: string) => `You asked: ${content}`
 
 export function chatBackend(seed: Seed = {}) {
-  let sessions = [...(seed.sessions ?? [])]
+  let conversations = [...(seed.conversations ?? [])]
   const messages = new Map(Object.entries(seed.messages ?? {}))
   const calls = {
-    listSessions: 0,
+    listConversations: 0,
     created: [] as string[],
-    sent: [] as { sessionId: string; content: string }[],
+    sent: [] as { conversationId: string; content: string }[],
     deleted: [] as string[],
     feedback: [] as { messageId: string; feedback: string }[],
   }
@@ -89,38 +89,38 @@ export function chatBackend(seed: Seed = {}) {
   let nextId = 1
   const newId = (prefix: string) => `${prefix}-${nextId++}`
 
-  async function answer(sessionId: string, content: string): Promise<SendMessageResponse> {
+  async function answer(conversationId: string, content: string): Promise<SendMessageResponse> {
     const now = new Date().toISOString()
     const userMessage = chatMessage(newId('msg'), true, content, { createdAt: now })
     const aiMessage = chatMessage(newId('msg'), false, answerTo(content), {
       createdAt: now,
       sources: [source()],
     })
-    messages.set(sessionId, [...(messages.get(sessionId) ?? []), userMessage, aiMessage])
+    messages.set(conversationId, [...(messages.get(conversationId) ?? []), userMessage, aiMessage])
     return { userMessage, aiMessage }
   }
 
   const handlers = [
     http.get(urlOf(chatEndpoints.listConversations), () => {
-      calls.listSessions += 1
-      return okResponse(chatEndpoints.listConversations, { success: true, data: sessions })
+      calls.listConversations += 1
+      return okResponse(chatEndpoints.listConversations, { success: true, data: conversations })
     }),
     http.post(urlOf(chatEndpoints.createConversation), async ({ request }) => {
       const body = CreateConversationRequestSchema.safeParse(await request.json())
-      if (!body.success) return errorResponse(400, 'Bad session request')
+      if (!body.success) return errorResponse(400, 'Bad conversation request')
       calls.created.push(body.data.title)
-      const created = chatSession(newId('session'), {
+      const created = chatConversation(newId('conversation'), {
         title: body.data.title,
         updatedAt: new Date().toISOString(),
         messageCount: 0,
         lastMessage: '',
       })
-      sessions = [created, ...sessions]
+      conversations = [created, ...conversations]
       return okResponse(chatEndpoints.createConversation, { success: true, data: created })
     }),
     http.get(urlOf(chatEndpoints.listMessages), ({ params }) => {
       const list = messages.get(String(params.id))
-      if (!list) return errorResponse(404, 'Session not found')
+      if (!list) return errorResponse(404, 'Conversation not found')
       return okResponse(chatEndpoints.listMessages, { success: true, data: list })
     }),
     http.post(urlOf(chatEndpoints.sendMessage), async ({ request, params }) => {
@@ -133,30 +133,30 @@ export function chatBackend(seed: Seed = {}) {
     http.post(urlOf(chatEndpoints.streamMessage), async ({ request, params }) => {
       const body = SendMessageRequestSchema.safeParse(await request.json())
       if (!body.success) return errorResponse(400, 'Bad message')
-      const sessionId = String(params.id)
-      calls.sent.push({ sessionId, content: body.data.content })
+      const conversationId = String(params.id)
+      calls.sent.push({ conversationId, content: body.data.content })
       if (replyGate) await replyGate
-      return eventStream(await answer(sessionId, body.data.content))
+      return eventStream(await answer(conversationId, body.data.content))
     }),
     http.patch(urlOf(chatEndpoints.renameConversation), async ({ request, params }) => {
       const body = RenameConversationRequestSchema.safeParse(await request.json())
       if (!body.success) return errorResponse(400, 'Bad title')
-      const found = sessions.find((s) => s._id === String(params.id))
+      const found = conversations.find((s) => s._id === String(params.id))
       if (!found) return errorResponse(404, 'Conversation not found')
       found.title = body.data.title
       return okResponse(chatEndpoints.renameConversation, { success: true, data: found })
     }),
     http.get(urlOf(chatEndpoints.searchConversations), ({ request }) => {
       const q = new URL(request.url).searchParams.get('q')?.toLowerCase() ?? ''
-      const hits = sessions
+      const hits = conversations
         .filter((s) => s.title.toLowerCase().includes(q) || s.lastMessage.toLowerCase().includes(q))
-        .map((session) => ({ session, snippet: session.lastMessage }))
+        .map((conversation) => ({ session: conversation, snippet: conversation.lastMessage }))
       return okResponse(chatEndpoints.searchConversations, { success: true, data: hits })
     }),
     http.delete(urlOf(chatEndpoints.deleteConversation), ({ params }) => {
       const id = String(params.id)
       calls.deleted.push(id)
-      sessions = sessions.filter((s) => s._id !== id)
+      conversations = conversations.filter((s) => s._id !== id)
       return okResponse(chatEndpoints.deleteConversation, { success: true, data: null })
     }),
     http.patch(urlOf(chatEndpoints.setFeedback), async ({ request, params }) => {
@@ -206,9 +206,9 @@ export async function openChat(backend: ReturnType<typeof chatBackend>) {
   const app = renderApp('/dashboard')
   // The dashboard chunk loads lazily: on a busy machine the first load takes more than a second.
   await screen.findByText(ada.email, undefined, { timeout: 5000 })
-  // Let the session list arrive: a request still in flight when a test ends would be answered
+  // Let the conversation list arrive: a request still in flight when a test ends would be answered
   // by the next test's handlers.
-  await waitFor(() => expect(backend.calls.listSessions).toBeGreaterThan(0))
+  await waitFor(() => expect(backend.calls.listConversations).toBeGreaterThan(0))
   const sidebar = screen.getByRole('navigation', { name: 'Dashboard sections' })
   return {
     ...app,

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { expect, test } from 'vitest'
 import { chatEndpoints, MESSAGE_MAX_LENGTH } from '#contracts/chat.ts'
-import { answerTo, chatBackend, chatMessage, chatSession, openChat, source } from './chat-fixtures.ts'
+import { answerTo, chatBackend, chatConversation, chatMessage, openChat, source } from './chat-fixtures.ts'
 import { fail, server, signedIn } from './msw-server.ts'
 import { renderApp } from './render-app.tsx'
 
@@ -23,8 +23,8 @@ test('shows the empty state and the composer with its hint', async () => {
   expect(within(main).getByText('Press Enter to send, Shift + Enter for new line')).toBeTruthy()
 })
 
-test('sessions load once, however often I switch sections', async () => {
-  const backend = chatBackend({ sessions: [chatSession('s1')] })
+test('conversations load once, however often I switch sections', async () => {
+  const backend = chatBackend({ conversations: [chatConversation('s1')] })
   const { goTo } = await openChat(backend)
 
   await goTo('Conversation History')
@@ -33,7 +33,7 @@ test('sessions load once, however often I switch sections', async () => {
   await goTo('Conversation History')
   await goTo('Settings')
 
-  expect(backend.calls.listSessions).toBe(1)
+  expect(backend.calls.listConversations).toBe(1)
 })
 
 test('my message shows at once, the assistant types with the input disabled, then the reply arrives', async () => {
@@ -54,14 +54,14 @@ test('my message shows at once, the assistant types with the input disabled, the
   expect(screen.queryByRole('status', { name: 'Assistant is typing' })).toBeNull()
   expect(input().disabled).toBe(false)
   expect(backend.calls.created).toEqual([question])
-  expect(backend.calls.sent).toEqual([{ sessionId: 'session-1', content: question }])
+  expect(backend.calls.sent).toEqual([{ conversationId: 'conversation-1', content: question }])
   // The new conversation is titled with the message, above it.
   expect(within(main).getByRole('heading', { name: question })).toBeTruthy()
   expect(conversation.querySelectorAll('time')).toHaveLength(2)
 })
 
 test('a new conversation appears first in Recent Conversations and in History', async () => {
-  const backend = chatBackend({ sessions: [chatSession('older', { title: 'An older talk' })] })
+  const backend = chatBackend({ conversations: [chatConversation('older', { title: 'An older talk' })] })
   const { user, main, input, goTo } = await openChat(backend)
 
   await user.type(input(), `${question}{Enter}`)
@@ -109,7 +109,7 @@ test('a conversation created for a message that failed is deleted: no empty conv
 
   await user.type(input(), `${question}{Enter}`)
 
-  await waitFor(() => expect(backend.calls.deleted).toEqual(['session-1']))
+  await waitFor(() => expect(backend.calls.deleted).toEqual(['conversation-1']))
   await goTo('Conversation History')
   expect((await screen.findAllByText('No conversations yet')).length).toBeGreaterThan(0)
   expect(screen.queryByText(question)).toBeNull()
@@ -168,7 +168,7 @@ test('Copy puts the answer on the clipboard and says "Copied" for 1.5 s', async 
 })
 
 async function openConversation(...messages: ReturnType<typeof chatMessage>[]) {
-  const backend = chatBackend({ sessions: [chatSession('s1')], messages: { s1: messages } })
+  const backend = chatBackend({ conversations: [chatConversation('s1')], messages: { s1: messages } })
   const app = await openChat(backend)
   await app.goTo('Conversation History')
   await app.user.click(within(app.main).getByRole('button', { name: /Conversation s1/ }))
@@ -252,7 +252,7 @@ test('Chat with Docs starts a new chat: the open conversation leaves the screen'
 
 test('a conversation has its own address: opening one moves it, and the address opens it again', async () => {
   const backend = chatBackend({
-    sessions: [chatSession('s1', { title: 'Budget talk' })],
+    conversations: [chatConversation('s1', { title: 'Budget talk' })],
     messages: { s1: [chatMessage('m1', true, 'About the budget'), chatMessage('m2', false, 'It grew.')] },
   })
   server.use(signedIn(), ...backend.handlers)
@@ -273,7 +273,7 @@ test('a conversation has its own address: opening one moves it, and the address 
 
 test('Rename gives the open conversation a new title, above it and in the list', async () => {
   const backend = chatBackend({
-    sessions: [chatSession('s1', { title: 'Budget talk' })],
+    conversations: [chatConversation('s1', { title: 'Budget talk' })],
     messages: { s1: [chatMessage('m1', true, 'About the budget'), chatMessage('m2', false, 'It grew.')] },
   })
   server.use(signedIn(), ...backend.handlers)

@@ -1,24 +1,26 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { expect, test } from 'vitest'
 import { chatEndpoints } from '#contracts/chat.ts'
-import { ago, chatBackend, chatMessage, chatSession, DAY, HOUR, openChat } from './chat-fixtures.ts'
+import { ago, chatBackend, chatConversation, chatMessage, DAY, HOUR, openChat } from './chat-fixtures.ts'
 import { fail, server } from './msw-server.ts'
 
-const today = chatSession('today', {
+const today = chatConversation('today', {
   title: 'Budget questions',
   lastMessage: 'The budget is 5k.',
   updatedAt: ago(HOUR),
   messageCount: 3,
 })
-const yesterday = chatSession('yesterday', {
+const yesterday = chatConversation('yesterday', {
   title: 'Travel plans',
   updatedAt: ago(DAY + HOUR),
   messageCount: 1,
 })
-const thisWeek = chatSession('week', { title: 'Contract review', updatedAt: ago(3 * DAY + HOUR) })
-const lastMonth = chatSession('month', { title: 'Old notes', updatedAt: ago(30 * DAY) })
+const thisWeek = chatConversation('week', { title: 'Contract review', updatedAt: ago(3 * DAY + HOUR) })
+const lastMonth = chatConversation('month', { title: 'Old notes', updatedAt: ago(30 * DAY) })
 
-async function openHistory(backend = chatBackend({ sessions: [lastMonth, thisWeek, today, yesterday] })) {
+async function openHistory(
+  backend = chatBackend({ conversations: [lastMonth, thisWeek, today, yesterday] }),
+) {
   const app = await openChat(backend)
   await app.goTo('Conversation History')
   await within(app.main).findByRole('heading', { name: 'Conversation History' })
@@ -86,7 +88,7 @@ test('Recent Conversations shows title, last message and relative time', async (
 
 test('clicking a conversation loads it and switches to the chat view', async () => {
   const backend = chatBackend({
-    sessions: [today],
+    conversations: [today],
     messages: {
       today: [chatMessage('u1', true, 'What is the budget?'), chatMessage('a1', false, 'The budget is 5k.')],
     },
@@ -104,7 +106,7 @@ test('clicking a conversation loads it and switches to the chat view', async () 
 
 test('a recent conversation in the sidebar opens in the chat view too', async () => {
   const backend = chatBackend({
-    sessions: [today],
+    conversations: [today],
     messages: { today: [chatMessage('u1', true, 'What is the budget?')] },
   })
   const { user, main } = await openHistory(backend)
@@ -133,7 +135,7 @@ test('delete removes the conversation from History and Recent Conversations', as
 // the whole path: nothing is sent to the deleted conversation afterwards.
 test('after deleting the open conversation, my next message starts a new one', async () => {
   const backend = chatBackend({
-    sessions: [today],
+    conversations: [today],
     messages: { today: [chatMessage('u1', true, 'What is the budget?')] },
   })
   const { user, main, goTo, input } = await openHistory(backend)
@@ -150,7 +152,7 @@ test('after deleting the open conversation, my next message starts a new one', a
   expect(await within(main).findByText('You asked: A fresh start')).toBeTruthy()
   expect(within(main).queryByText('What is the budget?')).toBeNull()
   expect(backend.calls.created).toEqual(['A fresh start'])
-  expect(backend.calls.sent.map((call) => call.sessionId)).not.toContain('today')
+  expect(backend.calls.sent.map((call) => call.conversationId)).not.toContain('today')
 })
 
 test('delete asks first: Cancel keeps the conversation', async () => {

@@ -4,7 +4,7 @@
  */
 import { screen, waitFor, within } from '@testing-library/react'
 import { afterEach, expect, test, vi } from 'vitest'
-import { chatBackend, chatMessage, chatSession, openChat, source } from './chat-fixtures.ts'
+import { chatBackend, chatConversation, chatMessage, openChat, source } from './chat-fixtures.ts'
 import { getFile, listFiles, report } from './drive-handlers.ts'
 import { ada, server, signedIn } from './msw-server.ts'
 import { renderApp } from './render-app.tsx'
@@ -88,7 +88,7 @@ test('a source whose link is not https is shown as text, never as a link', async
     ],
   })
   const backend = chatBackend({
-    sessions: [chatSession('s1')],
+    conversations: [chatConversation('s1')],
     messages: { s1: [chatMessage('u1', true, 'Q'), answer] },
   })
   const app = await openChat(backend)

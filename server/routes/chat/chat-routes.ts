@@ -35,15 +35,18 @@ export const chatRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }> = async
 
   defineRoute(app, createConversation, {
     auth: 'user',
-    handler: ({ user, body }) => app.chat.createSession(user, body.title),
+    handler: ({ user, body }) => app.chat.createConversation(user, body.title),
   })
 
-  defineRoute(app, listConversations, { auth: 'user', handler: ({ user }) => app.chat.listSessions(user) })
+  defineRoute(app, listConversations, {
+    auth: 'user',
+    handler: ({ user }) => app.chat.listConversations(user),
+  })
 
   defineRoute(app, deleteConversation, {
     auth: 'user',
     async handler({ user, params }) {
-      await app.chat.deleteSession(user, params.id)
+      await app.chat.deleteConversation(user, params.id)
       return null
     },
   })
@@ -77,7 +80,7 @@ export const chatRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }> = async
 
   defineRoute(app, renameConversation, {
     auth: 'user',
-    handler: ({ user, params, body }) => app.chat.renameSession(user, params.id, body.title),
+    handler: ({ user, params, body }) => app.chat.renameConversation(user, params.id, body.title),
   })
 
   defineRoute(app, searchConversations, {

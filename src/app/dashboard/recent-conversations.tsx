@@ -1,5 +1,5 @@
 import { relativeTime } from '#machines/chat/chat-time.ts'
-import { useSessions } from '#src/features/chat/use-chat.ts'
+import { useConversations } from '#src/features/chat/use-chat.ts'
 import { css, cx } from '../../../styled-system/css'
 import { useDashboard } from './use-dashboard.ts'
 
@@ -22,32 +22,32 @@ const lineStyle = css({ truncate: true, minW: '0' })
  * relative time ('Just now', 'Nh ago', else the date). Choosing one opens it in Chat, as in History.
  */
 export function RecentConversations() {
-  const { sessions, loaded } = useSessions()
+  const { conversations, loaded } = useConversations()
   const { openConversation } = useDashboard()
   if (!loaded) return null
-  if (sessions.length === 0) {
+  if (conversations.length === 0) {
     return <p className={css({ px: '3', fontSize: 'sm', color: 'muted' })}>No conversations yet</p>
   }
   const now = new Date()
   return (
     <ul className={css({ display: 'flex', flexDirection: 'column', gap: '1' })}>
-      {sessions.map((session) => (
-        <li key={session.id} className={css({ minW: '0' })}>
-          <button type="button" className={itemStyle} onClick={() => openConversation(session.id)}>
+      {conversations.map((conversation) => (
+        <li key={conversation.id} className={css({ minW: '0' })}>
+          <button type="button" className={itemStyle} onClick={() => openConversation(conversation.id)}>
             <span className={css({ display: 'flex', gap: '2', alignItems: 'baseline', w: 'full' })}>
               <span className={cx(lineStyle, css({ flex: '1', fontSize: 'sm', fontWeight: 'medium' }))}>
-                {session.title}
+                {conversation.title}
               </span>
               <time
-                dateTime={session.timestamp}
+                dateTime={conversation.timestamp}
                 className={css({ fontSize: 'xs', color: 'muted', flexShrink: 0 })}
               >
-                {relativeTime(session.timestamp, now)}
+                {relativeTime(conversation.timestamp, now)}
               </time>
             </span>
-            {session.lastMessage ? (
+            {conversation.lastMessage ? (
               <span className={cx(lineStyle, css({ fontSize: 'xs', color: 'muted', w: 'full' }))}>
-                {session.lastMessage}
+                {conversation.lastMessage}
               </span>
             ) : null}
           </button>

@@ -16,7 +16,7 @@ export function useConversationUrl() {
   const [location, navigate] = useLocation()
   const match = CONVERSATION_URL.exec(location)
   const urlId = match?.[1] ? decodeURIComponent(match[1]) : null
-  const selected = ChatActor.useSelector((snapshot) => snapshot.context.selectedSessionId)
+  const selected = ChatActor.useSelector((snapshot) => snapshot.context.selectedConversationId)
   const chat = ChatActor.useActorRef()
   const dashboard = DashboardActor.useActorRef()
   const seen = useRef<{ urlId: string | null; selected: string | null }>({ urlId: null, selected: null })
@@ -27,7 +27,7 @@ export function useConversationUrl() {
     if (urlId !== before.urlId) {
       // The address moved (typed, reloaded, back/forward): the app follows.
       if (urlId !== null && urlId !== selected) {
-        chat.send({ type: 'chat.select', sessionId: urlId })
+        chat.send({ type: 'chat.select', conversationId: urlId })
         dashboard.send({ type: 'dashboard.select', section: 'chat' })
       } else if (urlId === null && selected !== null) {
         chat.send({ type: 'chat.new' })

@@ -21,8 +21,8 @@ export function useDashboard() {
       dashboard.send({ type: 'dashboard.select', section: 'settings' })
     },
     /** Loads the conversation's messages and switches to the chat view. */
-    openConversation(sessionId: string) {
-      chat.send({ type: 'chat.select', sessionId })
+    openConversation(conversationId: string) {
+      chat.send({ type: 'chat.select', conversationId })
       dashboard.send({ type: 'dashboard.select', section: 'chat' })
     },
   }

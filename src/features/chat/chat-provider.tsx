@@ -8,8 +8,8 @@ import { ChatActor } from './chat-actor.ts'
 
 /**
  * While a call is under way, calling again joins it instead of starting another. StrictMode
- * (development, view tests) stops and restarts the actor on mount, which restarts the session
- * load: joining keeps it to one request, as SPEC §4 says ("sessions load once").
+ * (development, view tests) stops and restarts the actor on mount, which restarts the conversation
+ * load: joining keeps it to one request, as SPEC §4 says ("Sessions load once").
  */
 export function shareInFlight<T>(call: () => Promise<T>): () => Promise<T> {
   let pending: Promise<T> | null = null
@@ -23,8 +23,8 @@ export function shareInFlight<T>(call: () => Promise<T>): () => Promise<T> {
 
 /**
  * Starts the chat actor for the dashboard's lifetime: the Chat section, History and the sidebar's
- * Recent Conversations all read the same sessions and conversation. The chat API is built here,
- * inside the dashboard chunk, from the app's one HTTP client.
+ * Recent Conversations all read the same conversation list and open conversation. The chat API is
+ * built here, inside the dashboard chunk, from the app's one HTTP client.
  */
 export function ChatProvider({ children }: { children: ReactNode }) {
   const { http, httpOptions, log, inspect } = useAppDeps()
@@ -32,7 +32,7 @@ export function ChatProvider({ children }: { children: ReactNode }) {
     const api = createChatApi(http, createStreamCall(httpOptions))
     const deps: ChatDeps = {
       ...api,
-      listSessions: shareInFlight(api.listSessions),
+      listConversations: shareInFlight(api.listConversations),
       // The SPA sends through the streamed call: the answer grows as it is written.
       sendMessage: api.streamMessage,
       log,

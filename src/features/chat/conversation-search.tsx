@@ -1,14 +1,14 @@
 import { useState } from 'react'
 import { SEARCH_MAX_LENGTH } from '#contracts/chat.ts'
-import type { SessionItem } from '#machines/chat/chat-types.ts'
+import type { ConversationItem } from '#machines/chat/chat-types.ts'
 import { Button } from '#src/components/ui/button.tsx'
 import { css } from '../../../styled-system/css'
 
 type ConversationSearchProps = {
   query: string
-  hits: { session: SessionItem; snippet: string }[] | null
+  hits: { conversation: ConversationItem; snippet: string }[] | null
   onSearch: (query: string) => void
-  onOpen: (sessionId: string) => void
+  onOpen: (conversationId: string) => void
 }
 
 /** Search across my conversations' titles and messages; Enter searches, Clear goes back to the list. */
@@ -66,11 +66,11 @@ export function ConversationSearch({ query, hits, onSearch, onOpen }: Conversati
             aria-label="Search results"
             className={css({ mt: '3', display: 'flex', flexDirection: 'column', gap: '2' })}
           >
-            {hits.map(({ session, snippet }) => (
-              <li key={session.id}>
+            {hits.map(({ conversation, snippet }) => (
+              <li key={conversation.id}>
                 <button
                   type="button"
-                  onClick={() => onOpen(session.id)}
+                  onClick={() => onOpen(conversation.id)}
                   className={css({
                     w: 'full',
                     textAlign: 'left',
@@ -84,7 +84,7 @@ export function ConversationSearch({ query, hits, onSearch, onOpen }: Conversati
                   })}
                 >
                   <span className={css({ display: 'block', fontWeight: 'medium', truncate: true })}>
-                    {session.title}
+                    {conversation.title}
                   </span>
                   {snippet ? (
                     <span className={css({ display: 'block', fontSize: 'sm', color: 'muted' })}>

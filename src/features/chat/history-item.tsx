@@ -1,15 +1,15 @@
 import { useState } from 'react'
 import { clockTime } from '#machines/chat/chat-time.ts'
-import type { SessionItem } from '#machines/chat/chat-types.ts'
+import type { ConversationItem } from '#machines/chat/chat-types.ts'
 import { Button } from '#src/components/ui/button.tsx'
 import { TrashIcon } from '#src/components/ui/chat-icons.tsx'
 import { css } from '../../../styled-system/css'
 
 type HistoryItemProps = {
-  session: SessionItem
+  conversation: ConversationItem
   deleting: boolean
-  onOpen: (sessionId: string) => void
-  onDelete: (sessionId: string) => void
+  onOpen: (conversationId: string) => void
+  onDelete: (conversationId: string) => void
 }
 
 const countLabel = (count: number) => `${count} ${count === 1 ? 'message' : 'messages'}`
@@ -18,7 +18,7 @@ const countLabel = (count: number) => `${count} ${count === 1 ? 'message' : 'mes
  * One conversation: opening it is the whole row; deleting is a separate button beside it, which
  * asks first (a deleted conversation cannot come back).
  */
-export function HistoryItem({ session, deleting, onOpen, onDelete }: HistoryItemProps) {
+export function HistoryItem({ conversation, deleting, onOpen, onDelete }: HistoryItemProps) {
   const [confirming, setConfirming] = useState(false)
   return (
     <li
@@ -37,7 +37,7 @@ export function HistoryItem({ session, deleting, onOpen, onDelete }: HistoryItem
     >
       <button
         type="button"
-        onClick={() => onOpen(session.id)}
+        onClick={() => onOpen(conversation.id)}
         className={css({
           flex: '1',
           minW: '0',
@@ -51,15 +51,15 @@ export function HistoryItem({ session, deleting, onOpen, onDelete }: HistoryItem
           borderRadius: 'xl',
         })}
       >
-        <span className={css({ fontWeight: 'medium', truncate: true })}>{session.title}</span>
-        {session.lastMessage ? (
+        <span className={css({ fontWeight: 'medium', truncate: true })}>{conversation.title}</span>
+        {conversation.lastMessage ? (
           <span className={css({ fontSize: 'sm', color: 'muted', truncate: true })}>
-            {session.lastMessage}
+            {conversation.lastMessage}
           </span>
         ) : null}
         <span className={css({ display: 'flex', gap: '3', fontSize: 'xs', color: 'muted' })}>
-          <span>{countLabel(session.messageCount)}</span>
-          <time dateTime={session.timestamp}>{clockTime(session.timestamp)}</time>
+          <span>{countLabel(conversation.messageCount)}</span>
+          <time dateTime={conversation.timestamp}>{clockTime(conversation.timestamp)}</time>
         </span>
       </button>
       {confirming ? (
@@ -72,7 +72,7 @@ export function HistoryItem({ session, deleting, onOpen, onDelete }: HistoryItem
             disabled={deleting}
             onClick={() => {
               setConfirming(false)
-              onDelete(session.id)
+              onDelete(conversation.id)
             }}
           >
             Delete

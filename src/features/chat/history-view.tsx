@@ -2,7 +2,7 @@ import { groupByAge } from '#machines/chat/chat-time.ts'
 import { EmptyState } from '#src/components/ui/empty-state.tsx'
 import { HistoryIcon } from '#src/components/ui/icons.tsx'
 import { SectionHeader } from '#src/components/ui/section-header.tsx'
-import { useSessions } from '#src/features/chat/use-chat.ts'
+import { useConversations } from '#src/features/chat/use-chat.ts'
 import { css } from '../../../styled-system/css'
 import { ConversationSearch } from './conversation-search.tsx'
 import { HistoryItem } from './history-item.tsx'
@@ -11,16 +11,17 @@ import { HistoryItem } from './history-item.tsx'
  * SPEC §2 History view: conversations under 'Today', 'N days ago' or their date. Opening one is
  * the dashboard's business (it also switches to Chat), so it comes in as `onOpen`.
  */
-export function HistoryView({ onOpen }: { onOpen: (sessionId: string) => void }) {
-  const { sessions, loaded, deletingSessionIds, remove, searchQuery, searchHits, search } = useSessions()
-  const groups = groupByAge(sessions, new Date())
+export function HistoryView({ onOpen }: { onOpen: (conversationId: string) => void }) {
+  const { conversations, loaded, deletingConversationIds, remove, searchQuery, searchHits, search } =
+    useConversations()
+  const groups = groupByAge(conversations, new Date())
   return (
     <section aria-busy={!loaded || undefined}>
       <SectionHeader title="Conversation History" subtitle="View and manage your previous conversations" />
-      {sessions.length > 0 ? (
+      {conversations.length > 0 ? (
         <ConversationSearch query={searchQuery} hits={searchHits} onSearch={search} onOpen={onOpen} />
       ) : null}
-      {loaded && sessions.length === 0 ? (
+      {loaded && conversations.length === 0 ? (
         <EmptyState icon={<HistoryIcon size={24} />} title="No conversations yet">
           Start chatting to see your conversation history here.
         </EmptyState>
@@ -32,11 +33,11 @@ export function HistoryView({ onOpen }: { onOpen: (sessionId: string) => void })
               {group.label}
             </h2>
             <ul className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}>
-              {group.items.map((session) => (
+              {group.items.map((conversation) => (
                 <HistoryItem
-                  key={session.id}
-                  session={session}
-                  deleting={deletingSessionIds.includes(session.id)}
+                  key={conversation.id}
+                  conversation={conversation}
+                  deleting={deletingConversationIds.includes(conversation.id)}
                   onOpen={onOpen}
                   onDelete={remove}
                 />

@@ -1,5 +1,5 @@
 /**
- * Facades over the chat actor: the conversation on screen (Chat view) and the session list
+ * Facades over the chat actor: the conversation on screen (Chat view) and the conversation list
  * (History, Recent Conversations). Views call these intents; they never send raw events.
  * Switching dashboard sections is the dashboard facade's job (use-dashboard.ts).
  */
@@ -23,8 +23,8 @@ export function useConversation() {
         return true
       },
       rename(title: string) {
-        const sessionId = chat.getSnapshot().context.selectedSessionId
-        if (sessionId) chat.send({ type: 'chat.rename', sessionId, title })
+        const conversationId = chat.getSnapshot().context.selectedConversationId
+        if (conversationId) chat.send({ type: 'chat.rename', conversationId, title })
       },
       type(text: string) {
         chat.send({ type: 'chat.type', text })
@@ -58,22 +58,22 @@ export function useConversation() {
     ratingMessageIds: ChatActor.useSelector((snapshot) => snapshot.context.ratingMessageIds),
     /** The open conversation's title, null for a new chat. */
     title: ChatActor.useSelector((snapshot) => {
-      const { sessions, selectedSessionId } = snapshot.context
-      return sessions.find((s) => s.id === selectedSessionId)?.title ?? null
+      const { conversations, selectedConversationId } = snapshot.context
+      return conversations.find((s) => s.id === selectedConversationId)?.title ?? null
     }),
     ...intents,
   }
 }
 
-export function useSessions() {
+export function useConversations() {
   const chat = ChatActor.useActorRef()
   return {
-    sessions: ChatActor.useSelector((snapshot) => snapshot.context.sessions),
-    loaded: ChatActor.useSelector((snapshot) => !snapshot.hasTag('sessionsLoading')),
-    selectedSessionId: ChatActor.useSelector((snapshot) => snapshot.context.selectedSessionId),
-    deletingSessionIds: ChatActor.useSelector((snapshot) => snapshot.context.deletingSessionIds),
-    remove(sessionId: string) {
-      chat.send({ type: 'chat.delete', sessionId })
+    conversations: ChatActor.useSelector((snapshot) => snapshot.context.conversations),
+    loaded: ChatActor.useSelector((snapshot) => !snapshot.hasTag('conversationsLoading')),
+    selectedConversationId: ChatActor.useSelector((snapshot) => snapshot.context.selectedConversationId),
+    deletingConversationIds: ChatActor.useSelector((snapshot) => snapshot.context.deletingConversationIds),
+    remove(conversationId: string) {
+      chat.send({ type: 'chat.delete', conversationId })
     },
     searchQuery: ChatActor.useSelector((snapshot) => snapshot.context.searchQuery),
     /** What the search found; null while it runs or when there is none. */

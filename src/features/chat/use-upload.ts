@@ -22,7 +22,7 @@ export function useUpload() {
     }),
   )
   const upload = useActorRef(logic, { inspect })
-  const sessionId = ChatActor.useSelector((snapshot) => snapshot.context.selectedSessionId)
+  const sessionId = ChatActor.useSelector((snapshot) => snapshot.context.selectedConversationId)
   return {
     isOpen: useSelector(upload, (snapshot) => snapshot.hasTag('open')),
     /** A valid file is chosen and nothing is under way: the upload buttons are enabled. */

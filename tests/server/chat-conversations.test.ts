@@ -3,13 +3,13 @@ import { chatEndpoints, LAST_MESSAGE_PREVIEW_LENGTH, TITLE_MAX_LENGTH } from '#c
 import type { App } from '#server/app.ts'
 import {
   call,
+  conversationExists,
   countMessages,
-  createSession,
+  createConversation,
   errorOf,
+  listConversations,
   listMessages,
-  listSessions,
   sendOk,
-  sessionExists,
 } from './chat-helpers.ts'
 import { buildTestApp, signUpAndSignIn } from './helper.ts'
 
@@ -34,27 +34,27 @@ afterAll(async () => {
   await app.close()
 })
 
-test('creating a session answers 201 with the new, empty session', async () => {
+test('creating a conversation answers 201 with the new, empty conversation', async () => {
   const response = await call(app, create, { cookie, body: { title: 'What is in my notes?' } })
   expect(response.statusCode).toBe(201)
-  const session = create.response.parse(response.json()).data
-  expect(session).toMatchObject({ title: 'What is in my notes?', messageCount: 0, lastMessage: '' })
-  expect(session._id).toMatch(/^[0-9a-f-]{36}$/)
-  expect(session.updatedAt).toBe(session.createdAt)
-  expect(new Date(session.createdAt).toISOString()).toBe(session.createdAt)
+  const conversation = create.response.parse(response.json()).data
+  expect(conversation).toMatchObject({ title: 'What is in my notes?', messageCount: 0, lastMessage: '' })
+  expect(conversation._id).toMatch(/^[0-9a-f-]{36}$/)
+  expect(conversation.updatedAt).toBe(conversation.createdAt)
+  expect(new Date(conversation.createdAt).toISOString()).toBe(conversation.createdAt)
 })
 
 test('a title is trimmed, kept on one line, and shortened to the limit with an ellipsis', async () => {
-  expect((await createSession(app, cookie, '  Hello\n\n  there  ')).title).toBe('Hello there')
-  const long = await createSession(app, cookie, `${'word '.repeat(100)}end`)
+  expect((await createConversation(app, cookie, '  Hello\n\n  there  ')).title).toBe('Hello there')
+  const long = await createConversation(app, cookie, `${'word '.repeat(100)}end`)
   expect(Array.from(long.title)).toHaveLength(TITLE_MAX_LENGTH)
   expect(long.title.endsWith('…')).toBe(true)
   expect(long.title.startsWith('word word')).toBe(true)
   // An emoji straddling the cut is kept whole or dropped, never split into half a surrogate pair.
-  const emoji = await createSession(app, cookie, '😀'.repeat(TITLE_MAX_LENGTH + 5))
+  const emoji = await createConversation(app, cookie, '😀'.repeat(TITLE_MAX_LENGTH + 5))
   expect(emoji.title).toBe(`${'😀'.repeat(TITLE_MAX_LENGTH - 1)}…`)
   const exact = 'x'.repeat(TITLE_MAX_LENGTH)
-  expect((await createSession(app, cookie, exact)).title).toBe(exact)
+  expect((await createConversation(app, cookie, exact)).title).toBe(exact)
 })
 
 test.each([
@@ -87,15 +87,15 @@ test('every chat call needs a signed-in user', async () => {
 
 test('the list shows the newest conversation first, with its message count and last message', async () => {
   const me = await signUpAndSignIn(app)
-  const older = await createSession(app, me, 'Older')
-  const newer = await createSession(app, me, 'Newer')
-  expect((await listSessions(app, me)).map((s) => s.title)).toEqual(['Newer', 'Older'])
+  const older = await createConversation(app, me, 'Older')
+  const newer = await createConversation(app, me, 'Newer')
+  expect((await listConversations(app, me)).map((s) => s.title)).toEqual(['Newer', 'Older'])
 
   // Answering the older one moves it to the top and its updatedAt forward.
   const { aiMessage } = await sendOk(app, me, older._id, 'Hello there')
-  const sessions = await listSessions(app, me)
-  expect(sessions.map((s) => s.title)).toEqual(['Older', 'Newer'])
-  const [top, second] = sessions
+  const conversations = await listConversations(app, me)
+  expect(conversations.map((s) => s.title)).toEqual(['Older', 'Newer'])
+  const [top, second] = conversations
   expect(top?.messageCount).toBe(2)
   expect(top?.lastMessage).toBe(aiMessage.content.slice(0, LAST_MESSAGE_PREVIEW_LENGTH))
   expect(Date.parse(top?.updatedAt ?? '')).toBeGreaterThan(Date.parse(older.updatedAt))
@@ -105,22 +105,22 @@ test('the list shows the newest conversation first, with its message count and l
 
 test('the last message preview is the start of the newest message', async () => {
   const me = await signUpAndSignIn(app)
-  const session = await createSession(app, me, 'Preview')
-  await sendOk(app, me, session._id, 'First question')
-  const [listed] = await listSessions(app, me)
-  const messages = await listMessages(app, me, session._id)
+  const conversation = await createConversation(app, me, 'Preview')
+  await sendOk(app, me, conversation._id, 'First question')
+  const [listed] = await listConversations(app, me)
+  const messages = await listMessages(app, me, conversation._id)
   expect(listed?.lastMessage).toBe(messages.at(-1)?.content.slice(0, LAST_MESSAGE_PREVIEW_LENGTH))
   expect(listed?.lastMessage.length).toBeLessThanOrEqual(LAST_MESSAGE_PREVIEW_LENGTH)
 })
 
 test('a new user has no conversations', async () => {
-  expect(await listSessions(app, await signUpAndSignIn(app))).toEqual([])
+  expect(await listConversations(app, await signUpAndSignIn(app))).toEqual([])
 })
 
-test('deleting a session answers success and removes it with all its messages', async () => {
+test('deleting a conversation answers success and removes it with all its messages', async () => {
   const me = await signUpAndSignIn(app)
-  const doomed = await createSession(app, me, 'Doomed')
-  const kept = await createSession(app, me, 'Kept')
+  const doomed = await createConversation(app, me, 'Doomed')
+  const kept = await createConversation(app, me, 'Kept')
   await sendOk(app, me, doomed._id, 'One')
   await sendOk(app, me, doomed._id, 'Two')
   await sendOk(app, me, kept._id, 'Three')
@@ -130,10 +130,10 @@ test('deleting a session answers success and removes it with all its messages', 
   expect(response.statusCode).toBe(200)
   expect(deleteConversation.response.parse(response.json())).toEqual({ success: true, data: null })
 
-  expect(await sessionExists(app, doomed._id)).toBe(false)
+  expect(await conversationExists(app, doomed._id)).toBe(false)
   expect(await countMessages(app, doomed._id)).toBe(0)
   expect(await countMessages(app, kept._id)).toBe(2)
-  expect((await listSessions(app, me)).map((s) => s.title)).toEqual(['Kept'])
+  expect((await listConversations(app, me)).map((s) => s.title)).toEqual(['Kept'])
 
   const again = await call(app, deleteConversation, { cookie: me, params: { id: doomed._id } })
   expect(again.statusCode).toBe(404)
@@ -156,7 +156,7 @@ test.each([['not-a-uuid'], ['123'], ['6d1c7b1e-5b7a-4f0e-9d55-0b7c2f1a9e0']])(
   },
 )
 
-test('a missing session id answers 404 on every call that takes one', async () => {
+test('a missing conversation id answers 404 on every call that takes one', async () => {
   const id = crypto.randomUUID()
   for (const endpoint of [chatEndpoints.deleteConversation, chatEndpoints.listMessages]) {
     const response = await call(app, endpoint, { cookie, params: { id } })
