@@ -87,7 +87,7 @@ test("'Upload to Drive' sends the file to Drive and stays open with the server's
   upload.send({ type: 'upload.open' })
   upload.send({ type: 'upload.choose', file: pdf(20_000), content })
 
-  upload.send({ type: 'upload.submit', destination: 'drive', sessionId: null })
+  upload.send({ type: 'upload.submit', destination: 'drive', conversationId: null })
 
   expect(upload.getSnapshot().hasTag('uploadingToDrive')).toBe(true)
   expect(upload.getSnapshot().hasTag('ready')).toBe(false)
@@ -142,11 +142,11 @@ test("'Upload' sends the file to the open conversation, then closes", async () =
   upload.send({ type: 'upload.open' })
   upload.send({ type: 'upload.choose', file: pdf(20_000), content })
 
-  upload.send({ type: 'upload.submit', destination: 'chat', sessionId: 'session-1' })
+  upload.send({ type: 'upload.submit', destination: 'chat', conversationId: 'conversation-1' })
 
   expect(upload.getSnapshot().hasTag('uploading')).toBe(true)
   await waitFor(upload, (s) => s.matches('closed'))
-  expect(uploadFile).toHaveBeenCalledWith({ sessionId: 'session-1', file: pdf(20_000), content })
+  expect(uploadFile).toHaveBeenCalledWith({ conversationId: 'conversation-1', file: pdf(20_000), content })
 })
 
 test("a refused upload keeps the dialog open with the server's sentence; a failure with ours", async () => {
@@ -158,11 +158,11 @@ test("a refused upload keeps the dialog open with the server's sentence; a failu
   upload.send({ type: 'upload.open' })
   upload.send({ type: 'upload.choose', file: pdf(20_000), content: new Blob(['x']) })
 
-  upload.send({ type: 'upload.submit', destination: 'chat', sessionId: 'session-1' })
+  upload.send({ type: 'upload.submit', destination: 'chat', conversationId: 'conversation-1' })
   await waitFor(upload, (s) => s.matches({ open: 'accepted' }))
   expect(upload.getSnapshot().context.error).toBe('File size must be at least 10KB.')
 
-  upload.send({ type: 'upload.submit', destination: 'chat', sessionId: 'session-1' })
+  upload.send({ type: 'upload.submit', destination: 'chat', conversationId: 'conversation-1' })
   await waitFor(upload, (s) => s.matches({ open: 'accepted' }) && s.context.error === UPLOAD_MESSAGES.failed)
 })
 
@@ -172,7 +172,7 @@ test("'Upload' with no conversation open says to open one, and sends nothing", (
   upload.send({ type: 'upload.open' })
   upload.send({ type: 'upload.choose', file: pdf(20_000), content: new Blob(['x']) })
 
-  upload.send({ type: 'upload.submit', destination: 'chat', sessionId: null })
+  upload.send({ type: 'upload.submit', destination: 'chat', conversationId: null })
 
   expect(upload.getSnapshot().context.error).toBe(UPLOAD_MESSAGES.noConversation)
   expect(uploadFile).not.toHaveBeenCalled()

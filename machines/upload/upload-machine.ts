@@ -30,10 +30,10 @@ export type UploadEvent =
   | { type: 'upload.open' }
   | { type: 'upload.close' }
   | { type: 'upload.choose'; file: FileFacts; content?: Blob }
-  /** 'Upload to Drive' or 'Upload'; `sessionId`: the conversation on screen, if any. */
-  | { type: 'upload.submit'; destination: 'drive' | 'chat'; sessionId?: string | null }
+  /** 'Upload to Drive' or 'Upload'; `conversationId`: the conversation on screen, if any. */
+  | { type: 'upload.submit'; destination: 'drive' | 'chat'; conversationId?: string | null }
 
-export type UploadInput = { sessionId: string; file: FileFacts; content: Blob }
+export type UploadInput = { conversationId: string; file: FileFacts; content: Blob }
 export type DriveUploadInput = { file: FileFacts; content: Blob }
 
 export type UploadDeps = {
@@ -76,7 +76,7 @@ export const uploadMachine = setup({
   guards: {
     isAcceptable: (_, params: { file: FileFacts }) => uploadError(params.file) === null,
     toConversation: ({ event }) =>
-      event.type === 'upload.submit' && event.destination === 'chat' && Boolean(event.sessionId),
+      event.type === 'upload.submit' && event.destination === 'chat' && Boolean(event.conversationId),
     toChatWithoutConversation: ({ event }) => event.type === 'upload.submit' && event.destination === 'chat',
   },
 }).createMachine({
@@ -135,10 +135,10 @@ export const uploadMachine = setup({
             src: 'uploadFile',
             input: ({ context, event }) => {
               assertEvent(event, 'upload.submit')
-              if (!context.file || !context.content || !event.sessionId) {
+              if (!context.file || !context.content || !event.conversationId) {
                 throw new Error('An upload needs an accepted file and a conversation')
               }
-              return { sessionId: event.sessionId, file: context.file, content: context.content }
+              return { conversationId: event.conversationId, file: context.file, content: context.content }
             },
             onDone: '#upload.closed',
             onError: {

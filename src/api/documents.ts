@@ -58,9 +58,9 @@ export async function postFile<T>(
 
 /** The spec's upload call: the file goes into the person's library through the open conversation. */
 export function uploadFile(
-  input: { sessionId: string; name: string; content: Blob },
+  input: { conversationId: string; name: string; content: Blob },
   doFetch?: typeof fetch,
 ): Promise<LibraryDocument> {
   const { uploadFile: endpoint } = documentEndpoints
-  return postFile(fillPath(endpoint.path, { id: input.sessionId }), endpoint.response, input, doFetch)
+  return postFile(fillPath(endpoint.path, { id: input.conversationId }), endpoint.response, input, doFetch)
 }

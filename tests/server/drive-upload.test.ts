@@ -13,7 +13,7 @@ import { DRIVE_MESSAGES } from '#server/documents/drive-service.ts'
 import { DRIVE_FILE_SCOPE, DRIVE_READONLY_SCOPE } from '#server/google/google-connections.ts'
 import { createGoogleEmulator, type GoogleEmulator } from '#tests/fakes/google/emulator.ts'
 import { ADA, BOB } from '#tests/fakes/google/fixtures.ts'
-import { call, createSession, errorOf, sendOk } from './chat-helpers.ts'
+import { call, createConversation, errorOf, sendOk } from './chat-helpers.ts'
 import { buildDriveApp, connectDrive, newPerson, type Person } from './drive-helpers.ts'
 import { buildTestApp } from './helper.ts'
 
@@ -106,8 +106,8 @@ test("an uploaded file lands in the person's Drive, then in their library, read,
   expect((await library(ada)).documents.map((d) => [d.name, d.source, d.status])).toEqual([
     ['harbour-notes.txt', 'drive', 'ready'],
   ])
-  const session = await createSession(app, ada.cookie, 'Harbour')
-  const { aiMessage } = await sendOk(app, ada.cookie, session._id, 'What is the harbour pilot code?')
+  const conversation = await createConversation(app, ada.cookie, 'Harbour')
+  const { aiMessage } = await sendOk(app, ada.cookie, conversation._id, 'What is the harbour pilot code?')
   expect(aiMessage.content).toContain('HERON-5150')
   expect(aiMessage.sources.map((s) => s.documentName)).toContain('harbour-notes.txt')
 })
@@ -187,8 +187,8 @@ test("an upload goes to the uploader's own Drive only: another person's Drive an
 
   expect(emulator.state.listFiles(BOB)).toEqual([])
   expect((await library(bob)).documents).toEqual([])
-  const session = await createSession(app, bob.cookie, 'Bob')
-  const { aiMessage } = await sendOk(app, bob.cookie, session._id, 'What is the private code?')
+  const conversation = await createConversation(app, bob.cookie, 'Bob')
+  const { aiMessage } = await sendOk(app, bob.cookie, conversation._id, 'What is the private code?')
   expect(aiMessage.content).not.toContain('SECRET-7777')
 })
 

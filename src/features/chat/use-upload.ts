@@ -17,12 +17,13 @@ export function useUpload() {
   const { inspect } = useAppDeps()
   const [logic] = useState(() =>
     provideUploadMachine({
-      uploadFile: ({ sessionId, file, content }) => uploadFile({ sessionId, name: file.name, content }),
+      uploadFile: ({ conversationId, file, content }) =>
+        uploadFile({ conversationId, name: file.name, content }),
       uploadToDrive: ({ file, content }) => uploadToDrive({ name: file.name, content }),
     }),
   )
   const upload = useActorRef(logic, { inspect })
-  const sessionId = ChatActor.useSelector((snapshot) => snapshot.context.selectedConversationId)
+  const conversationId = ChatActor.useSelector((snapshot) => snapshot.context.selectedConversationId)
   return {
     isOpen: useSelector(upload, (snapshot) => snapshot.hasTag('open')),
     /** A valid file is chosen and nothing is under way: the upload buttons are enabled. */
@@ -49,7 +50,7 @@ export function useUpload() {
     },
     /** 'Upload' sends the file to the open conversation; 'Upload to Drive' to the person's Drive. */
     submit(destination: 'drive' | 'chat') {
-      upload.send({ type: 'upload.submit', destination, sessionId })
+      upload.send({ type: 'upload.submit', destination, conversationId })
     },
   }
 }
