@@ -1,4 +1,4 @@
-import { lazy, memo, Suspense, useState } from 'react'
+import { type ComponentProps, lazy, memo, Suspense, useState } from 'react'
 import type { Feedback, Source } from '#contracts/chat.ts'
 import { clockTime } from '#machines/chat/chat-time.ts'
 import type { MessageItem } from '#machines/chat/chat-types.ts'
@@ -7,10 +7,33 @@ import { CitationPanel } from './citation-panel.tsx'
 import { MessageActions } from './message-actions.tsx'
 import { MessageSources } from './message-sources.tsx'
 
-// Markdown and its libraries load with the first answer on screen, not with the dashboard.
-const MarkdownAnswer = lazy(() =>
-  import('./markdown-answer.tsx').then((module) => ({ default: module.MarkdownAnswer })),
-)
+// Markdown and its libraries load with the first message sent (preloadMarkdown) or the first
+// answer on screen, not with the dashboard. Once loaded, answers render it directly: through
+// React.lazy every new bubble would suspend once and show its raw text for a moment.
+type MarkdownComponent = typeof import('./markdown-answer.tsx').MarkdownAnswer
+let loadedMarkdown: MarkdownComponent | null = null
+const loadMarkdown = () =>
+  import('./markdown-answer.tsx').then((module) => {
+    loadedMarkdown = module.MarkdownAnswer
+    return { default: module.MarkdownAnswer }
+  })
+const LazyMarkdownAnswer = lazy(loadMarkdown)
+
+/** Starts loading the markdown renderer: an answer is on its way. */
+export function preloadMarkdown(): void {
+  if (!loadedMarkdown) void loadMarkdown()
+}
+
+/** An answer as markdown: directly once the renderer is loaded, its raw text until then. */
+function AnswerMarkdown(props: ComponentProps<MarkdownComponent>) {
+  const Loaded = loadedMarkdown
+  if (Loaded) return <Loaded {...props} />
+  return (
+    <Suspense fallback={<p className={css({ whiteSpace: 'pre-wrap' })}>{props.text}</p>}>
+      <LazyMarkdownAnswer {...props} />
+    </Suspense>
+  )
+}
 
 type MessageBubbleProps = {
   message: MessageItem
@@ -71,9 +94,7 @@ export const MessageBubble = memo(function MessageBubble({
         <p className={cx(bubbleStyle, userStyle)}>{message.content}</p>
       ) : (
         <div className={cx(bubbleStyle, botStyle, css({ whiteSpace: 'normal' }))}>
-          <Suspense fallback={<p className={css({ whiteSpace: 'pre-wrap' })}>{message.content}</p>}>
-            <MarkdownAnswer text={message.content} citations={citations} onCite={cite} />
-          </Suspense>
+          <AnswerMarkdown text={message.content} citations={citations} onCite={cite} />
         </div>
       )}
       {message.stopped ? (

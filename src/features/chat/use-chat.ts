@@ -8,6 +8,7 @@ import type { Feedback } from '#contracts/chat.ts'
 import { isAwaitingReplyHere, isStreamingHere } from '#machines/chat/chat-machine.ts'
 import { canRegenerate } from '#machines/chat/chat-model.ts'
 import { ChatActor } from './chat-actor.ts'
+import { preloadMarkdown } from './message-bubble.tsx'
 
 export function useConversation() {
   const chat = ChatActor.useActorRef()
@@ -20,6 +21,7 @@ export function useConversation() {
         const event = { type: 'chat.send', content } as const
         if (!chat.getSnapshot().can(event)) return false
         chat.send(event)
+        preloadMarkdown()
         return true
       },
       rename(title: string) {
