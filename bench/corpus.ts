@@ -36,7 +36,8 @@ export type CorpusOptions = {
 
 export type Corpus = ReturnType<typeof createCorpus>
 
-export function createCorpus({ seed, tailSize, extraWords = [], codeRate = 0 }: CorpusOptions) {
+/** A seeded xorshift PRNG (0 <= x < 1) and a pick from a list by it: the same run every time. */
+export function seededRandom(seed: number) {
   let state = seed
   function random(): number {
     state ^= state << 13
@@ -45,6 +46,11 @@ export function createCorpus({ seed, tailSize, extraWords = [], codeRate = 0 }: 
     return (state >>> 0) / 4294967296
   }
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T
+  return { random, pick }
+}
+
+export function createCorpus({ seed, tailSize, extraWords = [], codeRate = 0 }: CorpusOptions) {
+  const { random, pick } = seededRandom(seed)
 
   const words = [...OFFICE_WORDS, ...extraWords]
   const tail = Array.from({ length: tailSize }, () =>

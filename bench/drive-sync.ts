@@ -19,24 +19,18 @@ import { loadConfig } from '../server/config.ts'
 import { createGoogleEmulator } from '../tests/fakes/google/emulator.ts'
 import { ADA, MIME } from '../tests/fakes/google/fixtures.ts'
 import { DRIVE_ENDPOINTS } from '../tests/fakes/google/store.ts'
+import { seededRandom } from './corpus.ts'
 import { connectedBenchUser } from './drive-user.ts'
 
 const FILES = Number(process.argv[2] ?? 500)
 const PUBLIC_URL = 'http://127.0.0.1:3000'
 
-let seed = 0x9e3779b9
-function random(): number {
-  seed ^= seed << 13
-  seed ^= seed >>> 17
-  seed ^= seed << 5
-  return (seed >>> 0) / 4294967296
-}
+const { pick } = seededRandom(0x9e3779b9)
 const WORDS = (
   'the of and to in for on with project budget review launch balloon sensor wind humidity coastal ' +
   'town report schedule team pier hangar survey contract supplier invoice approval deadline quarter'
 ).split(' ')
-const sentence = () =>
-  `${Array.from({ length: 14 }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' ')}.`
+const sentence = () => `${Array.from({ length: 14 }, () => pick(WORDS)).join(' ')}.`
 const prose = (sentences: number) => Array.from({ length: sentences }, sentence).join(' ')
 
 async function pdf(title: string): Promise<Uint8Array> {

@@ -16,6 +16,7 @@ import { buildApp } from '../server/app.ts'
 import { loadConfig } from '../server/config.ts'
 import { createGoogleEmulator } from '../tests/fakes/google/emulator.ts'
 import { ADA, MIME } from '../tests/fakes/google/fixtures.ts'
+import { seededRandom } from './corpus.ts'
 import { connectedBenchUser } from './drive-user.ts'
 
 const PAGES = Number(process.argv[2] ?? 300)
@@ -24,20 +25,14 @@ const LINES_PER_PAGE = 36
 const PUBLIC_URL = 'http://127.0.0.1:3000'
 
 // Deterministic prose: a seeded PRNG over an office vocabulary, so every run reads the same PDF.
-let seed = 0x9e3779b9
-function random(): number {
-  seed ^= seed << 13
-  seed ^= seed >>> 17
-  seed ^= seed << 5
-  return (seed >>> 0) / 4294967296
-}
+const { pick } = seededRandom(0x9e3779b9)
 const WORDS = (
   'the of and to in for on with project budget review launch balloon sensor wind humidity coastal ' +
   'town report schedule team pier hangar survey contract supplier invoice approval deadline quarter ' +
   'release checklist meeting decision action owner risk incident network station data archive'
 ).split(' ')
 const line = () =>
-  Array.from({ length: 14 }, () => WORDS[Math.floor(random() * WORDS.length)])
+  Array.from({ length: 14 }, () => pick(WORDS))
     .join(' ')
     .replace(/^./, (c) => c.toUpperCase())
 
