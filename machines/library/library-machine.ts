@@ -51,6 +51,33 @@ function problemOf(error: unknown, fallback: string): string {
   return fallback
 }
 
+/** The document's id, from the delete, retry or add-back event that started the call. */
+function documentId({ event }: { event: LibraryEvent }): { id: string } {
+  assertEvent(event, ['library.delete', 'library.retry', 'library.restore'])
+  return { id: event.id }
+}
+
+/**
+ * A call on one document (delete, retry, add back): the list is read again whatever the outcome,
+ * and a failure says why (the server's sentence for a 4xx, `failed` otherwise).
+ */
+function onDocument(src: 'deleteDocument' | 'retryDocument' | 'restoreDocument', failed: string) {
+  return {
+    invoke: {
+      src,
+      input: documentId,
+      onDone: 'loading',
+      onError: {
+        target: 'loading',
+        actions: {
+          type: 'setProblem',
+          params: ({ event }: { event: { error: unknown } }) => ({ problem: problemOf(event.error, failed) }),
+        },
+      },
+    },
+  } as const
+}
+
 export const libraryMachine = setup({
   types: {
     context: {} as LibraryContext,
@@ -138,57 +165,9 @@ export const libraryMachine = setup({
       },
       description: 'Keeps trying while a sync is followed; otherwise waits for the person to reload.',
     },
-    deleting: {
-      invoke: {
-        src: 'deleteDocument',
-        input: ({ event }) => {
-          assertEvent(event, 'library.delete')
-          return { id: event.id }
-        },
-        onDone: 'loading',
-        onError: {
-          target: 'loading',
-          actions: {
-            type: 'setProblem',
-            params: ({ event }) => ({ problem: problemOf(event.error, LIBRARY_MESSAGES.deleteFailed) }),
-          },
-        },
-      },
-    },
-    retrying: {
-      invoke: {
-        src: 'retryDocument',
-        input: ({ event }) => {
-          assertEvent(event, 'library.retry')
-          return { id: event.id }
-        },
-        onDone: 'loading',
-        onError: {
-          target: 'loading',
-          actions: {
-            type: 'setProblem',
-            params: ({ event }) => ({ problem: problemOf(event.error, LIBRARY_MESSAGES.retryFailed) }),
-          },
-        },
-      },
-    },
-    restoring: {
-      invoke: {
-        src: 'restoreDocument',
-        input: ({ event }) => {
-          assertEvent(event, 'library.restore')
-          return { id: event.id }
-        },
-        onDone: 'loading',
-        onError: {
-          target: 'loading',
-          actions: {
-            type: 'setProblem',
-            params: ({ event }) => ({ problem: problemOf(event.error, LIBRARY_MESSAGES.restoreFailed) }),
-          },
-        },
-      },
-    },
+    deleting: onDocument('deleteDocument', LIBRARY_MESSAGES.deleteFailed),
+    retrying: onDocument('retryDocument', LIBRARY_MESSAGES.retryFailed),
+    restoring: onDocument('restoreDocument', LIBRARY_MESSAGES.restoreFailed),
   },
 })
 
