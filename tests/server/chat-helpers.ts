@@ -9,6 +9,7 @@ import { type Conversation, chatEndpoints, type SendMessageResponse } from '#con
 import { type Endpoint, ErrorEnvelopeSchema, fillPath } from '#contracts/endpoint.ts'
 import type { App } from '#server/app.ts'
 import { chatConversations, chatMessages } from '#server/db/schema.ts'
+import { indexDocument } from '#server/documents/index-document.ts'
 
 export type CallOptions = { cookie?: string; params?: Record<string, string>; body?: unknown }
 
@@ -86,4 +87,20 @@ export async function conversationExists(
       ),
     )
   return rows.length > 0
+}
+
+/** The two-page travel policy the model tests ask about (page 2 holds the meal allowance). */
+export function indexTravelPolicy(app: App, userId: string) {
+  return indexDocument(app.db, {
+    userId,
+    source: 'test',
+    externalId: 'travel',
+    name: 'Travel policy.pdf',
+    mimeType: 'application/pdf',
+    link: 'https://drive.example.com/travel',
+    sections: [
+      { page: 1, text: 'Employees travel in economy class on flights under six hours.' },
+      { page: 2, text: 'The daily meal allowance abroad is 45 euros per person.' },
+    ],
+  })
 }

@@ -10,7 +10,6 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { chatEndpoints } from '#contracts/chat.ts'
 import type { App } from '#server/app.ts'
 import { SYSTEM_PROMPT } from '#server/assistant/prompt.ts'
-import { indexDocument } from '#server/documents/index-document.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 import {
   call,
@@ -18,6 +17,7 @@ import {
   countMessages,
   createConversation,
   errorOf,
+  indexTravelPolicy,
   listConversations,
   listMessages,
   send,
@@ -45,18 +45,7 @@ beforeAll(async () => {
   const email = uniqueEmail()
   userId = (await register(app, email))._id
   cookie = (await signIn(app, email)).cookie
-  await indexDocument(app.db, {
-    userId,
-    source: 'test',
-    externalId: 'travel',
-    name: 'Travel policy.pdf',
-    mimeType: 'application/pdf',
-    link: 'https://drive.example.com/travel',
-    sections: [
-      { page: 1, text: 'Employees travel in economy class on flights under six hours.' },
-      { page: 2, text: 'The daily meal allowance abroad is 45 euros per person.' },
-    ],
-  })
+  await indexTravelPolicy(app, userId)
 })
 afterAll(async () => {
   await app?.close()

@@ -17,6 +17,7 @@ import {
   countMessages,
   createConversation,
   errorOf,
+  indexTravelPolicy,
   listMessages,
   send,
   sendOk,
@@ -65,18 +66,7 @@ beforeAll(async () => {
   const email = uniqueEmail()
   const userId = (await register(app, email))._id
   cookie = (await signIn(app, email)).cookie
-  await indexDocument(app.db, {
-    userId,
-    source: 'test',
-    externalId: 'travel',
-    name: 'Travel policy.pdf',
-    mimeType: 'application/pdf',
-    link: 'https://drive.example.com/travel',
-    sections: [
-      { page: 1, text: 'Employees travel in economy class on flights under six hours.' },
-      { page: 2, text: 'The daily meal allowance abroad is 45 euros per person.' },
-    ],
-  })
+  await indexTravelPolicy(app, userId)
 }, 60_000)
 afterAll(async () => {
   await app?.close()
