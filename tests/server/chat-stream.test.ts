@@ -3,7 +3,7 @@
  * regenerate, one answer at a time per conversation, and a hung model failing once, in time.
  */
 import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { afterAll, beforeAll, expect, test, vi } from 'vitest'
 import { chatEndpoints, type StreamEvent } from '#contracts/chat.ts'
 import { fillPath } from '#contracts/endpoint.ts'
 import { createEventStreamParser, parseEventStream } from '#contracts/event-stream.ts'
@@ -50,13 +50,7 @@ function regenerate(target: App, who: string, conversationId: string, messageId:
   })
 }
 
-const until = async (check: () => Promise<boolean>, ms = 3000) => {
-  const end = Date.now() + ms
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time')
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
+const until = (check: () => Promise<boolean>) => vi.waitUntil(check, { timeout: 3000, interval: 20 })
 
 beforeAll(async () => {
   llm = await startFakeLlm()

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { count, eq } from 'drizzle-orm'
 import { pino } from 'pino'
-import { afterEach, describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import { type Database, openDatabase } from '#server/db/database.ts'
 import { jobs, users } from '#server/db/schema.ts'
 import { createJobQueue, type Job, type JobQueue, retryDelayMs } from '#server/jobs/job-queue.ts'
@@ -55,13 +55,8 @@ async function jobCount(database: Database, key?: string): Promise<number> {
   return row?.n ?? 0
 }
 
-async function until(check: () => Promise<boolean> | boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out waiting')
-    await sleep(10)
-  }
-}
+const until = (check: () => Promise<boolean> | boolean) =>
+  vi.waitUntil(check, { timeout: 20_000, interval: 10 })
 
 describe.each(targets)('on $name', (target) => {
   test('two workers (on PostgreSQL: two connection pools) run each of 40 jobs exactly once', async () => {
