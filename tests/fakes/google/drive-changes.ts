@@ -8,13 +8,11 @@
  * https://developers.google.com/workspace/drive/api/reference/rest/v3/changes
  */
 import { applySelection, FILE_SCHEMA, type Schema } from './drive-fields.ts'
-import { authorize, selection, sendDriveError, supportsAllDrives } from './drive-routes.ts'
+import { authorize, pageSizeOf, selection, sendDriveError, supportsAllDrives } from './drive-routes.ts'
 import { driveErrors } from './google-errors.ts'
 import { sendJson } from './http.ts'
 import type { Route, RouteContext } from './route-context.ts'
 import type { ChangeRecord } from './store.ts'
-
-const DEFAULT_PAGE_SIZE = 100
 
 const CHANGE_SCHEMA: Schema = {
   kind: true,
@@ -49,23 +47,6 @@ function startPageToken(ctx: RouteContext): void {
     200,
     applySelection({ kind: 'drive#startPageToken', startPageToken: ctx.store.startPageToken() }, fields),
   )
-}
-
-/** The page size asked for, or undefined after answering 400. */
-function pageSizeOf(ctx: RouteContext): number | undefined {
-  const raw = ctx.url.searchParams.get('pageSize')
-  const size = raw === null ? DEFAULT_PAGE_SIZE : Number(raw)
-  if (!Number.isInteger(size) || size < 1 || size > 1000) {
-    sendDriveError(
-      ctx,
-      driveErrors.invalidValue(
-        'pageSize',
-        `Invalid value '${raw}'. Values must be within the range: [1, 1000]`,
-      ),
-    )
-    return undefined
-  }
-  return Math.min(size, ctx.store.settings.maxPageSize)
 }
 
 function listChanges(ctx: RouteContext): void {

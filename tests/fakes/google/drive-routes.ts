@@ -201,21 +201,31 @@ type ListRequest = {
   fingerprint: string
 }
 
-/** Parses and checks files.list's parameters; undefined after answering a 400. */
-function listRequest(ctx: RouteContext, caller: Caller): ListRequest | undefined {
-  const params = ctx.url.searchParams
-  const rawPageSize = params.get('pageSize')
-  const pageSize = rawPageSize === null ? DEFAULT_PAGE_SIZE : Number(rawPageSize)
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000) {
+/**
+ * The page size asked for (files.list and changes.list take the same parameter), capped at the
+ * emulator's maxPageSize; undefined after answering 400.
+ */
+export function pageSizeOf(ctx: RouteContext): number | undefined {
+  const raw = ctx.url.searchParams.get('pageSize')
+  const size = raw === null ? DEFAULT_PAGE_SIZE : Number(raw)
+  if (!Number.isInteger(size) || size < 1 || size > 1000) {
     sendDriveError(
       ctx,
       driveErrors.invalidValue(
         'pageSize',
-        `Invalid value '${rawPageSize}'. Values must be within the range: [1, 1000]`,
+        `Invalid value '${raw}'. Values must be within the range: [1, 1000]`,
       ),
     )
     return undefined
   }
+  return Math.min(size, ctx.store.settings.maxPageSize)
+}
+
+/** Parses and checks files.list's parameters; undefined after answering a 400. */
+function listRequest(ctx: RouteContext, caller: Caller): ListRequest | undefined {
+  const params = ctx.url.searchParams
+  const pageSize = pageSizeOf(ctx)
+  if (pageSize === undefined) return undefined
   const q = params.get('q') ?? ''
   let predicate: FilePredicate = () => true
   try {
@@ -287,7 +297,7 @@ function listRequest(ctx: RouteContext, caller: Caller): ListRequest | undefined
     driveId,
     predicate,
     compare,
-    pageSize: Math.min(pageSize, ctx.store.settings.maxPageSize),
+    pageSize,
     offset: token.offset,
     fingerprint,
   }
