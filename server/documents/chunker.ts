@@ -9,8 +9,12 @@
 export const CHUNK_TARGET_CHARS = 800
 export const CHUNK_MAX_CHARS = 1200
 
-/** A page of a PDF, or the whole text of a document without pages. */
-export type Section = { text: string; page: number | null }
+/**
+ * A page of a PDF, or the whole text of a document without pages. A reader that knows the
+ * document's own paragraphs and which of them are headings (a Word file's heading styles) passes
+ * them as `paragraphs`, and the chunker uses those instead of splitting `text`.
+ */
+export type Section = { text: string; page: number | null; paragraphs?: readonly Paragraph[] }
 
 export type Chunk = { ordinal: number; text: string; page: number | null; heading: string | null }
 
@@ -30,7 +34,7 @@ export function chunkDocument(sections: Section[], options: ChunkOptions = { mar
       buffer = ''
       bufferHeading = heading
     }
-    for (const paragraph of paragraphs(section.text, options.markdown)) {
+    for (const paragraph of section.paragraphs ?? paragraphs(section.text, options.markdown)) {
       if (paragraph.heading !== null) {
         // A heading starts a new passage so the passage and its heading belong together.
         flush()
@@ -47,7 +51,8 @@ export function chunkDocument(sections: Section[], options: ChunkOptions = { mar
   return chunks
 }
 
-type Paragraph = { text: string; heading: string | null }
+/** A paragraph of body text (heading null), or a heading line that carries its heading. */
+export type Paragraph = { text: string; heading: string | null }
 
 /** An opening or closing code fence: three or more backticks or tildes, indented at most 3. */
 const FENCE = /^ {0,3}(`{3,}|~{3,})/

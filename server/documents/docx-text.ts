@@ -1,9 +1,12 @@
 /**
  * The text of a Word (.docx) file, through mammoth (a kept, pure-JavaScript converter), loaded on
- * the first Word file so a server that never meets one never pays for it. Paragraphs come out
- * separated by blank lines, which the chunker splits on; a file that is not a readable .docx fails
- * alone with a reason a person can read.
+ * the first Word file so a server that never meets one never pays for it. Each Word paragraph is
+ * a paragraph (table cells included, in reading order), and a paragraph in a heading style
+ * ("Heading 1" to "Heading 6", or "Title") is a heading, so passages cite the section they come
+ * from as they do for markdown and Google Docs. A file that is not a readable .docx fails alone
+ * with a reason a person can read.
  */
+import type { Paragraph, Section } from './chunker.ts'
 import { removeControlCharacters } from './text-decoding.ts'
 
 export class DocxTextError extends Error {
@@ -13,15 +16,63 @@ export class DocxTextError extends Error {
   }
 }
 
-export async function docxText(bytes: Uint8Array): Promise<string> {
+/** The part of mammoth's document model read here (its `transformDocument` hands over the tree). */
+type DocxElement = {
+  type: string
+  value?: string
+  styleId?: string | null
+  styleName?: string | null
+  children?: DocxElement[]
+}
+
+/**
+ * Word's built-in heading styles are named "heading 1"… and "Title" in the file whatever the
+ * language of the person's Word; their ids are localised ("berschrift1"), so the name decides
+ * and the id ("Heading1") is only the fallback when a file carries no style definitions.
+ */
+const HEADING_NAME = /^(heading [1-6]|title)$/i
+const HEADING_ID = /^(heading[1-6]|title)$/i
+
+function isHeading(paragraph: DocxElement): boolean {
+  if (paragraph.styleName) return HEADING_NAME.test(paragraph.styleName.trim())
+  return HEADING_ID.test(paragraph.styleId ?? '')
+}
+
+/** A paragraph's text as mammoth's own raw-text reading gives it (tabs kept, breaks as spaces). */
+function textOf(element: DocxElement): string {
+  if (element.type === 'text') return element.value ?? ''
+  if (element.type === 'tab') return '\t'
+  if (element.type === 'break') return ' '
+  return (element.children ?? []).map(textOf).join('')
+}
+
+function collect(element: DocxElement, out: Paragraph[]): void {
+  if (element.type === 'paragraph') {
+    const text = removeControlCharacters(textOf(element)).replace(/\s+/g, ' ').trim()
+    if (text) out.push({ text, heading: isHeading(element) ? text : null })
+    return
+  }
+  for (const child of element.children ?? []) collect(child, out)
+}
+
+export async function docxSection(bytes: Uint8Array): Promise<Section> {
   const { default: mammoth } = await import('mammoth')
-  let value: string
+  const paragraphs: Paragraph[] = []
   try {
-    ;({ value } = await mammoth.extractRawText({ buffer: Buffer.from(bytes) }))
+    await mammoth.convertToHtml(
+      { buffer: Buffer.from(bytes) },
+      {
+        // Read the paragraphs from the document tree, then hand mammoth an empty body: the HTML
+        // (and every embedded image as a data URL) is never built.
+        transformDocument: (document: DocxElement) => {
+          collect(document, paragraphs)
+          return { ...document, children: [] }
+        },
+      },
+    )
   } catch {
     throw new DocxTextError('the file is not a readable Word document')
   }
-  const text = removeControlCharacters(value)
-  if (text.trim() === '') throw new DocxTextError('the Word document has no text to read')
-  return text
+  if (paragraphs.length === 0) throw new DocxTextError('the Word document has no text to read')
+  return { text: paragraphs.map((p) => p.text).join('\n\n'), page: null, paragraphs }
 }

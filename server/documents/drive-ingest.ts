@@ -17,7 +17,7 @@ import { DRIVE_SOURCE } from '../google/google-drive-repository.ts'
 import { classifyGoogleError } from '../google/google-errors.ts'
 import { type JobOutcome, retryDelayMs } from '../jobs/job-queue.ts'
 import type { Section } from './chunker.ts'
-import { DocxTextError, docxText } from './docx-text.ts'
+import { DocxTextError, docxSection } from './docx-text.ts'
 import { indexDocument, removeDocument } from './index-document.ts'
 import { createLibraryRepository } from './library-repository.ts'
 import { type PdfExtractor, PdfTextError } from './pdf-text.ts'
@@ -125,8 +125,7 @@ export async function sectionsOf(
   }
   if (kind === 'text')
     return [{ text: decodeText(await drive.download(file.id, MAX_INGEST_BYTES)), page: null }]
-  if (kind === 'docx')
-    return [{ text: await docxText(await drive.download(file.id, MAX_INGEST_BYTES)), page: null }]
+  if (kind === 'docx') return [await docxSection(await drive.download(file.id, MAX_INGEST_BYTES))]
   // Drive exports a sheet's first tab as CSV, and a presentation's slides as plain text.
   if (kind === 'google-sheet')
     return [{ text: decodeText(await drive.export(file.id, 'text/csv', MAX_INGEST_BYTES)), page: null }]

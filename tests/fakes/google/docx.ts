@@ -13,8 +13,17 @@ const RELS = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 
 const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 
-function documentXml(paragraphs: readonly string[]): string {
-  const body = paragraphs.map((p) => `<w:p><w:r><w:t xml:space="preserve">${escapeXml(p)}</w:t></w:r></w:p>`)
+/** A body paragraph, or one in a paragraph style (by its id, e.g. a heading: "Heading1"). */
+export type DocxParagraph = string | { text: string; style: string }
+
+function paragraphXml(p: DocxParagraph): string {
+  const [text, style] = typeof p === 'string' ? [p, null] : [p.text, p.style]
+  const properties = style ? `<w:pPr><w:pStyle w:val="${escapeXml(style)}"/></w:pPr>` : ''
+  return `<w:p>${properties}<w:r><w:t xml:space="preserve">${escapeXml(text)}</w:t></w:r></w:p>`
+}
+
+function documentXml(paragraphs: readonly DocxParagraph[]): string {
+  const body = paragraphs.map(paragraphXml)
   return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body.join('')}</w:body></w:document>`
 }
@@ -59,11 +68,36 @@ function zip(entries: readonly { name: string; data: Buffer }[]): Buffer {
 
 export const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'
 
-/** A .docx whose body is `paragraphs`, one Word paragraph each. */
-export function docxFile(paragraphs: readonly string[]): Buffer {
-  return zip([
+const DOCUMENT_RELS = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>`
+
+/** word/styles.xml naming each paragraph style id, as Word writes it ("Heading1" → "heading 1"). */
+function stylesXml(names: Readonly<Record<string, string>>): string {
+  const styles = Object.entries(names).map(
+    ([id, name]) =>
+      `<w:style w:type="paragraph" w:styleId="${escapeXml(id)}"><w:name w:val="${escapeXml(name)}"/></w:style>`,
+  )
+  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+<w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">${styles.join('')}</w:styles>`
+}
+
+/**
+ * A .docx whose body is `paragraphs`, one Word paragraph each; with `styles` (style id → name),
+ * the file also carries the style definitions Word writes, so a paragraph's style has a name.
+ */
+export function docxFile(
+  paragraphs: readonly DocxParagraph[],
+  styles?: Readonly<Record<string, string>>,
+): Buffer {
+  const parts = [
     { name: '[Content_Types].xml', data: Buffer.from(CONTENT_TYPES, 'utf8') },
     { name: '_rels/.rels', data: Buffer.from(RELS, 'utf8') },
     { name: 'word/document.xml', data: Buffer.from(documentXml(paragraphs), 'utf8') },
-  ])
+  ]
+  if (styles)
+    parts.push(
+      { name: 'word/_rels/document.xml.rels', data: Buffer.from(DOCUMENT_RELS, 'utf8') },
+      { name: 'word/styles.xml', data: Buffer.from(stylesXml(styles), 'utf8') },
+    )
+  return zip(parts)
 }
