@@ -34,7 +34,7 @@ export function chunkDocument(sections: Section[], options: ChunkOptions = { mar
       buffer = ''
       bufferHeading = heading
     }
-    for (const paragraph of section.paragraphs ?? paragraphs(section.text, options.markdown)) {
+    for (const paragraph of section.paragraphs ?? paragraphsOf(section.text, options.markdown)) {
       if (paragraph.heading !== null) {
         // A heading starts a new passage so the passage and its heading belong together.
         flush()
@@ -61,7 +61,7 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/
  * Paragraphs (split at blank lines; a fenced code block stays one paragraph), and, in markdown,
  * each heading line outside code fences as a paragraph of its own that carries the heading.
  */
-function paragraphs(text: string, markdown: boolean): Paragraph[] {
+export function paragraphsOf(text: string, markdown: boolean): Paragraph[] {
   const out: Paragraph[] = []
   let lines: string[] = []
   const push = () => {

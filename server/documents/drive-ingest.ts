@@ -21,7 +21,7 @@ import { DocxTextError, docxSection } from './docx-text.ts'
 import { indexDocument, removeDocument } from './index-document.ts'
 import { createLibraryRepository } from './library-repository.ts'
 import { type PdfExtractor, PdfTextError } from './pdf-text.ts'
-import { decodeText, removeControlCharacters } from './text-decoding.ts'
+import { decodeText } from './text-decoding.ts'
 
 export const MAX_INGEST_BYTES = 10 * 1024 * 1024
 /** The job kind that reads one Drive file. */
@@ -116,12 +116,7 @@ export async function sectionsOf(
 ): Promise<Section[]> {
   const kind = kindOf(file.mimeType)
   if (kind === 'pdf') {
-    const pages = await pdf.pages(await drive.download(file.id, MAX_INGEST_BYTES))
-    if (pages.every((page) => page.trim() === '')) {
-      throw new PdfTextError('the PDF has no text to read (scanned pages are not supported)')
-    }
-    // A PDF's text layer may hold NULs too, which PostgreSQL refuses in text.
-    return pages.map((text, i) => ({ text: removeControlCharacters(text), page: i + 1 }))
+    return pdf.sections(await drive.download(file.id, MAX_INGEST_BYTES))
   }
   if (kind === 'text')
     return [{ text: decodeText(await drive.download(file.id, MAX_INGEST_BYTES)), page: null }]

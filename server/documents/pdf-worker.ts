@@ -1,12 +1,23 @@
 /**
  * Runs in a worker thread: pdf.js (through unpdf's serverless build) turns a PDF into one string
- * per page. Parsing is CPU-bound, so it stays off the server's event loop.
+ * per page, and reads its outline (the bookmarks a PDF viewer shows beside the pages) as titles
+ * with the page each one opens. Parsing is CPU-bound, so it stays off the server's event loop.
  */
 import { parentPort } from 'node:worker_threads'
 import { extractText, getDocumentProxy } from 'unpdf'
 
 export type PdfJob = { id: number; bytes: Uint8Array }
-export type PdfResult = { id: number; ok: true; pages: string[] } | { id: number; ok: false; error: string }
+/** An outline entry: its title and the 1-based page it opens, in the outline's reading order. */
+export type PdfOutlineEntry = { title: string; page: number }
+export type PdfResult =
+  | { id: number; ok: true; pages: string[]; outline: PdfOutlineEntry[] }
+  | { id: number; ok: false; error: string }
+
+/** The most outline entries read: a generated outline of every paragraph is no structure. */
+export const MAX_OUTLINE_ENTRIES = 2000
+
+type Pdf = Awaited<ReturnType<typeof getDocumentProxy>>
+type OutlineItem = { title: string; dest: string | unknown[] | null; items?: OutlineItem[] }
 
 function reason(error: unknown): string {
   const name = error instanceof Error ? error.name : ''
@@ -15,13 +26,47 @@ function reason(error: unknown): string {
   return error instanceof Error ? error.message : 'the PDF could not be read'
 }
 
+/** The 1-based page an outline destination opens (named or explicit), or null when it names none. */
+async function pageOf(pdf: Pdf, dest: OutlineItem['dest']): Promise<number | null> {
+  const explicit = typeof dest === 'string' ? await pdf.getDestination(dest) : dest
+  const target = explicit?.[0]
+  // Some writers give the page as its index instead of a reference to the page object.
+  if (typeof target === 'number') return target >= 0 && target < pdf.numPages ? target + 1 : null
+  if (!target || typeof target !== 'object') return null
+  return (await pdf.getPageIndex(target as Parameters<Pdf['getPageIndex']>[0])) + 1
+}
+
+/**
+ * The outline, flattened in reading order (a chapter, then its sections). An entry whose
+ * destination cannot be resolved (an action, a broken reference) is left out; an outline that
+ * cannot be read at all is no outline, never a failed PDF.
+ */
+async function outlineOf(pdf: Pdf): Promise<PdfOutlineEntry[]> {
+  const out: PdfOutlineEntry[] = []
+  const walk = async (items: readonly OutlineItem[] | null | undefined) => {
+    for (const item of items ?? []) {
+      if (out.length >= MAX_OUTLINE_ENTRIES) return
+      const title = item.title.replace(/\s+/g, ' ').trim()
+      const page = await pageOf(pdf, item.dest).catch(() => null)
+      if (title && page !== null) out.push({ title, page })
+      await walk(item.items)
+    }
+  }
+  try {
+    await walk((await pdf.getOutline()) as OutlineItem[] | null)
+  } catch {
+    return []
+  }
+  return out
+}
+
 parentPort?.on('message', async ({ id, bytes }: PdfJob) => {
   let result: PdfResult
   try {
     const pdf = await getDocumentProxy(bytes, { stopAtErrors: true, verbosity: 0 })
     try {
       const { text } = await extractText(pdf, { mergePages: false })
-      result = { id, ok: true, pages: text }
+      result = { id, ok: true, pages: text, outline: await outlineOf(pdf) }
     } finally {
       await pdf.cleanup()
     }

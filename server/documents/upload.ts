@@ -13,7 +13,7 @@ import { enqueueJob, type JobOutcome } from '../jobs/job-queue.ts'
 import { indexDocument, removeDocument } from './index-document.ts'
 import { createLibraryRepository, upsertLibraryFile } from './library-repository.ts'
 import { type PdfExtractor, PdfTextError } from './pdf-text.ts'
-import { decodeText, removeControlCharacters } from './text-decoding.ts'
+import { decodeText } from './text-decoding.ts'
 
 export const UPLOAD_SOURCE = 'upload'
 export const UPLOAD_FILE_JOB = 'upload-file'
@@ -116,16 +116,10 @@ export async function ingestUploadFile(
   await library.setStatus(row.id, 'processing')
   const bytes = new Uint8Array(stored.content)
   try {
-    let sections: { text: string; page: number | null }[]
-    if (row.mimeType === 'application/pdf') {
-      const pages = await deps.pdf.pages(bytes)
-      if (pages.every((page) => page.trim() === '')) {
-        throw new PdfTextError('the PDF has no text to read (scanned pages are not supported)')
-      }
-      sections = pages.map((text, i) => ({ text: removeControlCharacters(text), page: i + 1 }))
-    } else {
-      sections = [{ text: decodeText(bytes), page: null }]
-    }
+    const sections =
+      row.mimeType === 'application/pdf'
+        ? await deps.pdf.sections(bytes)
+        : [{ text: decodeText(bytes), page: null }]
     const { chunkCount } = await indexDocument(deps.db, {
       userId: row.userId,
       source: UPLOAD_SOURCE,

@@ -1,6 +1,7 @@
-import { PDFDocument, StandardFonts } from 'pdf-lib'
+import { PDFDocument, PDFHexString, PDFName, type PDFRef, StandardFonts } from 'pdf-lib'
 import { afterAll, expect, test } from 'vitest'
-import { createPdfExtractor, PdfTextError } from '#server/documents/pdf-text.ts'
+import { chunkDocument } from '#server/documents/chunker.ts'
+import { createPdfExtractor, PdfTextError, pdfSections } from '#server/documents/pdf-text.ts'
 
 async function pdfWithPages(texts: string[]): Promise<Uint8Array> {
   const doc = await PDFDocument.create()
@@ -12,21 +13,110 @@ async function pdfWithPages(texts: string[]): Promise<Uint8Array> {
 const extractor = createPdfExtractor()
 afterAll(() => extractor.close())
 
-test('a PDF becomes one text per page, in order', async () => {
-  const pages = await extractor.pages(await pdfWithPages(['First page fact.', 'Second page fact.', 'Third.']))
-  expect(pages.map((p) => p.trim())).toEqual(['First page fact.', 'Second page fact.', 'Third.'])
+/** Lines of text per page, and an outline (title → 0-based page index) as a PDF viewer shows it. */
+async function pdfWithOutline(pages: string[][], outline: [string, number][]): Promise<Uint8Array> {
+  const doc = await PDFDocument.create()
+  const font = await doc.embedFont(StandardFonts.Helvetica)
+  const refs = pages.map((lines) => {
+    const page = doc.addPage([500, 400])
+    for (const [i, line] of lines.entries()) page.drawText(line, { x: 30, y: 360 - i * 20, size: 12, font })
+    return page.ref
+  })
+  const root = doc.context.nextRef()
+  const items: PDFRef[] = outline.map(() => doc.context.nextRef())
+  outline.forEach(([title, page], i) => {
+    const item = doc.context.obj({
+      Title: PDFHexString.fromText(title),
+      Parent: root,
+      Dest: [refs[page] as PDFRef, 'XYZ', null, null, null],
+    })
+    if (i > 0) item.set(PDFName.of('Prev'), items[i - 1] as PDFRef)
+    if (i < items.length - 1) item.set(PDFName.of('Next'), items[i + 1] as PDFRef)
+    doc.context.assign(items[i] as PDFRef, item)
+  })
+  const last = items[items.length - 1] as PDFRef
+  doc.context.assign(
+    root,
+    doc.context.obj({ Type: 'Outlines', First: items[0] as PDFRef, Last: last, Count: items.length }),
+  )
+  doc.catalog.set(PDFName.of('Outlines'), root)
+  return doc.save()
+}
+
+test('a PDF becomes one section per page, in order, without headings when it has no outline', async () => {
+  const sections = await extractor.sections(
+    await pdfWithPages(['First page fact.', 'Second page fact.', 'Third.']),
+  )
+  expect(sections.map((s) => [s.page, s.text.trim()])).toEqual([
+    [1, 'First page fact.'],
+    [2, 'Second page fact.'],
+    [3, 'Third.'],
+  ])
+  expect(chunkDocument(sections).map((c) => c.heading)).toEqual([null, null, null])
+})
+
+test("a PDF's outline gives its passages their headings, from where each title is printed", async () => {
+  const bytes = await pdfWithOutline(
+    [
+      ['Fleet handbook, edition 3.'],
+      ['Radio', 'Every trawler carries the call sign TIDEPOOL-88.', 'Fuel', 'Refuel at Harbour 4 only.'],
+      ['Fuel is paid by the cooperative.'],
+      ['Safety drills happen on Mondays.'],
+    ],
+    [
+      ['Radio', 1],
+      ['Fuel', 1],
+      ['Safety drills', 3],
+      ['Broken bookmark', 99],
+    ],
+  )
+  const chunks = chunkDocument(await extractor.sections(bytes))
+  expect(chunks.map((c) => [c.page, c.heading, c.text.replace(/\s+/g, ' ').trim()])).toEqual([
+    [1, null, 'Fleet handbook, edition 3.'],
+    [2, 'Radio', 'Radio Every trawler carries the call sign TIDEPOOL-88.'],
+    [2, 'Fuel', 'Fuel Refuel at Harbour 4 only.'],
+    [3, 'Fuel', 'Fuel is paid by the cooperative.'],
+    [4, 'Safety drills', 'Safety drills happen on Mondays.'],
+  ])
+})
+
+test('an outline title that is not printed starts its section at the top of its page', () => {
+  const sections = pdfSections(
+    ['Intro text.', 'Chapter body without its title.\n\nSecond paragraph.'],
+    [{ title: 'Chapter Two', page: 2 }],
+  )
+  expect(chunkDocument(sections).map((c) => [c.page, c.heading])).toEqual([
+    [1, null],
+    [2, 'Chapter Two'],
+  ])
+  expect(pdfSections(['a\u0000b'], [])).toEqual([{ text: 'ab', page: 1 }])
+})
+
+test('a title printed across a line break, and in other letter case, is still found', () => {
+  const [section] = pdfSections(
+    ['Before.\n\nRETURNS AND\nREFUNDS within 30 days.'],
+    [{ title: 'Returns and refunds', page: 1 }],
+  )
+  expect(section?.paragraphs).toEqual([
+    { text: 'Before.', heading: null },
+    { text: 'RETURNS AND\nREFUNDS within 30 days.', heading: 'Returns and refunds' },
+  ])
+})
+
+test('a PDF without any text fails with a reason', async () => {
+  await expect(extractor.sections(await pdfWithPages(['', '']))).rejects.toThrow(/no text to read/)
 })
 
 test('a broken PDF fails alone with a readable reason and the next one still works', async () => {
   const broken = new TextEncoder().encode('%PDF-1.7\nthis is not really a pdf at all')
-  await expect(extractor.pages(broken)).rejects.toThrow(PdfTextError)
-  const pages = await extractor.pages(await pdfWithPages(['Still fine.']))
-  expect(pages[0]?.trim()).toBe('Still fine.')
+  await expect(extractor.sections(broken)).rejects.toThrow(PdfTextError)
+  const sections = await extractor.sections(await pdfWithPages(['Still fine.']))
+  expect(sections[0]?.text.trim()).toBe('Still fine.')
 })
 
 test('a PDF that takes longer than the time limit fails and the extractor recovers', async () => {
   const slow = createPdfExtractor({ timeLimitMs: 1 })
   const bytes = await pdfWithPages(Array.from({ length: 50 }, (_, i) => `Page ${i}`))
-  await expect(slow.pages(bytes)).rejects.toThrow(/longer than/)
+  await expect(slow.sections(bytes)).rejects.toThrow(/longer than/)
   await slow.close()
 })
