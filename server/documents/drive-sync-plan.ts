@@ -12,7 +12,7 @@
  */
 import { eq } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
-import { driveSyncs } from '../db/schema.ts'
+import { driveSyncs, libraryDocuments } from '../db/schema.ts'
 import {
   ChangeTokenInvalidError,
   type DriveApi,
@@ -34,7 +34,10 @@ import {
 
 export type DriveSyncDeps = {
   db: Db
-  drive: Pick<DriveApi, 'listFilesForIngest' | 'getFileForIngest' | 'startPageToken' | 'listChanges'>
+  drive: Pick<
+    DriveApi,
+    'listFilesForIngest' | 'listShortcuts' | 'getFileForIngest' | 'startPageToken' | 'listChanges'
+  >
   now: () => Date
 }
 
@@ -153,6 +156,9 @@ async function recordFiles(
     // Read (or failed) at this revision already; a queued one is still on its way.
     if (row && sameRevision(file, row) && (row.status === 'ready' || row.status === 'failed')) {
       if (row.status === 'ready') plan.unchanged.push(file.name)
+      // Now reached through another shortcut (or listed itself): only that is recorded.
+      if (row.viaShortcut !== via)
+        await tx.update(libraryDocuments).set({ viaShortcut: via }).where(eq(libraryDocuments.id, row.id))
       continue
     }
     writes.set(file.id, { file: libraryInput(userId, file, via), status: 'queued', reason: null })
@@ -214,6 +220,38 @@ async function applyListing(
   return plan
 }
 
+/**
+ * A file reached through a shortcut that was deleted (or now points elsewhere) stays in the
+ * library when another shortcut still points to it: that one becomes its shortcut. Drive is asked
+ * for its shortcuts only when such a file exists, once per sync.
+ */
+async function keepThroughOtherShortcuts(
+  orphans: readonly LibraryRow[],
+  state: {
+    entries: Map<string, Entry>
+    gone: Map<string, LibraryRow>
+    removedIds: ReadonlySet<string>
+    plan: DriveSyncPlan
+    drive: DriveSyncDeps['drive']
+  },
+): Promise<void> {
+  const { entries, gone, removedIds, plan, drive } = state
+  const waiting = orphans.filter((row) => gone.has(row.id) && !entries.has(row.externalId))
+  if (waiting.length === 0) return
+  const shortcuts = (await drive.listShortcuts()).filter((s) => !removedIds.has(s.id))
+  for (const row of waiting) {
+    const other = shortcuts.find((s) => s.shortcutTargetId === row.externalId && s.id !== row.viaShortcut)
+    if (!other) continue
+    const followed = await follow(other, new Set(), drive)
+    if (followed === null) continue
+    if ('skip' in followed) plan.skipped.push({ name: other.name, reason: followed.skip })
+    else {
+      entries.set(followed.file.id, followed)
+      gone.delete(row.id)
+    }
+  }
+}
+
 /** A later sync: only the files the change feed names. */
 async function applyChanges(
   userId: string,
@@ -230,12 +268,20 @@ async function applyChanges(
   const dropRow = (row: LibraryRow | undefined) => {
     if (row) gone.set(row.id, row)
   }
+  // Rows whose recorded shortcut was deleted or now points elsewhere: another shortcut may still
+  // point to their file (only the first one followed is recorded), which is checked below.
+  const orphans: LibraryRow[] = []
+  const dropThroughShortcut = (row: LibraryRow | undefined) => {
+    if (!row) return
+    dropRow(row)
+    orphans.push(row)
+  }
 
   for (const { fileId, file } of feed.changes) {
     const removed = file === null || file.trashed || file.mimeType === FOLDER_MIME
     if (removed) {
       dropRow(rows.get(fileId))
-      dropRow(throughShortcut.get(fileId))
+      dropThroughShortcut(throughShortcut.get(fileId))
       continue
     }
     if (file.mimeType !== SHORTCUT_MIME) {
@@ -244,7 +290,7 @@ async function applyChanges(
     }
     // A shortcut made or changed: what it pointed to before goes, unless it still points there.
     const before = throughShortcut.get(fileId)
-    if (before && before.externalId !== file.shortcutTargetId) dropRow(before)
+    if (before && before.externalId !== file.shortcutTargetId) dropThroughShortcut(before)
     const known = new Set([
       ...entries.keys(),
       ...[...rows.values()].filter((r) => !gone.has(r.id)).map((r) => r.externalId),
@@ -267,6 +313,7 @@ async function applyChanges(
     const row = rows.get(entry.file.id)
     if (row) gone.delete(row.id)
   }
+  await keepThroughOtherShortcuts(orphans, { entries, gone, removedIds, plan, drive })
   await db.transaction(async (tx) => {
     await recordFiles(tx, userId, entries.values(), rows, plan, now)
     await removeRows(tx, userId, [...gone.values()], plan)

@@ -74,7 +74,7 @@ export type DriveApi = ReturnType<typeof createDriveApi>
 export function createDriveApi(auth: OAuth2Client, rootUrl: string, retry: RetryPolicy) {
   const api = googleDrive().drive({ version: 'v3', auth, rootUrl })
 
-  async function listAll(fields: string): Promise<DriveListedFile[]> {
+  async function listAll(fields: string, q = LISTING_QUERY): Promise<DriveListedFile[]> {
     const files: DriveListedFile[] = []
     let pageToken: string | undefined
     for (let page = 0; page < MAX_PAGES; page++) {
@@ -82,7 +82,7 @@ export function createDriveApi(auth: OAuth2Client, rootUrl: string, retry: Retry
         () =>
           api.files.list(
             {
-              q: LISTING_QUERY,
+              q,
               fields: `nextPageToken, files(${fields})`,
               pageSize: PAGE_SIZE,
               orderBy: 'modifiedTime desc',
@@ -126,6 +126,8 @@ export function createDriveApi(auth: OAuth2Client, rootUrl: string, retry: Retry
     listFiles: () => listAll(FILE_FIELDS),
     /** The same listing with the version and size an ingest needs. */
     listFilesForIngest: () => listAll(INGEST_FILE_FIELDS),
+    /** Every shortcut (nothing trashed), with its target: which files are still reached through one. */
+    listShortcuts: () => listAll(INGEST_FILE_FIELDS, `trashed = false and mimeType = '${SHORTCUT_MIME}'`),
 
     async getFile(fileId: string): Promise<DriveListedFile> {
       const { data } = await withBackoff(

@@ -4,10 +4,12 @@
  * refuses means one full listing; shared drives the person belongs to are synced, shortcuts
  * followed; Sheets, Slides and Word files are read. Counted at the emulator, call by call.
  */
+import { and, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest'
 import { documentEndpoints } from '#contracts/documents.ts'
 import type { App } from '#server/app.ts'
 import { createRetriever } from '#server/assistant/retrieval.ts'
+import { libraryDocuments } from '#server/db/schema.ts'
 import { DOCX_MIME, docxFile } from '#tests/fakes/google/docx.ts'
 import { createGoogleEmulator, type GoogleEmulator } from '#tests/fakes/google/emulator.ts'
 import { ADA, BOB, FIXTURE_FILES, googleDocExports } from '#tests/fakes/google/fixtures.ts'
@@ -283,6 +285,47 @@ test('shortcuts are followed once, a shortcut to a listed file adds nothing, a b
   expect(emulator.state.requestCount('files.media')).toBe(0)
   expect(await found(ada.id, 'ROWAN-46')).not.toContain('ROWAN-46')
   expect(await found(ada.id, 'ROWAN-45')).not.toContain('ROWAN-45')
+})
+
+test('two shortcuts to one file: deleting the one it was reached through keeps the document, deleting both removes it', async () => {
+  const shared = emulator.state.addFile({
+    owner: BOB,
+    name: 'bob-tides.txt',
+    mimeType: 'text/plain',
+    content: 'High tide at the north pier is marked KESTREL-17.\n',
+    sharedWith: [ADA],
+  })
+  const shortcuts = ['Tides (shortcut)', 'Tides again (shortcut)'].map((name) =>
+    emulator.state.addFile({ owner: ADA, name, mimeType: SHORTCUT, shortcutTargetId: shared.id }),
+  )
+  const ada = await connected()
+  expect((await ingestOk(app, ada)).added).toContain('bob-tides.txt')
+  const via = async () => {
+    const [row] = await app.db
+      .select({ via: libraryDocuments.viaShortcut })
+      .from(libraryDocuments)
+      .where(and(eq(libraryDocuments.userId, ada.id), eq(libraryDocuments.externalId, shared.id)))
+    return row?.via
+  }
+  const recorded = await via()
+  const other = shortcuts.find((s) => s.id !== recorded)
+  expect(recorded).toBeDefined()
+  expect(other).toBeDefined()
+
+  // The shortcut it was recorded through goes; the other still points to the file.
+  emulator.state.removeFile(recorded as string)
+  emulator.state.clearRequests()
+  const kept = await ingestOk(app, ada)
+  expect(kept.removed).toEqual([])
+  expect(kept.unchanged).toContain('bob-tides.txt')
+  expect(emulator.state.requestCount('files.media')).toBe(0)
+  expect(await via()).toBe(other?.id)
+  expect(await found(ada.id, 'north pier KESTREL-17')).toContain('bob-tides.txt')
+
+  // Then the last one goes too.
+  emulator.state.removeFile(other?.id as string)
+  expect((await ingestOk(app, ada)).removed).toEqual(['bob-tides.txt'])
+  expect(await found(ada.id, 'north pier KESTREL-17')).not.toContain('KESTREL-17')
 })
 
 test('Sheets as CSV, Slides as text and Word files are read; a broken Word file fails alone; an old .doc is skipped', async () => {
