@@ -173,6 +173,8 @@ test('a [1] citation opens the passage it quotes, with its document and page', a
   const passage = main.getByRole('region', { name: /^Passage 1 from / })
   await expect(passage.locator('blockquote')).not.toBeEmpty()
   await expect(passage).toContainText('AURORA-7731')
+  // Page and section: the brief's outline names page 2's section.
+  await expect(passage).toContainText('zephyr-project-brief.pdf · p. 2 · Page 2: Launch')
   await expect(passage.getByRole('link', { name: /^Open / })).toHaveAttribute('rel', 'noopener noreferrer')
   await expect(main.getByText('[42]')).toHaveCount(0)
   await snap(page, '36-citation-passage')

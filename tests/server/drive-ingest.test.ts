@@ -289,6 +289,8 @@ test('after an ingest, the chat answers the Zephyr launch code and names and lin
       expect.objectContaining({
         documentName: 'zephyr-project-brief.pdf',
         page: 2,
+        // The brief's outline: page 2's bookmark is its section.
+        heading: 'Page 2: Launch',
         link: `https://drive.google.com/file/d/${F.zephyrBrief.id}/view?usp=drivesdk`,
       }),
     ]),

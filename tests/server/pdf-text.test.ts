@@ -1,7 +1,8 @@
-import { PDFDocument, PDFHexString, PDFName, type PDFRef, StandardFonts } from 'pdf-lib'
+import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { afterAll, expect, test } from 'vitest'
 import { chunkDocument } from '#server/documents/chunker.ts'
 import { createPdfExtractor, PdfTextError, pdfSections } from '#server/documents/pdf-text.ts'
+import { addPdfOutline } from '#tests/fakes/pdf-outline.ts'
 
 async function pdfWithPages(texts: string[]): Promise<Uint8Array> {
   const doc = await PDFDocument.create()
@@ -17,29 +18,11 @@ afterAll(() => extractor.close())
 async function pdfWithOutline(pages: string[][], outline: [string, number][]): Promise<Uint8Array> {
   const doc = await PDFDocument.create()
   const font = await doc.embedFont(StandardFonts.Helvetica)
-  const refs = pages.map((lines) => {
+  for (const lines of pages) {
     const page = doc.addPage([500, 400])
     for (const [i, line] of lines.entries()) page.drawText(line, { x: 30, y: 360 - i * 20, size: 12, font })
-    return page.ref
-  })
-  const root = doc.context.nextRef()
-  const items: PDFRef[] = outline.map(() => doc.context.nextRef())
-  outline.forEach(([title, page], i) => {
-    const item = doc.context.obj({
-      Title: PDFHexString.fromText(title),
-      Parent: root,
-      Dest: [refs[page] as PDFRef, 'XYZ', null, null, null],
-    })
-    if (i > 0) item.set(PDFName.of('Prev'), items[i - 1] as PDFRef)
-    if (i < items.length - 1) item.set(PDFName.of('Next'), items[i + 1] as PDFRef)
-    doc.context.assign(items[i] as PDFRef, item)
-  })
-  const last = items[items.length - 1] as PDFRef
-  doc.context.assign(
-    root,
-    doc.context.obj({ Type: 'Outlines', First: items[0] as PDFRef, Last: last, Count: items.length }),
-  )
-  doc.catalog.set(PDFName.of('Outlines'), root)
+  }
+  addPdfOutline(doc, outline)
   return doc.save()
 }
 

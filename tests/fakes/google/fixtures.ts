@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto'
 import { PDFDocument, PDFHexString, PDFName, PDFNumber, StandardFonts } from 'pdf-lib'
+import { addPdfOutline } from '../pdf-outline.ts'
 import type { NewDriveFile } from './store.ts'
 
 export const ADA = 'ada@example.com'
@@ -308,7 +309,12 @@ function fillerText(file: FixtureFile): string {
 
 const FIXED_PDF_DATE = new Date('2026-01-01T00:00:00.000Z')
 
-async function textPdf(title: string, pages: readonly (readonly string[])[]): Promise<PDFDocument> {
+/** A PDF of these pages (first line of each in a larger size), with an outline when given one. */
+async function textPdf(
+  title: string,
+  pages: readonly (readonly string[])[],
+  outline: readonly (readonly [string, number])[] = [],
+): Promise<PDFDocument> {
   const doc = await PDFDocument.create()
   doc.setTitle(title)
   doc.setAuthor('Ada Lovelace')
@@ -323,6 +329,7 @@ async function textPdf(title: string, pages: readonly (readonly string[])[]): Pr
       page.drawText(line, { x: 56, y: 770 - i * 22, size: i === 0 ? 16 : 12, font })
     })
   }
+  addPdfOutline(doc, outline)
   return doc
 }
 
@@ -367,7 +374,11 @@ export function buildFixtureFiles(): Promise<NewDriveFile[]> {
 
 async function build(): Promise<NewDriveFile[]> {
   const F = FIXTURE_FILES
-  const zephyr = await (await textPdf('Zephyr Project Brief', ZEPHYR_PAGES)).save({ useObjectStreams: false })
+  // Bookmarked like an exported report: each page's heading line is an outline entry.
+  const zephyrOutline = ZEPHYR_PAGES.map((lines, i) => [lines[i === 0 ? 1 : 0] ?? '', i] as const)
+  const zephyr = await (await textPdf('Zephyr Project Brief', ZEPHYR_PAGES, zephyrOutline)).save({
+    useObjectStreams: false,
+  })
   const content = new Map<string, Partial<NewDriveFile>>([
     [F.zephyrBrief.key, { content: zephyr, searchText: ZEPHYR_PAGES.flat().join('\n') }],
     [F.notes.key, { content: NOTES_TXT }],
