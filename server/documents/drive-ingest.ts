@@ -17,10 +17,10 @@ import { DRIVE_SOURCE } from '../google/google-drive-repository.ts'
 import { classifyGoogleError } from '../google/google-errors.ts'
 import { type JobOutcome, retryDelayMs } from '../jobs/job-queue.ts'
 import type { Section } from './chunker.ts'
-import { DocxTextError, docxSection } from './docx-text.ts'
+import { type DocumentReader, PdfTextError } from './document-reader.ts'
+import { DocxTextError } from './docx-text.ts'
 import { indexDocument, removeDocument } from './index-document.ts'
 import { createLibraryRepository } from './library-repository.ts'
-import { type PdfExtractor, PdfTextError } from './pdf-text.ts'
 import { decodeText } from './text-decoding.ts'
 
 export const MAX_INGEST_BYTES = 10 * 1024 * 1024
@@ -111,16 +111,16 @@ export async function syncState(
 /** The text of one file, by kind: PDF pages, a text file, a Google Doc exported. */
 export async function sectionsOf(
   drive: Pick<DriveApi, 'download' | 'export'>,
-  pdf: PdfExtractor,
+  reader: DocumentReader,
   file: { id: string; mimeType: string },
 ): Promise<Section[]> {
   const kind = kindOf(file.mimeType)
   if (kind === 'pdf') {
-    return pdf.sections(await drive.download(file.id, MAX_INGEST_BYTES))
+    return reader.pdf(await drive.download(file.id, MAX_INGEST_BYTES))
   }
   if (kind === 'text')
     return [{ text: decodeText(await drive.download(file.id, MAX_INGEST_BYTES)), page: null }]
-  if (kind === 'docx') return [await docxSection(await drive.download(file.id, MAX_INGEST_BYTES))]
+  if (kind === 'docx') return reader.docx(await drive.download(file.id, MAX_INGEST_BYTES))
   // Drive exports a sheet's first tab as CSV, and a presentation's slides as plain text.
   if (kind === 'google-sheet')
     return [{ text: decodeText(await drive.export(file.id, 'text/csv', MAX_INGEST_BYTES)), page: null }]
@@ -140,7 +140,7 @@ export async function sectionsOf(
 
 export type DriveFileJobDeps = {
   db: Db
-  pdf: PdfExtractor
+  reader: DocumentReader
   /** This person's Drive, or null when they are not connected (any more). */
   openDrive: (
     userId: string,
@@ -155,7 +155,7 @@ export async function ingestDriveFile(
   job: { userId: string; payload: Record<string, unknown>; attempts: number },
   deps: DriveFileJobDeps,
 ): Promise<JobOutcome> {
-  const { db, pdf } = deps
+  const { db, reader } = deps
   const library = createLibraryRepository(db)
   const row = await library.startReading(job.userId, String(job.payload.libraryId))
   // Deleted from the library (or gone from Drive) since it was queued: nothing to do.
@@ -166,7 +166,7 @@ export async function ingestDriveFile(
     return { done: true }
   }
   try {
-    const sections = await sectionsOf(session.drive, pdf, { id: row.externalId, mimeType: row.mimeType })
+    const sections = await sectionsOf(session.drive, reader, { id: row.externalId, mimeType: row.mimeType })
     const { chunkCount } = await indexDocument(db, {
       userId: row.userId,
       source: DRIVE_SOURCE,

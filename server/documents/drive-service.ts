@@ -15,6 +15,7 @@ import { DRIVE_SOURCE, type GoogleDriveRepository } from '../google/google-drive
 import { classifyGoogleError, type RetryPolicy } from '../google/google-errors.ts'
 import { HttpError } from '../http-errors.ts'
 import type { JobQueue } from '../jobs/job-queue.ts'
+import type { DocumentReader } from './document-reader.ts'
 import { refreshChunkStatistics } from './documents-repository.ts'
 import {
   beginListing,
@@ -27,7 +28,6 @@ import {
 import { planDriveSync } from './drive-sync-plan.ts'
 import { ingestReport } from './ingest-report.ts'
 import { createLibraryRepository } from './library-repository.ts'
-import type { PdfExtractor } from './pdf-text.ts'
 
 export const DRIVE_MESSAGES = {
   notConfigured: 'Google Drive is not configured on this server.',
@@ -56,7 +56,7 @@ type Deps = {
   connections: GoogleConnections | null
   repository: GoogleDriveRepository
   db: Db
-  pdf: PdfExtractor
+  reader: DocumentReader
   retry: RetryPolicy
   log: FastifyBaseLogger
   jobs: JobQueue
@@ -92,7 +92,7 @@ function toDriveFile(file: DriveListedFile): DriveFile {
 }
 
 export function createDriveService(deps: Deps) {
-  const { google, connections, db, pdf, retry, log, jobs, now } = deps
+  const { google, connections, db, reader, retry, log, jobs, now } = deps
 
   /** The caller's own email, or 403: the spec's client sends it, and it never picks anybody. */
   function checkEmail(user: Person, email: string): void {
@@ -154,7 +154,7 @@ export function createDriveService(deps: Deps) {
 
   const fileJobDeps: DriveFileJobDeps = {
     db,
-    pdf,
+    reader,
     openDrive,
     forgetConnection: async (userId) => {
       await connections?.forget(userId)

@@ -10,9 +10,9 @@ import type { Db } from '../db/database.ts'
 import { libraryUploads } from '../db/schema.ts'
 import { HttpError } from '../http-errors.ts'
 import { enqueueJob, type JobOutcome } from '../jobs/job-queue.ts'
+import { type DocumentReader, PdfTextError } from './document-reader.ts'
 import { indexDocument, removeDocument } from './index-document.ts'
 import { createLibraryRepository, upsertLibraryFile } from './library-repository.ts'
-import { type PdfExtractor, PdfTextError } from './pdf-text.ts'
 import { decodeText } from './text-decoding.ts'
 
 export const UPLOAD_SOURCE = 'upload'
@@ -100,7 +100,7 @@ export async function storeUpload(
 /** The 'upload-file' job: read the stored bytes and index them, recording the outcome on the row. */
 export async function ingestUploadFile(
   job: { userId: string; payload: Record<string, unknown> },
-  deps: { db: Db; pdf: PdfExtractor },
+  deps: { db: Db; reader: DocumentReader },
 ): Promise<JobOutcome> {
   const library = createLibraryRepository(deps.db)
   const row = await library.find(String(job.payload.libraryId))
@@ -118,7 +118,7 @@ export async function ingestUploadFile(
   try {
     const sections =
       row.mimeType === 'application/pdf'
-        ? await deps.pdf.sections(bytes)
+        ? await deps.reader.pdf(bytes)
         : [{ text: decodeText(bytes), page: null }]
     const { chunkCount } = await indexDocument(deps.db, {
       userId: row.userId,

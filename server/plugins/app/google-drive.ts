@@ -1,7 +1,7 @@
 /**
  * Google Drive as `app.drive` (the three Drive calls) and `app.googleConnections` (the connect
  * window; null when GOOGLE_CLIENT_ID/SECRET are unset), and the 'drive-file' job handler on
- * `app.jobs`. PDFs go through the shared `app.pdf` reader (plugins/app/library.ts).
+ * `app.jobs`. PDFs and Word files go through the shared `app.reader` (plugins/app/library.ts).
  */
 import type { GoogleConfig } from '../../config.ts'
 import { createDriveService, type DriveService } from '../../documents/drive-service.ts'
@@ -36,14 +36,14 @@ export const googleDrivePlugin = sharedPlugin<GoogleDrivePluginOptions>('google-
   const connections = opts.google
     ? createGoogleConnections({ google: opts.google, repository, now: opts.now, log: app.log })
     : null
-  const pdf = app.pdf
+  const reader = app.reader
   app.decorate('googleConnections', connections)
   const drive = createDriveService({
     google: opts.google,
     connections,
     repository,
     db: app.db,
-    pdf,
+    reader,
     retry: { ...DEFAULT_RETRY_POLICY, ...opts.retry },
     log: app.log,
     jobs: app.jobs,

@@ -1,25 +1,26 @@
 /**
- * The document library as `app.library` (server/documents/library-service.ts), the PDF reader every
- * ingest job shares (`app.pdf`: one worker thread, stopped when the app closes), and the
+ * The document library as `app.library` (server/documents/library-service.ts), the PDF and Word
+ * reader every ingest job shares (`app.reader`: one worker thread, stopped when the app closes),
+ * and the
  * 'upload-file' job handler.
  */
 
+import { createDocumentReader, type DocumentReader } from '../../documents/document-reader.ts'
 import { createLibraryService, type LibraryService } from '../../documents/library-service.ts'
-import { createPdfExtractor, type PdfExtractor } from '../../documents/pdf-text.ts'
 import { ingestUploadFile, UPLOAD_FILE_JOB } from '../../documents/upload.ts'
 import { sharedPlugin } from '../shared-plugin.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
     library: LibraryService
-    pdf: PdfExtractor
+    reader: DocumentReader
   }
 }
 
 export const libraryPlugin = sharedPlugin<{ now: () => Date }>('library', async (app, { now }) => {
-  const pdf = createPdfExtractor()
-  app.addHook('onClose', () => pdf.close())
-  app.decorate('pdf', pdf)
-  app.jobs.handle(UPLOAD_FILE_JOB, (job) => ingestUploadFile(job, { db: app.db, pdf }))
+  const reader = createDocumentReader()
+  app.addHook('onClose', () => reader.close())
+  app.decorate('reader', reader)
+  app.jobs.handle(UPLOAD_FILE_JOB, (job) => ingestUploadFile(job, { db: app.db, reader }))
   app.decorate('library', createLibraryService({ db: app.db, jobs: app.jobs, now }))
 })

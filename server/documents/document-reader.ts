@@ -1,15 +1,24 @@
 /**
- * PDF text per page, extracted in a worker thread with a time limit per document, as the sections
- * the chunker reads: one per page, and headings where the PDF's outline says a section starts. A
- * PDF that is broken, encrypted, too slow or without text fails alone (PdfTextError with a reason
- * a person can read); the worker is replaced after a time-out so the next document starts clean.
+ * Reads the files that need a parser, PDF and Word (.docx), in a worker thread with a time limit
+ * and a memory ceiling per file, into the sections the chunker reads: a PDF as one section per
+ * page with headings where its outline says a section starts, a Word file as its paragraphs with
+ * its heading styles. A file that is broken, encrypted, too slow, too large in memory or without
+ * text fails alone (PdfTextError / DocxTextError with a reason a person can read); the worker is
+ * replaced after a time-out or a crash, so the next file starts clean and the server never
+ * stalls on one.
  */
 import { Worker } from 'node:worker_threads'
 import { type Paragraph, paragraphsOf, type Section } from './chunker.ts'
-import type { PdfJob, PdfOutlineEntry, PdfResult } from './pdf-worker.ts'
+import { DocxTextError } from './docx-text.ts'
+import type { PdfOutlineEntry, ReaderJob, ReaderResult } from './reader-worker.ts'
 import { removeControlCharacters } from './text-decoding.ts'
 
-export const PDF_TIME_LIMIT_MS = 30_000
+export const READ_TIME_LIMIT_MS = 30_000
+/**
+ * The worker's heap ceiling: a Word file is a ZIP, and a small one can expand to gigabytes of
+ * XML; past this the worker alone fails ("too large to read"), never the server.
+ */
+export const READ_MEMORY_LIMIT_MB = 512
 
 export class PdfTextError extends Error {
   constructor(message: string) {
@@ -18,9 +27,11 @@ export class PdfTextError extends Error {
   }
 }
 
-export type PdfExtractor = {
+export type DocumentReader = {
   /** One section per page, page 1 first, with the outline's headings. */
-  sections(bytes: Uint8Array): Promise<Section[]>
+  pdf(bytes: Uint8Array): Promise<Section[]>
+  /** The Word file's paragraphs as one section, its heading styles as headings. */
+  docx(bytes: Uint8Array): Promise<Section[]>
   close(): Promise<void>
 }
 
@@ -63,14 +74,31 @@ export function pdfSections(pages: readonly string[], outline: readonly PdfOutli
   })
 }
 
-export function createPdfExtractor({ timeLimitMs = PDF_TIME_LIMIT_MS } = {}): PdfExtractor {
+const KINDS = {
+  pdf: { name: 'the PDF', error: (message: string) => new PdfTextError(message) },
+  docx: { name: 'the Word document', error: (message: string) => new DocxTextError(message) },
+} as const
+
+function sectionsOf(result: ReaderResult & { ok: true }): Section[] {
+  if (result.kind === 'docx') return [result.section]
+  if (result.pages.every((page) => page.trim() === ''))
+    throw new PdfTextError('the PDF has no text to read (scanned pages are not supported)')
+  return pdfSections(result.pages, result.outline)
+}
+
+export function createDocumentReader({
+  timeLimitMs = READ_TIME_LIMIT_MS,
+  memoryLimitMb = READ_MEMORY_LIMIT_MB,
+} = {}): DocumentReader {
   let worker: Worker | null = null
   let nextId = 1
   // Jobs run one at a time: a worker is one thread, and ingest is sequential per user anyway.
   let queue: Promise<unknown> = Promise.resolve()
 
   function ensureWorker(): Worker {
-    worker ??= new Worker(new URL('./pdf-worker.ts', import.meta.url))
+    worker ??= new Worker(new URL('./reader-worker.ts', import.meta.url), {
+      resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb },
+    })
     worker.unref()
     return worker
   }
@@ -81,27 +109,38 @@ export function createPdfExtractor({ timeLimitMs = PDF_TIME_LIMIT_MS } = {}): Pd
     if (w) await w.terminate()
   }
 
-  function run(bytes: Uint8Array): Promise<Section[]> {
+  function run(kind: ReaderJob['kind'], bytes: Uint8Array): Promise<Section[]> {
     const w = ensureWorker()
     const id = nextId++
+    const { name, error: failure } = KINDS[kind]
     return new Promise<Section[]>((resolve, reject) => {
       const timer = setTimeout(() => {
         cleanup()
         void stopWorker()
-        reject(new PdfTextError(`reading the PDF took longer than ${Math.round(timeLimitMs / 1000)} s`))
+        reject(failure(`reading ${name} took longer than ${Math.round(timeLimitMs / 1000)} s`))
       }, timeLimitMs)
-      const onMessage = (result: PdfResult) => {
+      const onMessage = (result: ReaderResult) => {
         if (result.id !== id) return
         cleanup()
-        if (!result.ok) reject(new PdfTextError(result.error))
-        else if (result.pages.every((page) => page.trim() === ''))
-          reject(new PdfTextError('the PDF has no text to read (scanned pages are not supported)'))
-        else resolve(pdfSections(result.pages, result.outline))
+        if (!result.ok) reject(failure(result.error))
+        else {
+          try {
+            resolve(sectionsOf(result))
+          } catch (error) {
+            reject(error)
+          }
+        }
       }
-      const onError = (error: Error) => {
+      const onError = (error: Error & { code?: string }) => {
         cleanup()
         worker = null
-        reject(new PdfTextError(`the PDF reader failed: ${error.message}`))
+        reject(
+          failure(
+            error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+              ? `${name} is too large to read`
+              : `the reader failed on ${name}: ${error.message}`,
+          ),
+        )
       }
       function cleanup() {
         clearTimeout(timer)
@@ -114,16 +153,19 @@ export function createPdfExtractor({ timeLimitMs = PDF_TIME_LIMIT_MS } = {}): Pd
       // into a fresh ArrayBuffer even for a Node Buffer, whose slice() is a view of a shared pool
       // that cannot be transferred.
       const copy = new Uint8Array(bytes)
-      w.postMessage({ id, bytes: copy } satisfies PdfJob, [copy.buffer])
+      w.postMessage({ id, kind, bytes: copy } satisfies ReaderJob, [copy.buffer])
     })
   }
 
+  const enqueue = (kind: ReaderJob['kind'], bytes: Uint8Array) => {
+    const job = queue.then(() => run(kind, bytes))
+    queue = job.catch(() => undefined)
+    return job
+  }
+
   return {
-    sections(bytes) {
-      const job = queue.then(() => run(bytes))
-      queue = job.catch(() => undefined)
-      return job
-    },
+    pdf: (bytes) => enqueue('pdf', bytes),
+    docx: (bytes) => enqueue('docx', bytes),
     close: stopWorker,
   }
 }

@@ -1,7 +1,9 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { afterAll, expect, test } from 'vitest'
 import { chunkDocument } from '#server/documents/chunker.ts'
-import { createPdfExtractor, PdfTextError, pdfSections } from '#server/documents/pdf-text.ts'
+import { createDocumentReader, PdfTextError, pdfSections } from '#server/documents/document-reader.ts'
+import { DocxTextError } from '#server/documents/docx-text.ts'
+import { docxFile } from '#tests/fakes/google/docx.ts'
 import { addPdfOutline } from '#tests/fakes/pdf-outline.ts'
 
 async function pdfWithPages(texts: string[]): Promise<Uint8Array> {
@@ -11,8 +13,8 @@ async function pdfWithPages(texts: string[]): Promise<Uint8Array> {
   return doc.save()
 }
 
-const extractor = createPdfExtractor()
-afterAll(() => extractor.close())
+const reader = createDocumentReader()
+afterAll(() => reader.close())
 
 /** Lines of text per page, and an outline (title → 0-based page index) as a PDF viewer shows it. */
 async function pdfWithOutline(pages: string[][], outline: [string, number][]): Promise<Uint8Array> {
@@ -27,9 +29,7 @@ async function pdfWithOutline(pages: string[][], outline: [string, number][]): P
 }
 
 test('a PDF becomes one section per page, in order, without headings when it has no outline', async () => {
-  const sections = await extractor.sections(
-    await pdfWithPages(['First page fact.', 'Second page fact.', 'Third.']),
-  )
+  const sections = await reader.pdf(await pdfWithPages(['First page fact.', 'Second page fact.', 'Third.']))
   expect(sections.map((s) => [s.page, s.text.trim()])).toEqual([
     [1, 'First page fact.'],
     [2, 'Second page fact.'],
@@ -53,7 +53,7 @@ test("a PDF's outline gives its passages their headings, from where each title i
       ['Broken bookmark', 99],
     ],
   )
-  const chunks = chunkDocument(await extractor.sections(bytes))
+  const chunks = chunkDocument(await reader.pdf(bytes))
   expect(chunks.map((c) => [c.page, c.heading, c.text.replace(/\s+/g, ' ').trim()])).toEqual([
     [1, null, 'Fleet handbook, edition 3.'],
     [2, 'Radio', 'Radio Every trawler carries the call sign TIDEPOOL-88.'],
@@ -87,19 +87,46 @@ test('a title printed across a line break, and in other letter case, is still fo
 })
 
 test('a PDF without any text fails with a reason', async () => {
-  await expect(extractor.sections(await pdfWithPages(['', '']))).rejects.toThrow(/no text to read/)
+  await expect(reader.pdf(await pdfWithPages(['', '']))).rejects.toThrow(/no text to read/)
 })
 
 test('a broken PDF fails alone with a readable reason and the next one still works', async () => {
   const broken = new TextEncoder().encode('%PDF-1.7\nthis is not really a pdf at all')
-  await expect(extractor.sections(broken)).rejects.toThrow(PdfTextError)
-  const sections = await extractor.sections(await pdfWithPages(['Still fine.']))
+  await expect(reader.pdf(broken)).rejects.toThrow(PdfTextError)
+  const sections = await reader.pdf(await pdfWithPages(['Still fine.']))
   expect(sections[0]?.text.trim()).toBe('Still fine.')
 })
 
 test('a PDF that takes longer than the time limit fails and the extractor recovers', async () => {
-  const slow = createPdfExtractor({ timeLimitMs: 1 })
+  const slow = createDocumentReader({ timeLimitMs: 1 })
   const bytes = await pdfWithPages(Array.from({ length: 50 }, (_, i) => `Page ${i}`))
-  await expect(slow.sections(bytes)).rejects.toThrow(/longer than/)
+  await expect(slow.pdf(bytes)).rejects.toThrow(/longer than/)
   await slow.close()
+})
+
+test('a Word file is read in the worker too, with its heading styles; a broken one fails alone', async () => {
+  const [section] = await reader.docx(
+    docxFile([{ text: 'Radio', style: 'Heading1' }, 'Call sign TIDEPOOL-88.']),
+  )
+  expect(section?.paragraphs).toEqual([
+    { text: 'Radio', heading: 'Radio' },
+    { text: 'Call sign TIDEPOOL-88.', heading: null },
+  ])
+  await expect(reader.docx(Buffer.from('not a zip at all'))).rejects.toThrow(
+    new DocxTextError('the file is not a readable Word document'),
+  )
+  expect(await reader.pdf(await pdfWithPages(['Still fine.']))).toHaveLength(1)
+})
+
+test('a file that needs more memory than the ceiling fails alone, and the next one is read', async () => {
+  const small = createDocumentReader({ memoryLimitMb: 64 })
+  // 200,000 paragraphs: a few MB of XML (a ZIP bomb's expanded size, in miniature), far more
+  // than 64 MB once parsed.
+  const huge = docxFile(
+    Array.from({ length: 200_000 }, (_, i) => `Paragraph ${i} of a very long generated report.`),
+  )
+  await expect(small.docx(huge)).rejects.toThrow(new DocxTextError('the Word document is too large to read'))
+  const [section] = await small.docx(docxFile(['Short and fine.']))
+  expect(section?.text).toBe('Short and fine.')
+  await small.close()
 })

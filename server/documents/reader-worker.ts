@@ -1,20 +1,26 @@
 /**
- * Runs in a worker thread: pdf.js (through unpdf's serverless build) turns a PDF into one string
- * per page, and reads its outline (the bookmarks a PDF viewer shows beside the pages) as titles
- * with the page each one opens. Parsing is CPU-bound, so it stays off the server's event loop.
+ * Runs in a worker thread: turns a PDF into one string per page with its outline (pdf.js, through
+ * unpdf's serverless build), or a Word file into its paragraphs (mammoth). Parsing is CPU-bound
+ * and a hostile file can be made to take a long time or a lot of memory, so it stays off the
+ * server's event loop, in a thread the reader can stop (document-reader.ts).
  */
 import { parentPort } from 'node:worker_threads'
 import { extractText, getDocumentProxy } from 'unpdf'
+import type { Section } from './chunker.ts'
+import { DocxTextError, docxSection } from './docx-text.ts'
 
-export type PdfJob = { id: number; bytes: Uint8Array }
+export type ReaderJob = { id: number; kind: 'pdf' | 'docx'; bytes: Uint8Array }
 /** An outline entry: its title and the 1-based page it opens, in the outline's reading order. */
 export type PdfOutlineEntry = { title: string; page: number }
-export type PdfResult =
-  | { id: number; ok: true; pages: string[]; outline: PdfOutlineEntry[] }
+export type ReaderResult =
+  | { id: number; ok: true; kind: 'pdf'; pages: string[]; outline: PdfOutlineEntry[] }
+  | { id: number; ok: true; kind: 'docx'; section: Section }
   | { id: number; ok: false; error: string }
 
 /** The most outline entries read: a generated outline of every paragraph is no structure. */
 export const MAX_OUTLINE_ENTRIES = 2000
+/** An outline title longer than this is cut: it names a section, it is not its text. */
+export const MAX_OUTLINE_TITLE = 200
 
 type Pdf = Awaited<ReturnType<typeof getDocumentProxy>>
 type OutlineItem = { title: string; dest: string | unknown[] | null; items?: OutlineItem[] }
@@ -46,7 +52,7 @@ async function outlineOf(pdf: Pdf): Promise<PdfOutlineEntry[]> {
   const walk = async (items: readonly OutlineItem[] | null | undefined) => {
     for (const item of items ?? []) {
       if (out.length >= MAX_OUTLINE_ENTRIES) return
-      const title = item.title.replace(/\s+/g, ' ').trim()
+      const title = item.title.replace(/\s+/g, ' ').trim().slice(0, MAX_OUTLINE_TITLE).trim()
       const page = await pageOf(pdf, item.dest).catch(() => null)
       if (title && page !== null) out.push({ title, page })
       await walk(item.items)
@@ -60,18 +66,32 @@ async function outlineOf(pdf: Pdf): Promise<PdfOutlineEntry[]> {
   return out
 }
 
-parentPort?.on('message', async ({ id, bytes }: PdfJob) => {
-  let result: PdfResult
+async function readPdf(id: number, bytes: Uint8Array): Promise<ReaderResult> {
   try {
     const pdf = await getDocumentProxy(bytes, { stopAtErrors: true, verbosity: 0 })
     try {
       const { text } = await extractText(pdf, { mergePages: false })
-      result = { id, ok: true, pages: text, outline: await outlineOf(pdf) }
+      return { id, ok: true, kind: 'pdf', pages: text, outline: await outlineOf(pdf) }
     } finally {
       await pdf.cleanup()
     }
   } catch (error) {
-    result = { id, ok: false, error: reason(error) }
+    return { id, ok: false, error: reason(error) }
   }
-  parentPort?.postMessage(result)
+}
+
+async function readDocx(id: number, bytes: Uint8Array): Promise<ReaderResult> {
+  try {
+    return { id, ok: true, kind: 'docx', section: await docxSection(bytes) }
+  } catch (error) {
+    return {
+      id,
+      ok: false,
+      error: error instanceof DocxTextError ? error.message : 'the Word document could not be read',
+    }
+  }
+}
+
+parentPort?.on('message', async ({ id, kind, bytes }: ReaderJob) => {
+  parentPort?.postMessage(kind === 'pdf' ? await readPdf(id, bytes) : await readDocx(id, bytes))
 })
