@@ -17,14 +17,18 @@ const reader = createDocumentReader()
 afterAll(() => reader.close())
 
 /** Lines of text per page, and an outline (title → 0-based page index) as a PDF viewer shows it. */
-async function pdfWithOutline(pages: string[][], outline: [string, number][]): Promise<Uint8Array> {
+async function pdfWithOutline(
+  pages: string[][],
+  outline: [string, number][],
+  options: { named?: boolean } = {},
+): Promise<Uint8Array> {
   const doc = await PDFDocument.create()
   const font = await doc.embedFont(StandardFonts.Helvetica)
   for (const lines of pages) {
     const page = doc.addPage([500, 400])
     for (const [i, line] of lines.entries()) page.drawText(line, { x: 30, y: 360 - i * 20, size: 12, font })
   }
-  addPdfOutline(doc, outline)
+  addPdfOutline(doc, outline, options)
   return doc.save()
 }
 
@@ -60,6 +64,22 @@ test("a PDF's outline gives its passages their headings, from where each title i
     [2, 'Fuel', 'Fuel Refuel at Harbour 4 only.'],
     [3, 'Fuel', 'Fuel is paid by the cooperative.'],
     [4, 'Safety drills', 'Safety drills happen on Mondays.'],
+  ])
+})
+
+test('outline entries that open named destinations are followed to their pages too', async () => {
+  const bytes = await pdfWithOutline(
+    [['Cover page.'], ['Radio', 'Call sign TIDEPOOL-88.']],
+    [
+      ['Cover', 0],
+      ['Radio', 1],
+    ],
+    { named: true },
+  )
+  const chunks = chunkDocument(await reader.pdf(bytes))
+  expect(chunks.map((c) => [c.page, c.heading])).toEqual([
+    [1, 'Cover'],
+    [2, 'Radio'],
   ])
 })
 
