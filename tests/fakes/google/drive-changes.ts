@@ -8,7 +8,7 @@
  * https://developers.google.com/workspace/drive/api/reference/rest/v3/changes
  */
 import { applySelection, FILE_SCHEMA, type Schema } from './drive-fields.ts'
-import { authorize, pageSizeOf, selection, sendDriveError, supportsAllDrives } from './drive-routes.ts'
+import { allDrivesSupported, authorize, pageSizeOf, selection, sendDriveError } from './drive-routes.ts'
 import { driveErrors } from './google-errors.ts'
 import { sendJson } from './http.ts'
 import type { Route, RouteContext } from './route-context.ts'
@@ -64,16 +64,7 @@ function listChanges(ctx: RouteContext): void {
     return
   }
   const withDrives = params.get('includeItemsFromAllDrives') === 'true'
-  if (withDrives && !supportsAllDrives(ctx)) {
-    sendDriveError(
-      ctx,
-      driveErrors.badRequest(
-        'supportsAllDrives',
-        'The includeItemsFromAllDrives parameter is only supported when supportsAllDrives is true.',
-      ),
-    )
-    return
-  }
+  if (!allDrivesSupported(ctx, withDrives)) return
   const pageSize = pageSizeOf(ctx)
   if (pageSize === undefined) return
   const fields = selection(ctx, DEFAULT_CHANGE_LIST_FIELDS, CHANGE_LIST_SCHEMA)

@@ -41,6 +41,22 @@ export function supportsAllDrives(ctx: RouteContext): boolean {
   return ctx.url.searchParams.get('supportsAllDrives') === 'true'
 }
 
+/**
+ * includeItemsFromAllDrives is refused without supportsAllDrives, as Drive refuses it: false once
+ * the 400 is sent.
+ */
+export function allDrivesSupported(ctx: RouteContext, withDrives: boolean): boolean {
+  if (!withDrives || supportsAllDrives(ctx)) return true
+  sendDriveError(
+    ctx,
+    driveErrors.badRequest(
+      'supportsAllDrives',
+      'The includeItemsFromAllDrives parameter is only supported when supportsAllDrives is true.',
+    ),
+  )
+  return false
+}
+
 export function sendDriveError(ctx: RouteContext, error: DriveError): void {
   sendJson(ctx.res, error.status, error.body, error.headers)
 }
@@ -267,16 +283,7 @@ function listRequest(ctx: RouteContext, caller: Caller): ListRequest | undefined
     )
     return undefined
   }
-  if (withDrives && !supportsAllDrives(ctx)) {
-    sendDriveError(
-      ctx,
-      driveErrors.badRequest(
-        'supportsAllDrives',
-        'The includeItemsFromAllDrives parameter is only supported when supportsAllDrives is true.',
-      ),
-    )
-    return undefined
-  }
+  if (!allDrivesSupported(ctx, withDrives)) return undefined
   const driveId = params.get('driveId')
   if ((corpora === 'drive') !== (driveId !== null)) {
     sendDriveError(ctx, driveErrors.invalidValue('driveId'))
