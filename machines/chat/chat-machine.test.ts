@@ -248,17 +248,27 @@ test('the answer grows token by token, then the stored reply replaces it', async
   expect(chat.getSnapshot().context.messages.map((m) => m.id)).toEqual(['m-user', 'm-ai'])
 })
 
-test('Stop aborts the request and keeps the answer so far, marked stopped', async () => {
+/**
+ * An empty conversation whose answer streams 'The first part' and is then stopped by the person
+ * (the request never ends by itself): the start of every Stop test.
+ */
+async function stoppedMidAnswer(overrides: Partial<ChatDeps> = {}) {
   let stream: AnswerStream | undefined
-  const { chat } = await openWithMessages([], {
+  const opened = await openWithMessages([], {
     sendMessage: vi.fn((_id, _content, s: AnswerStream) => {
       stream = s
       return new Promise<SendMessageResponse>(() => {})
     }),
+    ...overrides,
   })
-  chat.send({ type: 'chat.send', content: 'Tell me everything' })
+  opened.chat.send({ type: 'chat.send', content: 'Tell me everything' })
   stream?.onToken('The first part')
-  chat.send({ type: 'chat.stop' })
+  opened.chat.send({ type: 'chat.stop' })
+  return { ...opened, stream }
+}
+
+test('Stop aborts the request and keeps the answer so far, marked stopped', async () => {
+  const { chat, stream } = await stoppedMidAnswer()
 
   expect(stream?.signal.aborted).toBe(true)
   const { context } = chat.getSnapshot()
@@ -275,20 +285,13 @@ const stoppedExchange = [
 ]
 
 test('after Stop the bubbles take the stored ids once the server has stored the answer, so it can be regenerated', async () => {
-  let stream: AnswerStream | undefined
-  const listMessages = vi.fn<ChatDeps['listMessages']>().mockResolvedValue([])
-  const { chat, deps } = await openWithMessages([], {
-    listMessages,
-    sendMessage: vi.fn((_id, _content, s: AnswerStream) => {
-      stream = s
-      return new Promise<SendMessageResponse>(() => {})
-    }),
-  })
-  // Not stored yet at the first look, there at the second.
-  listMessages.mockResolvedValueOnce([]).mockResolvedValue(stoppedExchange)
-  chat.send({ type: 'chat.send', content: 'Tell me everything' })
-  stream?.onToken('The first part')
-  chat.send({ type: 'chat.stop' })
+  // Opened empty; after the Stop not stored yet at the first look, there at the second.
+  const listMessages = vi
+    .fn<ChatDeps['listMessages']>()
+    .mockResolvedValueOnce([])
+    .mockResolvedValueOnce([])
+    .mockResolvedValue(stoppedExchange)
+  const { chat, deps } = await stoppedMidAnswer({ listMessages })
   expect(chat.getSnapshot().hasTag('loading')).toBe(true)
 
   await idle(chat)
@@ -304,16 +307,7 @@ test('after Stop the bubbles take the stored ids once the server has stored the 
 })
 
 test('after Stop an answer the server never stored keeps its temporary ids, and sending works again', async () => {
-  let stream: AnswerStream | undefined
-  const { chat, deps } = await openWithMessages([], {
-    sendMessage: vi.fn((_id, _content, s: AnswerStream) => {
-      stream = s
-      return new Promise<SendMessageResponse>(() => {})
-    }),
-  })
-  chat.send({ type: 'chat.send', content: 'Tell me everything' })
-  stream?.onToken('The first part')
-  chat.send({ type: 'chat.stop' })
+  const { chat, deps } = await stoppedMidAnswer()
 
   await waitFor(chat, (s) => !s.hasTag('loading'), { timeout: (MAX_STOP_CHECKS + 2) * STOP_CHECK_DELAY_MS })
   // Only the look-ups after the Stop (the first call opened the conversation).
@@ -326,20 +320,13 @@ test('after Stop an answer the server never stored keeps its temporary ids, and 
 })
 
 test('a stopped answer found after another conversation was opened leaves that conversation alone', async () => {
-  let stream: AnswerStream | undefined
   const gate = Promise.withResolvers<Message[]>()
-  const listMessages = vi.fn<ChatDeps['listMessages']>().mockResolvedValue([])
-  const { chat } = await openWithMessages([], {
-    listMessages,
-    sendMessage: vi.fn((_id, _content, s: AnswerStream) => {
-      stream = s
-      return new Promise<SendMessageResponse>(() => {})
-    }),
-  })
-  listMessages.mockReturnValueOnce(gate.promise).mockResolvedValue([message('m-other', true, 'Elsewhere')])
-  chat.send({ type: 'chat.send', content: 'Tell me everything' })
-  stream?.onToken('The first part')
-  chat.send({ type: 'chat.stop' })
+  const listMessages = vi
+    .fn<ChatDeps['listMessages']>()
+    .mockResolvedValueOnce([])
+    .mockReturnValueOnce(gate.promise)
+    .mockResolvedValue([message('m-other', true, 'Elsewhere')])
+  const { chat } = await stoppedMidAnswer({ listMessages })
   chat.send({ type: 'chat.select', conversationId: newer._id })
   await waitFor(chat, (s) => s.matches({ conversation: 'idle' }))
   gate.resolve(stoppedExchange)
