@@ -3,7 +3,7 @@
  * its own session cache, on one PostgreSQL database, as two processes behind a load balancer
  * would be. Runs when TEST_DATABASE_URL names a server (`npm run test:postgres`, CI).
  */
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { afterAll, beforeAll, expect, test, vi } from 'vitest'
 import { authEndpoints } from '#contracts/auth.ts'
 import { documentEndpoints, type Library } from '#contracts/documents.ts'
 import type { App } from '#server/app.ts'
@@ -65,6 +65,27 @@ async function library(app: App, cookie: string): Promise<Library> {
     headers: { cookie },
   })
   return documentEndpoints.listDocuments.response.parse(response.json()).data
+}
+
+/** Two instances with Google settings, pointed at one fresh emulator, on the test database. */
+async function driveInstances() {
+  const emulator = await createGoogleEmulator()
+  const env = { ...driveEnv(emulator), DATABASE_URL: database.url }
+  const options = { env, googleRetry: { baseDelayMs: 1, maxDelayMs: 4 } }
+  const [driveA, driveB] = await Promise.all([buildTestApp(options), buildTestApp(options)])
+  const close = async () => {
+    await Promise.all([driveA.close(), driveB.close()])
+    await emulator.close()
+  }
+  return { emulator, driveA, driveB, close }
+}
+
+/** Until no sync or file read of this person is running, as `app` sees it. */
+async function settled(app: App, cookie: string): Promise<void> {
+  await vi.waitUntil(async () => !(await library(app, cookie)).progress.running, {
+    timeout: 20_000,
+    interval: 20,
+  })
 }
 
 async function logOutOn(app: App, cookie: string): Promise<void> {
@@ -134,10 +155,7 @@ test.skipIf(!url)(
 test.skipIf(!url)(
   `an ingest started on A shows its progress on B, and B joins it instead of starting a second one${POSTGRES_SKIP_NOTE}`,
   async () => {
-    const emulator = await createGoogleEmulator()
-    const env = { ...driveEnv(emulator), DATABASE_URL: database.url }
-    const options = { env, googleRetry: { baseDelayMs: 1, maxDelayMs: 4 } }
-    const [driveA, driveB] = await Promise.all([buildTestApp(options), buildTestApp(options)])
+    const { emulator, driveA, driveB, close } = await driveInstances()
     try {
       const ada = await newPerson(driveA, 'multi-drive')
       await connectDrive(driveA, ada, { account: ADA })
@@ -160,17 +178,14 @@ test.skipIf(!url)(
       expect(fromA.statusCode).toBe(200)
       expect(onB.statusCode).toBe(200)
       // Files not read within the call's wait carry on in the background: count once all are done.
-      for (let tries = 0; tries < 1_000 && (await library(driveB, ada.cookie)).progress.running; tries += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 20))
-      }
+      await settled(driveB, ada.cookie)
       // One listing (three pages) and each readable file read once, whichever instance read it.
       expect(emulator.state.requestCount('files.list')).toBe(3)
       expect(emulator.state.requestCount('files.media') + emulator.state.requestCount('files.export')).toBe(
         27,
       )
     } finally {
-      await Promise.all([driveA.close(), driveB.close()])
-      await emulator.close()
+      await close()
     }
   },
 )
@@ -178,17 +193,12 @@ test.skipIf(!url)(
 test.skipIf(!url)(
   `after the first sync, A and B syncing at once read Drive's change feed once and the changed file once${POSTGRES_SKIP_NOTE}`,
   async () => {
-    const emulator = await createGoogleEmulator()
-    const env = { ...driveEnv(emulator), DATABASE_URL: database.url }
-    const options = { env, googleRetry: { baseDelayMs: 1, maxDelayMs: 4 } }
-    const [driveA, driveB] = await Promise.all([buildTestApp(options), buildTestApp(options)])
+    const { emulator, driveA, driveB, close } = await driveInstances()
     try {
       const ada = await newPerson(driveA, 'multi-feed')
       await connectDrive(driveA, ada, { account: ADA })
       expect((await ingest(driveA, ada)).statusCode).toBe(200)
-      for (let tries = 0; tries < 1_000 && (await library(driveB, ada.cookie)).progress.running; tries += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 20))
-      }
+      await settled(driveB, ada.cookie)
       emulator.state.updateFile(FIXTURE_FILES.notes.id, {
         content: 'Team notes\n\nStaging moved to the host indigo-db-42.\n',
       })
@@ -202,13 +212,10 @@ test.skipIf(!url)(
       emulator.state.setLatency(0)
 
       expect([onA.statusCode, onB.statusCode]).toEqual([200, 200])
-      for (let tries = 0; tries < 1_000 && (await library(driveB, ada.cookie)).progress.running; tries += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 20))
-      }
+      await settled(driveB, ada.cookie)
       expect(emulator.state.requestCounts()).toEqual({ 'changes.list': 1, 'files.media': 1 })
     } finally {
-      await Promise.all([driveA.close(), driveB.close()])
-      await emulator.close()
+      await close()
     }
   },
 )
