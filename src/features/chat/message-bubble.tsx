@@ -7,21 +7,25 @@ import { CitationPanel } from './citation-panel.tsx'
 import { MessageActions } from './message-actions.tsx'
 import { MessageSources } from './message-sources.tsx'
 
-// Markdown and its libraries load with the first message sent (preloadMarkdown) or the first
-// answer on screen, not with the dashboard. Once loaded, answers render it directly: through
-// React.lazy every new bubble would suspend once and show its raw text for a moment.
+// Markdown and its libraries load once the person starts writing a message (preloadMarkdown)
+// or with the first answer on screen, not with the dashboard: by the time a question is sent
+// the renderer is there, and a fast first answer does not show its raw text for a moment. Once
+// loaded, answers render it directly: through React.lazy every new bubble would suspend once.
 type MarkdownComponent = typeof import('./markdown-answer.tsx').MarkdownAnswer
 let loadedMarkdown: MarkdownComponent | null = null
-const loadMarkdown = () =>
-  import('./markdown-answer.tsx').then((module) => {
+let markdownModule: Promise<{ default: MarkdownComponent }> | null = null
+const loadMarkdown = () => {
+  markdownModule ??= import('./markdown-answer.tsx').then((module) => {
     loadedMarkdown = module.MarkdownAnswer
     return { default: module.MarkdownAnswer }
   })
+  return markdownModule
+}
 const LazyMarkdownAnswer = lazy(loadMarkdown)
 
-/** Starts loading the markdown renderer: an answer is on its way. */
+/** Starts loading the markdown renderer (once): an answer is on its way. */
 export function preloadMarkdown(): void {
-  if (!loadedMarkdown) void loadMarkdown()
+  void loadMarkdown()
 }
 
 /** An answer as markdown: directly once the renderer is loaded, its raw text until then. */

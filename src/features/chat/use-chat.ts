@@ -30,6 +30,8 @@ export function useConversation() {
       },
       type(text: string) {
         chat.send({ type: 'chat.type', text })
+        // A question is being written: its answer will want the markdown renderer.
+        preloadMarkdown()
       },
       stop() {
         chat.send({ type: 'chat.stop' })
