@@ -46,11 +46,13 @@ function titlePattern(title: string): RegExp {
  * starts where its title is printed on the page it opens (searched after the previous entry's
  * start on that page), or at the top of that page (or the previous entry's start) when the title
  * is not printed as such; the text before the first entry of a page still belongs to the section
- * above, which runs on across pages until the next entry. A PDF without an outline has no
+ * above, which runs on across pages until the next entry (except above the document's first
+entry: that text, a title or a date, opens the first section). A PDF without an outline has no
  * headings, as before: its passages cite their pages. Control characters (a text layer may hold
  * NULs, which PostgreSQL refuses in text) are removed.
  */
 export function pdfSections(pages: readonly string[], outline: readonly PdfOutlineEntry[]): Section[] {
+  const firstPage = Math.min(...outline.map((e) => e.page))
   return pages.map((raw, i) => {
     const text = removeControlCharacters(raw)
     const page = i + 1
@@ -60,7 +62,9 @@ export function pdfSections(pages: readonly string[], outline: readonly PdfOutli
     let cursor = 0
     for (const { title } of entries) {
       const found = titlePattern(title).exec(text.slice(cursor))
-      if (found) cursor += found.index
+      // What is printed above the document's first section on its page (the document's own
+      // title, a date) belongs to that section, not to a passage of a few words of its own.
+      if (found && !(page === firstPage && starts.length === 0)) cursor += found.index
       starts.push({ at: cursor, heading: title })
     }
     const paragraphs: Paragraph[] = paragraphsOf(text.slice(0, starts[0]?.at ?? 0), false)

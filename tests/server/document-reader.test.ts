@@ -95,12 +95,31 @@ test('an outline title that is not printed starts its section at the top of its 
   expect(pdfSections(['a\u0000b'], [])).toEqual([{ text: 'ab', page: 1 }])
 })
 
+test("what is printed above the document's first outline entry opens its first section", () => {
+  const sections = pdfSections(
+    ['Fleet handbook\nRadio\nCall sign TIDEPOOL-88.\n\nFuel\nRefuel at Harbour 4.', 'More on fuel.'],
+    [
+      { title: 'Radio', page: 1 },
+      { title: 'Fuel', page: 1 },
+    ],
+  )
+  expect(chunkDocument(sections).map((c) => [c.page, c.heading, c.text])).toEqual([
+    [1, 'Radio', 'Fleet handbook\nRadio\nCall sign TIDEPOOL-88.'],
+    [1, 'Fuel', 'Fuel\nRefuel at Harbour 4.'],
+    [2, 'Fuel', 'More on fuel.'],
+  ])
+})
+
 test('a title printed across a line break, and in other letter case, is still found', () => {
   const [section] = pdfSections(
-    ['Before.\n\nRETURNS AND\nREFUNDS within 30 days.'],
-    [{ title: 'Returns and refunds', page: 1 }],
+    ['Terms\n\nBefore.\n\nRETURNS AND\nREFUNDS within 30 days.'],
+    [
+      { title: 'Terms', page: 1 },
+      { title: 'Returns and refunds', page: 1 },
+    ],
   )
   expect(section?.paragraphs).toEqual([
+    { text: 'Terms', heading: 'Terms' },
     { text: 'Before.', heading: null },
     { text: 'RETURNS AND\nREFUNDS within 30 days.', heading: 'Returns and refunds' },
   ])
