@@ -1,6 +1,6 @@
 /**
  * Drive ingest throughput: a generated 300-page text PDF (pdf-lib) served by the Google emulator,
- * ingested through the real route (list → download → pdf.js in the worker thread → chunk → index in
+ * ingested through the real route (list → download → pdf.js in the reader process → chunk → index in
  * embedded PGlite on a scratch directory), against bare unpdf text extraction of the same bytes on
  * the main thread, measured in the same run. Target: ingest pages/s >= 0.5x the bare extraction.
  * Usage: node bench/ingest.ts [pages] [runs]

@@ -1,22 +1,23 @@
 /**
- * Reads the files that need a parser, PDF and Word (.docx), in a worker thread with a time limit
+ * Reads the files that need a parser, PDF and Word (.docx), in a child process with a time limit
  * and a memory ceiling per file, into the sections the chunker reads: a PDF as one section per
  * page with headings where its outline says a section starts, a Word file as its paragraphs with
  * its heading styles. A file that is broken, encrypted, too slow, too large in memory or without
- * text fails alone (PdfTextError / DocxTextError with a reason a person can read); the worker is
+ * text fails alone (PdfTextError / DocxTextError with a reason a person can read); the process is
  * replaced after a time-out or a crash, so the next file starts clean and the server never
  * stalls on one.
  */
-import { Worker } from 'node:worker_threads'
+import { type ChildProcess, fork } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { type Paragraph, paragraphsOf, type Section } from './chunker.ts'
 import { DocxTextError } from './docx-text.ts'
-import type { PdfOutlineEntry, ReaderJob, ReaderResult } from './reader-worker.ts'
+import type { PdfOutlineEntry, ReaderJob, ReaderResult } from './reader-process.ts'
 import { removeControlCharacters } from './text-decoding.ts'
 
 export const READ_TIME_LIMIT_MS = 30_000
 /**
- * The worker's heap ceiling: a Word file is a ZIP, and a small one can expand to gigabytes of
- * XML; past this the worker alone fails ("too large to read"), never the server.
+ * The reader process's heap ceiling: a Word file is a ZIP, and a small one can expand to gigabytes
+ * of XML; past this the reader process alone fails ("too large to read"), never the server.
  */
 export const READ_MEMORY_LIMIT_MB = 512
 
@@ -90,39 +91,68 @@ function sectionsOf(result: ReaderResult & { ok: true }): Section[] {
   return pdfSections(result.pages, result.outline)
 }
 
+/** What the reader process printed last (a fatal error's reason), kept short. */
+const STDERR_TAIL = 4096
+
 export function createDocumentReader({
   timeLimitMs = READ_TIME_LIMIT_MS,
   memoryLimitMb = READ_MEMORY_LIMIT_MB,
 } = {}): DocumentReader {
-  let worker: Worker | null = null
+  let child: ChildProcess | null = null
+  let stderr = ''
   let nextId = 1
-  // Jobs run one at a time: a worker is one thread, and ingest is sequential per user anyway.
+  // Jobs run one at a time: the reader is one process, and ingest is sequential per user anyway.
   let queue: Promise<unknown> = Promise.resolve()
 
-  function ensureWorker(): Worker {
-    worker ??= new Worker(new URL('./reader-worker.ts', import.meta.url), {
-      resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb },
+  function ensureChild(): ChildProcess {
+    if (child) return child
+    stderr = ''
+    // A process, not a worker thread: V8 can end a whole process when a worker thread reaches its
+    // heap ceiling (`resourceLimits`); a child's own ceiling ends only the child.
+    const c = fork(fileURLToPath(new URL('./reader-process.ts', import.meta.url)), [], {
+      execArgv: [`--max-old-space-size=${memoryLimitMb}`],
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     })
-    worker.unref()
-    return worker
+    c.stderr?.setEncoding('utf8')
+    c.stderr?.on('data', (text: string) => {
+      stderr = (stderr + text).slice(-STDERR_TAIL)
+    })
+    c.on('exit', () => {
+      if (child === c) child = null
+    })
+    // An error with no file being read (the process could not start) shows on the next file.
+    c.on('error', () => undefined)
+    // The reader never keeps the server (or a test run) alive on its own.
+    c.unref()
+    c.channel?.unref()
+    ;(c.stderr as (NodeJS.ReadableStream & { unref?: () => void }) | null)?.unref?.()
+    child = c
+    return c
   }
 
-  async function stopWorker(): Promise<void> {
-    const w = worker
-    worker = null
-    if (w) await w.terminate()
+  async function stopChild(): Promise<void> {
+    const c = child
+    child = null
+    if (!c || c.exitCode !== null || c.signalCode !== null) return
+    const exited = new Promise((resolve) => c.once('exit', resolve))
+    c.ref() // until it is gone, so that closing waits for it
+    c.kill('SIGKILL')
+    await exited
   }
 
   function run(kind: ReaderJob['kind'], bytes: Uint8Array): Promise<Section[]> {
-    const w = ensureWorker()
+    const c = ensureChild()
     const id = nextId++
     const { name, error: failure } = KINDS[kind]
     return new Promise<Section[]>((resolve, reject) => {
       const timer = setTimeout(() => {
         cleanup()
-        void stopWorker()
+        void stopChild()
         reject(failure(`reading ${name} took longer than ${Math.round(timeLimitMs / 1000)} s`))
       }, timeLimitMs)
+      // While a file is being read, the process keeps the caller waiting for it.
+      c.channel?.ref()
       const onMessage = (result: ReaderResult) => {
         if (result.id !== id) return
         cleanup()
@@ -135,29 +165,38 @@ export function createDocumentReader({
           }
         }
       }
-      const onError = (error: Error & { code?: string }) => {
+      // 'close', not 'exit': by then the process's last words on stderr have been read.
+      const onClose = (code: number | null, signal: NodeJS.Signals | null) => {
         cleanup()
-        worker = null
+        if (child === c) child = null
         reject(
           failure(
-            error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+            /heap out of memory|heap limit/i.test(stderr)
               ? `${name} is too large to read`
-              : `the reader failed on ${name}: ${error.message}`,
+              : `the reader stopped while reading ${name} (${signal ?? `exit code ${code}`})`,
           ),
         )
       }
       function cleanup() {
         clearTimeout(timer)
-        w.off('message', onMessage)
-        w.off('error', onError)
+        c.off('message', onMessage)
+        c.off('close', onClose)
+        c.off('error', onError)
+        c.channel?.unref()
       }
-      w.on('message', onMessage)
-      w.on('error', onError)
-      // A copy is transferred so the caller's buffer stays usable. `new Uint8Array(bytes)` copies
-      // into a fresh ArrayBuffer even for a Node Buffer, whose slice() is a view of a shared pool
-      // that cannot be transferred.
-      const copy = new Uint8Array(bytes)
-      w.postMessage({ id, kind, bytes: copy } satisfies ReaderJob, [copy.buffer])
+      // The process could not be started or reached (no memory for it, its channel gone).
+      const onError = (error: Error) => {
+        cleanup()
+        if (child === c) child = null
+        c.kill('SIGKILL')
+        reject(failure(`the reader failed on ${name}: ${error.message}`))
+      }
+      c.on('message', onMessage)
+      c.on('close', onClose)
+      c.on('error', onError)
+      c.send({ id, kind, bytes } satisfies ReaderJob, (error) => {
+        if (error) onError(error)
+      })
     })
   }
 
@@ -170,6 +209,6 @@ export function createDocumentReader({
   return {
     pdf: (bytes) => enqueue('pdf', bytes),
     docx: (bytes) => enqueue('docx', bytes),
-    close: stopWorker,
+    close: stopChild,
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The document library as `app.library` (server/documents/library-service.ts), the PDF and Word
- * reader every ingest job shares (`app.reader`: one worker thread, stopped when the app closes),
+ * reader every ingest job shares (`app.reader`: one child process, stopped when the app closes),
  * and the
  * 'upload-file' job handler.
  */

@@ -1,10 +1,10 @@
 /**
- * Runs in a worker thread: turns a PDF into one string per page with its outline (pdf.js, through
- * unpdf's serverless build), or a Word file into its paragraphs (mammoth). Parsing is CPU-bound
- * and a hostile file can be made to take a long time or a lot of memory, so it stays off the
- * server's event loop, in a thread the reader can stop (document-reader.ts).
+ * Runs in a child process of its own: turns a PDF into one string per page with its outline
+ * (pdf.js, through unpdf's serverless build), or a Word file into its paragraphs (mammoth).
+ * Parsing is CPU-bound and a hostile file can be made to take a long time or a lot of memory, so
+ * it stays out of the server's process, in one the reader can stop, and whose running out of
+ * memory ends only itself (document-reader.ts).
  */
-import { parentPort } from 'node:worker_threads'
 import { extractText, getDocumentProxy } from 'unpdf'
 import type { Section } from './chunker.ts'
 import { DocxTextError, docxSection } from './docx-text.ts'
@@ -92,6 +92,11 @@ async function readDocx(id: number, bytes: Uint8Array): Promise<ReaderResult> {
   }
 }
 
-parentPort?.on('message', async ({ id, kind, bytes }: ReaderJob) => {
-  parentPort?.postMessage(kind === 'pdf' ? await readPdf(id, bytes) : await readDocx(id, bytes))
+// Jobs arrive over the IPC channel (advanced serialization: the bytes come as a Uint8Array).
+process.on('message', async ({ id, kind, bytes: sent }: ReaderJob) => {
+  // A Buffer sent by the server arrives as a Buffer; pdf.js wants a plain Uint8Array (same memory).
+  const bytes = new Uint8Array(sent.buffer, sent.byteOffset, sent.byteLength)
+  process.send?.(kind === 'pdf' ? await readPdf(id, bytes) : await readDocx(id, bytes))
 })
+// The server went away: nothing is left to read for.
+process.on('disconnect', () => process.exit(0))
