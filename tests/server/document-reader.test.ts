@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { afterAll, expect, test } from 'vitest'
 import { chunkDocument } from '#server/documents/chunker.ts'
@@ -170,3 +171,42 @@ test('a file that needs more memory than the ceiling fails alone, and the next o
   expect(section?.text).toBe('Short and fine.')
   await small.close()
 })
+
+/** The reader processes this test process started (Linux: read from /proc). */
+function readerProcesses(): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+        return (
+          ppid === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('reader-process.ts')
+        )
+      } catch {
+        return false // gone meanwhile
+      }
+    })
+    .map(Number)
+}
+
+test.skipIf(!existsSync('/proc/self/environ'))(
+  "the reader process is given none of the server's environment, so no secret for a crafted file to find",
+  async () => {
+    process.env.READER_TEST_SECRET = 'correct-horse-battery-staple'
+    const own = createDocumentReader()
+    try {
+      expect(await own.pdf(await pdfWithPages(['Read without secrets.']))).toHaveLength(1)
+      const pids = readerProcesses()
+      expect(pids.length).toBeGreaterThan(0)
+      for (const pid of pids) {
+        const environ = readFileSync(`/proc/${pid}/environ`, 'utf8')
+        expect(environ).not.toContain('correct-horse-battery-staple')
+        expect(environ).not.toContain('PATH=')
+      }
+    } finally {
+      delete process.env.READER_TEST_SECRET
+      await own.close()
+    }
+  },
+)
