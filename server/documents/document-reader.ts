@@ -8,6 +8,7 @@
  * stalls on one.
  */
 import { type ChildProcess, fork } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { type Paragraph, paragraphsOf, type Section } from './chunker.ts'
 import { DocxTextError } from './docx-text.ts'
@@ -91,6 +92,14 @@ function sectionsOf(result: ReaderResult & { ok: true }): Section[] {
   return pdfSections(result.pages, result.outline)
 }
 
+/**
+ * What Node itself takes of the system's data limit (address space it reserves and writes to
+ * before any file is read: ~580 MB measured on Node 24), beside the heap ceiling; what is left of
+ * it is for the parsers' array buffers.
+ */
+const PROCESS_OVERHEAD_MB = 1024
+const PRLIMIT = ['/usr/bin/prlimit', '/bin/prlimit'].find((path) => existsSync(path))
+
 /** What the reader process printed last (a fatal error's reason), kept short. */
 const STDERR_TAIL = 4096
 
@@ -109,8 +118,21 @@ export function createDocumentReader({
     stderr = ''
     // A process, not a worker thread: V8 can end a whole process when a worker thread reaches its
     // heap ceiling (`resourceLimits`); a child's own ceiling ends only the child.
+    const node = [`--max-old-space-size=${memoryLimitMb}`]
     const c = fork(fileURLToPath(new URL('./reader-process.ts', import.meta.url)), [], {
-      execArgv: [`--max-old-space-size=${memoryLimitMb}`],
+      // Where the system has prlimit, it starts Node with a ceiling on all its memory (V8's heap
+      // flag leaves out array buffers, in which a ZIP or PDF bomb inflates: a 4 MB .docx was
+      // measured at 4.6 GB without it); past that an allocation fails and so does the file.
+      ...(PRLIMIT
+        ? {
+            execPath: PRLIMIT,
+            execArgv: [
+              `--data=${(memoryLimitMb + PROCESS_OVERHEAD_MB) * 1024 * 1024}`,
+              process.execPath,
+              ...node,
+            ],
+          }
+        : { execArgv: node }),
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       // None of the server's environment (database address, API keys, the session secret): a
@@ -174,7 +196,7 @@ export function createDocumentReader({
         if (child === c) child = null
         reject(
           failure(
-            /heap out of memory|heap limit/i.test(stderr)
+            /out of memory|heap limit|bad_alloc/i.test(stderr)
               ? `${name} is too large to read`
               : `the reader stopped while reading ${name} (${signal ?? `exit code ${code}`})`,
           ),

@@ -55,6 +55,19 @@ function collect(element: DocxElement, out: Paragraph[]): void {
   for (const child of element.children ?? []) collect(child, out)
 }
 
+/**
+ * Whether a parser gave up for want of memory: the reader process's ceilings (D66) make an
+ * allocation fail, or a string or array would pass V8's own size limit.
+ */
+export function isOutOfMemory(error: unknown): boolean {
+  return (
+    error instanceof RangeError &&
+    /allocation failed|failed to allocate|invalid (string|array|typed array) length|out of memory/i.test(
+      error.message,
+    )
+  )
+}
+
 export async function docxSection(bytes: Uint8Array): Promise<Section> {
   const { default: mammoth } = await import('mammoth')
   const paragraphs: Paragraph[] = []
@@ -70,8 +83,12 @@ export async function docxSection(bytes: Uint8Array): Promise<Section> {
         },
       },
     )
-  } catch {
-    throw new DocxTextError('the file is not a readable Word document')
+  } catch (error) {
+    throw new DocxTextError(
+      isOutOfMemory(error)
+        ? 'the Word document is too large to read'
+        : 'the file is not a readable Word document',
+    )
   }
   if (paragraphs.length === 0) throw new DocxTextError('the Word document has no text to read')
   return { text: paragraphs.map((p) => p.text).join('\n\n'), page: null, paragraphs }

@@ -7,7 +7,7 @@
  */
 import { extractText, getDocumentProxy } from 'unpdf'
 import type { Section } from './chunker.ts'
-import { DocxTextError, docxSection } from './docx-text.ts'
+import { DocxTextError, docxSection, isOutOfMemory } from './docx-text.ts'
 
 export type ReaderJob = { id: number; kind: 'pdf' | 'docx'; bytes: Uint8Array }
 /** An outline entry: its title and the 1-based page it opens, in the outline's reading order. */
@@ -29,6 +29,7 @@ function reason(error: unknown): string {
   const name = error instanceof Error ? error.name : ''
   if (name === 'PasswordException') return 'the PDF is password-protected'
   if (name === 'InvalidPDFException') return 'the file is not a readable PDF'
+  if (isOutOfMemory(error)) return 'the PDF is too large to read'
   return error instanceof Error ? error.message : 'the PDF could not be read'
 }
 

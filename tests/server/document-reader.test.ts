@@ -191,10 +191,10 @@ function readerProcesses(): number[] {
 }
 
 test.skipIf(!existsSync('/proc/self/environ'))(
-  "the reader process is given none of the server's environment, so no secret for a crafted file to find",
+  "the reader process gets none of the server's environment, and the system caps all its memory",
   async () => {
     process.env.READER_TEST_SECRET = 'correct-horse-battery-staple'
-    const own = createDocumentReader()
+    const own = createDocumentReader({ memoryLimitMb: 100 })
     try {
       expect(await own.pdf(await pdfWithPages(['Read without secrets.']))).toHaveLength(1)
       const pids = readerProcesses()
@@ -203,6 +203,14 @@ test.skipIf(!existsSync('/proc/self/environ'))(
         const environ = readFileSync(`/proc/${pid}/environ`, 'utf8')
         expect(environ).not.toContain('correct-horse-battery-staple')
         expect(environ).not.toContain('PATH=')
+      }
+      // Where prlimit exists (it does on Debian), the heap ceiling plus 1 GB for Node's own
+      // reservations and the parsers' array buffers, which V8's heap flag does not count.
+      if (existsSync('/usr/bin/prlimit')) {
+        const limits = pids.map(
+          (pid) => /^Max data size\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/limits`, 'utf8'))?.[1],
+        )
+        expect(limits).toContain(String((100 + 1024) * 1024 * 1024))
       }
     } finally {
       delete process.env.READER_TEST_SECRET

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
 import { chunkDocument } from '#server/documents/chunker.ts'
-import { DocxTextError, docxSection } from '#server/documents/docx-text.ts'
+import { DocxTextError, docxSection, isOutOfMemory } from '#server/documents/docx-text.ts'
 import { docxFile } from '#tests/fakes/google/docx.ts'
 
 const HANDBOOK = [
@@ -61,4 +61,14 @@ test('a file that is not a Word document, or one without text, fails with a reas
   await expect(docxSection(docxFile(['', '   ']))).rejects.toThrow(
     new DocxTextError('the Word document has no text to read'),
   )
+})
+
+test('running out of memory reads as "too large"; a malformed file that throws a RangeError does not', () => {
+  // What V8 and Node throw when the reader's ceilings (README D66) refuse an allocation.
+  expect(isOutOfMemory(new RangeError('Array buffer allocation failed'))).toBe(true)
+  expect(isOutOfMemory(new RangeError('Failed to allocate memory'))).toBe(true)
+  expect(isOutOfMemory(new RangeError('Invalid string length'))).toBe(true)
+  // What a parser throws on a broken file.
+  expect(isOutOfMemory(new RangeError('Offset is outside the bounds of the DataView'))).toBe(false)
+  expect(isOutOfMemory(new Error('Array buffer allocation failed'))).toBe(false)
 })
