@@ -10,59 +10,17 @@
  * process never grows with them: that is the point of the reader process.
  */
 import { readdirSync, readFileSync } from 'node:fs'
-import { crc32, deflateRawSync, deflateSync } from 'node:zlib'
+import { deflateSync } from 'node:zlib'
 import { PDFDocument, PDFName, PDFRawStream, StandardFonts } from 'pdf-lib'
 import { createDocumentReader, type DocumentReader } from '../server/documents/document-reader.ts'
+import { docxFromXml } from '../tests/fakes/google/docx.ts'
 
 const xmlMb = Number(process.argv[2] ?? 400)
 const pdfMb = Number(process.argv[3] ?? 1500)
 
 const WORD_NS = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main'
-const CONTENT_TYPES = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`
-const RELS = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`
 
-/** A ZIP of deflated entries (local headers, central directory, end record). */
-function zip(entries: { name: string; data: Buffer }[]): Buffer {
-  const locals: Buffer[] = []
-  const centrals: Buffer[] = []
-  let offset = 0
-  for (const { name, data } of entries) {
-    const nameBytes = Buffer.from(name)
-    const packed = deflateRawSync(data, { level: 9 })
-    const crc = crc32(data) >>> 0
-    const local = Buffer.alloc(30)
-    local.writeUInt32LE(0x04034b50, 0)
-    local.writeUInt16LE(20, 4)
-    local.writeUInt16LE(8, 8)
-    local.writeUInt32LE(crc, 14)
-    local.writeUInt32LE(packed.length, 18)
-    local.writeUInt32LE(data.length, 22)
-    local.writeUInt16LE(nameBytes.length, 26)
-    const central = Buffer.alloc(46)
-    central.writeUInt32LE(0x02014b50, 0)
-    central.writeUInt16LE(20, 4)
-    central.writeUInt16LE(20, 6)
-    central.writeUInt16LE(8, 10)
-    central.writeUInt32LE(crc, 16)
-    central.writeUInt32LE(packed.length, 20)
-    central.writeUInt32LE(data.length, 24)
-    central.writeUInt16LE(nameBytes.length, 28)
-    central.writeUInt32LE(offset, 42)
-    locals.push(local, nameBytes, packed)
-    centrals.push(central, nameBytes)
-    offset += 30 + nameBytes.length + packed.length
-  }
-  const directory = Buffer.concat(centrals)
-  const end = Buffer.alloc(22)
-  end.writeUInt32LE(0x06054b50, 0)
-  end.writeUInt16LE(entries.length, 8)
-  end.writeUInt16LE(entries.length, 10)
-  end.writeUInt32LE(directory.length, 12)
-  end.writeUInt32LE(offset, 16)
-  return Buffer.concat([...locals, directory, end])
-}
-
-/** A .docx of `count` copies of one paragraph. */
+/** A .docx of `count` copies of one paragraph (built as bytes: a string could not hold 1.5 GB). */
 function wordFile(count: number, text: string): Buffer {
   const paragraph = Buffer.from(`<w:p><w:r><w:t>${text}</w:t></w:r></w:p>`)
   const head = Buffer.from(
@@ -73,11 +31,7 @@ function wordFile(count: number, text: string): Buffer {
   head.copy(xml, 0)
   for (let i = 0; i < count; i++) paragraph.copy(xml, head.length + i * paragraph.length)
   tail.copy(xml, xml.length - tail.length)
-  return zip([
-    { name: '[Content_Types].xml', data: Buffer.from(CONTENT_TYPES) },
-    { name: '_rels/.rels', data: Buffer.from(RELS) },
-    { name: 'word/document.xml', data: xml },
-  ])
+  return docxFromXml(xml)
 }
 
 /** A Word file whose XML inflates to about `mb` MB. */

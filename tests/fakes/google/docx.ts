@@ -1,9 +1,9 @@
 /**
  * A minimal Word (.docx) file for tests and the emulator: the three parts Word needs
  * ([Content_Types].xml, _rels/.rels, word/document.xml), one paragraph per line, in a ZIP written
- * here with stored (uncompressed) entries, so no zip library is needed to make one.
+ * here (stored entries, or deflated ones), so no zip library is needed to make one.
  */
-import { crc32 } from 'node:zlib'
+import { crc32, deflateRawSync } from 'node:zlib'
 
 const CONTENT_TYPES = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`
@@ -28,33 +28,40 @@ function documentXml(paragraphs: readonly DocxParagraph[]): string {
 <w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body.join('')}</w:body></w:document>`
 }
 
-/** A ZIP of stored entries: local headers, then the central directory, then its end record. */
-function zip(entries: readonly { name: string; data: Buffer }[]): Buffer {
+/**
+ * A ZIP: local headers, then the central directory, then its end record. Entries are stored as
+ * they are, or deflated (as Word writes them; a bench builds ZIP bombs this way).
+ */
+function zip(entries: readonly { name: string; data: Buffer }[], { deflate = false } = {}): Buffer {
   const locals: Buffer[] = []
   const centrals: Buffer[] = []
   let offset = 0
   for (const { name, data } of entries) {
     const nameBytes = Buffer.from(name, 'utf8')
     const crc = crc32(data)
+    const packed = deflate ? deflateRawSync(data, { level: 9 }) : data
+    const method = deflate ? 8 : 0
     const local = Buffer.alloc(30)
     local.writeUInt32LE(0x04034b50, 0)
     local.writeUInt16LE(20, 4) // version needed
+    local.writeUInt16LE(method, 8)
     local.writeUInt32LE(crc, 14)
-    local.writeUInt32LE(data.length, 18)
+    local.writeUInt32LE(packed.length, 18)
     local.writeUInt32LE(data.length, 22)
     local.writeUInt16LE(nameBytes.length, 26)
     const central = Buffer.alloc(46)
     central.writeUInt32LE(0x02014b50, 0)
     central.writeUInt16LE(20, 4) // version made by
     central.writeUInt16LE(20, 6) // version needed
+    central.writeUInt16LE(method, 10)
     central.writeUInt32LE(crc, 16)
-    central.writeUInt32LE(data.length, 20)
+    central.writeUInt32LE(packed.length, 20)
     central.writeUInt32LE(data.length, 24)
     central.writeUInt16LE(nameBytes.length, 28)
     central.writeUInt32LE(offset, 42)
-    locals.push(local, nameBytes, data)
+    locals.push(local, nameBytes, packed)
     centrals.push(central, nameBytes)
-    offset += local.length + nameBytes.length + data.length
+    offset += local.length + nameBytes.length + packed.length
   }
   const directory = Buffer.concat(centrals)
   const end = Buffer.alloc(22)
@@ -64,6 +71,18 @@ function zip(entries: readonly { name: string; data: Buffer }[]): Buffer {
   end.writeUInt32LE(directory.length, 12)
   end.writeUInt32LE(offset, 16)
   return Buffer.concat([...locals, directory, end])
+}
+
+/** A .docx whose word/document.xml is `xml` as given (built elsewhere, of any size), deflated. */
+export function docxFromXml(xml: Buffer): Buffer {
+  return zip(
+    [
+      { name: '[Content_Types].xml', data: Buffer.from(CONTENT_TYPES, 'utf8') },
+      { name: '_rels/.rels', data: Buffer.from(RELS, 'utf8') },
+      { name: 'word/document.xml', data: xml },
+    ],
+    { deflate: true },
+  )
 }
 
 export const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'
