@@ -11,7 +11,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { deflateSync } from 'node:zlib'
-import { PDFDocument, PDFName, PDFRawStream, StandardFonts } from 'pdf-lib'
+import { PDFDocument, PDFRawStream, StandardFonts } from 'pdf-lib'
 import { createDocumentReader, type DocumentReader } from '../server/documents/document-reader.ts'
 import { docxFromXml } from '../tests/fakes/google/docx.ts'
 
@@ -50,7 +50,7 @@ async function pdfBomb(mb: number): Promise<Uint8Array> {
   const stream = doc.context.register(
     PDFRawStream.of(doc.context.obj({ Filter: 'FlateDecode', Length: packed.length }), packed),
   )
-  page.node.set(PDFName.of('Contents'), doc.context.obj([stream, page.node.get(PDFName.of('Contents'))]))
+  page.node.addContentStream(stream)
   return doc.save()
 }
 
