@@ -9,6 +9,8 @@
  */
 import { type ChildProcess, fork } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type Paragraph, paragraphsOf, type Section } from './chunker.ts'
 import { DocxTextError } from './docx-text.ts'
@@ -100,6 +102,38 @@ function sectionsOf(result: ReaderResult & { ok: true }): Section[] {
 const PROCESS_OVERHEAD_MB = 1024
 const PRLIMIT = ['/usr/bin/prlimit', '/bin/prlimit'].find((path) => existsSync(path))
 
+const READER_SCRIPT = fileURLToPath(new URL('./reader-process.ts', import.meta.url))
+
+/**
+ * What the reader process may read: its own code (this folder), the packages it loads and the
+ * package.json Node reads to load them; nothing else (Node's permission model). The data
+ * directory, with the database files and the generated app secret, is not among them, nor any
+ * other file, and the process may write nowhere, start no process and no thread.
+ */
+function readableByReader(): string[] {
+  const require = createRequire(import.meta.url)
+  const marker = `${path.sep}node_modules${path.sep}`
+  const packagesOf = (name: string) => {
+    const file = require.resolve(name)
+    return file.slice(0, file.lastIndexOf(marker) + marker.length)
+  }
+  const code = path.dirname(READER_SCRIPT)
+  return [
+    `${code}${path.sep}`,
+    ...new Set([packagesOf('unpdf'), packagesOf('mammoth')]),
+    path.resolve(code, '..', '..', 'package.json'),
+  ]
+}
+
+/** Node's flags for the reader process: its heap ceiling, and what it may read (only that). */
+export function readerNodeFlags(memoryLimitMb: number): string[] {
+  return [
+    `--max-old-space-size=${memoryLimitMb}`,
+    '--permission',
+    ...readableByReader().map((allowed) => `--allow-fs-read=${allowed}`),
+  ]
+}
+
 /** What the reader process printed last (a fatal error's reason), kept short. */
 const STDERR_TAIL = 4096
 
@@ -118,8 +152,8 @@ export function createDocumentReader({
     stderr = ''
     // A process, not a worker thread: V8 can end a whole process when a worker thread reaches its
     // heap ceiling (`resourceLimits`); a child's own ceiling ends only the child.
-    const node = [`--max-old-space-size=${memoryLimitMb}`]
-    const c = fork(fileURLToPath(new URL('./reader-process.ts', import.meta.url)), [], {
+    const node = readerNodeFlags(memoryLimitMb)
+    const c = fork(READER_SCRIPT, [], {
       // Where the system has prlimit, it starts Node with a ceiling on all its memory (V8's heap
       // flag leaves out array buffers, in which a ZIP or PDF bomb inflates: a 4 MB .docx was
       // measured at 4.6 GB without it); past that an allocation fails and so does the file.

@@ -1,8 +1,16 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { afterAll, expect, test } from 'vitest'
 import { chunkDocument } from '#server/documents/chunker.ts'
-import { createDocumentReader, PdfTextError, pdfSections } from '#server/documents/document-reader.ts'
+import {
+  createDocumentReader,
+  PdfTextError,
+  pdfSections,
+  readerNodeFlags,
+} from '#server/documents/document-reader.ts'
 import { DocxTextError } from '#server/documents/docx-text.ts'
 import { docxFile } from '#tests/fakes/google/docx.ts'
 import { addPdfOutline } from '#tests/fakes/pdf-outline.ts'
@@ -203,6 +211,8 @@ test.skipIf(!existsSync('/proc/self/environ'))(
         const environ = readFileSync(`/proc/${pid}/environ`, 'utf8')
         expect(environ).not.toContain('correct-horse-battery-staple')
         expect(environ).not.toContain('PATH=')
+        // Started under Node's permission model (what it may read is checked below).
+        expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('--permission')
       }
       // Where prlimit exists (it does on Debian), the heap ceiling plus 1 GB for Node's own
       // reservations and the parsers' array buffers, which V8's heap flag does not count.
@@ -218,3 +228,37 @@ test.skipIf(!existsSync('/proc/self/environ'))(
     }
   },
 )
+
+test("under the reader's flags Node reads its code and packages, but no other file, and writes nothing", () => {
+  // A file like the data directory's app secret, outside what the reader may read.
+  const dir = mkdtempSync(path.join(tmpdir(), 'reader-permission-'))
+  const secret = path.join(dir, 'app-secret')
+  writeFileSync(secret, 'correct-horse-battery-staple')
+  const own = path.resolve(import.meta.dirname, '../../server/documents/chunker.ts')
+  const probe = `
+    const fs = require('node:fs')
+    const tryTo = (what, act) => { try { act(); return what + ': allowed' } catch (e) { return what + ': ' + e.code } }
+    console.log([
+      tryTo('own code', () => fs.readFileSync(${JSON.stringify(own)})),
+      tryTo('package', () => require.resolve('mammoth') && require('mammoth')),
+      tryTo('secret', () => fs.readFileSync(${JSON.stringify(secret)})),
+      tryTo('write', () => fs.writeFileSync(${JSON.stringify(path.join(dir, 'out'))}, 'x')),
+      tryTo('spawn', () => require('node:child_process').execFileSync('true')),
+    ].join('\\n'))`
+  try {
+    const out = execFileSync(process.execPath, [...readerNodeFlags(128), '-e', probe], {
+      cwd: path.resolve(import.meta.dirname, '../../server/documents'),
+      encoding: 'utf8',
+      env: {},
+    })
+    expect(out.trim().split('\n')).toEqual([
+      'own code: allowed',
+      'package: allowed',
+      'secret: ERR_ACCESS_DENIED',
+      'write: ERR_ACCESS_DENIED',
+      'spawn: ERR_ACCESS_DENIED',
+    ])
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
