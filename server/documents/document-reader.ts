@@ -127,11 +127,10 @@ function readableByReader(): string[] {
 
 /** Node's flags for the reader process: its heap ceiling, and what it may read (only that). */
 export function readerNodeFlags(memoryLimitMb: number): string[] {
-  return [
-    `--max-old-space-size=${memoryLimitMb}`,
-    '--permission',
-    ...readableByReader().map((allowed) => `--allow-fs-read=${allowed}`),
-  ]
+  const heap = `--max-old-space-size=${memoryLimitMb}`
+  // Node 24 has the permission model; a Node without it (before 22.13) reads unconfined.
+  if (!process.allowedNodeEnvironmentFlags.has('--permission')) return [heap]
+  return [heap, '--permission', ...readableByReader().map((allowed) => `--allow-fs-read=${allowed}`)]
 }
 
 /** What the reader process printed last (a fatal error's reason), kept short. */
