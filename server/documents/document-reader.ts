@@ -136,10 +136,22 @@ export function readerNodeFlags(memoryLimitMb: number): string[] {
 /** What the reader process printed last (a fatal error's reason), kept short. */
 const STDERR_TAIL = 4096
 
+export type DocumentReaderOptions = {
+  timeLimitMs?: number
+  memoryLimitMb?: number
+  /**
+   * Told when the reader process ends while reading a file, with what it printed last (V8's
+   * reason, a stack): for the operator's log, never for the person, whose file fails with a
+   * sentence.
+   */
+  onStop?: (detail: { exit: string; stderr: string }) => void
+}
+
 export function createDocumentReader({
   timeLimitMs = READ_TIME_LIMIT_MS,
   memoryLimitMb = READ_MEMORY_LIMIT_MB,
-} = {}): DocumentReader {
+  onStop,
+}: DocumentReaderOptions = {}): DocumentReader {
   let child: ChildProcess | null = null
   let stderr = ''
   let nextId = 1
@@ -227,11 +239,13 @@ export function createDocumentReader({
       const onClose = (code: number | null, signal: NodeJS.Signals | null) => {
         cleanup()
         if (child === c) child = null
+        const exit = signal ?? `exit code ${code}`
+        onStop?.({ exit, stderr })
         reject(
           failure(
             /out of memory|heap limit|bad_alloc/i.test(stderr)
               ? `${name} is too large to read`
-              : `the reader stopped while reading ${name} (${signal ?? `exit code ${code}`})`,
+              : `the reader stopped while reading ${name} (${exit})`,
           ),
         )
       }

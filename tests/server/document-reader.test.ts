@@ -22,7 +22,8 @@ async function pdfWithPages(texts: string[]): Promise<Uint8Array> {
   return doc.save()
 }
 
-const reader = createDocumentReader()
+// Should the reader process ever end unexpectedly here, the run's log says why.
+const reader = createDocumentReader({ onStop: (detail) => console.error('reader process stopped', detail) })
 afterAll(() => reader.close())
 
 /** Lines of text per page, and an outline (title → 0-based page index) as a PDF viewer shows it. */
@@ -168,13 +169,17 @@ test('a Word file is read in the reader process too, with its heading styles; a 
 })
 
 test('a file that needs more memory than the ceiling fails alone, and the next one is read', async () => {
-  const small = createDocumentReader({ memoryLimitMb: 64 })
+  const stops: { exit: string; stderr: string }[] = []
+  const small = createDocumentReader({ memoryLimitMb: 64, onStop: (detail) => stops.push(detail) })
   // 200,000 paragraphs: a few MB of XML (a ZIP bomb's expanded size, in miniature), far more
   // than 64 MB once parsed.
   const huge = docxFile(
     Array.from({ length: 200_000 }, (_, i) => `Paragraph ${i} of a very long generated report.`),
   )
   await expect(small.docx(huge)).rejects.toThrow(new DocxTextError('the Word document is too large to read'))
+  // The operator is told why the process ended (V8's own words).
+  expect(stops).toHaveLength(1)
+  expect(stops[0]?.stderr).toMatch(/out of memory|heap limit/i)
   const [section] = await small.docx(docxFile(['Short and fine.']))
   expect(section?.text).toBe('Short and fine.')
   await small.close()

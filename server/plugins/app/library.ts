@@ -18,7 +18,11 @@ declare module 'fastify' {
 }
 
 export const libraryPlugin = sharedPlugin<{ now: () => Date }>('library', async (app, { now }) => {
-  const reader = createDocumentReader()
+  const reader = createDocumentReader({
+    // A file that ends the reader fails with a sentence; the operator sees why the process ended.
+    onStop: ({ exit, stderr }) =>
+      app.log.warn({ exit, stderr: stderr.slice(-1000) }, 'the document reader process stopped'),
+  })
   app.addHook('onClose', () => reader.close())
   app.decorate('reader', reader)
   app.jobs.handle(UPLOAD_FILE_JOB, (job) => ingestUploadFile(job, { db: app.db, reader }))
