@@ -153,6 +153,8 @@ export function createDocumentReader({
   onStop,
 }: DocumentReaderOptions = {}): DocumentReader {
   let child: ChildProcess | null = null
+  // Node's flags, worked out (packages resolved) once, when the first process starts.
+  let nodeFlags: string[] | null = null
   let stderr = ''
   let nextId = 1
   // Jobs run one at a time: the reader is one process, and ingest is sequential per user anyway.
@@ -163,10 +165,10 @@ export function createDocumentReader({
     stderr = ''
     // A process, not a worker thread: V8 can end a whole process when a worker thread reaches its
     // heap ceiling (`resourceLimits`); a child's own ceiling ends only the child.
-    const node = readerNodeFlags(memoryLimitMb)
+    nodeFlags ??= readerNodeFlags(memoryLimitMb)
     const c = fork(READER_SCRIPT, [], {
       // Where the system has prlimit, it starts Node with a ceiling on all its memory (V8's heap
-      // flag leaves out array buffers, in which a ZIP or PDF bomb inflates: a 4 MB .docx was
+      // flag leaves out array buffers, in which a ZIP or PDF bomb inflates: a 3.7 MB .docx was
       // measured at 4.6 GB without it); past that an allocation fails and so does the file.
       ...(PRLIMIT
         ? {
@@ -174,10 +176,10 @@ export function createDocumentReader({
             execArgv: [
               `--data=${(memoryLimitMb + PROCESS_OVERHEAD_MB) * 1024 * 1024}`,
               process.execPath,
-              ...node,
+              ...nodeFlags,
             ],
           }
-        : { execArgv: node }),
+        : { execArgv: nodeFlags }),
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       // None of the server's environment (database address, API keys, the session secret): a
@@ -236,9 +238,9 @@ export function createDocumentReader({
         }
       }
       // 'close', not 'exit': by then the process's last words on stderr have been read.
+      // ('exit', before it, has already let go of the process.)
       const onClose = (code: number | null, signal: NodeJS.Signals | null) => {
         cleanup()
-        if (child === c) child = null
         const exit = signal ?? `exit code ${code}`
         onStop?.({ exit, stderr })
         reject(

@@ -2,9 +2,9 @@
  * Keeping a person's library in step with their Google Drive (README D27): what DocChat reads of
  * each kind of file (`kindOf`), the person's sync state (one listing at a time, the last plan), and
  * the 'drive-file' job. Deciding what a sync queues is drive-sync-plan.ts.
- * - `ingestDriveFile` is the job: download or export one file, turn it into text (PDF pages in the
- *   reader process, text in whichever encoding it was saved (text-decoding.ts), Google Docs as
- *   Markdown, Sheets as CSV, Slides as text, Word files through mammoth in the reader process) and index it (one transaction per
+ * - `ingestDriveFile` is the job: download or export one file, turn it into text (PDF pages and
+ *   Word files in the reader process, text in whichever encoding it was saved (text-decoding.ts),
+ *   Google Docs as Markdown, Sheets as CSV, Slides as text) and index it (one transaction per
  *   document), then mark the row `ready` with its pages and chunks; a file that cannot be read is
  *   marked `failed` with the reason and fails alone; Google busy or unreachable puts the job back
  *   with backoff.

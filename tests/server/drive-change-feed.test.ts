@@ -53,6 +53,10 @@ async function library(person: Person) {
   return documentEndpoints.listDocuments.response.parse(response.json()).data.documents
 }
 
+/** A text file of Bob's, shared with Ada (what her shortcuts point to). */
+const bobShares = (name: string, content: string) =>
+  emulator.state.addFile({ owner: BOB, name, mimeType: 'text/plain', content, sharedWith: [ADA] })
+
 const found = async (userId: string, question: string) =>
   (await createRetriever(app.db)(userId, question, 50)).map((p) => `${p.documentName}: ${p.text}`).join('\n')
 
@@ -232,13 +236,7 @@ test("shared drives: a member's shared-drive files are synced, another drive's a
 })
 
 test('shortcuts are followed once, a shortcut to a listed file adds nothing, a broken one is skipped, and deleting the shortcut removes the document', async () => {
-  const shared = emulator.state.addFile({
-    owner: BOB,
-    name: 'bob-recipes.txt',
-    mimeType: 'text/plain',
-    content: 'Bob bakes bread with the starter called HAZEL-44.\n',
-    sharedWith: [ADA],
-  })
+  const shared = bobShares('bob-recipes.txt', 'Bob bakes bread with the starter called HAZEL-44.\n')
   const toShared = emulator.state.addFile({
     owner: ADA,
     name: 'Recipes (shortcut)',
@@ -288,13 +286,7 @@ test('shortcuts are followed once, a shortcut to a listed file adds nothing, a b
 })
 
 test('two shortcuts to one file: deleting the one it was reached through keeps the document, deleting both removes it', async () => {
-  const shared = emulator.state.addFile({
-    owner: BOB,
-    name: 'bob-tides.txt',
-    mimeType: 'text/plain',
-    content: 'High tide at the north pier is marked KESTREL-17.\n',
-    sharedWith: [ADA],
-  })
+  const shared = bobShares('bob-tides.txt', 'High tide at the north pier is marked KESTREL-17.\n')
   const shortcuts = ['Tides (shortcut)', 'Tides again (shortcut)'].map((name) =>
     emulator.state.addFile({ owner: ADA, name, mimeType: SHORTCUT, shortcutTargetId: shared.id }),
   )

@@ -1,8 +1,7 @@
 /**
  * The document library as `app.library` (server/documents/library-service.ts), the PDF and Word
  * reader every ingest job shares (`app.reader`: one child process, stopped when the app closes),
- * and the
- * 'upload-file' job handler.
+ * and the 'upload-file' job handler.
  */
 
 import { createDocumentReader, type DocumentReader } from '../../documents/document-reader.ts'
