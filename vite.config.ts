@@ -1,10 +1,35 @@
 import { defineConfig } from 'vite'
 import { precompress } from './build/precompress.ts'
 
+/**
+ * Libraries written for React Server Components (TanStack Form, say) open their modules with
+ * "use client". A client-only bundle has no server components, so the directive means nothing
+ * here and dropping it changes nothing, yet Rolldown warns about each such file in a boxed
+ * block that reads like a failure. Only that notice, for "use client" in a dependency, is dropped;
+ * every other warning (another directive, one of our own files) still prints.
+ */
+function isUseClientNotice(log: { code?: string; message: string; id?: string }): boolean {
+  return (
+    log.code === 'MODULE_LEVEL_DIRECTIVE' &&
+    log.message.includes('"use client"') &&
+    /[\\/]node_modules[\\/]/.test(log.id ?? '')
+  )
+}
+
 // The API runs on its own port in development (`npm run serve`); Vite proxies /api to it so the
 // browser sees one origin, exactly as in production where one process serves both.
 export default defineConfig({
-  build: { outDir: 'dist', sourcemap: true, target: 'es2022' },
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+    target: 'es2022',
+    rolldownOptions: {
+      onLog(level, log, handler) {
+        if (isUseClientNotice(log)) return
+        handler(level, log)
+      },
+    },
+  },
   plugins: [precompress()],
   server: {
     port: 5173,
