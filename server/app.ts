@@ -10,30 +10,30 @@ import { type Logger, type LoggerOptions, pino } from 'pino'
 import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from './auth/rate-limits.ts'
 import type { Config, LogLevel } from './config.ts'
 import type { RetryPolicy } from './google/google-errors.ts'
-import {
-  DEFAULT_SERVER_TIMEOUTS,
-  fastifyTimeoutOptions,
-  type ServerTimeouts,
-} from './http/server-timeouts.ts'
-import { authenticationPlugin } from './plugins/app/authentication.ts'
-import { chatPlugin } from './plugins/app/chat.ts'
-import { databasePlugin } from './plugins/app/database.ts'
+import { cookiesPlugin } from './http/cookies.ts'
 import {
   BODY_LIMIT_BYTES,
   clientErrorReply,
   errorHandlerPlugin,
   frameworkErrorReply,
-} from './plugins/app/error-handler.ts'
+} from './http/error-handler.ts'
+import { rateLimitPlugin } from './http/rate-limit.ts'
+import { requestGuardsPlugin } from './http/request-guards.ts'
+import { LOG_SERIALIZERS } from './http/request-logger.ts'
+import { securityHeadersPlugin } from './http/security-headers.ts'
+import {
+  DEFAULT_SERVER_TIMEOUTS,
+  fastifyTimeoutOptions,
+  type ServerTimeouts,
+} from './http/server-timeouts.ts'
+import { spaPlugin } from './http/spa.ts'
+import { authenticationPlugin } from './plugins/app/authentication.ts'
+import { chatPlugin } from './plugins/app/chat.ts'
+import { databasePlugin } from './plugins/app/database.ts'
 import { googleDrivePlugin } from './plugins/app/google-drive.ts'
 import { jobsPlugin } from './plugins/app/jobs.ts'
 import { libraryPlugin } from './plugins/app/library.ts'
 import { operationsPlugin } from './plugins/app/operations.ts'
-import { requestGuardsPlugin } from './plugins/app/request-guards.ts'
-import { cookiesPlugin } from './plugins/external/cookies.ts'
-import { rateLimitPlugin } from './plugins/external/rate-limit.ts'
-import { securityHeadersPlugin } from './plugins/external/security-headers.ts'
-import { spaPlugin } from './plugins/external/spa.ts'
-import { LOG_SERIALIZERS } from './request-logger.ts'
 import { authRoutes } from './routes/auth/auth-routes.ts'
 import { chatRoutes } from './routes/chat/chat-routes.ts'
 import { documentRoutes } from './routes/documents/document-routes.ts'

@@ -10,7 +10,7 @@
  */
 import { normalizeIP } from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { tooManyAttempts } from '../http-errors.ts'
+import { tooManyAttempts } from '../http/errors.ts'
 
 export type RateLimit = { max: number; timeWindowMs: number }
 

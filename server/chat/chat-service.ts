@@ -18,7 +18,7 @@ import {
 import { type AnswerDraft, type Assistant, type StageTimer, timed } from '../assistant/assistant.ts'
 import { LlmAbortedError, LlmUnavailableError } from '../assistant/llm.ts'
 import { MAX_HISTORY_TURNS } from '../assistant/prompt.ts'
-import { HttpError } from '../http-errors.ts'
+import { HttpError } from '../http/errors.ts'
 import { toConversationDto, toMessageDto, toSourceSnapshot } from './chat-dto.ts'
 import type { ChatRepository } from './chat-repository.ts'
 

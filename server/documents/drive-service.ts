@@ -13,7 +13,7 @@ import { createDriveApi, type DriveApi, type DriveListedFile } from '../google/d
 import { type GoogleConnections, WRITE_SCOPES } from '../google/google-connections.ts'
 import { DRIVE_SOURCE, type GoogleDriveRepository } from '../google/google-drive-repository.ts'
 import { classifyGoogleError, type RetryPolicy } from '../google/google-errors.ts'
-import { HttpError } from '../http-errors.ts'
+import { HttpError } from '../http/errors.ts'
 import type { JobQueue } from '../jobs/job-queue.ts'
 import type { DocumentReader } from './document-reader.ts'
 import { refreshChunkStatistics } from './documents-repository.ts'

@@ -15,7 +15,7 @@ import {
   libraryDocuments,
 } from '../db/schema.ts'
 import { DRIVE_SOURCE } from '../google/google-drive-repository.ts'
-import { HttpError } from '../http-errors.ts'
+import { HttpError } from '../http/errors.ts'
 import { enqueueJob, type JobQueue } from '../jobs/job-queue.ts'
 import { DRIVE_FILE_JOB } from './drive-ingest.ts'
 import { removeDocument } from './index-document.ts'

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { authEndpoints } from '#contracts/auth.ts'
 import { ErrorEnvelopeSchema } from '#contracts/endpoint.ts'
 import type { App } from '#server/app.ts'
-import { databaseRateLimitStore } from '#server/auth/rate-limit-store.ts'
 import type { AuthRateLimits } from '#server/auth/rate-limits.ts'
-import { createRateLimitRepository } from '#server/repositories/rate-limit-repository.ts'
+import { createRateLimitRepository } from '#server/http/rate-limit-repository.ts'
+import { databaseRateLimitStore } from '#server/http/rate-limit-store.ts'
 import { buildTestApp, TEST_PASSWORD, uniqueEmail } from './helper.ts'
 
 const { register, login } = authEndpoints

@@ -3,7 +3,7 @@ import { authEndpoints } from '#contracts/auth.ts'
 import { DRIVE_CALLBACK_PATH } from '#contracts/drive.ts'
 import { ErrorEnvelopeSchema } from '#contracts/endpoint.ts'
 import type { App } from '#server/app.ts'
-import { loggableUrl, maskEmails } from '#server/request-logger.ts'
+import { loggableUrl, maskEmails } from '#server/http/request-logger.ts'
 import { buildTestApp, signUpAndSignIn, testConfig } from './helper.ts'
 
 const lines: string[] = []

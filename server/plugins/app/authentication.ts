@@ -17,7 +17,7 @@ import {
 import { ACCESS_COOKIE } from '../../auth/cookies.ts'
 import { createSharedRevocations } from '../../auth/shared-revocations.ts'
 import { deriveAccessTokenKey, deriveRefreshSuccessorKey } from '../../auth/tokens.ts'
-import { unauthorized } from '../../http-errors.ts'
+import { unauthorized } from '../../http/errors.ts'
 import { createSessionsRepository } from '../../repositories/sessions-repository.ts'
 import { createUsersRepository } from '../../repositories/users-repository.ts'
 import { sharedPlugin } from '../shared-plugin.ts'

@@ -13,7 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { METRICS_PATH, readyEndpoint } from '#contracts/operations.ts'
 import type { MetricsConfig } from '../../config.ts'
 import { defineRoute } from '../../http/define-route.ts'
-import { HttpError } from '../../http-errors.ts'
+import { HttpError } from '../../http/errors.ts'
 import type { Metrics } from '../../metrics.ts'
 import { sharedPlugin } from '../shared-plugin.ts'
 

@@ -13,7 +13,7 @@ import {
 } from '../../auth/rate-limits.ts'
 import { toUserDto } from '../../auth/user-dto.ts'
 import { defineRoute } from '../../http/define-route.ts'
-import { HttpError, unauthorized } from '../../http-errors.ts'
+import { HttpError, unauthorized } from '../../http/errors.ts'
 
 export const EMAIL_TAKEN_MESSAGE = 'An account with this email already exists.'
 export const BAD_CREDENTIALS_MESSAGE = 'Invalid email or password'

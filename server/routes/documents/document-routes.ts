@@ -18,7 +18,7 @@ import {
   uploadKind,
 } from '../../documents/upload.ts'
 import { defineRoute } from '../../http/define-route.ts'
-import { HttpError } from '../../http-errors.ts'
+import { HttpError } from '../../http/errors.ts'
 
 type UploadedFile = { name: string; mimeType: string; bytes: Buffer }
 

@@ -9,8 +9,8 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import fastifyStatic from '@fastify/static'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { isApiUrl } from '../../http-paths.ts'
-import { sharedPlugin } from '../shared-plugin.ts'
+import { sharedPlugin } from '../plugins/shared-plugin.ts'
+import { isApiUrl } from './paths.ts'
 
 const IMMUTABLE = 'public, max-age=31536000, immutable'
 export const NOT_BUILT_MESSAGE =

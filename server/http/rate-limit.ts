@@ -4,10 +4,10 @@
  * registers after the database plugin. Every 429 is the API's envelope, with Retry-After.
  */
 import rateLimit from '@fastify/rate-limit'
-import { databaseRateLimitStore } from '../../auth/rate-limit-store.ts'
-import { tooManyAttempts } from '../../http-errors.ts'
-import { createRateLimitRepository } from '../../repositories/rate-limit-repository.ts'
-import { sharedPlugin } from '../shared-plugin.ts'
+import { sharedPlugin } from '../plugins/shared-plugin.ts'
+import { tooManyAttempts } from './errors.ts'
+import { createRateLimitRepository } from './rate-limit-repository.ts'
+import { databaseRateLimitStore } from './rate-limit-store.ts'
 
 export const rateLimitPlugin = sharedPlugin<{ now: () => Date }>('rate-limit', async (app, { now }) => {
   await app.register(rateLimit, {

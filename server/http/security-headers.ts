@@ -17,8 +17,8 @@
  */
 import helmet, { type FastifyHelmetOptions } from '@fastify/helmet'
 import Fastify, { type FastifyReply, type FastifyRequest, type HookHandlerDoneFunction } from 'fastify'
-import { isApiUrl } from '../../http-paths.ts'
-import { sharedPlugin } from '../shared-plugin.ts'
+import { sharedPlugin } from '../plugins/shared-plugin.ts'
+import { isApiUrl } from './paths.ts'
 
 const HSTS = { maxAge: 180 * 24 * 60 * 60, includeSubDomains: true }
 

@@ -3,7 +3,7 @@
  * logic (limits, Retry-After, the 429) while the counts live where every app instance sees them
  * and no flood of other keys can evict one. Times come from the app's injected clock.
  */
-import type { RateLimitRepository } from '../repositories/rate-limit-repository.ts'
+import type { RateLimitRepository } from './rate-limit-repository.ts'
 
 type Result = { current: number; ttl: number }
 type Callback = (error: Error | null, result?: Result) => void

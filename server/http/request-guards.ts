@@ -10,9 +10,9 @@
  *   <form> can send text/plain without a CORS preflight.
  */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
-import { STATE_CHANGING_METHODS } from '../../http/define-route.ts'
-import { HttpError } from '../../http-errors.ts'
-import { sharedPlugin } from '../shared-plugin.ts'
+import { sharedPlugin } from '../plugins/shared-plugin.ts'
+import { STATE_CHANGING_METHODS } from './define-route.ts'
+import { HttpError } from './errors.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {

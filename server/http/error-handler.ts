@@ -6,8 +6,8 @@
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
-import { HttpError } from '../../http-errors.ts'
-import { sharedPlugin } from '../shared-plugin.ts'
+import { sharedPlugin } from '../plugins/shared-plugin.ts'
+import { HttpError } from './errors.ts'
 
 export const SERVER_FAULT_MESSAGE = 'Something went wrong on our side.'
 const MIB = 1024 * 1024
