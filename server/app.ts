@@ -9,6 +9,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { type Logger, type LoggerOptions, pino } from 'pino'
 import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from './auth/rate-limits.ts'
 import type { Config, LogLevel } from './config.ts'
+import { databasePlugin } from './db/database-plugin.ts'
 import type { RetryPolicy } from './google/google-errors.ts'
 import { cookiesPlugin } from './http/cookies.ts'
 import {
@@ -29,7 +30,6 @@ import {
 import { spaPlugin } from './http/spa.ts'
 import { authenticationPlugin } from './plugins/app/authentication.ts'
 import { chatPlugin } from './plugins/app/chat.ts'
-import { databasePlugin } from './plugins/app/database.ts'
 import { googleDrivePlugin } from './plugins/app/google-drive.ts'
 import { jobsPlugin } from './plugins/app/jobs.ts'
 import { libraryPlugin } from './plugins/app/library.ts'

@@ -2,9 +2,9 @@
  * Opens the database at start (migrations applied, PGlite directory locked) and closes it when
  * the app closes. Feature plugins build their repositories from `app.db`.
  */
-import type { Config } from '../../config.ts'
-import { type Database, type Db, openDatabase } from '../../db/database.ts'
-import { sharedPlugin } from '../shared-plugin.ts'
+import type { Config } from '../config.ts'
+import { sharedPlugin } from '../plugins/shared-plugin.ts'
+import { type Database, type Db, openDatabase } from './database.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
