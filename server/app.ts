@@ -28,18 +28,18 @@ import {
   type ServerTimeouts,
 } from './http/server-timeouts.ts'
 import { spaPlugin } from './http/spa.ts'
+import { operationsPlugin } from './operations/operations-plugin.ts'
+import { healthRoutes } from './operations/operations-routes.ts'
 import { authenticationPlugin } from './plugins/app/authentication.ts'
 import { chatPlugin } from './plugins/app/chat.ts'
 import { googleDrivePlugin } from './plugins/app/google-drive.ts'
 import { jobsPlugin } from './plugins/app/jobs.ts'
 import { libraryPlugin } from './plugins/app/library.ts'
-import { operationsPlugin } from './plugins/app/operations.ts'
 import { authRoutes } from './routes/auth/auth-routes.ts'
 import { chatRoutes } from './routes/chat/chat-routes.ts'
 import { documentRoutes } from './routes/documents/document-routes.ts'
 import { googleConnectRoutes } from './routes/google-drive/connect-routes.ts'
 import { googleDriveRoutes } from './routes/google-drive/drive-routes.ts'
-import { healthRoutes } from './routes/health/health-routes.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {

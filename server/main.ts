@@ -6,7 +6,7 @@
 import { buildApp } from './app.ts'
 import { ConfigError, loadConfig } from './config.ts'
 import { DataDirLockedError } from './db/data-dir-lock.ts'
-import { closeGracefully } from './shutdown.ts'
+import { closeGracefully } from './operations/shutdown.ts'
 
 /** Past the grace period for open responses, the database gets this long to close. */
 const CLOSE_BACKSTOP_MS = 5_000

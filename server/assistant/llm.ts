@@ -8,7 +8,7 @@
  * a long answer that keeps coming is never cut, and a model that stops sending fails in time.
  */
 import type OpenAI from 'openai'
-import type { ModelUsage } from '../metrics.ts'
+import type { ModelUsage } from '../operations/metrics.ts'
 import type { ChatPromptMessage } from './prompt.ts'
 
 // Loaded on the first answer, not at start: the client library is a large part of start-up time

@@ -15,7 +15,7 @@ import {
   DATABASE_DOWN_MESSAGE,
   METRICS_OFF_MESSAGE,
   SHUTTING_DOWN_MESSAGE,
-} from '#server/plugins/app/operations.ts'
+} from '#server/operations/operations-plugin.ts'
 import { INGEST_JOB_STATES } from '#server/repositories/job-stats-repository.ts'
 import { startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 import { createConversation, sendOk } from './chat-helpers.ts'

@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, expect, test } from 'vitest'
 import type { App } from '#server/app.ts'
-import { closeGracefully } from '#server/shutdown.ts'
+import { closeGracefully } from '#server/operations/shutdown.ts'
 import { buildTestApp } from './helper.ts'
 
 let app: App | undefined

@@ -11,11 +11,11 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { METRICS_PATH, readyEndpoint } from '#contracts/operations.ts'
-import type { MetricsConfig } from '../../config.ts'
-import { defineRoute } from '../../http/define-route.ts'
-import { HttpError } from '../../http/errors.ts'
-import type { Metrics } from '../../metrics.ts'
-import { sharedPlugin } from '../shared-plugin.ts'
+import type { MetricsConfig } from '../config.ts'
+import { defineRoute } from '../http/define-route.ts'
+import { HttpError } from '../http/errors.ts'
+import { sharedPlugin } from '../plugins/shared-plugin.ts'
+import type { Metrics } from './metrics.ts'
 
 const READY_TIMEOUT_MS = 2_000
 export const SHUTTING_DOWN_MESSAGE = 'The server is shutting down.'
@@ -37,7 +37,7 @@ export const operationsPlugin = sharedPlugin<{ metrics: MetricsConfig }>('operat
   // prom-client is loaded only when metrics are on: off (the default), start-up and idle memory
   // do not pay for it (~20 MiB RSS, bench/footprint.ts).
   const metrics = opts.metrics.enabled
-    ? (await import('../../metrics.ts')).createMetrics({ pool: app.database.pool })
+    ? (await import('./metrics.ts')).createMetrics({ pool: app.database.pool })
     : null
   const shutdown = new AbortController()
   app.decorate('metrics', metrics)

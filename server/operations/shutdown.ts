@@ -7,7 +7,7 @@
  * get 503), and only
  * once the grace period is over `closeAllConnections()` for whatever is still open.
  */
-import type { App } from './app.ts'
+import type { App } from '../app.ts'
 
 const IDLE_SWEEP_MS = 100
 
