@@ -5,11 +5,10 @@
  * most, never a password, hash, token or cookie.
  */
 import type { FastifyBaseLogger } from 'fastify'
-import type { SessionsRepository } from '../repositories/sessions-repository.ts'
-import type { UserRecord, UsersRepository } from '../repositories/users-repository.ts'
 import type { SessionTokens } from './cookies.ts'
 import { hashPassword, spendDummyVerify, verifyPassword, warmUpDummyHash } from './passwords.ts'
 import { type CachedUser, createSessionCache } from './session-cache.ts'
+import type { SessionsRepository } from './sessions-repository.ts'
 import type { SharedRevocations } from './shared-revocations.ts'
 import {
   type AccessClaims,
@@ -22,6 +21,7 @@ import {
   successorRefreshToken,
   verifyAccessToken,
 } from './tokens.ts'
+import type { UserRecord, UsersRepository } from './users-repository.ts'
 
 /** The signed-in person, as routes see it (`request.user`). */
 export type CurrentUser = CachedUser

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { authEndpoints, UserPayloadSchema } from '#contracts/auth.ts'
 import { ErrorEnvelopeSchema } from '#contracts/endpoint.ts'
 import type { App } from '#server/app.ts'
-import { createUsersRepository } from '#server/repositories/users-repository.ts'
+import { createUsersRepository } from '#server/auth/users-repository.ts'
 import { buildTestApp, register, TEST_PASSWORD, uniqueEmail } from './helper.ts'
 
 const { login } = authEndpoints

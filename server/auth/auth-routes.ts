@@ -4,16 +4,11 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { authEndpoints } from '#contracts/auth.ts'
-import { clearSessionCookies, readSessionCookies, setSessionCookies } from '../../auth/cookies.ts'
-import {
-  type AuthRateLimits,
-  failureCeilingPerAccount,
-  limitPerAccount,
-  limitPerIp,
-} from '../../auth/rate-limits.ts'
-import { toUserDto } from '../../auth/user-dto.ts'
-import { defineRoute } from '../../http/define-route.ts'
-import { HttpError, unauthorized } from '../../http/errors.ts'
+import { defineRoute } from '../http/define-route.ts'
+import { HttpError, unauthorized } from '../http/errors.ts'
+import { clearSessionCookies, readSessionCookies, setSessionCookies } from './cookies.ts'
+import { type AuthRateLimits, failureCeilingPerAccount, limitPerAccount, limitPerIp } from './rate-limits.ts'
+import { toUserDto } from './user-dto.ts'
 
 export const EMAIL_TAKEN_MESSAGE = 'An account with this email already exists.'
 export const BAD_CREDENTIALS_MESSAGE = 'Invalid email or password'

@@ -8,19 +8,14 @@
  * still live, and sets `request.user`.
  */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
-import {
-  type AuthService,
-  type CurrentUser,
-  createAuthService,
-  type Session,
-} from '../../auth/auth-service.ts'
-import { ACCESS_COOKIE } from '../../auth/cookies.ts'
-import { createSharedRevocations } from '../../auth/shared-revocations.ts'
-import { deriveAccessTokenKey, deriveRefreshSuccessorKey } from '../../auth/tokens.ts'
-import { unauthorized } from '../../http/errors.ts'
-import { createSessionsRepository } from '../../repositories/sessions-repository.ts'
-import { createUsersRepository } from '../../repositories/users-repository.ts'
-import { sharedPlugin } from '../shared-plugin.ts'
+import { unauthorized } from '../http/errors.ts'
+import { sharedPlugin } from '../plugins/shared-plugin.ts'
+import { type AuthService, type CurrentUser, createAuthService, type Session } from './auth-service.ts'
+import { ACCESS_COOKIE } from './cookies.ts'
+import { createSessionsRepository } from './sessions-repository.ts'
+import { createSharedRevocations } from './shared-revocations.ts'
+import { deriveAccessTokenKey, deriveRefreshSuccessorKey } from './tokens.ts'
+import { createUsersRepository } from './users-repository.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
