@@ -30,11 +30,11 @@ import {
   type ServerTimeouts,
 } from './http/server-timeouts.ts'
 import { spaPlugin } from './http/spa.ts'
+import { jobsPlugin } from './jobs/jobs-plugin.ts'
 import { operationsPlugin } from './operations/operations-plugin.ts'
 import { healthRoutes } from './operations/operations-routes.ts'
 import { chatPlugin } from './plugins/app/chat.ts'
 import { googleDrivePlugin } from './plugins/app/google-drive.ts'
-import { jobsPlugin } from './plugins/app/jobs.ts'
 import { libraryPlugin } from './plugins/app/library.ts'
 import { chatRoutes } from './routes/chat/chat-routes.ts'
 import { documentRoutes } from './routes/documents/document-routes.ts'

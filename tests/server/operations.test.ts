@@ -11,12 +11,12 @@ import type { App } from '#server/app.ts'
 import { loadConfig } from '#server/config.ts'
 import { jobs, libraryDocuments } from '#server/db/schema.ts'
 import { indexDocument } from '#server/documents/index-document.ts'
+import { INGEST_JOB_STATES } from '#server/jobs/job-stats-repository.ts'
 import {
   DATABASE_DOWN_MESSAGE,
   METRICS_OFF_MESSAGE,
   SHUTTING_DOWN_MESSAGE,
 } from '#server/operations/operations-plugin.ts'
-import { INGEST_JOB_STATES } from '#server/repositories/job-stats-repository.ts'
 import { startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 import { createConversation, sendOk } from './chat-helpers.ts'
 import { buildTestApp, register, signIn, signUpAndSignIn, uniqueEmail } from './helper.ts'

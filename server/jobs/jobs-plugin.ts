@@ -4,9 +4,10 @@
  * (preClose: the jobs under way finish, while the database is still open). With metrics on, the
  * jobs by state are read from the table at each scrape.
  */
-import { createJobQueue, type JobQueue } from '../../jobs/job-queue.ts'
-import { createJobStatsRepository } from '../../repositories/job-stats-repository.ts'
-import { sharedPlugin } from '../shared-plugin.ts'
+
+import { sharedPlugin } from '../plugins/shared-plugin.ts'
+import { createJobQueue, type JobQueue } from './job-queue.ts'
+import { createJobStatsRepository } from './job-stats-repository.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
