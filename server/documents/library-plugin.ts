@@ -4,10 +4,10 @@
  * and the 'upload-file' job handler.
  */
 
-import { createDocumentReader, type DocumentReader } from '../../documents/document-reader.ts'
-import { createLibraryService, type LibraryService } from '../../documents/library-service.ts'
-import { ingestUploadFile, UPLOAD_FILE_JOB } from '../../documents/upload.ts'
-import { sharedPlugin } from '../shared-plugin.ts'
+import { sharedPlugin } from '../plugins/shared-plugin.ts'
+import { createDocumentReader, type DocumentReader } from './document-reader.ts'
+import { createLibraryService, type LibraryService } from './library-service.ts'
+import { ingestUploadFile, UPLOAD_FILE_JOB } from './upload.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
