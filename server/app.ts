@@ -14,7 +14,10 @@ import type { Config, LogLevel } from './config.ts'
 import { databasePlugin } from './db/database-plugin.ts'
 import { documentRoutes } from './documents/document-routes.ts'
 import { libraryPlugin } from './documents/library-plugin.ts'
-import type { RetryPolicy } from './google/google-errors.ts'
+import { googleConnectRoutes } from './drive/connect-routes.ts'
+import { googleDrivePlugin } from './drive/drive-plugin.ts'
+import { googleDriveRoutes } from './drive/drive-routes.ts'
+import type { RetryPolicy } from './drive/google-errors.ts'
 import { cookiesPlugin } from './http/cookies.ts'
 import {
   BODY_LIMIT_BYTES,
@@ -36,10 +39,7 @@ import { jobsPlugin } from './jobs/jobs-plugin.ts'
 import { operationsPlugin } from './operations/operations-plugin.ts'
 import { healthRoutes } from './operations/operations-routes.ts'
 import { chatPlugin } from './plugins/app/chat.ts'
-import { googleDrivePlugin } from './plugins/app/google-drive.ts'
 import { chatRoutes } from './routes/chat/chat-routes.ts'
-import { googleConnectRoutes } from './routes/google-drive/connect-routes.ts'
-import { googleDriveRoutes } from './routes/google-drive/drive-routes.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {

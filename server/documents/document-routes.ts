@@ -9,9 +9,9 @@ import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { documentEndpoints } from '#contracts/documents.ts'
 import { driveEndpoints } from '#contracts/drive.ts'
+import { DRIVE_MESSAGES } from '../drive/drive-service.ts'
 import { defineRoute } from '../http/define-route.ts'
 import { HttpError } from '../http/errors.ts'
-import { DRIVE_MESSAGES } from './drive-service.ts'
 import { checkUpload, driveUploadMessage, UPLOAD_MAX_BYTES, UPLOAD_MESSAGES, uploadKind } from './upload.ts'
 
 type UploadedFile = { name: string; mimeType: string; bytes: Buffer }

@@ -14,10 +14,10 @@ import {
   jobs,
   libraryDocuments,
 } from '../db/schema.ts'
-import { DRIVE_SOURCE } from '../google/google-drive-repository.ts'
+import { DRIVE_FILE_JOB } from '../drive/drive-ingest.ts'
+import { DRIVE_SOURCE } from '../drive/google-drive-repository.ts'
 import { HttpError } from '../http/errors.ts'
 import { enqueueJob, type JobQueue } from '../jobs/job-queue.ts'
-import { DRIVE_FILE_JOB } from './drive-ingest.ts'
 import { removeDocument } from './index-document.ts'
 import { createLibraryRepository, type LibraryRow } from './library-repository.ts'
 import { checkUpload, storeUpload, UPLOAD_FILE_JOB, UPLOAD_SOURCE } from './upload.ts'

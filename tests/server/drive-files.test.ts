@@ -6,7 +6,7 @@
 import { expect, test } from 'vitest'
 import { driveEndpoints } from '#contracts/drive.ts'
 import type { App } from '#server/app.ts'
-import { createTokenCipher } from '#server/google/token-crypto.ts'
+import { createTokenCipher } from '#server/drive/token-crypto.ts'
 import { createGoogleEmulator, type GoogleEmulator } from '#tests/fakes/google/emulator.ts'
 import { ADA, BOB, FIXTURE_FILES, listableFixtureFilesOf, MIME } from '#tests/fakes/google/fixtures.ts'
 import { errorOf } from './chat-helpers.ts'

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { createTokenCipher, TokenDecryptError } from '#server/google/token-crypto.ts'
+import { createTokenCipher, TokenDecryptError } from '#server/drive/token-crypto.ts'
 
 const cipher = createTokenCipher('an-app-secret-that-is-long-enough-for-tests-123')
 const secret = JSON.stringify({ refresh_token: '1//refresh-token-value', access_token: 'ya29.access' })

@@ -9,14 +9,12 @@ import type { DriveFile, IngestReport } from '#contracts/drive.ts'
 import type { CurrentUser } from '../auth/auth-service.ts'
 import type { GoogleConfig } from '../config.ts'
 import type { Db } from '../db/database.ts'
-import { createDriveApi, type DriveApi, type DriveListedFile } from '../google/drive-api.ts'
-import { type GoogleConnections, WRITE_SCOPES } from '../google/google-connections.ts'
-import { DRIVE_SOURCE, type GoogleDriveRepository } from '../google/google-drive-repository.ts'
-import { classifyGoogleError, type RetryPolicy } from '../google/google-errors.ts'
+import type { DocumentReader } from '../documents/document-reader.ts'
+import { refreshChunkStatistics } from '../documents/documents-repository.ts'
+import { createLibraryRepository } from '../documents/library-repository.ts'
 import { HttpError } from '../http/errors.ts'
 import type { JobQueue } from '../jobs/job-queue.ts'
-import type { DocumentReader } from './document-reader.ts'
-import { refreshChunkStatistics } from './documents-repository.ts'
+import { createDriveApi, type DriveApi, type DriveListedFile } from './drive-api.ts'
 import {
   beginListing,
   DRIVE_FILE_JOB,
@@ -26,8 +24,10 @@ import {
   syncState,
 } from './drive-ingest.ts'
 import { planDriveSync } from './drive-sync-plan.ts'
+import { type GoogleConnections, WRITE_SCOPES } from './google-connections.ts'
+import { DRIVE_SOURCE, type GoogleDriveRepository } from './google-drive-repository.ts'
+import { classifyGoogleError, type RetryPolicy } from './google-errors.ts'
 import { ingestReport } from './ingest-report.ts'
-import { createLibraryRepository } from './library-repository.ts'
 
 export const DRIVE_MESSAGES = {
   notConfigured: 'Google Drive is not configured on this server.',

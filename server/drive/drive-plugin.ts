@@ -3,12 +3,12 @@
  * window; null when GOOGLE_CLIENT_ID/SECRET are unset), and the 'drive-file' job handler on
  * `app.jobs`. PDFs and Word files go through the shared `app.reader` (plugins/app/library.ts).
  */
-import type { GoogleConfig } from '../../config.ts'
-import { createDriveService, type DriveService } from '../../documents/drive-service.ts'
-import { createGoogleConnections, type GoogleConnections } from '../../google/google-connections.ts'
-import { createGoogleDriveRepository } from '../../google/google-drive-repository.ts'
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../google/google-errors.ts'
-import { sharedPlugin } from '../shared-plugin.ts'
+import type { GoogleConfig } from '../config.ts'
+import { sharedPlugin } from '../plugins/shared-plugin.ts'
+import { createDriveService, type DriveService } from './drive-service.ts'
+import { createGoogleConnections, type GoogleConnections } from './google-connections.ts'
+import { createGoogleDriveRepository } from './google-drive-repository.ts'
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './google-errors.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -8,8 +8,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { driveEndpoints } from '#contracts/drive.ts'
-import { DRIVE_MESSAGES } from '../../documents/drive-service.ts'
-import { defineRoute } from '../../http/define-route.ts'
+import { defineRoute } from '../http/define-route.ts'
+import { DRIVE_MESSAGES } from './drive-service.ts'
 
 export const googleDriveRoutes: FastifyPluginAsyncZod = async (app) => {
   const { listFiles, getFile, ingestDocuments, disconnect } = driveEndpoints

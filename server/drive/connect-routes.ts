@@ -5,15 +5,10 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { DRIVE_CALLBACK_PATH, DRIVE_CONNECT_PATH } from '#contracts/drive.ts'
-import type { CurrentUser } from '../../auth/auth-service.ts'
-import { ACCESS_COOKIE } from '../../auth/cookies.ts'
-import {
-  CONNECT_PAGES,
-  type ConnectPage,
-  OUTCOME_PAGES,
-  renderConnectPage,
-} from '../../google/connect-pages.ts'
-import type { CallbackQuery } from '../../google/google-connections.ts'
+import type { CurrentUser } from '../auth/auth-service.ts'
+import { ACCESS_COOKIE } from '../auth/cookies.ts'
+import { CONNECT_PAGES, type ConnectPage, OUTCOME_PAGES, renderConnectPage } from './connect-pages.ts'
+import type { CallbackQuery } from './google-connections.ts'
 
 export async function googleConnectRoutes(app: FastifyInstance) {
   /** The signed-in person, or null: a window shows a page for that, not a 401 JSON body. */

@@ -13,6 +13,14 @@
 import { eq } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
 import { driveSyncs, libraryDocuments } from '../db/schema.ts'
+import { removeDocument } from '../documents/index-document.ts'
+import {
+  createLibraryRepository,
+  type LibraryFileInput,
+  type LibraryRow,
+  upsertLibraryFiles,
+} from '../documents/library-repository.ts'
+import { enqueueJobs } from '../jobs/job-queue.ts'
 import {
   ChangeTokenInvalidError,
   type DriveApi,
@@ -20,17 +28,9 @@ import {
   type DriveListedFile,
   FOLDER_MIME,
   SHORTCUT_MIME,
-} from '../google/drive-api.ts'
-import { DRIVE_SOURCE } from '../google/google-drive-repository.ts'
-import { enqueueJobs } from '../jobs/job-queue.ts'
+} from './drive-api.ts'
 import { DRIVE_FILE_JOB, type DriveSyncPlan, kindOf, MAX_INGEST_BYTES } from './drive-ingest.ts'
-import { removeDocument } from './index-document.ts'
-import {
-  createLibraryRepository,
-  type LibraryFileInput,
-  type LibraryRow,
-  upsertLibraryFiles,
-} from './library-repository.ts'
+import { DRIVE_SOURCE } from './google-drive-repository.ts'
 
 export type DriveSyncDeps = {
   db: Db
