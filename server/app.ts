@@ -10,6 +10,8 @@ import { type Logger, type LoggerOptions, pino } from 'pino'
 import { authenticationPlugin } from './auth/auth-plugin.ts'
 import { authRoutes } from './auth/auth-routes.ts'
 import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from './auth/rate-limits.ts'
+import { chatPlugin } from './chat/chat-plugin.ts'
+import { chatRoutes } from './chat/chat-routes.ts'
 import type { Config, LogLevel } from './config.ts'
 import { databasePlugin } from './db/database-plugin.ts'
 import { documentRoutes } from './documents/document-routes.ts'
@@ -38,8 +40,6 @@ import { spaPlugin } from './http/spa.ts'
 import { jobsPlugin } from './jobs/jobs-plugin.ts'
 import { operationsPlugin } from './operations/operations-plugin.ts'
 import { healthRoutes } from './operations/operations-routes.ts'
-import { chatPlugin } from './plugins/app/chat.ts'
-import { chatRoutes } from './routes/chat/chat-routes.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -3,19 +3,19 @@
  * (hybrid, with vectors, when EMBEDDING_MODEL is set), and the configured OpenAI-compatible
  * model, or none (extractive answers) when LLM_BASE_URL is unset.
  */
-import { createAssistant } from '../../assistant/assistant.ts'
+import { createAssistant } from '../assistant/assistant.ts'
 import {
   createEmbedder,
   createEmbeddingService,
   type EmbeddingService,
   forgetOtherModels,
-} from '../../assistant/embeddings.ts'
-import { createLlm } from '../../assistant/llm.ts'
-import { createRetriever } from '../../assistant/retrieval.ts'
-import { createChatRepository } from '../../chat/chat-repository.ts'
-import { type ChatService, createChatService } from '../../chat/chat-service.ts'
-import type { Config } from '../../config.ts'
-import { sharedPlugin } from '../shared-plugin.ts'
+} from '../assistant/embeddings.ts'
+import { createLlm } from '../assistant/llm.ts'
+import { createRetriever } from '../assistant/retrieval.ts'
+import type { Config } from '../config.ts'
+import { sharedPlugin } from '../plugins/shared-plugin.ts'
+import { createChatRepository } from './chat-repository.ts'
+import { type ChatService, createChatService } from './chat-service.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {

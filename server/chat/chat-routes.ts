@@ -8,8 +8,8 @@ import { PassThrough } from 'node:stream'
 import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { chatEndpoints } from '#contracts/chat.ts'
-import type { AnswerRun } from '../../chat/chat-service.ts'
-import { defineRoute } from '../../http/define-route.ts'
+import { defineRoute } from '../http/define-route.ts'
+import type { AnswerRun } from './chat-service.ts'
 
 /**
  * A comment line on a quiet stream this often: proxies and load balancers close connections that
