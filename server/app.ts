@@ -1,26 +1,24 @@
 /**
- * Builds the Fastify app: external plugins (headers, cookies, rate limits), then app plugins
- * (errors, request guards, database, authentication, chat, Google Drive), then the routes, then the SPA. Used by
- * main.ts and by every server test (`app.inject`); nothing listens here.
+ * Builds the Fastify app: the shared HTTP pieces (errors, security headers, cookies, request
+ * guards), the database, then one plugin per domain (operations, auth, assistant, chat, jobs, the
+ * library, Google Drive), each with its calls, then the SPA. Each plugin names the plugins it
+ * needs (fastify-plugin `dependencies`), and Fastify refuses to start when one is missing or comes
+ * later. Used by main.ts and by every server test (`app.inject`); nothing listens here.
  */
 import { fileURLToPath } from 'node:url'
+import cookie from '@fastify/cookie'
 import Fastify, { type FastifyBaseLogger } from 'fastify'
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import { type Logger, type LoggerOptions, pino } from 'pino'
-import { authenticationPlugin } from './auth/auth-plugin.ts'
-import { authRoutes } from './auth/auth-routes.ts'
+import { assistantPlugin } from './assistant/assistant-plugin.ts'
+import { authPlugin } from './auth/auth-plugin.ts'
 import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from './auth/rate-limits.ts'
 import { chatPlugin } from './chat/chat-plugin.ts'
-import { chatRoutes } from './chat/chat-routes.ts'
 import type { Config, LogLevel } from './config.ts'
 import { databasePlugin } from './db/database-plugin.ts'
-import { documentRoutes } from './documents/document-routes.ts'
 import { libraryPlugin } from './documents/library-plugin.ts'
-import { googleConnectRoutes } from './drive/connect-routes.ts'
-import { googleDrivePlugin } from './drive/drive-plugin.ts'
-import { googleDriveRoutes } from './drive/drive-routes.ts'
+import { drivePlugin } from './drive/drive-plugin.ts'
 import type { RetryPolicy } from './drive/google-errors.ts'
-import { cookiesPlugin } from './http/cookies.ts'
 import {
   BODY_LIMIT_BYTES,
   clientErrorReply,
@@ -39,7 +37,6 @@ import {
 import { spaPlugin } from './http/spa.ts'
 import { jobsPlugin } from './jobs/jobs-plugin.ts'
 import { operationsPlugin } from './operations/operations-plugin.ts'
-import { healthRoutes } from './operations/operations-routes.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -101,19 +98,27 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
   try {
     await app.register(errorHandlerPlugin)
     await app.register(securityHeadersPlugin, { https: config.secureCookies })
-    await app.register(cookiesPlugin)
+    await app.register(cookie)
     await app.register(requestGuardsPlugin, { publicOrigin: config.publicOrigin })
     await app.register(databasePlugin, { config })
     await app.register(operationsPlugin, { metrics: config.metrics })
     const now = options.now ?? (() => new Date())
     await app.register(rateLimitPlugin, { now })
-    await app.register(authenticationPlugin, { appSecret: config.appSecret, now })
-    await app.register(chatPlugin, {
+    await app.register(authPlugin, {
+      appSecret: config.appSecret,
+      now,
+      rateLimits: {
+        ...DEFAULT_AUTH_RATE_LIMITS,
+        registerPerIp: { ...DEFAULT_AUTH_RATE_LIMITS.registerPerIp, max: config.signupLimitPerAddress },
+        ...options.rateLimits,
+      },
+    })
+    await app.register(assistantPlugin, {
       llm: config.llm,
       retrieval: config.retrieval,
       embedding: config.embedding,
-      now,
     })
+    await app.register(chatPlugin, { now, heartbeatMs: options.streamHeartbeatMs })
     await app.register(jobsPlugin, { now, ...options.jobs })
     // Hybrid retrieval: what a background job indexed (a Drive file, an upload) is embedded next,
     // in the background (README D19).
@@ -121,27 +126,13 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
       void app.embeddings?.schedule(job.userId)
     })
     await app.register(libraryPlugin, { now })
-    await app.register(googleDrivePlugin, {
+    await app.register(drivePlugin, {
       google: config.google,
       now,
       ...(options.ingestWaitMs !== undefined ? { ingestWaitMs: options.ingestWaitMs } : {}),
       syncIntervalMs: options.driveSyncIntervalMs ?? config.driveSyncIntervalMs,
       ...(options.googleRetry ? { retry: options.googleRetry } : {}),
     })
-
-    await app.register(healthRoutes)
-    await app.register(authRoutes, {
-      rateLimits: {
-        ...DEFAULT_AUTH_RATE_LIMITS,
-        registerPerIp: { ...DEFAULT_AUTH_RATE_LIMITS.registerPerIp, max: config.signupLimitPerAddress },
-        ...options.rateLimits,
-      },
-    })
-    await app.register(chatRoutes, { heartbeatMs: options.streamHeartbeatMs })
-    await app.register(googleDriveRoutes)
-    await app.register(googleConnectRoutes)
-    await app.register(documentRoutes)
-
     await app.register(spaPlugin, { distDir: options.distDir ?? DEFAULT_DIST_DIR })
   } catch (error) {
     // Whatever opened before the failure (the database, its lock) must be released.

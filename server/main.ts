@@ -1,6 +1,6 @@
 /**
  * `node server/main.ts`: read the config, build the app, listen. SIGINT/SIGTERM shut down
- * gracefully (server/shutdown.ts: /ready says 503, open responses get SHUTDOWN_GRACE_MS to end),
+ * gracefully (server/operations/shutdown.ts: /ready says 503, open responses get SHUTDOWN_GRACE_MS to end),
  * then the app closes the database and releases the data-directory lock, and the process ends.
  */
 import { buildApp } from './app.ts'

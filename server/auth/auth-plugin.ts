@@ -1,5 +1,6 @@
 /**
- * Accounts and sessions for the whole app: `app.auth` (the service) and `app.authenticate`, the
+ * Accounts and sessions for the whole app: the five /auth calls (auth-routes.ts), `app.auth` (the
+ * service) and `app.authenticate`, the
  * hook `defineRoute` puts in front of every `auth: 'user'` route (which hands its handler the user):
  *
  *   defineRoute(app, chatEndpoints.listConversations, { auth: 'user', handler: ({ user }) => ... })
@@ -7,11 +8,14 @@
  * It answers 401 "Not signed in" unless the access cookie holds a valid token whose sign-in is
  * still live, and sets `request.user`.
  */
+
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
+import fp from 'fastify-plugin'
 import { unauthorized } from '../http/errors.ts'
-import { sharedPlugin } from '../plugins/shared-plugin.ts'
+import { authRoutes } from './auth-routes.ts'
 import { type AuthService, type CurrentUser, createAuthService, type Session } from './auth-service.ts'
 import { ACCESS_COOKIE } from './cookies.ts'
+import type { AuthRateLimits } from './rate-limits.ts'
 import { createSessionsRepository } from './sessions-repository.ts'
 import { createSharedRevocations } from './shared-revocations.ts'
 import { deriveAccessTokenKey, deriveRefreshSuccessorKey } from './tokens.ts'
@@ -31,8 +35,14 @@ declare module 'fastify' {
   }
 }
 
-export const authenticationPlugin = sharedPlugin<{ appSecret: string; now: () => Date }>(
-  'authentication',
+export type AuthPluginOptions = {
+  appSecret: string
+  now: () => Date
+  /** Sign-in and sign-up limits (DEFAULT_AUTH_RATE_LIMITS; tests use small ones). */
+  rateLimits: AuthRateLimits
+}
+
+export const authPlugin = fp<AuthPluginOptions>(
   async (app, opts) => {
     const auth = createAuthService({
       users: createUsersRepository(app.db),
@@ -61,7 +71,9 @@ export const authenticationPlugin = sharedPlugin<{ appSecret: string; now: () =>
         auth.authenticate(token).then((session) => done(signIn(request, session)), done)
       },
     )
+    await app.register(authRoutes, { rateLimits: opts.rateLimits })
   },
+  { name: 'authentication', dependencies: ['database', '@fastify/cookie', 'request-guards', 'rate-limit'] },
 )
 
 function signIn(request: FastifyRequest, session: Session | null): Error | undefined {

@@ -2,8 +2,8 @@
  * Opens the database at start (migrations applied, PGlite directory locked) and closes it when
  * the app closes. Feature plugins build their repositories from `app.db`.
  */
+import fp from 'fastify-plugin'
 import type { Config } from '../config.ts'
-import { sharedPlugin } from '../plugins/shared-plugin.ts'
 import { type Database, type Db, openDatabase } from './database.ts'
 
 declare module 'fastify' {
@@ -15,11 +15,14 @@ declare module 'fastify' {
   }
 }
 
-export const databasePlugin = sharedPlugin<{ config: Config }>('database', async (app, { config }) => {
-  const database = await openDatabase(config)
-  app.decorate('db', database.db)
-  app.decorate('database', database)
-  app.addHook('onClose', async () => {
-    await database.close()
-  })
-})
+export const databasePlugin = fp<{ config: Config }>(
+  async (app, { config }) => {
+    const database = await openDatabase(config)
+    app.decorate('db', database.db)
+    app.decorate('database', database)
+    app.addHook('onClose', async () => {
+      await database.close()
+    })
+  },
+  { name: 'database' },
+)

@@ -240,7 +240,7 @@ export const retrievalTotals = pgTable('retrieval_totals', {
 
 /**
  * A user's own Google Drive connection: the OAuth tokens, sealed (AES-256-GCM, the user id as
- * associated data: server/google/token-crypto.ts), never in clear text. One per user.
+ * associated data: server/drive/token-crypto.ts), never in clear text. One per user.
  */
 export const googleConnections = pgTable('google_connections', {
   userId: uuid('user_id')

@@ -14,13 +14,12 @@ import {
   jobs,
   libraryDocuments,
 } from '../db/schema.ts'
-import { DRIVE_FILE_JOB } from '../drive/drive-ingest.ts'
-import { DRIVE_SOURCE } from '../drive/google-drive-repository.ts'
 import { HttpError } from '../http/errors.ts'
 import { enqueueJob, type JobQueue } from '../jobs/job-queue.ts'
 import { removeDocument } from './index-document.ts'
 import { createLibraryRepository, type LibraryRow } from './library-repository.ts'
-import { checkUpload, storeUpload, UPLOAD_FILE_JOB, UPLOAD_SOURCE } from './upload.ts'
+import { DRIVE_FILE_JOB, DRIVE_SOURCE, UPLOAD_FILE_JOB, UPLOAD_SOURCE } from './sources.ts'
+import { checkUpload, storeUpload } from './upload.ts'
 
 export const LIBRARY_MESSAGES = {
   notFound: 'Document not found.',

@@ -13,10 +13,9 @@ import { enqueueJob, type JobOutcome } from '../jobs/job-queue.ts'
 import { type DocumentReader, PdfTextError } from './document-reader.ts'
 import { indexDocument, removeDocument } from './index-document.ts'
 import { createLibraryRepository, upsertLibraryFile } from './library-repository.ts'
+import { UPLOAD_FILE_JOB, UPLOAD_SOURCE } from './sources.ts'
 import { decodeText } from './text-decoding.ts'
 
-export const UPLOAD_SOURCE = 'upload'
-export const UPLOAD_FILE_JOB = 'upload-file'
 export const UPLOAD_MIN_BYTES = 10 * 1024
 export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024
 

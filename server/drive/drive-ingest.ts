@@ -17,15 +17,13 @@ import { type DocumentReader, PdfTextError } from '../documents/document-reader.
 import { DocxTextError } from '../documents/docx-text.ts'
 import { indexDocument, removeDocument } from '../documents/index-document.ts'
 import { createLibraryRepository } from '../documents/library-repository.ts'
+import { DRIVE_SOURCE } from '../documents/sources.ts'
 import { decodeText } from '../documents/text-decoding.ts'
 import { type JobOutcome, retryDelayMs } from '../jobs/job-queue.ts'
 import { type DriveApi, DriveFileError, FOLDER_MIME, SHORTCUT_MIME } from './drive-api.ts'
-import { DRIVE_SOURCE } from './google-drive-repository.ts'
 import { classifyGoogleError } from './google-errors.ts'
 
 export const MAX_INGEST_BYTES = 10 * 1024 * 1024
-/** The job kind that reads one Drive file. */
-export const DRIVE_FILE_JOB = 'drive-file'
 /** Claims of one file's job before Google staying busy or unreachable fails the file. */
 export const MAX_FILE_ATTEMPTS = 5
 

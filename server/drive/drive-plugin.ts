@@ -1,10 +1,13 @@
 /**
- * Google Drive as `app.drive` (the three Drive calls) and `app.googleConnections` (the connect
- * window; null when GOOGLE_CLIENT_ID/SECRET are unset), and the 'drive-file' job handler on
- * `app.jobs`. PDFs and Word files go through the shared `app.reader` (plugins/app/library.ts).
+ * Google Drive: its calls (drive-routes.ts) and the connect window (connect-routes.ts), `app.drive`
+ * (drive-service.ts) and `app.googleConnections` (the connect window; null when
+ * GOOGLE_CLIENT_ID/SECRET are unset), the 'drive-file' job handler on `app.jobs`, and the
+ * background sync. PDFs and Word files go through the library's shared `app.reader`.
  */
+import fp from 'fastify-plugin'
 import type { GoogleConfig } from '../config.ts'
-import { sharedPlugin } from '../plugins/shared-plugin.ts'
+import { googleConnectRoutes } from './connect-routes.ts'
+import { driveRoutes } from './drive-routes.ts'
 import { createDriveService, type DriveService } from './drive-service.ts'
 import { createGoogleConnections, type GoogleConnections } from './google-connections.ts'
 import { createGoogleDriveRepository } from './google-drive-repository.ts'
@@ -17,7 +20,7 @@ declare module 'fastify' {
   }
 }
 
-export type GoogleDrivePluginOptions = {
+export type DrivePluginOptions = {
   google: GoogleConfig | null
   now: () => Date
   /** Backoff for Drive's busy answers; tests shorten the waits. */
@@ -31,66 +34,74 @@ export type GoogleDrivePluginOptions = {
 /** Under common proxy time-outs (30–60 s): what is not read by then carries on in the background. */
 export const DEFAULT_INGEST_WAIT_MS = 25_000
 
-export const googleDrivePlugin = sharedPlugin<GoogleDrivePluginOptions>('google-drive', async (app, opts) => {
-  const repository = createGoogleDriveRepository(app.db)
-  const connections = opts.google
-    ? createGoogleConnections({ google: opts.google, repository, now: opts.now, log: app.log })
-    : null
-  const reader = app.reader
-  app.decorate('googleConnections', connections)
-  const drive = createDriveService({
-    google: opts.google,
-    connections,
-    repository,
-    db: app.db,
-    reader,
-    retry: { ...DEFAULT_RETRY_POLICY, ...opts.retry },
-    log: app.log,
-    jobs: app.jobs,
-    now: opts.now,
-    ingestWaitMs: opts.ingestWaitMs ?? DEFAULT_INGEST_WAIT_MS,
-  })
-  const { metrics } = app
-  if (metrics) {
-    // Ingest calls by outcome (README D40); the jobs they queue are counted from the jobs table.
-    const ingest = drive.ingest
-    drive.ingest = async (...args) => {
-      const started = performance.now()
-      let outcome: 'done' | 'failed' = 'failed'
-      try {
-        const report = await ingest(...args)
-        outcome = 'done'
-        return report
-      } finally {
-        metrics.ingest(outcome, (performance.now() - started) / 1000)
+export const drivePlugin = fp<DrivePluginOptions>(
+  async (app, opts) => {
+    const repository = createGoogleDriveRepository(app.db)
+    const connections = opts.google
+      ? createGoogleConnections({ google: opts.google, repository, now: opts.now, log: app.log })
+      : null
+    const reader = app.reader
+    app.decorate('googleConnections', connections)
+    const drive = createDriveService({
+      google: opts.google,
+      connections,
+      repository,
+      db: app.db,
+      reader,
+      retry: { ...DEFAULT_RETRY_POLICY, ...opts.retry },
+      log: app.log,
+      jobs: app.jobs,
+      now: opts.now,
+      ingestWaitMs: opts.ingestWaitMs ?? DEFAULT_INGEST_WAIT_MS,
+    })
+    const { metrics } = app
+    if (metrics) {
+      // Ingest calls by outcome (README D40); the jobs they queue are counted from the jobs table.
+      const ingest = drive.ingest
+      drive.ingest = async (...args) => {
+        const started = performance.now()
+        let outcome: 'done' | 'failed' = 'failed'
+        try {
+          const report = await ingest(...args)
+          outcome = 'done'
+          return report
+        } finally {
+          metrics.ingest(outcome, (performance.now() - started) / 1000)
+        }
       }
     }
-  }
-  app.decorate('drive', drive)
-  if (opts.google && opts.syncIntervalMs > 0) {
-    let timer: NodeJS.Timeout | undefined
-    let round: Promise<void> | undefined
-    /** One round at a time: each connected person in turn (the lease keeps instances apart). */
-    const syncAll = async () => {
-      for (const userId of await app.drive.connectedUserIds()) await app.drive.backgroundSync(userId)
+    app.decorate('drive', drive)
+    if (opts.google && opts.syncIntervalMs > 0) {
+      let timer: NodeJS.Timeout | undefined
+      let round: Promise<void> | undefined
+      /** One round at a time: each connected person in turn (the lease keeps instances apart). */
+      const syncAll = async () => {
+        for (const userId of await app.drive.connectedUserIds()) await app.drive.backgroundSync(userId)
+      }
+      app.addHook('onReady', async () => {
+        timer = setInterval(() => {
+          round ??= syncAll()
+            .catch((error: unknown) => app.log.warn({ event: 'google.drive.sync-round-failed', err: error }))
+            .finally(() => {
+              round = undefined
+            })
+        }, opts.syncIntervalMs)
+        timer.unref()
+      })
+      app.addHook('preClose', async () => {
+        clearInterval(timer)
+        await round
+      })
     }
-    app.addHook('onReady', async () => {
-      timer = setInterval(() => {
-        round ??= syncAll()
-          .catch((error: unknown) => app.log.warn({ event: 'google.drive.sync-round-failed', err: error }))
-          .finally(() => {
-            round = undefined
-          })
-      }, opts.syncIntervalMs)
-      timer.unref()
-    })
-    app.addHook('preClose', async () => {
-      clearInterval(timer)
-      await round
-    })
-  }
-  if (!opts.google)
-    app.log.info('Google Drive is not configured (GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET unset)')
-  else if (opts.google.emulated)
-    app.log.warn(`Google calls go to the emulator at ${opts.google.driveRootUrl}`)
-})
+    if (!opts.google)
+      app.log.info('Google Drive is not configured (GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET unset)')
+    else if (opts.google.emulated)
+      app.log.warn(`Google calls go to the emulator at ${opts.google.driveRootUrl}`)
+    await app.register(driveRoutes)
+    await app.register(googleConnectRoutes)
+  },
+  {
+    name: 'drive',
+    dependencies: ['database', 'request-guards', 'authentication', 'operations', 'jobs', 'library'],
+  },
+)

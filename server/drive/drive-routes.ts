@@ -1,6 +1,6 @@
 /**
- * The three Drive calls of SPEC §7 and disconnecting Drive, paths and schemas from
- * contracts/drive.ts, all behind sign-in.
+ * The three Drive calls of SPEC §7, disconnecting Drive and 'Upload to Drive', paths and schemas
+ * from contracts/drive.ts, all behind sign-in.
  * The handlers call `app.drive`, which checks the `email` against the signed-in person and maps
  * Google's failures. Without a Google OAuth client the calls answer 503 with a sentence, and
  * nothing is logged as an error (it is how the server was set up, not a fault).
@@ -8,10 +8,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { driveEndpoints } from '#contracts/drive.ts'
+import { acceptUploads, readUpload, UPLOAD_BODY_LIMIT } from '../documents/multipart-upload.ts'
+import { checkUpload, driveUploadMessage } from '../documents/upload.ts'
 import { defineRoute } from '../http/define-route.ts'
+import { HttpError } from '../http/errors.ts'
 import { DRIVE_MESSAGES } from './drive-service.ts'
 
-export const googleDriveRoutes: FastifyPluginAsyncZod = async (app) => {
+export const driveRoutes: FastifyPluginAsyncZod = async (app) => {
   const { listFiles, getFile, ingestDocuments, disconnect } = driveEndpoints
 
   async function requireConfigured(_request: FastifyRequest, reply: FastifyReply) {
@@ -45,5 +48,25 @@ export const googleDriveRoutes: FastifyPluginAsyncZod = async (app) => {
       app.drive.disconnect(user, body.documents, (userId, documents) =>
         app.library.forgetDrive(userId, documents),
       ),
+  })
+
+  await app.register(driveUploadRoute)
+}
+
+/** 'Upload to Drive' takes a multipart body: in a context of its own, so the calls above take JSON alone. */
+const driveUploadRoute: FastifyPluginAsyncZod = async (app) => {
+  await acceptUploads(app)
+
+  defineRoute(app, driveEndpoints.uploadFile, {
+    auth: 'user',
+    bodyLimit: UPLOAD_BODY_LIMIT,
+    async handler({ user, request }) {
+      if (!app.drive.configured) throw new HttpError(503, DRIVE_MESSAGES.notConfigured)
+      const upload = await readUpload(request)
+      const mimeType = checkUpload(upload.name, upload.mimeType, upload.bytes.length)
+      const { file, synced } = await app.drive.uploadFile(user, { ...upload, mimeType })
+      const document = synced ? await app.library.awaitDriveFile(user.id, file.id) : null
+      return { file, document, message: driveUploadMessage(file.name, document) }
+    },
   })
 }

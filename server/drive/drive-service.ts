@@ -12,12 +12,12 @@ import type { Db } from '../db/database.ts'
 import type { DocumentReader } from '../documents/document-reader.ts'
 import { refreshChunkStatistics } from '../documents/documents-repository.ts'
 import { createLibraryRepository } from '../documents/library-repository.ts'
+import { DRIVE_FILE_JOB, DRIVE_SOURCE } from '../documents/sources.ts'
 import { HttpError } from '../http/errors.ts'
 import type { JobQueue } from '../jobs/job-queue.ts'
 import { createDriveApi, type DriveApi, type DriveListedFile } from './drive-api.ts'
 import {
   beginListing,
-  DRIVE_FILE_JOB,
   type DriveFileJobDeps,
   endListing,
   ingestDriveFile,
@@ -25,7 +25,7 @@ import {
 } from './drive-ingest.ts'
 import { planDriveSync } from './drive-sync-plan.ts'
 import { type GoogleConnections, WRITE_SCOPES } from './google-connections.ts'
-import { DRIVE_SOURCE, type GoogleDriveRepository } from './google-drive-repository.ts'
+import type { GoogleDriveRepository } from './google-drive-repository.ts'
 import { classifyGoogleError, type RetryPolicy } from './google-errors.ts'
 import { ingestReport } from './ingest-report.ts'
 

@@ -20,6 +20,7 @@ import {
   type LibraryRow,
   upsertLibraryFiles,
 } from '../documents/library-repository.ts'
+import { DRIVE_FILE_JOB, DRIVE_SOURCE } from '../documents/sources.ts'
 import { enqueueJobs } from '../jobs/job-queue.ts'
 import {
   ChangeTokenInvalidError,
@@ -29,8 +30,7 @@ import {
   FOLDER_MIME,
   SHORTCUT_MIME,
 } from './drive-api.ts'
-import { DRIVE_FILE_JOB, type DriveSyncPlan, kindOf, MAX_INGEST_BYTES } from './drive-ingest.ts'
-import { DRIVE_SOURCE } from './google-drive-repository.ts'
+import { type DriveSyncPlan, kindOf, MAX_INGEST_BYTES } from './drive-ingest.ts'
 
 export type DriveSyncDeps = {
   db: Db

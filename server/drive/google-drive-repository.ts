@@ -8,13 +8,11 @@ import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
 import { driveSyncs, googleConnections, googleOauthStates } from '../db/schema.ts'
 
-export const DRIVE_SOURCE = 'drive'
-
 export type ConnectionRecord = {
   userId: string
   googleEmail: string | null
   scope: string
-  /** Sealed JSON (server/google/token-crypto.ts). */
+  /** Sealed JSON (server/drive/token-crypto.ts). */
   tokens: string
 }
 

@@ -3,10 +3,11 @@
  * written for the person who sent the request; a 5xx says only that it is our fault, and the
  * details go to the log. Bad input never becomes a 500.
  */
+
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
-import { sharedPlugin } from '../plugins/shared-plugin.ts'
 import { HttpError } from './errors.ts'
 
 export const SERVER_FAULT_MESSAGE = 'Something went wrong on our side.'
@@ -15,13 +16,16 @@ export const BODY_LIMIT_BYTES = 1 * MIB
 
 type ClientError = { statusCode: number; message: string }
 
-export const errorHandlerPlugin = sharedPlugin('error-handler', async (app) => {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const { statusCode, message } = toClientError(error)
-    if (statusCode >= 500) request.log.error({ err: error }, 'request failed')
-    return reply.code(statusCode).send({ success: false, message })
-  })
-})
+export const errorHandlerPlugin = fp(
+  async (app) => {
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      const { statusCode, message } = toClientError(error)
+      if (statusCode >= 500) request.log.error({ err: error }, 'request failed')
+      return reply.code(statusCode).send({ success: false, message })
+    })
+  },
+  { name: 'error-handler' },
+)
 
 /**
  * Fastify's `frameworkErrors`: errors found before routing (a malformed URL such as `/api/v1/%`,

@@ -9,8 +9,9 @@
  * - JSON routes take only JSON: Fastify's text/plain parser is removed, because a cross-site
  *   <form> can send text/plain without a CORS preflight.
  */
+
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
-import { sharedPlugin } from '../plugins/shared-plugin.ts'
+import fp from 'fastify-plugin'
 import { STATE_CHANGING_METHODS } from './define-route.ts'
 import { HttpError } from './errors.ts'
 
@@ -24,8 +25,7 @@ declare module 'fastify' {
 const TRUSTED_FETCH_SITES = new Set(['same-origin', 'none'])
 export const CROSS_SITE_MESSAGE = 'Cross-site requests are not allowed.'
 
-export const requestGuardsPlugin = sharedPlugin<{ publicOrigin: string }>(
-  'request-guards',
+export const requestGuardsPlugin = fp<{ publicOrigin: string }>(
   async (app, opts) => {
     app.removeContentTypeParser('text/plain')
 
@@ -54,4 +54,5 @@ export const requestGuardsPlugin = sharedPlugin<{ publicOrigin: string }>(
       }
     })
   },
+  { name: 'request-guards' },
 )

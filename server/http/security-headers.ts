@@ -9,15 +9,16 @@
  * HSTS and upgrade-insecure-requests only when served over https (they break http://localhost).
  * Pages use COOP `same-origin-allow-popups`, not `same-origin`: the Drive connect window the app
  * opens must keep its `window.opener` through Google's pages to report back. The connect window's
- * own pages (under /api) set a per-response nonce CSP instead (server/google/connect-pages.ts).
+ * own pages (under /api) set a per-response nonce CSP instead (server/drive/connect-pages.ts).
  *
  * @fastify/helmet 13 rebuilds helmet's middleware on every request, which halved the throughput
  * of the whole API in bench/http.ts. Our headers are the same for every response, so helmet
  * computes them once, at start, on a scratch instance, and one hook sets the right constant set.
  */
+
 import helmet, { type FastifyHelmetOptions } from '@fastify/helmet'
 import Fastify, { type FastifyReply, type FastifyRequest, type HookHandlerDoneFunction } from 'fastify'
-import { sharedPlugin } from '../plugins/shared-plugin.ts'
+import fp from 'fastify-plugin'
 import { isApiUrl } from './paths.ts'
 
 const HSTS = { maxAge: 180 * 24 * 60 * 60, includeSubDomains: true }
@@ -93,8 +94,7 @@ declare module 'fastify' {
   }
 }
 
-export const securityHeadersPlugin = sharedPlugin<{ https: boolean }>(
-  'security-headers',
+export const securityHeadersPlugin = fp<{ https: boolean }>(
   async (app, opts) => {
     const pageHeaders = await computeHelmetHeaders(pageHelmetOptions(opts.https))
     const apiHeaders = {
@@ -111,4 +111,5 @@ export const securityHeadersPlugin = sharedPlugin<{ https: boolean }>(
       },
     )
   },
+  { name: 'security-headers' },
 )

@@ -5,7 +5,7 @@
  * jobs by state are read from the table at each scrape.
  */
 
-import { sharedPlugin } from '../plugins/shared-plugin.ts'
+import fp from 'fastify-plugin'
 import { createJobQueue, type JobQueue } from './job-queue.ts'
 import { createJobStatsRepository } from './job-stats-repository.ts'
 
@@ -23,17 +23,20 @@ export type JobsPluginOptions = {
   concurrency?: number
 }
 
-export const jobsPlugin = sharedPlugin<JobsPluginOptions>('jobs', async (app, opts) => {
-  const jobs = createJobQueue({ db: app.db, log: app.log, ...opts })
-  app.decorate('jobs', jobs)
-  if (app.metrics) {
-    const stats = createJobStatsRepository(app.db)
-    app.metrics.ingestJobs(() => stats.ingestJobsByState(opts.now()))
-  }
-  app.addHook('onReady', async () => {
-    jobs.start()
-  })
-  app.addHook('preClose', async () => {
-    await jobs.stop()
-  })
-})
+export const jobsPlugin = fp<JobsPluginOptions>(
+  async (app, opts) => {
+    const jobs = createJobQueue({ db: app.db, log: app.log, ...opts })
+    app.decorate('jobs', jobs)
+    if (app.metrics) {
+      const stats = createJobStatsRepository(app.db)
+      app.metrics.ingestJobs(() => stats.ingestJobsByState(opts.now()))
+    }
+    app.addHook('onReady', async () => {
+      jobs.start()
+    })
+    app.addHook('preClose', async () => {
+      await jobs.stop()
+    })
+  },
+  { name: 'jobs', dependencies: ['database', 'operations'] },
+)

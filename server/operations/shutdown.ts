@@ -7,13 +7,16 @@
  * get 503), and only
  * once the grace period is over `closeAllConnections()` for whatever is still open.
  */
-import type { App } from '../app.ts'
+import type { FastifyInstance } from 'fastify'
 
 const IDLE_SWEEP_MS = 100
 
 export type ShutdownReport = { cut: boolean; ms: number }
 
-export async function closeGracefully(app: App, { graceMs }: { graceMs: number }): Promise<ShutdownReport> {
+export async function closeGracefully(
+  app: FastifyInstance,
+  { graceMs }: { graceMs: number },
+): Promise<ShutdownReport> {
   const started = performance.now()
   app.beginShutdown()
   let cut = false

@@ -16,7 +16,7 @@ import {
   DATABASE_DOWN_MESSAGE,
   METRICS_OFF_MESSAGE,
   SHUTTING_DOWN_MESSAGE,
-} from '#server/operations/operations-plugin.ts'
+} from '#server/operations/operations-routes.ts'
 import { startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 import { createConversation, sendOk } from './chat-helpers.ts'
 import { buildTestApp, register, signIn, signUpAndSignIn, uniqueEmail } from './helper.ts'

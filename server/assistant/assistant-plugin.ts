@@ -1,0 +1,73 @@
+/**
+ * The assistant as `app.assistant`: retrieval over the person's own documents (hybrid, with
+ * vectors, when EMBEDDING_MODEL is set) and the configured OpenAI-compatible model, or none
+ * (extractive answers) when LLM_BASE_URL is unset; and `app.embeddings`, hybrid retrieval's
+ * embedding work in the background.
+ */
+import fp from 'fastify-plugin'
+import type { Config } from '../config.ts'
+import { type Assistant, createAssistant } from './assistant.ts'
+import {
+  createEmbedder,
+  createEmbeddingService,
+  type EmbeddingService,
+  forgetOtherModels,
+} from './embeddings.ts'
+import { createLlm } from './llm.ts'
+import { createRetriever } from './retrieval.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    assistant: Assistant
+    /** Hybrid retrieval's embedding work, null without EMBEDDING_MODEL: `schedule(userId)` after an ingest. */
+    embeddings: EmbeddingService | null
+  }
+}
+
+export type AssistantPluginOptions = {
+  llm: Config['llm']
+  retrieval: Config['retrieval']
+  embedding?: Config['embedding']
+}
+
+export const assistantPlugin = fp<AssistantPluginOptions>(
+  async (app, opts) => {
+    const log = { warn: (m: string) => app.log.warn(m), info: (m: string) => app.log.info(m) }
+    const embeddings = opts.embedding
+      ? createEmbeddingService(app.db, createEmbedder(opts.embedding), log)
+      : null
+    if (embeddings) {
+      // After a model change the old vectors go and every passage is embedded again, in the background.
+      const model = embeddings.embedder.model
+      const startup = embeddings
+        .ready()
+        .then(async (ready) => {
+          if (!ready) return
+          await forgetOtherModels(app.db, model)
+          await embeddings.schedule()
+        })
+        .catch((error: unknown) => log.warn(`Preparing embeddings failed: ${(error as Error).message}`))
+      app.addHook('onClose', async () => {
+        await startup
+      })
+    }
+    app.decorate('embeddings', embeddings)
+    const { metrics } = app
+    const retrieve = createRetriever(app.db, { ...opts.retrieval, embeddings, warn: log.warn })
+    const assistant = createAssistant({
+      retrieve: metrics
+        ? async (...args) => {
+            const started = performance.now()
+            try {
+              return await retrieve(...args)
+            } finally {
+              metrics.retrieval((performance.now() - started) / 1000)
+            }
+          }
+        : retrieve,
+      llm: opts.llm ? createLlm(opts.llm, metrics ? (usage) => metrics.model(usage) : undefined) : null,
+    })
+    app.decorate('assistant', assistant)
+  },
+  { name: 'assistant', dependencies: ['database', 'operations'] },
+)
