@@ -8,10 +8,10 @@
  * It answers 401 "Not signed in" unless the access cookie holds a valid token whose sign-in is
  * still live, and sets `request.user`.
  */
-
+import { httpErrors } from '@fastify/sensible'
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import fp from 'fastify-plugin'
-import { unauthorized } from '../http/errors.ts'
+import { NOT_SIGNED_IN } from '../http/errors.ts'
 import { authRoutes } from './auth-routes.ts'
 import { type AuthService, type CurrentUser, createAuthService, type Session } from './auth-service.ts'
 import { ACCESS_COOKIE } from './cookies.ts'
@@ -77,7 +77,7 @@ export const authPlugin = fp<AuthPluginOptions>(
 )
 
 function signIn(request: FastifyRequest, session: Session | null): Error | undefined {
-  if (!session) return unauthorized()
+  if (!session) return httpErrors.unauthorized(NOT_SIGNED_IN)
   request.user = session.user
   request.sessionFamilyId = session.familyId
   return undefined

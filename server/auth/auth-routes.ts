@@ -2,10 +2,10 @@
  * The five /auth calls of SPEC §7, paths and schemas from contracts/auth.ts. Sign-up sets no
  * cookie (the SPA goes to /login next); sign-in and refresh set both session cookies.
  */
+import { httpErrors } from '@fastify/sensible'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { authEndpoints } from '#contracts/auth.ts'
 import { defineRoute } from '../http/define-route.ts'
-import { HttpError, unauthorized } from '../http/errors.ts'
 import { clearSessionCookies, readSessionCookies, setSessionCookies } from './cookies.ts'
 import { type AuthRateLimits, failureCeilingPerAccount, limitPerAccount, limitPerIp } from './rate-limits.ts'
 import { toUserDto } from './user-dto.ts'
@@ -26,7 +26,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ rateLimits: AuthRateLimits }> =
     preHandler: [limitPerAccount(app, 'register', limits.registerPerAccount, { perSource: false })],
     async handler({ body, request }) {
       const user = await app.auth.register(body, request.log)
-      if (!user) throw new HttpError(409, EMAIL_TAKEN_MESSAGE)
+      if (!user) throw httpErrors.conflict(EMAIL_TAKEN_MESSAGE)
       return { user: toUserDto(user) }
     },
   })
@@ -42,7 +42,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ rateLimits: AuthRateLimits }> =
       const signedIn = await app.auth.login(body, request.log)
       if (!signedIn) {
         await loginFailures.recordFailure(request)
-        throw unauthorized(BAD_CREDENTIALS_MESSAGE)
+        throw httpErrors.unauthorized(BAD_CREDENTIALS_MESSAGE)
       }
       setSessionCookies(reply, signedIn.tokens, secure)
       return { user: toUserDto(signedIn.user) }
@@ -57,7 +57,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ rateLimits: AuthRateLimits }> =
       const signedIn = await app.auth.refresh(readSessionCookies(request).refreshToken, request.log)
       if (!signedIn) {
         clearSessionCookies(reply, secure)
-        throw unauthorized(SESSION_ENDED_MESSAGE)
+        throw httpErrors.unauthorized(SESSION_ENDED_MESSAGE)
       }
       setSessionCookies(reply, signedIn.tokens, secure)
       return { user: toUserDto(signedIn.user) }

@@ -4,6 +4,7 @@
  * can take a minute and PGlite runs one query at a time), then stores the question and the answer
  * together or not at all.
  */
+import { httpErrors } from '@fastify/sensible'
 import type { FastifyBaseLogger } from 'fastify'
 import {
   type Conversation,
@@ -18,7 +19,7 @@ import {
 import { type AnswerDraft, type Assistant, type StageTimer, timed } from '../assistant/assistant.ts'
 import { LlmAbortedError, LlmUnavailableError } from '../assistant/llm.ts'
 import { MAX_HISTORY_TURNS } from '../assistant/prompt.ts'
-import { HttpError } from '../http/errors.ts'
+import { serverError } from '../http/errors.ts'
 import { toConversationDto, toMessageDto, toSourceSnapshot } from './chat-dto.ts'
 import type { ChatRepository } from './chat-repository.ts'
 
@@ -54,7 +55,7 @@ type Deps = { chats: ChatRepository; assistant: Assistant; now: () => Date }
 type Owner = { id: string }
 type Claim = { until: Date; release: () => Promise<void> }
 
-const conversationNotFound = () => new HttpError(404, CONVERSATION_NOT_FOUND)
+const conversationNotFound = () => httpErrors.notFound(CONVERSATION_NOT_FOUND)
 
 /** After `after`, even on a coarse or frozen clock, so the order of messages is certain. */
 const strictlyAfter = (t: Date, after: Date) => new Date(Math.max(t.getTime(), after.getTime() + 1))
@@ -83,7 +84,7 @@ export function createChatService({ chats, assistant, now }: Deps) {
     const until = new Date(at.getTime() + ANSWER_LEASE_MS)
     const claimed = await chats.claimAnswering(user.id, conversationId, at, until)
     if (claimed === null) throw conversationNotFound()
-    if (claimed === 'busy') throw new HttpError(409, ANSWER_IN_PROGRESS)
+    if (claimed === 'busy') throw httpErrors.conflict(ANSWER_IN_PROGRESS)
     return { until, release: () => chats.releaseAnswering(user.id, conversationId, until) }
   }
 
@@ -184,7 +185,7 @@ export function createChatService({ chats, assistant, now }: Deps) {
             { event: 'chat.llm.unavailable', err: error, conversationId },
             'language model unavailable',
           )
-          throw new HttpError(502, error.message)
+          throw serverError(502, error.message)
         }
         const stored = await chats.storeExchange({
           userId: user.id,
@@ -264,7 +265,7 @@ export function createChatService({ chats, assistant, now }: Deps) {
         const [answer, question] = await chats.lastTwo(user.id, conversationId)
         if (!answer || answer.id !== messageId || answer.isUser || !question?.isUser) {
           const known = (await chats.listMessages(user.id, conversationId)).some((m) => m.id === messageId)
-          throw known ? new HttpError(400, ONLY_LAST_ANSWER) : new HttpError(404, MESSAGE_NOT_FOUND)
+          throw known ? httpErrors.badRequest(ONLY_LAST_ANSWER) : httpErrors.notFound(MESSAGE_NOT_FOUND)
         }
         const turns = await chats.recentTurns(user.id, conversationId, MAX_HISTORY_TURNS + 2)
         const draft = await assistant.draft({
@@ -306,8 +307,8 @@ export function createChatService({ chats, assistant, now }: Deps) {
 
     async setFeedback(user: Owner, messageId: string, feedback: Feedback): Promise<Message> {
       const result = await chats.setFeedback(user.id, messageId, feedback)
-      if (result === null) throw new HttpError(404, MESSAGE_NOT_FOUND)
-      if (result === 'not-an-answer') throw new HttpError(400, ONLY_ANSWERS_RATED)
+      if (result === null) throw httpErrors.notFound(MESSAGE_NOT_FOUND)
+      if (result === 'not-an-answer') throw httpErrors.badRequest(ONLY_ANSWERS_RATED)
       return toMessageDto(result)
     },
   }

@@ -4,6 +4,7 @@
  * and retrying one that failed. Ids are checked against the signed-in user: another person's id
  * answers exactly like a missing one (404).
  */
+import { httpErrors } from '@fastify/sensible'
 import { and, eq, inArray } from 'drizzle-orm'
 import type { Library, LibraryDocument } from '#contracts/documents.ts'
 import type { Db } from '../db/database.ts'
@@ -14,7 +15,6 @@ import {
   jobs,
   libraryDocuments,
 } from '../db/schema.ts'
-import { HttpError } from '../http/errors.ts'
 import { enqueueJob, type JobQueue } from '../jobs/job-queue.ts'
 import { removeDocument } from './index-document.ts'
 import { createLibraryRepository, type LibraryRow } from './library-repository.ts'
@@ -62,7 +62,7 @@ export function createLibraryService({ db, jobs: queue, now }: { db: Db; jobs: J
 
   async function owned(userId: string, id: string): Promise<LibraryRow> {
     const row = await repository.findOwned(userId, id)
-    if (!row) throw new HttpError(404, LIBRARY_MESSAGES.notFound)
+    if (!row) throw httpErrors.notFound(LIBRARY_MESSAGES.notFound)
     return row
   }
 
@@ -82,14 +82,14 @@ export function createLibraryService({ db, jobs: queue, now }: { db: Db; jobs: J
         .select({ id: chatConversations.id })
         .from(chatConversations)
         .where(and(eq(chatConversations.id, conversationId), eq(chatConversations.userId, userId)))
-      if (!conversation) throw new HttpError(404, LIBRARY_MESSAGES.conversationNotFound)
+      if (!conversation) throw httpErrors.notFound(LIBRARY_MESSAGES.conversationNotFound)
       const mimeType = checkUpload(file.name, file.mimeType, file.bytes.length)
       const id = await storeUpload(db, { userId, name: file.name, mimeType, bytes: file.bytes }, now())
       queue.wake()
       const deadline = performance.now() + waitMs
       for (;;) {
         const row = await repository.find(id)
-        if (!row) throw new HttpError(404, LIBRARY_MESSAGES.notFound)
+        if (!row) throw httpErrors.notFound(LIBRARY_MESSAGES.notFound)
         const pending = row.status === 'queued' || row.status === 'processing'
         if (!pending || performance.now() >= deadline) return toLibraryDocument(row)
         await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS))
@@ -133,8 +133,8 @@ export function createLibraryService({ db, jobs: queue, now }: { db: Db; jobs: J
      */
     async restore(userId: string, id: string): Promise<LibraryDocument> {
       const row = await repository.findAnyOwned(userId, id)
-      if (!row) throw new HttpError(404, LIBRARY_MESSAGES.notFound)
-      if (!row.excluded) throw new HttpError(409, LIBRARY_MESSAGES.notRemoved)
+      if (!row) throw httpErrors.notFound(LIBRARY_MESSAGES.notFound)
+      if (!row.excluded) throw httpErrors.conflict(LIBRARY_MESSAGES.notRemoved)
       const updatedAt = now()
       await db.transaction(async (tx) => {
         await tx
@@ -214,7 +214,7 @@ export function createLibraryService({ db, jobs: queue, now }: { db: Db; jobs: J
     /** Queues a failed document to be read again (409 for any other status). */
     async retry(userId: string, id: string): Promise<LibraryDocument> {
       const row = await owned(userId, id)
-      if (row.status !== 'failed') throw new HttpError(409, LIBRARY_MESSAGES.notFailed)
+      if (row.status !== 'failed') throw httpErrors.conflict(LIBRARY_MESSAGES.notFailed)
       await db.transaction(async (tx) => {
         await tx
           .update(libraryDocuments)

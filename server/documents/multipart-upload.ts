@@ -5,9 +5,9 @@
  * other call still takes JSON alone.
  */
 import multipart from '@fastify/multipart'
+import { httpErrors } from '@fastify/sensible'
 import type { FastifyRequest } from 'fastify'
 import type { AppInstance } from '../http/define-route.ts'
-import { HttpError } from '../http/errors.ts'
 import { UPLOAD_MAX_BYTES, UPLOAD_MESSAGES, uploadKind } from './upload.ts'
 
 /** The route's body limit: the file plus room for the multipart framing. */
@@ -28,15 +28,15 @@ export async function acceptUploads(app: AppInstance): Promise<void> {
  * read, then read up to one byte over the limit. The sizes are checked by the caller.
  */
 export async function readUpload(request: FastifyRequest): Promise<UploadedFile> {
-  if (!request.isMultipart()) throw new HttpError(400, UPLOAD_MESSAGES.noFile)
+  if (!request.isMultipart()) throw httpErrors.badRequest(UPLOAD_MESSAGES.noFile)
   const part = await request.file()
-  if (part?.fieldname !== 'file') throw new HttpError(400, UPLOAD_MESSAGES.noFile)
-  if (!uploadKind(part.filename, part.mimetype)) throw new HttpError(400, UPLOAD_MESSAGES.type)
+  if (part?.fieldname !== 'file') throw httpErrors.badRequest(UPLOAD_MESSAGES.noFile)
+  if (!uploadKind(part.filename, part.mimetype)) throw httpErrors.badRequest(UPLOAD_MESSAGES.type)
   try {
     return { name: part.filename, mimeType: part.mimetype, bytes: await part.toBuffer() }
   } catch (error) {
     if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new HttpError(400, UPLOAD_MESSAGES.tooLarge)
+      throw httpErrors.badRequest(UPLOAD_MESSAGES.tooLarge)
     }
     throw error
   }

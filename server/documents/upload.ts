@@ -5,10 +5,10 @@
  * any other document: PDF pages through the worker, text in whichever encoding it was saved.
  */
 import { randomUUID } from 'node:crypto'
+import { httpErrors } from '@fastify/sensible'
 import { eq } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
 import { libraryUploads } from '../db/schema.ts'
-import { HttpError } from '../http/errors.ts'
 import { enqueueJob, type JobOutcome } from '../jobs/job-queue.ts'
 import { type DocumentReader, PdfTextError } from './document-reader.ts'
 import { indexDocument, removeDocument } from './index-document.ts'
@@ -53,9 +53,9 @@ export function uploadKind(name: string, mimeType: string): 'application/pdf' | 
 /** The spec's checks, in the dialog's order: type, then the two sizes. */
 export function checkUpload(name: string, mimeType: string, size: number): 'application/pdf' | 'text/plain' {
   const kind = uploadKind(name, mimeType)
-  if (!kind) throw new HttpError(400, UPLOAD_MESSAGES.type)
-  if (size < UPLOAD_MIN_BYTES) throw new HttpError(400, UPLOAD_MESSAGES.tooSmall)
-  if (size > UPLOAD_MAX_BYTES) throw new HttpError(400, UPLOAD_MESSAGES.tooLarge)
+  if (!kind) throw httpErrors.badRequest(UPLOAD_MESSAGES.type)
+  if (size < UPLOAD_MIN_BYTES) throw httpErrors.badRequest(UPLOAD_MESSAGES.tooSmall)
+  if (size > UPLOAD_MAX_BYTES) throw httpErrors.badRequest(UPLOAD_MESSAGES.tooLarge)
   return kind
 }
 

@@ -4,6 +4,7 @@
  * the client sends only has to be theirs (403 otherwise). Google's failures become sentences with
  * a 4xx/503 status, never a 500, and a revoked grant is forgotten so the app shows "Connect".
  */
+import { HttpError, httpErrors } from '@fastify/sensible'
 import type { FastifyBaseLogger } from 'fastify'
 import type { DriveFile, IngestReport } from '#contracts/drive.ts'
 import type { CurrentUser } from '../auth/auth-service.ts'
@@ -13,7 +14,7 @@ import type { DocumentReader } from '../documents/document-reader.ts'
 import { refreshChunkStatistics } from '../documents/documents-repository.ts'
 import { createLibraryRepository } from '../documents/library-repository.ts'
 import { DRIVE_FILE_JOB, DRIVE_SOURCE } from '../documents/sources.ts'
-import { HttpError } from '../http/errors.ts'
+import { serverError } from '../http/errors.ts'
 import type { JobQueue } from '../jobs/job-queue.ts'
 import { createDriveApi, type DriveApi, type DriveListedFile } from './drive-api.ts'
 import {
@@ -97,7 +98,7 @@ export function createDriveService(deps: Deps) {
   /** The caller's own email, or 403: the spec's client sends it, and it never picks anybody. */
   function checkEmail(user: Person, email: string): void {
     if (email.trim().toLowerCase() !== user.email.trim().toLowerCase()) {
-      throw new HttpError(403, DRIVE_MESSAGES.wrongEmail)
+      throw httpErrors.forbidden(DRIVE_MESSAGES.wrongEmail)
     }
   }
 
@@ -108,33 +109,33 @@ export function createDriveService(deps: Deps) {
     switch (failure.kind) {
       case 'revoked':
         await connections?.forget(user.id)
-        return new HttpError(409, DRIVE_MESSAGES.revoked)
+        return httpErrors.conflict(DRIVE_MESSAGES.revoked)
       case 'insufficient-scope':
-        return new HttpError(409, DRIVE_MESSAGES.insufficientScope)
+        return httpErrors.conflict(DRIVE_MESSAGES.insufficientScope)
       case 'not-found':
-        return new HttpError(404, DRIVE_MESSAGES.fileNotFound)
+        return httpErrors.notFound(DRIVE_MESSAGES.fileNotFound)
       case 'busy':
         log.warn(context, 'Google Drive stayed busy after retries')
-        return new HttpError(503, DRIVE_MESSAGES.busy)
+        return serverError(503, DRIVE_MESSAGES.busy)
       case 'unreachable':
         log.warn(context, 'Google Drive unreachable')
-        return new HttpError(503, DRIVE_MESSAGES.unreachable)
+        return serverError(503, DRIVE_MESSAGES.unreachable)
       case 'forbidden':
-        return new HttpError(403, DRIVE_MESSAGES.refused)
+        return httpErrors.forbidden(DRIVE_MESSAGES.refused)
       case 'other':
         // Not Google's answer at all: our own fault, a 500 the error handler logs.
         if (failure.status === undefined) return error
         // Not the error itself: its request config carries headers and tokens.
         log.error({ ...context, message: errorMessage(error) }, 'Google Drive refused a request')
-        return new HttpError(502, DRIVE_MESSAGES.refused)
+        return serverError(502, DRIVE_MESSAGES.refused)
     }
   }
 
   /** Runs `work` with this person's Drive, mapping Google's failures and storing refreshed tokens. */
   async function withDrive<T>(user: Person, work: (drive: DriveApi) => Promise<T>): Promise<T> {
-    if (!google || !connections) throw new HttpError(503, DRIVE_MESSAGES.notConfigured)
+    if (!google || !connections) throw serverError(503, DRIVE_MESSAGES.notConfigured)
     const session = await connections.authorizedClient(user.id)
-    if (!session) throw new HttpError(409, DRIVE_MESSAGES.notConnected)
+    if (!session) throw httpErrors.conflict(DRIVE_MESSAGES.notConnected)
     try {
       return await work(createDriveApi(session.auth, google.driveRootUrl, retry))
     } catch (error) {
@@ -241,13 +242,13 @@ export function createDriveService(deps: Deps) {
       return withDrive(user, async (drive) => {
         const granted = (await deps.repository.findConnection(user.id))?.scope.split(/\s+/) ?? []
         if (!granted.some((scope) => WRITE_SCOPES.has(scope)))
-          throw new HttpError(409, DRIVE_MESSAGES.cannotWrite)
+          throw httpErrors.conflict(DRIVE_MESSAGES.cannotWrite)
         let created: DriveListedFile
         try {
           created = await drive.createFile(file)
         } catch (error) {
           if (classifyGoogleError(error).kind === 'insufficient-scope') {
-            throw new HttpError(409, DRIVE_MESSAGES.cannotWrite)
+            throw httpErrors.conflict(DRIVE_MESSAGES.cannotWrite)
           }
           throw error
         }
@@ -297,7 +298,7 @@ export function createDriveService(deps: Deps) {
       }
       // Access lost while the files were read: the same answer as losing it while listing.
       if (!(await deps.repository.findConnection(user.id))) {
-        throw new HttpError(409, DRIVE_MESSAGES.revoked)
+        throw httpErrors.conflict(DRIVE_MESSAGES.revoked)
       }
       if (pending === 0) await refreshChunkStatistics(db)
       const report = await syncReport(user.id)
@@ -328,7 +329,7 @@ export function createDriveService(deps: Deps) {
       choice: 'keep' | 'remove',
       forgetDrive: (userId: string, documents: 'keep' | 'remove') => Promise<number>,
     ) {
-      if (!google || !connections) throw new HttpError(503, DRIVE_MESSAGES.notConfigured)
+      if (!google || !connections) throw serverError(503, DRIVE_MESSAGES.notConfigured)
       await connections.disconnect(user.id)
       return { removedDocuments: await forgetDrive(user.id, choice) }
     },

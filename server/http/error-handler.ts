@@ -1,14 +1,14 @@
 /**
  * The one error handler: every failure leaves as `{ success: false, message }`. A 4xx message is
  * written for the person who sent the request; a 5xx says only that it is our fault, and the
- * details go to the log. Bad input never becomes a 500.
+ * details go to the log, unless it was thrown on purpose with a sentence (errors.ts
+ * `serverError`: Drive busy, shutting down). Bad input never becomes a 500.
  */
-
 import type { Socket } from 'node:net'
+import { HttpError } from '@fastify/sensible'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
-import { HttpError } from './errors.ts'
 
 export const SERVER_FAULT_MESSAGE = 'Something went wrong on our side.'
 const MIB = 1024 * 1024
@@ -102,7 +102,9 @@ function toClientError(error: FastifyError): ClientError {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return { statusCode: 415, message: 'Unsupported content type: send the body as application/json' }
   }
-  if (error instanceof HttpError) return { statusCode: error.statusCode, message: error.message }
+  // Thrown on purpose (server/http/errors.ts): a 4xx, or a 5xx made to be read (`expose`).
+  if (error instanceof HttpError && error.expose)
+    return { statusCode: error.statusCode, message: error.message }
   const statusCode = error.statusCode ?? 500
   if (statusCode >= 400 && statusCode < 500) return { statusCode, message: error.message }
   return { statusCode: 500, message: SERVER_FAULT_MESSAGE }

@@ -3,7 +3,6 @@
  * limit would also count static files). Counts live in the database (README D34), so this
  * registers after the database plugin. Every 429 is the API's envelope, with Retry-After.
  */
-
 import rateLimit from '@fastify/rate-limit'
 import fp from 'fastify-plugin'
 import { tooManyAttempts } from './errors.ts'

@@ -9,11 +9,10 @@
  * - JSON routes take only JSON: Fastify's text/plain parser is removed, because a cross-site
  *   <form> can send text/plain without a CORS preflight.
  */
-
+import { httpErrors } from '@fastify/sensible'
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import fp from 'fastify-plugin'
 import { STATE_CHANGING_METHODS } from './define-route.ts'
-import { HttpError } from './errors.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -40,7 +39,7 @@ export const requestGuardsPlugin = fp<{ publicOrigin: string }>(
     app.decorate(
       'refuseCrossSite',
       (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
-        done(isSameSite(request) ? undefined : new HttpError(403, CROSS_SITE_MESSAGE))
+        done(isSameSite(request) ? undefined : httpErrors.forbidden(CROSS_SITE_MESSAGE))
       },
     )
 

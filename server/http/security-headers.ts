@@ -15,7 +15,6 @@
  * of the whole API in bench/http.ts. Our headers are the same for every response, so helmet
  * computes them once, at start, on a scratch instance, and one hook sets the right constant set.
  */
-
 import helmet, { type FastifyHelmetOptions } from '@fastify/helmet'
 import Fastify, { type FastifyReply, type FastifyRequest, type HookHandlerDoneFunction } from 'fastify'
 import fp from 'fastify-plugin'

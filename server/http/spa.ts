@@ -5,7 +5,6 @@
  * shows at once. The build writes .br and .gz siblings (build/precompress.ts); the one the
  * request accepts is sent with its Content-Encoding and `Vary: Accept-Encoding`.
  */
-
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import fastifyStatic from '@fastify/static'

@@ -4,7 +4,6 @@
  * (preClose: the jobs under way finish, while the database is still open). With metrics on, the
  * jobs by state are read from the table at each scrape.
  */
-
 import fp from 'fastify-plugin'
 import { createJobQueue, type JobQueue } from './job-queue.ts'
 import { createJobStatsRepository } from './job-stats-repository.ts'
