@@ -14,6 +14,7 @@ import { sql } from 'drizzle-orm'
 import type OpenAI from 'openai'
 import type { EmbeddingConfig } from '../config.ts'
 import type { Db } from '../db/database.ts'
+import { queryRows } from '../db/query-rows.ts'
 import { type PassageRow, toPassage } from '../documents/documents-repository.ts'
 import type { Passage } from '../documents/passages.ts'
 import { loadOpenAI } from './llm.ts'
@@ -103,14 +104,15 @@ const literal = (v: number[]) => `[${v.map((x) => (Number.isFinite(x) ? x : 0)).
 export async function embedMissingChunks(db: Db, embedder: Embedder, userId?: string): Promise<number> {
   let done = 0
   for (;;) {
-    const { rows } = (await db.execute(sql`
+    const rows = await queryRows<{ id: string; user_id: string; heading: string | null; text: string }>(
+      db,
+      sql`
       select c.id, c.user_id, c.heading, c.text from document_chunks c
       where (${userId ?? null}::uuid is null or c.user_id = ${userId ?? null}::uuid)
         and not exists (select 1 from chunk_embeddings e where e.chunk_id = c.id and e.model = ${embedder.model})
       order by c.id
-      limit ${EMBEDDING_BATCH}`)) as unknown as {
-      rows: { id: string; user_id: string; heading: string | null; text: string }[]
-    }
+      limit ${EMBEDDING_BATCH}`,
+    )
     if (rows.length === 0) return done
     const vectors = await embedder.embed(
       rows.map((r) => `${r.heading ? `${r.heading}\n` : ''}${r.text}`.slice(0, EMBEDDING_INPUT_CHARS)),
@@ -143,7 +145,9 @@ export async function vectorSearch(
   query: number[],
   limit: number,
 ): Promise<Passage[]> {
-  const { rows } = (await db.execute(sql`
+  const rows = await queryRows<PassageRow>(
+    db,
+    sql`
     select c.id as chunk_id, c.document_id, d.name as document_name, c.page, c.heading, d.link, c.text,
       1 - (e.embedding <=> ${literal(query)}::vector) as rank
     from chunk_embeddings e
@@ -151,7 +155,8 @@ export async function vectorSearch(
     join documents d on d.id = c.document_id
     where e.user_id = ${userId} and e.model = ${model}
     order by e.embedding <=> ${literal(query)}::vector, c.id
-    limit ${limit}`)) as unknown as { rows: PassageRow[] }
+    limit ${limit}`,
+  )
   return rows.map(toPassage)
 }
 

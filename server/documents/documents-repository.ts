@@ -4,6 +4,7 @@
  */
 import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
+import { queryRows } from '../db/query-rows.ts'
 import { documentChunks, documents } from '../db/schema.ts'
 import type { Chunk } from './chunker.ts'
 import type { Passage } from './passages.ts'
@@ -127,11 +128,12 @@ export async function refreshChunkStatistics(db: Db): Promise<boolean> {
   // at most once a second); ask for it now, so the check below sees this ingest's writes.
   // A role may be denied the function on a PostgreSQL server, where autovacuum covers this anyway.
   await db.execute(sql`select pg_stat_force_next_flush()`).catch(() => undefined)
-  const { rows } = (await db.execute(sql`
+  const rows = await queryRows<{ changed: number; live: number }>(
+    db,
+    sql`
     select n_mod_since_analyze::float8 as changed, n_live_tup::float8 as live
-    from pg_stat_user_tables where relname = 'document_chunks'`)) as unknown as {
-    rows: { changed: number; live: number }[]
-  }
+    from pg_stat_user_tables where relname = 'document_chunks'`,
+  )
   const stats = rows[0]
   if (!stats || stats.changed < Math.max(1000, 0.1 * stats.live)) return false
   await db.execute(sql`analyze document_chunks`)
@@ -194,7 +196,9 @@ export function createDocumentsRepository(db: Db) {
    * totals: one small query on the term statistics `replace` keeps.
    */
   async function questionTerms(userId: string, question: string) {
-    const { rows } = (await db.execute(sql`
+    const rows = await queryRows<TermRow>(
+      db,
+      sql`
       select t.lexeme, coalesce(r.chunk_count, 0) as chunks, coalesce(r.document_count, 0) as documents,
         s.chunk_count as total_chunks, s.document_count as total_documents, s.token_count::float8 as total_tokens
       from (
@@ -204,7 +208,8 @@ export function createDocumentsRepository(db: Db) {
       ) as t
       left join retrieval_terms r on r.user_id = ${userId} and r.lexeme = t.lexeme
       left join retrieval_totals s on s.user_id = ${userId}
-      order by t.position`)) as unknown as { rows: TermRow[] }
+      order by t.position`,
+    )
     const totals = rows[0]
     return {
       terms: rows
@@ -231,11 +236,12 @@ export function createDocumentsRepository(db: Db) {
       update retrieval_terms r set chunk_count = r.chunk_count - old.n, document_count = r.document_count - 1
       from old where r.user_id = ${userId} and r.lexeme = old.lexeme`)
     await tx.execute(sql`delete from retrieval_terms where user_id = ${userId} and chunk_count <= 0`)
-    const { rows } = (await tx.execute(sql`
+    const rows = await queryRows<{ chunks: number; tokens: number }>(
+      tx,
+      sql`
       select count(*)::int as chunks, coalesce(sum(token_count), 0)::float8 as tokens
-      from document_chunks where document_id = ${documentId}`)) as unknown as {
-      rows: { chunks: number; tokens: number }[]
-    }
+      from document_chunks where document_id = ${documentId}`,
+    )
     return { chunks: Number(rows[0]?.chunks ?? 0), tokens: Number(rows[0]?.tokens ?? 0) }
   }
 
@@ -447,8 +453,7 @@ export function createDocumentsRepository(db: Db) {
         join documents d on d.id = c.document_id
         order by r.rank desc, c.id
         limit ${limit}`
-      // Both drivers answer `{ rows }`; the shared Db type leaves the result shape open.
-      const { rows } = (await db.execute(query)) as unknown as { rows: PassageRow[] }
+      const rows = await queryRows<PassageRow>(db, query)
       return rows.map(toPassage)
     },
   }

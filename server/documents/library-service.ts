@@ -159,7 +159,7 @@ export function createLibraryService({ db, jobs: queue, now }: { db: Db; jobs: J
       const row = await owned(userId, id)
       await db.transaction(async (tx) => {
         await tx.delete(jobs).where(and(eq(jobs.key, jobKey(row)), eq(jobs.userId, userId)))
-        await removeDocument(tx as unknown as Db, { userId, source: row.source, externalId: row.externalId })
+        await removeDocument(tx, { userId, source: row.source, externalId: row.externalId })
         if (row.source === DRIVE_SOURCE) {
           await tx
             .update(libraryDocuments)

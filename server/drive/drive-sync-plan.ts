@@ -147,7 +147,7 @@ async function recordFiles(
       const reason = skip ?? 'the file is larger than 10 MB'
       // A document that became unreadable to us (now too large, another type) must not linger.
       if (row && row.status !== 'skipped') {
-        await removeDocument(tx as unknown as Db, { userId, source: DRIVE_SOURCE, externalId: file.id })
+        await removeDocument(tx, { userId, source: DRIVE_SOURCE, externalId: file.id })
       }
       writes.set(file.id, { file: libraryInput(userId, file, via), status: 'skipped', reason })
       plan.skipped.push({ name: file.name, reason })
@@ -177,10 +177,10 @@ async function recordFiles(
 /** Removes documents (passages and rows) and notes the ready ones in the plan (an excluded row is never ready). */
 async function removeRows(tx: Executor, userId: string, rows: readonly LibraryRow[], plan: DriveSyncPlan) {
   for (const row of rows) {
-    await removeDocument(tx as unknown as Db, { userId, source: DRIVE_SOURCE, externalId: row.externalId })
+    await removeDocument(tx, { userId, source: DRIVE_SOURCE, externalId: row.externalId })
     if (row.status === 'ready') plan.removed.push(row.name)
   }
-  await createLibraryRepository(tx as unknown as Db).remove(rows.map((r) => r.id))
+  await createLibraryRepository(tx).remove(rows.map((r) => r.id))
 }
 
 /** The first sync (or one whose token Drive refused): the whole listing against the library. */

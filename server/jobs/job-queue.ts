@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto'
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Db } from '../db/database.ts'
+import { queryRows } from '../db/query-rows.ts'
 import { jobs } from '../db/schema.ts'
 
 export type Job = {
@@ -102,7 +103,16 @@ export function createJobQueue(options: JobQueueOptions) {
     const kinds = [...handlers.keys()]
     if (kinds.length === 0 || limit <= 0) return []
     const at = now()
-    const { rows } = (await db.execute(sql`
+    const rows = await queryRows<{
+      id: string
+      kind: string
+      key: string
+      user_id: string
+      payload: Record<string, unknown>
+      attempts: number
+    }>(
+      db,
+      sql`
       update ${jobs} set
         locked_by = ${workerId},
         locked_until = ${leaseEnd().toISOString()}::timestamptz,
@@ -119,16 +129,8 @@ export function createJobQueue(options: JobQueueOptions) {
         limit ${limit}
         for update skip locked
       )
-      returning id, kind, key, user_id, payload, attempts`)) as unknown as {
-      rows: {
-        id: string
-        kind: string
-        key: string
-        user_id: string
-        payload: Record<string, unknown>
-        attempts: number
-      }[]
-    }
+      returning id, kind, key, user_id, payload, attempts`,
+    )
     return rows.map((r) => ({
       id: r.id,
       kind: r.kind,

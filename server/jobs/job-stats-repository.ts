@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
+import { queryRows } from '../db/query-rows.ts'
 import { jobs, libraryDocuments } from '../db/schema.ts'
 
 /**
@@ -21,7 +22,9 @@ export function createJobStatsRepository(db: Db) {
   return {
     async ingestJobsByState(now: Date): Promise<Record<IngestJobState, number>> {
       const at = now.toISOString()
-      const { rows } = (await db.execute(sql`
+      const rows = await queryRows<{ state: IngestJobState; n: number }>(
+        db,
+        sql`
         select state, count(*)::int as n from (
           select case
             when ${jobs.lockedUntil} >= ${at}::timestamptz then 'running'
@@ -33,9 +36,8 @@ export function createJobStatsRepository(db: Db) {
         ) as by_state
         group by state
         union all
-        select 'failed', count(*)::int from ${libraryDocuments} where ${libraryDocuments.status} = 'failed' and not ${libraryDocuments.excluded}`)) as unknown as {
-        rows: { state: IngestJobState; n: number }[]
-      }
+        select 'failed', count(*)::int from ${libraryDocuments} where ${libraryDocuments.status} = 'failed' and not ${libraryDocuments.excluded}`,
+      )
       const counts = Object.fromEntries(INGEST_JOB_STATES.map((s) => [s, 0])) as Record<
         IngestJobState,
         number
