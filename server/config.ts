@@ -8,7 +8,6 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
 import { DRIVE_CALLBACK_PATH } from '#contracts/drive.ts'
-import type { LlmConfig } from './assistant/llm.ts'
 
 export const APP_SECRET_MIN_LENGTH = 32
 const APP_SECRET_FILE = 'app-secret'
@@ -67,6 +66,9 @@ export type Config = {
 }
 
 export type MetricsConfig = { enabled: boolean; token: string | null }
+
+/** An OpenAI-compatible chat model (LLM_BASE_URL, LLM_MODEL, LLM_API_KEY, LLM_TIMEOUT_MS). */
+export type LlmConfig = { baseUrl: string; apiKey: string; model: string; timeoutMs: number }
 
 export const METRICS_TOKEN_MIN_LENGTH = 16
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000

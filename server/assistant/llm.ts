@@ -8,6 +8,7 @@
  * a long answer that keeps coming is never cut, and a model that stops sending fails in time.
  */
 import type OpenAI from 'openai'
+import type { LlmConfig } from '../config.ts'
 import type { ModelUsage } from '../operations/metrics.ts'
 import type { ChatPromptMessage } from './prompt.ts'
 
@@ -18,8 +19,6 @@ export const loadOpenAI = () => {
   openaiModule ??= import('openai')
   return openaiModule
 }
-
-export type LlmConfig = { baseUrl: string; apiKey: string; model: string; timeoutMs: number }
 
 export type Llm = {
   model: string

@@ -23,7 +23,6 @@ import type {
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { z } from 'zod'
 import type { Endpoint } from '#contracts/endpoint.ts'
-import type { CurrentUser } from '../auth/auth-service.ts'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -50,7 +49,8 @@ export type RouteInput<E extends Endpoint, A extends Auth> = {
   params: Parsed<E['params']>
   body: Parsed<E['request']>
   query: Parsed<E['query']>
-  user: A extends 'user' ? CurrentUser : null
+  /** The signed-in person, as the authentication plugin sets `request.user`. */
+  user: A extends 'user' ? NonNullable<FastifyRequest['user']> : null
   request: FastifyRequest
   reply: FastifyReply
 }
