@@ -17,7 +17,7 @@ import { rateLimitPlugin } from '#server/http/rate-limit.ts'
 import { requestGuardsPlugin } from '#server/http/request-guards.ts'
 import { jobsPlugin } from '#server/jobs/jobs-plugin.ts'
 import { operationsPlugin } from '#server/operations/operations-plugin.ts'
-import { testConfig, UNLIMITED_AUTH } from './helper.ts'
+import { testConfig, UNLIMITED_AUTH } from './support/helper.ts'
 
 const config = testConfig()
 const now = () => new Date()

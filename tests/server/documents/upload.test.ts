@@ -1,0 +1,180 @@
+/**
+ * The spec's upload call (`POST /chat/sessions/{id}/files/upload`, multipart field `file`): a PDF
+ * or a text file of 10 KB to 5 MB is stored in the person's library and read like any other
+ * document, so the next question about it is answered from it and cites it; the spec's sentences
+ * as 400s for anything else; another person's conversation answers like a missing one; a deleted
+ * upload is never cited again.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { documentEndpoints } from '#contracts/documents.ts'
+import { fillPath } from '#contracts/endpoint.ts'
+import type { App } from '#server/app.ts'
+import { call, createConversation, errorOf, sendOk } from '../support/chat-helpers.ts'
+import { newPerson, type Person } from '../support/drive-helpers.ts'
+import { buildTestApp } from '../support/helper.ts'
+
+let app: App
+
+beforeAll(async () => {
+  app = await buildTestApp()
+})
+afterAll(async () => {
+  await app.close()
+})
+
+const { uploadFile, listDocuments, deleteDocument } = documentEndpoints
+
+type Part = { name: string; type: string; bytes: Uint8Array }
+
+/** A multipart/form-data body as a browser's FormData sends it. */
+function multipart(parts: { field: string; file?: Part; value?: string }[]) {
+  const boundary = '----docchat-test-boundary'
+  const chunks: Buffer[] = []
+  for (const part of parts) {
+    chunks.push(Buffer.from(`--${boundary}\r\n`))
+    if (part.file) {
+      chunks.push(
+        Buffer.from(
+          `Content-Disposition: form-data; name="${part.field}"; filename="${part.file.name}"\r\n` +
+            `Content-Type: ${part.file.type}\r\n\r\n`,
+        ),
+        Buffer.from(part.file.bytes),
+        Buffer.from('\r\n'),
+      )
+    } else {
+      chunks.push(
+        Buffer.from(`Content-Disposition: form-data; name="${part.field}"\r\n\r\n${part.value}\r\n`),
+      )
+    }
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`))
+  return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` }
+}
+
+function upload(person: Pick<Person, 'cookie'>, conversationId: string, file?: Part) {
+  const body = multipart(
+    file
+      ? [
+          { field: 'file', file },
+          { field: 'message', value: '' },
+        ]
+      : [],
+  )
+  return app.inject({
+    method: uploadFile.method,
+    url: fillPath(uploadFile.path, { id: conversationId }),
+    headers: { cookie: person.cookie, 'content-type': body.contentType },
+    payload: body.payload,
+  })
+}
+
+/** Text of `size` bytes that says `fact` among filler sentences. */
+function textFile(name: string, fact: string, size = 12 * 1024): Part {
+  let text = `${fact}\n\n`
+  while (text.length < size) text += 'The committee met again and reviewed the quarterly figures in detail. '
+  return { name, type: 'text/plain', bytes: new TextEncoder().encode(text.slice(0, size)) }
+}
+
+async function pdfFile(name: string, fact: string): Promise<Part> {
+  const { PDFDocument, StandardFonts } = await import('pdf-lib')
+  const doc = await PDFDocument.create()
+  const font = await doc.embedFont(StandardFonts.Helvetica)
+  doc.addPage([400, 300]).drawText('Cover page of the pier survey.', { x: 20, y: 250, size: 11, font })
+  doc.addPage([400, 300]).drawText(fact, { x: 20, y: 250, size: 11, font })
+  // Padding in the metadata: the spec's minimum is 10 KB.
+  doc.setSubject('survey '.repeat(2000))
+  return { name, type: 'application/pdf', bytes: await doc.save({ useObjectStreams: false }) }
+}
+
+async function person(): Promise<Person & { conversationId: string }> {
+  const someone = await newPerson(app, 'upload')
+  const conversation = await createConversation(app, someone.cookie, 'Uploads')
+  return { ...someone, conversationId: conversation._id }
+}
+
+test('an uploaded PDF is read at once, listed in the library, and the next answer cites it', async () => {
+  const ada = await person()
+  const file = await pdfFile('pier-survey.pdf', 'The pier survey found the tide gauge code KESTREL-9914.')
+
+  const response = await upload(ada, ada.conversationId, file)
+
+  expect(response.statusCode).toBe(201)
+  const document = uploadFile.response.parse(response.json()).data
+  expect(document).toMatchObject({ name: 'pier-survey.pdf', source: 'upload', status: 'ready', pages: 2 })
+  const library = listDocuments.response.parse(
+    (await call(app, listDocuments, { cookie: ada.cookie })).json(),
+  )
+  expect(library.data.documents.map((d) => d.name)).toEqual(['pier-survey.pdf'])
+  const { aiMessage } = await sendOk(
+    app,
+    ada.cookie,
+    ada.conversationId,
+    'What is the tide gauge code in the pier survey?',
+  )
+  expect(aiMessage.content).toContain('KESTREL-9914')
+  expect(aiMessage.sources.map((s) => s.documentName)).toContain('pier-survey.pdf')
+})
+
+test('a text file is read in whichever encoding it was saved (UTF-16 here)', async () => {
+  const ada = await person()
+  const text = textFile('notes.txt', 'Notepad notes: the ferry password is MARLIN-2207.', 6 * 1024)
+  const utf16 = Buffer.from(`\uFEFF${new TextDecoder().decode(text.bytes)}`, 'utf16le')
+
+  const response = await upload(ada, ada.conversationId, { ...text, bytes: utf16 })
+
+  expect(response.statusCode).toBe(201)
+  expect(uploadFile.response.parse(response.json()).data.status).toBe('ready')
+  const { aiMessage } = await sendOk(app, ada.cookie, ada.conversationId, 'What is the ferry password?')
+  expect(aiMessage.content).toContain('MARLIN-2207')
+})
+
+test("the spec's sentences as 400s: wrong type, under 10KB, over 5MB, no file", async () => {
+  const ada = await person()
+  const cases: [Part | undefined, string][] = [
+    [
+      { name: 'photo.png', type: 'image/png', bytes: new Uint8Array(20 * 1024) },
+      'Only PDF and Text files are allowed.',
+    ],
+    [textFile('small.txt', 'tiny', 5 * 1024), 'File size must be at least 10KB.'],
+    [textFile('huge.txt', 'huge', 5 * 1024 * 1024 + 1), 'File size must not exceed 5MB.'],
+    [undefined, 'Choose a file to upload.'],
+  ]
+  for (const [file, message] of cases) {
+    const response = await upload(ada, ada.conversationId, file)
+    expect({ status: response.statusCode, message: errorOf(response) }).toEqual({ status: 400, message })
+  }
+  const library = listDocuments.response.parse(
+    (await call(app, listDocuments, { cookie: ada.cookie })).json(),
+  )
+  expect(library.data.documents).toEqual([])
+})
+
+test("another person's conversation answers 404 like a missing one; signed out is 401", async () => {
+  const ada = await person()
+  const bob = await person()
+  const file = textFile('notes.txt', 'Nothing to see.')
+
+  const theirs = await upload(bob, ada.conversationId, file)
+  const missing = await upload(bob, '0b5c7a52-6c2f-4f4e-9a51-5d1c43e0a111', file)
+
+  expect(theirs.statusCode).toBe(404)
+  expect(theirs.json()).toEqual(missing.json())
+  expect((await upload({ cookie: '' }, ada.conversationId, file)).statusCode).toBe(401)
+})
+
+test('a deleted upload is never cited again', async () => {
+  const ada = await person()
+  const response = await upload(
+    ada,
+    ada.conversationId,
+    textFile('codes.txt', 'The vault combination is OSPREY-3141.'),
+  )
+  const document = uploadFile.response.parse(response.json()).data
+
+  const deleted = await call(app, deleteDocument, { cookie: ada.cookie, params: { id: document.id } })
+
+  expect(deleted.statusCode).toBe(200)
+  const { aiMessage } = await sendOk(app, ada.cookie, ada.conversationId, 'What is the vault combination?')
+  expect(aiMessage.content).not.toContain('OSPREY-3141')
+  expect(aiMessage.sources).toEqual([])
+})
