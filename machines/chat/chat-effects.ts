@@ -1,9 +1,13 @@
 /**
- * Effects that report back as events. An invoke runs one request per state, but deletions and
- * feedback may overlap (delete two conversations in a row, rate two answers), so those run as
- * spawned callback actors that send the machine a fact when their request settles.
+ * The chat machine's effects: the actors that run its calls and the logger action, built from the
+ * deps the app (or a test) injects; provideChatMachine(deps) fills the machine's slots with them.
+ * Deletions, renames and feedback may overlap (delete two conversations in a row, rate two
+ * answers), so those run as spawned callback actors that send the machine a fact when their
+ * request settles; a streamed answer sends its tokens and its outcome the same way.
  */
-import { type EventObject, fromCallback } from 'xstate'
+import { type EventObject, fromCallback, fromPromise } from 'xstate'
+import type { Conversation, Feedback, Message, SearchHit, SendMessageResponse } from '#contracts/chat.ts'
+import type { AnswerStream, ChatDeps, ChatEvent } from './chat-types.ts'
 
 type Reports<TInput, TOutput, TEvent extends EventObject> = {
   done: (input: TInput, output: TOutput) => TEvent
@@ -11,7 +15,7 @@ type Reports<TInput, TOutput, TEvent extends EventObject> = {
 }
 
 /** Runs `request(input)` once and sends back `done` or `failed`; stop it after either arrives. */
-export function fromReportingRequest<TInput, TOutput, TEvent extends EventObject>(
+function fromReportingRequest<TInput, TOutput, TEvent extends EventObject>(
   request: (input: TInput) => Promise<TOutput>,
   reports: Reports<TInput, TOutput, TEvent>,
 ) {
@@ -30,4 +34,91 @@ export function reportingNotProvided<TInput>(name: string) {
       `The "${name}" effect was not provided: build the machine with its provide…Machine(deps).`,
     )
   })
+}
+
+/**
+ * A streamed answer as a callback actor: tokens and the outcome come back as events; stopping the
+ * actor (Stop, or leaving the state) aborts the request.
+ */
+function fromAnswerStream<TInput>(
+  start: (input: TInput, stream: AnswerStream) => Promise<SendMessageResponse>,
+) {
+  return fromCallback<EventObject, TInput>(({ input, sendBack }) => {
+    const stop = new AbortController()
+    start(input, { onToken: (text) => sendBack({ type: 'chat.token', text }), signal: stop.signal }).then(
+      (reply) => sendBack({ type: 'chat.replied', reply }),
+      (error: unknown) => {
+        if (!stop.signal.aborted) sendBack({ type: 'chat.answerFailed', error })
+      },
+    )
+    return () => stop.abort()
+  })
+}
+
+/** The actor for each of the machine's effect slots, calling `deps`. */
+export function chatActors(deps: ChatDeps) {
+  return {
+    listConversations: fromPromise<Conversation[], void>(() => deps.listConversations()),
+    listMessages: fromPromise<Message[], { conversationId: string }>(({ input }) =>
+      deps.listMessages(input.conversationId),
+    ),
+    createConversation: fromPromise<Conversation, { title: string }>(({ input }) =>
+      deps.createConversation(input.title),
+    ),
+    sendMessage: fromAnswerStream(
+      ({ conversationId, content }: { conversationId: string; content: string }, stream) =>
+        deps.sendMessage(conversationId, content, stream),
+    ),
+    regenerate: fromAnswerStream(
+      ({ conversationId, messageId }: { conversationId: string; messageId: string }, stream) =>
+        deps.regenerate(conversationId, messageId, stream),
+    ),
+    deleteConversation: fromReportingRequest(
+      ({ conversationId }: { conversationId: string }) => deps.deleteConversation(conversationId),
+      {
+        done: ({ conversationId }): ChatEvent => ({ type: 'chat.conversationDeleted', conversationId }),
+        failed: ({ conversationId }, error): ChatEvent => ({
+          type: 'chat.deleteFailed',
+          conversationId,
+          error,
+        }),
+      },
+    ),
+    searchConversations: fromPromise<SearchHit[], { query: string }>(({ input }) =>
+      deps.searchConversations(input.query),
+    ),
+    renameConversation: fromReportingRequest(
+      ({ conversationId, title }: { conversationId: string; title: string }) =>
+        deps.renameConversation(conversationId, title),
+      {
+        done: (_, conversation): ChatEvent => ({ type: 'chat.renamed', conversation }),
+        failed: ({ conversationId }, error): ChatEvent => ({
+          type: 'chat.renameFailed',
+          conversationId,
+          error,
+        }),
+      },
+    ),
+    setFeedback: fromReportingRequest(
+      ({ messageId, feedback }: { messageId: string; feedback: Feedback }) =>
+        deps.setFeedback(messageId, feedback),
+      {
+        done: ({ messageId }, saved): ChatEvent => ({
+          type: 'chat.feedbackSaved',
+          messageId,
+          feedback: saved.feedback,
+        }),
+        failed: ({ messageId }, error): ChatEvent => ({ type: 'chat.feedbackFailed', messageId, error }),
+      },
+    ),
+  }
+}
+
+/** SPEC §8: every chat failure is logged only, through the injected logger. */
+export function chatActions(deps: ChatDeps) {
+  return {
+    logFailure: (_: unknown, { failure, error }: { failure: string; error: unknown }) => {
+      deps.log.error(`Chat: ${failure} failed`, error)
+    },
+  }
 }

@@ -1,14 +1,9 @@
 import { expect, test, vi } from 'vitest'
 import { createActor, waitFor } from 'xstate'
 import type { Conversation, Message, SendMessageResponse } from '#contracts/chat.ts'
-import {
-  isAwaitingReplyHere,
-  isStreamingHere,
-  MAX_STOP_CHECKS,
-  provideChatMachine,
-  STOP_CHECK_DELAY_MS,
-} from './chat-machine.ts'
+import { MAX_STOP_CHECKS, provideChatMachine, STOP_CHECK_DELAY_MS } from './chat-machine.ts'
 import { plainText } from './chat-model.ts'
+import { isAwaitingReplyHere, isStreamingHere } from './chat-selectors.ts'
 import type { AnswerStream, ChatDeps } from './chat-types.ts'
 
 function conversation(id: string, updatedAt: string, extra: Partial<Conversation> = {}): Conversation {

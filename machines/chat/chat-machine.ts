@@ -2,21 +2,10 @@
  * The browser half of chat (SPEC §4, §5, §8): the conversation list (loaded once, when the actor
  * starts with the dashboard), the conversation on screen, and the five send steps. Three parallel
  * regions, so a reply keeps arriving while another conversation is opened; deletions and feedback
- * run as spawned reporting requests. Every failure is logged only. Effects: provideChatMachine(deps).
+ * run as spawned reporting requests. Every failure is logged only. Effects (chat-effects.ts) are
+ * injected with provideChatMachine(deps); what views read off a snapshot is in chat-selectors.ts.
  */
-import {
-  and,
-  assign,
-  type EventObject,
-  enqueueActions,
-  fromCallback,
-  fromPromise,
-  not,
-  type SnapshotFrom,
-  setup,
-  stateIn,
-  stopChild,
-} from 'xstate'
+import { and, assign, enqueueActions, not, type SnapshotFrom, setup, stateIn, stopChild } from 'xstate'
 import {
   type Conversation,
   type Feedback,
@@ -26,11 +15,10 @@ import {
   type SendMessageResponse,
 } from '#contracts/chat.ts'
 import { actionNotProvided, notProvided } from '#machines/shared/effects.ts'
-import { fromReportingRequest, reportingNotProvided } from './chat-effects.ts'
+import { chatActions, chatActors, reportingNotProvided } from './chat-effects.ts'
 import {
   adoptCreatedConversation,
   adoptStoredStop,
-  answerIdOf,
   appendRegenerated,
   appendToken,
   applyReply,
@@ -54,7 +42,7 @@ import {
   without,
   withoutConversation,
 } from './chat-model.ts'
-import type { AnswerStream, ChatContext, ChatDeps, ChatEvent } from './chat-types.ts'
+import type { ChatContext, ChatDeps, ChatEvent } from './chat-types.ts'
 
 // Params builders for the many actions that take the event's ids or error as they are.
 const conversationOf = ({ event }: { event: { conversationId: string } }) => ({
@@ -546,104 +534,6 @@ export const chatMachine = chatSetup.createMachine({
 
 export type ChatSnapshot = SnapshotFrom<typeof chatMachine>
 
-/**
- * The typing indicator (SPEC §2): a reply is awaited for the conversation on screen and none of
- * it has arrived yet (then the growing answer shows instead).
- */
-export function isAwaitingReplyHere(snapshot: ChatSnapshot): boolean {
-  const { outgoing, messages, regenerating } = snapshot.context
-  if (!snapshot.hasTag('sending')) return false
-  if (regenerating)
-    return messages.some((m) => m.id === regenerating.messageId && m.streaming && m.content === '')
-  return (
-    outgoing !== null &&
-    messages.some((m) => m.id === outgoing.tempId) &&
-    !messages.some((m) => m.id === answerIdOf(outgoing.tempId))
-  )
-}
-
-/** An answer is being written in the conversation on screen: the Stop button shows. */
-export function isStreamingHere(snapshot: ChatSnapshot): boolean {
-  const { outgoing, messages, regenerating } = snapshot.context
-  if (!snapshot.hasTag('streaming')) return false
-  if (regenerating) return messages.some((m) => m.id === regenerating.messageId)
-  return outgoing !== null && messages.some((m) => m.id === outgoing.tempId)
-}
-
-/**
- * A streamed answer as a callback actor: tokens and the outcome come back as events; stopping the
- * actor (Stop, or leaving the state) aborts the request.
- */
-function fromAnswerStream<TInput>(
-  start: (input: TInput, stream: AnswerStream) => Promise<SendMessageResponse>,
-) {
-  return fromCallback<EventObject, TInput>(({ input, sendBack }) => {
-    const stop = new AbortController()
-    start(input, { onToken: (text) => sendBack({ type: 'chat.token', text }), signal: stop.signal }).then(
-      (reply) => sendBack({ type: 'chat.replied', reply }),
-      (error: unknown) => {
-        if (!stop.signal.aborted) sendBack({ type: 'chat.answerFailed', error })
-      },
-    )
-    return () => stop.abort()
-  })
-}
-
 export function provideChatMachine(deps: ChatDeps) {
-  return chatMachine.provide({
-    actors: {
-      listConversations: fromPromise(() => deps.listConversations()),
-      listMessages: fromPromise(({ input }) => deps.listMessages(input.conversationId)),
-      createConversation: fromPromise(({ input }) => deps.createConversation(input.title)),
-      sendMessage: fromAnswerStream(
-        ({ conversationId, content }: { conversationId: string; content: string }, stream) =>
-          deps.sendMessage(conversationId, content, stream),
-      ),
-      regenerate: fromAnswerStream(
-        ({ conversationId, messageId }: { conversationId: string; messageId: string }, stream) =>
-          deps.regenerate(conversationId, messageId, stream),
-      ),
-      deleteConversation: fromReportingRequest(
-        ({ conversationId }: { conversationId: string }) => deps.deleteConversation(conversationId),
-        {
-          done: ({ conversationId }): ChatEvent => ({ type: 'chat.conversationDeleted', conversationId }),
-          failed: ({ conversationId }, error): ChatEvent => ({
-            type: 'chat.deleteFailed',
-            conversationId,
-            error,
-          }),
-        },
-      ),
-      searchConversations: fromPromise(({ input }) => deps.searchConversations(input.query)),
-      renameConversation: fromReportingRequest(
-        ({ conversationId, title }: { conversationId: string; title: string }) =>
-          deps.renameConversation(conversationId, title),
-        {
-          done: (_, conversation): ChatEvent => ({ type: 'chat.renamed', conversation }),
-          failed: ({ conversationId }, error): ChatEvent => ({
-            type: 'chat.renameFailed',
-            conversationId,
-            error,
-          }),
-        },
-      ),
-      setFeedback: fromReportingRequest(
-        ({ messageId, feedback }: { messageId: string; feedback: Feedback }) =>
-          deps.setFeedback(messageId, feedback),
-        {
-          done: ({ messageId }, saved): ChatEvent => ({
-            type: 'chat.feedbackSaved',
-            messageId,
-            feedback: saved.feedback,
-          }),
-          failed: ({ messageId }, error): ChatEvent => ({ type: 'chat.feedbackFailed', messageId, error }),
-        },
-      ),
-    },
-    actions: {
-      logFailure: (_, { failure, error }) => {
-        deps.log.error(`Chat: ${failure} failed`, error)
-      },
-    },
-  })
+  return chatMachine.provide({ actors: chatActors(deps), actions: chatActions(deps) })
 }

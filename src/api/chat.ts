@@ -10,8 +10,6 @@ import {
 import type { StreamCall, StreamHandlers } from './chat-stream.ts'
 import type { Http } from './client.ts'
 
-export type ChatApi = ReturnType<typeof createChatApi>
-
 export function createChatApi(http: Http, stream?: StreamCall) {
   const streaming = () => {
     if (!stream) throw new Error('chat: streamed calls need a stream client')

@@ -82,8 +82,3 @@ export function createHttp({
     return parsed.data as ResponseOf<E>
   }
 }
-
-/** 401 and 403 from the session check are expected (SPEC §8): not logged. */
-export function isAuthFailure(error: unknown): boolean {
-  return error instanceof ApiError && (error.status === 401 || error.status === 403)
-}

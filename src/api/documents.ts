@@ -3,8 +3,6 @@ import { documentEndpoints, type Library, type LibraryDocument } from '#contract
 import { ErrorEnvelopeSchema, fillPath } from '#contracts/endpoint.ts'
 import { ApiError, type Http } from './client.ts'
 
-export type DocumentsApi = ReturnType<typeof createDocumentsApi>
-
 export function createDocumentsApi(http: Http) {
   return {
     async listDocuments(): Promise<Library> {

@@ -11,7 +11,7 @@ import { ChatActor } from './chat-actor.ts'
  * (development, view tests) stops and restarts the actor on mount, which restarts the conversation
  * load: joining keeps it to one request, as SPEC §4 says ("Sessions load once").
  */
-export function shareInFlight<T>(call: () => Promise<T>): () => Promise<T> {
+function shareInFlight<T>(call: () => Promise<T>): () => Promise<T> {
   let pending: Promise<T> | null = null
   return () => {
     pending ??= call().finally(() => {

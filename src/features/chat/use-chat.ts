@@ -5,8 +5,12 @@
  */
 import { useMemo } from 'react'
 import type { Feedback } from '#contracts/chat.ts'
-import { isAwaitingReplyHere, isStreamingHere } from '#machines/chat/chat-machine.ts'
-import { canRegenerate } from '#machines/chat/chat-model.ts'
+import {
+  isAwaitingReplyHere,
+  isStreamingHere,
+  openTitleOf,
+  regenerableIdOf,
+} from '#machines/chat/chat-selectors.ts'
 import { ChatActor } from './chat-actor.ts'
 import { preloadMarkdown } from './message-bubble.tsx'
 
@@ -55,16 +59,10 @@ export function useConversation() {
     /** What is typed; a message that could not be sent comes back into it. */
     draft: ChatActor.useSelector((snapshot) => snapshot.context.draft),
     /** The answer Regenerate may write again (the last one), when nothing else is under way. */
-    regenerableId: ChatActor.useSelector((snapshot) => {
-      const last = snapshot.context.messages.at(-1)
-      return last && !snapshot.hasTag('loading') && canRegenerate(snapshot.context, last.id) ? last.id : null
-    }),
+    regenerableId: ChatActor.useSelector(regenerableIdOf),
     ratingMessageIds: ChatActor.useSelector((snapshot) => snapshot.context.ratingMessageIds),
     /** The open conversation's title, null for a new chat. */
-    title: ChatActor.useSelector((snapshot) => {
-      const { conversations, selectedConversationId } = snapshot.context
-      return conversations.find((s) => s.id === selectedConversationId)?.title ?? null
-    }),
+    title: ChatActor.useSelector(openTitleOf),
     ...intents,
   }
 }

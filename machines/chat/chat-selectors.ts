@@ -1,0 +1,43 @@
+/**
+ * What the chat views read off a chat snapshot, beyond plain context fields: whether a reply is
+ * awaited or being written in the conversation on screen, which answer may be written again, and
+ * the open conversation's title. Pure functions of the snapshot, for `useSelector`.
+ */
+import type { ChatSnapshot } from './chat-machine.ts'
+import { answerIdOf, canRegenerate } from './chat-model.ts'
+
+/**
+ * The typing indicator (SPEC §2): a reply is awaited for the conversation on screen and none of
+ * it has arrived yet (then the growing answer shows instead).
+ */
+export function isAwaitingReplyHere(snapshot: ChatSnapshot): boolean {
+  const { outgoing, messages, regenerating } = snapshot.context
+  if (!snapshot.hasTag('sending')) return false
+  if (regenerating)
+    return messages.some((m) => m.id === regenerating.messageId && m.streaming && m.content === '')
+  return (
+    outgoing !== null &&
+    messages.some((m) => m.id === outgoing.tempId) &&
+    !messages.some((m) => m.id === answerIdOf(outgoing.tempId))
+  )
+}
+
+/** An answer is being written in the conversation on screen: the Stop button shows. */
+export function isStreamingHere(snapshot: ChatSnapshot): boolean {
+  const { outgoing, messages, regenerating } = snapshot.context
+  if (!snapshot.hasTag('streaming')) return false
+  if (regenerating) return messages.some((m) => m.id === regenerating.messageId)
+  return outgoing !== null && messages.some((m) => m.id === outgoing.tempId)
+}
+
+/** The answer Regenerate may write again (the last one), when nothing else is under way. */
+export function regenerableIdOf(snapshot: ChatSnapshot): string | null {
+  const last = snapshot.context.messages.at(-1)
+  return last && !snapshot.hasTag('loading') && canRegenerate(snapshot.context, last.id) ? last.id : null
+}
+
+/** The open conversation's title, null for a new chat. */
+export function openTitleOf(snapshot: ChatSnapshot): string | null {
+  const { conversations, selectedConversationId } = snapshot.context
+  return conversations.find((c) => c.id === selectedConversationId)?.title ?? null
+}
