@@ -4,7 +4,7 @@ import type { Conversation, Message, SendMessageResponse } from '#contracts/chat
 import { MAX_STOP_CHECKS, provideChatMachine, STOP_CHECK_DELAY_MS } from './chat-machine.ts'
 import { plainText } from './chat-model.ts'
 import { isAwaitingReplyHere, isStreamingHere } from './chat-selectors.ts'
-import type { AnswerStream, ChatDeps } from './chat-types.ts'
+import type { AnswerStream, ChatDeps, ChatEmitted } from './chat-types.ts'
 
 function conversation(id: string, updatedAt: string, extra: Partial<Conversation> = {}): Conversation {
   return {
@@ -613,4 +613,63 @@ test('previews are plain text: markdown marks and citation markers are stripped'
       '## Travel\n\n**Economy** class on flights under [six hours](https://x.example) [1].\n\n| a | b |\n|---|---|\n| `1` | 2 |',
     ),
   ).toBe('Travel Economy class on flights under six hours. a b 1 2')
+})
+
+/** Everything the chat told the app, in order (the address follows these). */
+function heard(chat: Awaited<ReturnType<typeof startChat>>['chat']) {
+  const facts: ChatEmitted[] = []
+  chat.on('*', (fact) => facts.push(fact))
+  return facts
+}
+
+test('the first message of a new chat tells the app which conversation it started, once', async () => {
+  const { chat } = await startChat()
+  const facts = heard(chat)
+
+  chat.send({ type: 'chat.send', content: 'What is in my report?' })
+  await idle(chat)
+  chat.send({ type: 'chat.send', content: 'And the next one?' })
+  await idle(chat)
+
+  expect(facts).toEqual([{ type: 'chat.conversationStarted', conversationId: 's-created' }])
+})
+
+test('a conversation created after the person left the new chat is not announced', async () => {
+  const gate = Promise.withResolvers<Conversation>()
+  const { chat } = await startChat(fakeDeps({ createConversation: vi.fn(() => gate.promise) }))
+  const facts = heard(chat)
+
+  chat.send({ type: 'chat.send', content: 'What is in my report?' })
+  chat.send({ type: 'chat.new' })
+  gate.resolve(created)
+  await idle(chat)
+
+  expect(facts).toEqual([])
+  expect(chat.getSnapshot().context.conversations[0]?.id).toBe('s-created')
+})
+
+test('a failed first message closes the conversation it started', async () => {
+  const { chat } = await startChat(fakeDeps({ sendMessage: vi.fn().mockRejectedValue(new Error('502')) }))
+  const facts = heard(chat)
+
+  chat.send({ type: 'chat.send', content: 'Hello' })
+  await idle(chat)
+
+  expect(facts).toEqual([
+    { type: 'chat.conversationStarted', conversationId: 's-created' },
+    { type: 'chat.conversationClosed', conversationId: 's-created' },
+  ])
+})
+
+test('deleting the open conversation closes it; deleting another one tells nothing', async () => {
+  const { chat } = await openWithMessages([message('m1', true, 'Hi')])
+  const facts = heard(chat)
+
+  chat.send({ type: 'chat.delete', conversationId: 's-new' })
+  await waitFor(chat, (s) => s.context.conversations.length === 1)
+  expect(facts).toEqual([])
+  chat.send({ type: 'chat.delete', conversationId: 's-old' })
+  await waitFor(chat, (s) => s.context.conversations.length === 0)
+
+  expect(facts).toEqual([{ type: 'chat.conversationClosed', conversationId: 's-old' }])
 })

@@ -5,7 +5,7 @@
  * run as spawned reporting requests. Every failure is logged only. Effects (chat-effects.ts) are
  * injected with provideChatMachine(deps); what views read off a snapshot is in chat-selectors.ts.
  */
-import { and, assign, enqueueActions, not, type SnapshotFrom, setup, stateIn, stopChild } from 'xstate'
+import { and, assign, emit, enqueueActions, not, type SnapshotFrom, setup, stateIn, stopChild } from 'xstate'
 import {
   type Conversation,
   type Feedback,
@@ -42,7 +42,7 @@ import {
   without,
   withoutConversation,
 } from './chat-model.ts'
-import type { ChatContext, ChatDeps, ChatEvent } from './chat-types.ts'
+import type { ChatContext, ChatDeps, ChatEmitted, ChatEvent } from './chat-types.ts'
 
 // Params builders for the many actions that take the event's ids or error as they are.
 const conversationOf = ({ event }: { event: { conversationId: string } }) => ({
@@ -74,6 +74,7 @@ const chatSetup = setup({
   types: {
     context: {} as ChatContext,
     events: {} as ChatEvent,
+    emitted: {} as ChatEmitted,
     tags: {} as 'loading' | 'sending' | 'streaming' | 'conversationsLoading',
   },
   actors: {
@@ -186,11 +187,26 @@ const chatSetup = setup({
   },
 })
 
-/** A conversation created for a message that got no answer is deleted again (SPEC §4 step 5). */
+/**
+ * A conversation created for a message that got no answer is deleted again (SPEC §4 step 5); when
+ * it is the one on screen, the app hears that it closed.
+ */
 const deleteCreatedConversation = chatSetup.enqueueActions(({ context, enqueue }) => {
   const conversationId = createdConversationOf(context)
-  if (conversationId)
-    enqueue.spawnChild('deleteConversation', { id: deleteActorId(conversationId), input: { conversationId } })
+  if (!conversationId) return
+  enqueue.spawnChild('deleteConversation', { id: deleteActorId(conversationId), input: { conversationId } })
+  if (context.selectedConversationId === conversationId)
+    enqueue.emit({ type: 'chat.conversationClosed', conversationId })
+})
+
+/**
+ * Sending into a conversation created for this message, on screen: the first message of a new
+ * chat started it, and the app hears so (the address becomes the conversation's).
+ */
+const announceStarted = chatSetup.enqueueActions(({ context, enqueue }) => {
+  const conversationId = createdConversationOf(context)
+  if (conversationId && context.selectedConversationId === conversationId)
+    enqueue.emit({ type: 'chat.conversationStarted', conversationId })
 })
 
 export const chatMachine = chatSetup.createMachine({
@@ -300,7 +316,10 @@ export const chatMachine = chatSetup.createMachine({
         'chat.conversationDeleted': {
           guard: { type: 'isOpenConversation', params: conversationOf },
           target: '.idle',
-          actions: 'clearConversation',
+          actions: [
+            'clearConversation',
+            emit(({ event }) => ({ type: 'chat.conversationClosed', conversationId: event.conversationId })),
+          ],
           description: 'SPEC §4: deleting the open conversation clears it and resets the selection.',
         },
         'chat.rate': {
@@ -404,6 +423,7 @@ export const chatMachine = chatSetup.createMachine({
         },
         sendingMessage: {
           tags: ['loading', 'sending', 'streaming'],
+          entry: announceStarted,
           invoke: { src: 'sendMessage', input: ({ context }) => outgoingTarget(context) },
           on: {
             'chat.token': { actions: { type: 'appendToken', params: ({ event }) => ({ text: event.text }) } },

@@ -117,6 +117,15 @@ export type ChatReport =
 
 export type ChatEvent = ChatIntent | ChatReport
 
+/**
+ * What the chat tells the app it did on its own, so the address can follow (the machine never
+ * navigates): it started the conversation of a new chat for its first message, or the
+ * conversation on screen went away (deleted, or created for a message that got no answer).
+ */
+export type ChatEmitted =
+  | { type: 'chat.conversationStarted'; conversationId: string }
+  | { type: 'chat.conversationClosed'; conversationId: string }
+
 export type AnswerStream = { onToken: (text: string) => void; signal: AbortSignal }
 
 /** The chat API of src/api/chat.ts satisfies this as it is; the app adds its logger. */

@@ -1,11 +1,22 @@
-/** Every route of SPEC §2, written once. */
+import type { DashboardSection } from '#machines/dashboard/dashboard-machine.ts'
+
+/**
+ * Every route of SPEC §2 and the dashboard's own addresses, written once. The address is the
+ * dashboard's truth: each section has one (its key is the section's name), and so does each
+ * conversation; /dashboard, where sign-in lands, shows the chat as /dashboard/chat does.
+ */
 export const paths = {
   login: '/login',
   register: '/register',
   dashboard: '/dashboard',
+  chat: '/dashboard/chat',
+  docs: '/dashboard/docs',
+  integrations: '/dashboard/integrations',
+  history: '/dashboard/history',
+  settings: '/dashboard/settings',
   /** One conversation, open in the chat view: reload and back/forward keep it. */
   conversation: '/dashboard/c/:id',
-} as const
+} as const satisfies Record<DashboardSection, string> & Record<string, string>
 
 /** The address of one conversation. */
 export const conversationPath = (id: string) => `/dashboard/c/${encodeURIComponent(id)}`

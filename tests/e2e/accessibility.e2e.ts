@@ -124,7 +124,7 @@ for (const [device, viewport] of Object.entries(VIEWPORTS)) {
         ['Settings', 'settings'],
       ] as const
       for (const [label, screen] of sections) {
-        await page.getByRole('navigation').getByRole('button', { name: label }).click()
+        await page.getByRole('navigation').getByRole('link', { name: label }).click()
         await expect(page).toHaveTitle(`${label} · DocChat`)
         await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1)
         if (device === 'phone') {
@@ -143,7 +143,7 @@ test('the skip link comes before the header and the sidebar and lands in the con
 }) => {
   await signUpAndIn(page, uniqueEmail('a11y-skip'))
   // The header's first control; one step back is the only thing before it.
-  await page.getByRole('banner').getByRole('button', { name: 'Settings' }).focus()
+  await page.getByRole('banner').getByRole('link', { name: 'Settings' }).focus()
 
   await page.keyboard.press('Shift+Tab')
   const skip = page.getByRole('link', { name: 'Skip to conversation' })

@@ -65,7 +65,7 @@ test('sign up, sign in, see my email, reload and stay signed in, log out', async
   await expect(page).toHaveURL(/\/dashboard$/)
   await expect(page.getByText(email)).toBeVisible()
 
-  await page.getByRole('button', { name: 'Settings' }).first().click()
+  await page.getByRole('link', { name: 'Settings' }).first().click()
   await expect(page.getByLabel('Display Name')).toBeVisible()
   await snap(page, '06-settings')
 

@@ -85,7 +85,7 @@ test('an answer streams in word by word, renders as markdown, regenerates, and k
   await expect(chat.getByRole('table')).toHaveCount(0)
   await snap(page, '32-after-reload')
 
-  await page.getByRole('button', { name: 'Conversation History' }).click()
+  await page.getByRole('link', { name: 'Conversation History' }).click()
   await chat.getByRole('searchbox', { name: 'Search conversations' }).fill('shorter')
   await chat.getByRole('searchbox', { name: 'Search conversations' }).press('Enter')
   const results = chat.getByRole('list', { name: 'Search results' })
@@ -144,7 +144,7 @@ test('a failed first message goes back into the composer and leaves no empty con
   await expect(page).toHaveURL(/\/dashboard$/)
   await snap(page, '35-failed-send-draft-restored')
   await page.reload()
-  await page.getByRole('button', { name: 'Conversation History' }).click()
+  await page.getByRole('link', { name: 'Conversation History' }).click()
   await expect(page.getByRole('main').getByRole('heading', { name: 'No conversations yet' })).toBeVisible()
   await script({ kind: 'text', text: 'ok' })
 })
@@ -152,18 +152,18 @@ test('a failed first message goes back into the composer and leaves no empty con
 test('a [1] citation opens the passage it quotes, with its document and page', async ({ page }) => {
   test.setTimeout(90_000)
   await signUpAndIn(page, uniqueEmail('cite'))
-  await page.getByRole('button', { name: 'Integrations', exact: true }).click()
+  await page.getByRole('link', { name: 'Integrations', exact: true }).click()
   const popupOpened = page.waitForEvent('popup')
   await page.getByRole('button', { name: 'Connect Now' }).click()
   const popup = await popupOpened
   await popup.getByRole('button', { name: 'Allow' }).click()
   await expect(page.getByRole('button', { name: 'Connected' })).toBeDisabled()
-  await page.getByRole('button', { name: 'Documents', exact: true }).click()
+  await page.getByRole('link', { name: 'Documents', exact: true }).click()
   const main = page.getByRole('main')
   await main.getByRole('button', { name: 'Ingest Documents' }).click()
   await expect(main.getByRole('status')).toContainText(/ingested|added|new/i, { timeout: 60_000 })
 
-  await page.getByRole('button', { name: 'Chat with Docs' }).click()
+  await page.getByRole('link', { name: 'Chat with Docs' }).click()
   await script({
     kind: 'text',
     text: 'The launch code is in the project brief [1]. Nothing else says so [42].',

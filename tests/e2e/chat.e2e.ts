@@ -15,7 +15,7 @@ test('send, find it in History, like it, reload, still liked, delete it', async 
   await expect(chat.getByText(/No language model is configured/)).toBeVisible()
   await snap(page, '10-chat-reply')
 
-  await page.getByRole('button', { name: 'Conversation History' }).click()
+  await page.getByRole('link', { name: 'Conversation History' }).click()
   await expect(page.getByText('Today')).toBeVisible()
   await expect(chat.getByText(question)).toBeVisible()
   await snap(page, '11-history')
@@ -27,7 +27,7 @@ test('send, find it in History, like it, reload, still liked, delete it', async 
   await expect(like).toHaveAttribute('aria-pressed', 'true')
 
   await page.reload()
-  await page.getByRole('button', { name: 'Conversation History' }).click()
+  await page.getByRole('link', { name: 'Conversation History' }).click()
   await chat.getByText(question).first().click()
   await expect(chat.getByRole('button', { name: 'Like', exact: true })).toHaveAttribute(
     'aria-pressed',
@@ -35,12 +35,12 @@ test('send, find it in History, like it, reload, still liked, delete it', async 
   )
   await snap(page, '12-liked-after-reload')
 
-  await page.getByRole('button', { name: 'Conversation History' }).click()
+  await page.getByRole('link', { name: 'Conversation History' }).click()
   await chat.getByRole('button', { name: 'Delete conversation' }).first().click()
   await chat.getByRole('button', { name: 'Delete', exact: true }).click()
   await expect(chat.getByRole('heading', { name: 'No conversations yet' })).toBeVisible()
   await page.reload()
-  await page.getByRole('button', { name: 'Conversation History' }).click()
+  await page.getByRole('link', { name: 'Conversation History' }).click()
   await expect(chat.getByRole('heading', { name: 'No conversations yet' })).toBeVisible()
 })
 
@@ -55,7 +55,7 @@ test('a second user never sees the first user’s conversations', async ({ brows
 
   const second = await browser.newPage()
   await signUpAndIn(second, uniqueEmail('second'))
-  await second.getByRole('button', { name: 'Conversation History' }).click()
+  await second.getByRole('link', { name: 'Conversation History' }).click()
   await expect(second.getByRole('main').getByText('No conversations yet')).toBeVisible()
   await expect(second.getByText(secret)).toHaveCount(0)
 })

@@ -44,7 +44,7 @@ test('a UTF-16 Drive file is answerable; an edit and a deletion in Drive reach t
   try {
     await signUpAndIn(page, uniqueEmail('drive-sync'))
     const main = page.getByRole('main')
-    await page.getByRole('button', { name: 'Integrations', exact: true }).click()
+    await page.getByRole('link', { name: 'Integrations', exact: true }).click()
     const popupOpened = page.waitForEvent('popup')
     await page.getByRole('button', { name: 'Connect Now' }).click()
     const popup = await popupOpened
@@ -53,14 +53,14 @@ test('a UTF-16 Drive file is answerable; an edit and a deletion in Drive reach t
     await expect(popup.getByText(/Google Drive connected/)).toBeVisible()
 
     // First sync: both read, the UTF-16 one included.
-    await page.getByRole('button', { name: 'Documents', exact: true }).click()
+    await page.getByRole('link', { name: 'Documents', exact: true }).click()
     await ingest(page)
     const library = main.getByRole('list', { name: 'Library documents' })
     const item = (name: string) => library.getByRole('listitem', { name })
     await expect(item('windows-notes.txt')).toContainText('Ready')
     await expect(item('tide-table.txt')).toContainText('Ready')
 
-    await page.getByRole('button', { name: 'Chat with Docs' }).click()
+    await page.getByRole('link', { name: 'Chat with Docs' }).click()
     const input = page.getByPlaceholder('Type your message...')
     await input.fill('What is the vault code in the Windows notes?')
     await input.press('Enter')
@@ -73,7 +73,7 @@ test('a UTF-16 Drive file is answerable; an edit and a deletion in Drive reach t
       content: 'Tide table: high water at the north pier moved to 07:15.\n',
     })
     await emulator('DELETE', `/files/${notepad.id}`)
-    await page.getByRole('button', { name: 'Documents', exact: true }).click()
+    await page.getByRole('link', { name: 'Documents', exact: true }).click()
     await ingest(page)
     await expect(main.getByRole('status').filter({ hasText: /^Ingested/ })).toContainText('1 updated')
     await expect(main.getByRole('status').filter({ hasText: /^Ingested/ })).toContainText('1 removed')

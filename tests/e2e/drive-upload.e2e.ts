@@ -38,7 +38,7 @@ test("'Upload to Drive' puts the file in the person's Drive and library; the nex
     await signUpAndIn(page, uniqueEmail('drive-upload'))
     const main = page.getByRole('main')
     // Bob's Drive holds one small file; this test removes what it adds.
-    await page.getByRole('button', { name: 'Integrations', exact: true }).click()
+    await page.getByRole('link', { name: 'Integrations', exact: true }).click()
     const popupOpened = page.waitForEvent('popup')
     await page.getByRole('button', { name: 'Connect Now' }).click()
     const popup = await popupOpened
@@ -46,7 +46,7 @@ test("'Upload to Drive' puts the file in the person's Drive and library; the nex
     await popup.getByRole('button', { name: 'Allow' }).click()
     await expect(popup.getByText(/Google Drive connected/)).toBeVisible()
 
-    await page.getByRole('button', { name: 'Chat with Docs' }).click()
+    await page.getByRole('link', { name: 'Chat with Docs' }).click()
     await main.getByRole('button', { name: 'Attach file' }).click()
     const dialog = page.getByRole('dialog', { name: 'Upload File' })
     await dialog.getByLabel('File to upload').setInputFiles({
@@ -71,7 +71,7 @@ test("'Upload to Drive' puts the file in the person's Drive and library; the nex
     await expect(main.getByText(/GANNET-4471/).last()).toBeVisible({ timeout: 30_000 })
     await expect(main.getByText(FILE_NAME).last()).toBeVisible()
 
-    await page.getByRole('button', { name: 'Documents', exact: true }).click()
+    await page.getByRole('link', { name: 'Documents', exact: true }).click()
     const library = main.getByRole('list', { name: 'Library documents' })
     await expect(library.getByRole('listitem', { name: FILE_NAME })).toContainText('Ready')
   } finally {

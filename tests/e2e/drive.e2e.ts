@@ -6,7 +6,7 @@ test('connect Drive in the popup, list, ingest, and get an answer from a documen
   test.setTimeout(90_000)
   await signUpAndIn(page, uniqueEmail('drive'))
 
-  await page.getByRole('button', { name: 'Integrations', exact: true }).click()
+  await page.getByRole('link', { name: 'Integrations', exact: true }).click()
   await expect(page.getByText('Apps & Integrations')).toBeVisible()
   const popupOpened = page.waitForEvent('popup')
   await page.getByRole('button', { name: 'Connect Now' }).click()
@@ -18,7 +18,7 @@ test('connect Drive in the popup, list, ingest, and get an answer from a documen
   await expect(page.getByRole('button', { name: 'Connected' })).toBeDisabled()
   await snap(page, '21-integrations-connected')
 
-  await page.getByRole('button', { name: 'Documents', exact: true }).click()
+  await page.getByRole('link', { name: 'Documents', exact: true }).click()
   const main = page.getByRole('main')
   await expect(main.getByText('notes.txt')).toBeVisible()
   await expect(main.getByText('zephyr-project-brief.pdf')).toBeVisible()
@@ -28,7 +28,7 @@ test('connect Drive in the popup, list, ingest, and get an answer from a documen
   await expect(main.getByRole('status')).toContainText(/ingested|added|new/i, { timeout: 60_000 })
   await snap(page, '23-ingested')
 
-  await page.getByRole('button', { name: 'Chat with Docs' }).click()
+  await page.getByRole('link', { name: 'Chat with Docs' }).click()
   const input = page.getByPlaceholder('Type your message...')
   await input.fill('What is the Zephyr project launch code?')
   await input.press('Enter')

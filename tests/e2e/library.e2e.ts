@@ -21,13 +21,13 @@ test('the library shows each file’s outcome; an uploaded PDF is cited, once de
   const main = page.getByRole('main')
 
   // Connect Drive, ingest: each file's own outcome in the library.
-  await page.getByRole('button', { name: 'Integrations', exact: true }).click()
+  await page.getByRole('link', { name: 'Integrations', exact: true }).click()
   const popupOpened = page.waitForEvent('popup')
   await page.getByRole('button', { name: 'Connect Now' }).click()
   const popup = await popupOpened
   await popup.getByRole('button', { name: 'Allow' }).click()
   await expect(popup.getByText(/Google Drive connected/)).toBeVisible()
-  await page.getByRole('button', { name: 'Documents', exact: true }).click()
+  await page.getByRole('link', { name: 'Documents', exact: true }).click()
   await main.getByRole('button', { name: 'Ingest Documents' }).click()
   const library = main.getByRole('list', { name: 'Library documents' })
   const item = (name: string) => library.getByRole('listitem', { name })
@@ -42,7 +42,7 @@ test('the library shows each file’s outcome; an uploaded PDF is cited, once de
   await snap(page, '30-library-after-sync')
 
   // Upload a PDF in a conversation, then ask about it.
-  await page.getByRole('button', { name: 'Chat with Docs' }).click()
+  await page.getByRole('link', { name: 'Chat with Docs' }).click()
   const input = page.getByPlaceholder('Type your message...')
   await input.fill('Hello')
   await input.press('Enter')
@@ -63,15 +63,15 @@ test('the library shows each file’s outcome; an uploaded PDF is cited, once de
   await snap(page, '31-answer-from-upload')
 
   // Delete it from the library: the same question no longer finds it.
-  await page.getByRole('button', { name: 'Documents', exact: true }).click()
+  await page.getByRole('link', { name: 'Documents', exact: true }).click()
   await expect(item('harbour-survey.pdf')).toContainText('Ready')
   await item('harbour-survey.pdf').getByRole('button', { name: 'Delete' }).click()
   await expect(item('harbour-survey.pdf')).toHaveCount(0)
   await page.reload()
-  await page.getByRole('button', { name: 'Documents', exact: true }).click()
+  await page.getByRole('link', { name: 'Documents', exact: true }).click()
   await expect(item('zephyr-project-brief.pdf')).toBeVisible()
   await expect(item('harbour-survey.pdf')).toHaveCount(0)
-  await page.getByRole('button', { name: 'Chat with Docs' }).click()
+  await page.getByRole('link', { name: 'Chat with Docs' }).click()
   await input.fill('What is the buoy code PELICAN in the harbour survey?')
   await input.press('Enter')
   await expect(main.getByText(/No language model is configured|couldn't find/).last()).toBeVisible()
@@ -79,7 +79,7 @@ test('the library shows each file’s outcome; an uploaded PDF is cited, once de
   await snap(page, '32-deleted-upload-not-cited')
 
   // Disconnect Drive, removing its documents: the tokens are gone, so Drive says to connect again.
-  await page.getByRole('button', { name: 'Integrations', exact: true }).click()
+  await page.getByRole('link', { name: 'Integrations', exact: true }).click()
   await main.getByRole('button', { name: 'Disconnect' }).click()
   await page
     .getByRole('dialog', { name: 'Disconnect Google Drive' })
@@ -87,7 +87,7 @@ test('the library shows each file’s outcome; an uploaded PDF is cited, once de
     .click()
   await expect(main.getByRole('button', { name: 'Connect Now' })).toBeVisible()
   await page.reload()
-  await page.getByRole('button', { name: 'Documents', exact: true }).click()
+  await page.getByRole('link', { name: 'Documents', exact: true }).click()
   await expect(main.getByText(/Google Drive is not connected/)).toBeVisible()
   await snap(page, '33-disconnected')
 })

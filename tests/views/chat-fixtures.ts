@@ -217,6 +217,6 @@ export async function openChat(backend: ReturnType<typeof chatBackend>) {
     /** Finds text exactly as written, line breaks included (the default matcher folds them). */
     findExact: (text: string) => within(screen.getByRole('main')).findByText(text, { normalizer: exact }),
     input: () => screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement,
-    goTo: (section: string) => app.user.click(within(sidebar).getByRole('button', { name: section })),
+    goTo: (section: string) => app.user.click(within(sidebar).getByRole('link', { name: section })),
   }
 }

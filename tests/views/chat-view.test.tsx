@@ -244,7 +244,7 @@ test('HTML in a message is shown as text, line breaks kept', async () => {
 test('Chat with Docs starts a new chat: the open conversation leaves the screen', async () => {
   const { user, main, sidebar } = await openConversation(chatMessage('u1', true, 'Earlier question'))
 
-  await user.click(within(sidebar).getByRole('button', { name: 'Chat with Docs' }))
+  await user.click(within(sidebar).getByRole('link', { name: 'Chat with Docs' }))
 
   expect(within(main).queryByText('Earlier question')).toBeNull()
   expect(within(main).getByText('Start a conversation')).toBeTruthy()
@@ -263,11 +263,11 @@ test('a conversation has its own address: opening one moves it, and the address 
   expect(reopened.currentPath()).toBe('/dashboard/c/s1')
 
   await reopened.user.click(
-    within(screen.getByRole('navigation', { name: 'Dashboard sections' })).getByRole('button', {
+    within(screen.getByRole('navigation', { name: 'Dashboard sections' })).getByRole('link', {
       name: 'Chat with Docs',
     }),
   )
-  await waitFor(() => expect(reopened.currentPath()).toBe('/dashboard'))
+  await waitFor(() => expect(reopened.currentPath()).toBe('/dashboard/chat'))
   expect(within(main()).queryByText('It grew.')).toBeNull()
 })
 
@@ -289,7 +289,7 @@ test('Rename gives the open conversation a new title, above it and in the list',
 
   expect(await within(main).findByRole('heading', { name: 'Budget 2027' })).toBeTruthy()
   const sidebar = screen.getByRole('navigation', { name: 'Dashboard sections' })
-  await user.click(within(sidebar).getByRole('button', { name: 'Conversation History' }))
+  await user.click(within(sidebar).getByRole('link', { name: 'Conversation History' }))
   const recent = await screen.findByRole('region', { name: 'Recent Conversations' })
   expect(within(recent).getByText('Budget 2027')).toBeTruthy()
 })

@@ -20,7 +20,7 @@ test('the header shows the logo, my email, Settings and Logout', async () => {
 
   expect(within(header).getByText('DocChat')).toBeTruthy()
   expect(within(header).getByText(ada.email)).toBeTruthy()
-  expect(within(header).getByRole('button', { name: 'Settings' })).toBeTruthy()
+  expect(within(header).getByRole('link', { name: 'Settings' })).toBeTruthy()
   expect(within(header).getByRole('button', { name: 'Logout' })).toBeTruthy()
 })
 
@@ -35,10 +35,10 @@ test('the sidebar lists five sections and opens on Chat with Docs', async () => 
   const { sidebar, main } = await openDashboard()
 
   const labels = within(sidebar)
-    .getAllByRole('button')
-    .map((button) => button.textContent)
+    .getAllByRole('link')
+    .map((link) => link.textContent)
   expect(labels).toEqual(['Chat with Docs', 'Documents', 'Integrations', 'Conversation History', 'Settings'])
-  expect(within(sidebar).getByRole('button', { name: 'Chat with Docs' }).getAttribute('aria-current')).toBe(
+  expect(within(sidebar).getByRole('link', { name: 'Chat with Docs' }).getAttribute('aria-current')).toBe(
     'page',
   )
   expect(within(main).getByText('Start a conversation')).toBeTruthy()
@@ -54,10 +54,10 @@ test('the sidebar lists five sections and opens on Chat with Docs', async () => 
 test('Conversation History shows its empty state and the recent conversations panel', async () => {
   const { user, sidebar, main } = await openDashboard()
 
-  await user.click(within(sidebar).getByRole('button', { name: 'Conversation History' }))
+  await user.click(within(sidebar).getByRole('link', { name: 'Conversation History' }))
 
   expect(
-    within(sidebar).getByRole('button', { name: 'Conversation History' }).getAttribute('aria-current'),
+    within(sidebar).getByRole('link', { name: 'Conversation History' }).getAttribute('aria-current'),
   ).toBe('page')
   expect(within(main).getByRole('heading', { name: 'Conversation History' })).toBeTruthy()
   expect(within(main).getByText('View and manage your previous conversations')).toBeTruthy()
@@ -70,7 +70,7 @@ test('Documents shows its heading, the empty list and the Document Library card'
   server.use(listFiles([]).handler)
   const { user, sidebar, main } = await openDashboard()
 
-  await user.click(within(sidebar).getByRole('button', { name: 'Documents' }))
+  await user.click(within(sidebar).getByRole('link', { name: 'Documents' }))
 
   expect(within(main).getByRole('heading', { name: 'Documents' })).toBeTruthy()
   expect(await within(main).findByText('No documents found.')).toBeTruthy()
@@ -84,7 +84,7 @@ test('Integrations offers Google Drive', async () => {
   server.use(files.handler)
   const { user, sidebar, main } = await openDashboard()
 
-  await user.click(within(sidebar).getByRole('button', { name: 'Integrations' }))
+  await user.click(within(sidebar).getByRole('link', { name: 'Integrations' }))
 
   expect(within(main).getByRole('heading', { name: 'Apps & Integrations' })).toBeTruthy()
   expect(within(main).getByText('Give your Assistant access to your favorite apps')).toBeTruthy()
@@ -97,9 +97,9 @@ test('Integrations offers Google Drive', async () => {
 test('the settings button opens Settings with my read-only email and a Display Name field', async () => {
   const { user, header, sidebar, main } = await openDashboard()
 
-  await user.click(within(header).getByRole('button', { name: 'Settings' }))
+  await user.click(within(header).getByRole('link', { name: 'Settings' }))
 
-  expect(within(sidebar).getByRole('button', { name: 'Settings' }).getAttribute('aria-current')).toBe('page')
+  expect(within(sidebar).getByRole('link', { name: 'Settings' }).getAttribute('aria-current')).toBe('page')
   expect(within(main).getByRole('heading', { name: 'Profile' })).toBeTruthy()
   const email = within(main).getByLabelText('Email') as HTMLInputElement
   expect(email.value).toBe(ada.email)
@@ -162,7 +162,7 @@ test('every section has one h1 and its own document title', async () => {
     ['Conversation History', 'Conversation History'],
     ['Settings', 'Settings'],
   ] as const) {
-    await user.click(within(sidebar).getByRole('button', { name: label }))
+    await user.click(within(sidebar).getByRole('link', { name: label }))
     await waitFor(() => expect(document.title).toBe(`${label} · DocChat`))
     expect(screen.getAllByRole('heading', { level: 1 }).map((h) => h.textContent)).toEqual([heading])
   }
@@ -171,7 +171,7 @@ test('every section has one h1 and its own document title', async () => {
 test('on a phone the section extras sit behind "More" and open in place', async () => {
   server.use(listFiles([]).handler)
   const { user, sidebar } = await openDashboard()
-  await user.click(within(sidebar).getByRole('button', { name: 'Integrations' }))
+  await user.click(within(sidebar).getByRole('link', { name: 'Integrations' }))
 
   const more = screen.getByRole('button', { name: 'More' })
   expect(more.getAttribute('aria-expanded')).toBe('false')

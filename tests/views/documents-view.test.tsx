@@ -25,7 +25,7 @@ async function openDocuments(...handlers: Parameters<typeof server.use>) {
   const app = renderApp('/dashboard')
   await screen.findByText(ada.email)
   const sidebar = screen.getByRole('navigation', { name: 'Dashboard sections' })
-  await app.user.click(within(sidebar).getByRole('button', { name: 'Documents' }))
+  await app.user.click(within(sidebar).getByRole('link', { name: 'Documents' }))
   return { ...app, main: screen.getByRole('main') }
 }
 

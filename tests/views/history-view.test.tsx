@@ -99,7 +99,7 @@ test('clicking a conversation loads it and switches to the chat view', async () 
 
   expect(await within(main).findByText('What is the budget?')).toBeTruthy()
   expect(within(main).getByRole('log', { name: 'Conversation' })).toBeTruthy()
-  expect(within(sidebar).getByRole('button', { name: 'Chat with Docs' }).getAttribute('aria-current')).toBe(
+  expect(within(sidebar).getByRole('link', { name: 'Chat with Docs' }).getAttribute('aria-current')).toBe(
     'page',
   )
 })

@@ -17,7 +17,7 @@ async function openIntegrations(...handlers: Parameters<typeof server.use>) {
   const app = renderApp('/dashboard')
   await screen.findByText(ada.email)
   const sidebar = screen.getByRole('navigation', { name: 'Dashboard sections' })
-  await app.user.click(within(sidebar).getByRole('button', { name: 'Integrations' }))
+  await app.user.click(within(sidebar).getByRole('link', { name: 'Integrations' }))
   return { ...app, main: screen.getByRole('main') }
 }
 
@@ -92,7 +92,7 @@ test('the Drive state is shared: Documents lists the files Integrations found, a
   await within(main).findByRole('button', { name: 'Connected' })
 
   const sidebar = screen.getByRole('navigation', { name: 'Dashboard sections' })
-  await user.click(within(sidebar).getByRole('button', { name: 'Documents' }))
+  await user.click(within(sidebar).getByRole('link', { name: 'Documents' }))
 
   // The last list stays on screen while Documents refreshes it: no 'Loading documents...'.
   expect(within(main).getByRole('heading', { name: report.name })).toBeTruthy()

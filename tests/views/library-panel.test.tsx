@@ -40,7 +40,7 @@ async function openDocuments(...handlers: Parameters<typeof server.use>) {
   server.use(signedIn(), listFiles(() => filesResponse([])).handler, ...handlers)
   const app = renderApp('/dashboard')
   const sidebar = await screen.findByRole('navigation', { name: 'Dashboard sections' }, { timeout: 5000 })
-  await app.user.click(within(sidebar).getByRole('button', { name: 'Documents' }))
+  await app.user.click(within(sidebar).getByRole('link', { name: 'Documents' }))
   return { ...app, main: screen.getByRole('main') }
 }
 

@@ -25,7 +25,7 @@ async function download(file: typeof report) {
   const app = renderApp('/dashboard')
   await screen.findByText(ada.email)
   const sidebar = screen.getByRole('navigation', { name: 'Dashboard sections' })
-  await app.user.click(within(sidebar).getByRole('button', { name: 'Documents' }))
+  await app.user.click(within(sidebar).getByRole('link', { name: 'Documents' }))
   await app.user.click(
     within(await screen.findByRole('listitem', { name: file.name })).getByRole('button', {
       name: 'Download',

@@ -1,14 +1,28 @@
+import { Link } from 'wouter'
 import { Button } from '#src/components/ui/button.tsx'
 import { LogOutIcon, LogoMark, SettingsIcon } from '#src/components/ui/icons.tsx'
 import { useCurrentUserEmail, useLogout } from '#src/features/auth/use-auth.ts'
+import { paths } from '#src/lib/paths.ts'
 import { css } from '../../../styled-system/css'
 import { useDashboard } from './use-dashboard.ts'
 
-/** Logo, who is signed in ('User' when the email is unknown), Settings and Logout. */
+// The settings button is a link (to /dashboard/settings) drawn as the ghost icon button.
+const iconLinkStyle = css({
+  display: 'inline-grid',
+  placeItems: 'center',
+  h: '9',
+  w: '9',
+  borderRadius: 'lg',
+  color: 'muted',
+  transition: 'background 0.15s, color 0.15s',
+  _hover: { bg: 'surfaceMuted', color: 'text' },
+})
+
+/** Logo, who is signed in ('User' when the email is unknown), Settings (a link) and Logout. */
 export function DashboardHeader() {
   const email = useCurrentUserEmail()
   const { logout, loggingOut } = useLogout()
-  const { openSettings } = useDashboard()
+  const { isShown } = useDashboard()
   return (
     <header
       className={css({
@@ -46,9 +60,14 @@ export function DashboardHeader() {
       >
         {email || 'User'}
       </span>
-      <Button variant="ghost" size="icon" aria-label="Settings" onClick={openSettings}>
+      <Link
+        href={paths.settings}
+        replace={isShown('settings')}
+        aria-label="Settings"
+        className={iconLinkStyle}
+      >
         <SettingsIcon />
-      </Button>
+      </Link>
       <Button variant="secondary" size="sm" onClick={logout} disabled={loggingOut}>
         <LogOutIcon size={16} />
         Logout

@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react'
+import { Link } from 'wouter'
 import type { DashboardSection } from '#machines/dashboard/dashboard-machine.ts'
 import { AppsIcon, ChatIcon, DocumentIcon, HistoryIcon, SettingsIcon } from '#src/components/ui/icons.tsx'
+import { paths } from '#src/lib/paths.ts'
 import { css } from '../../../styled-system/css'
 import { SidebarExtras } from './sidebar-extras.tsx'
 import { useDashboard } from './use-dashboard.ts'
@@ -30,7 +32,7 @@ const itemStyle = css({
   fontWeight: 'medium',
   color: 'muted',
   whiteSpace: 'nowrap',
-  cursor: 'pointer',
+  textDecoration: 'none',
   transition: 'background 0.15s, color 0.15s',
   _hover: { bg: 'surfaceMuted', color: 'text' },
   '&[aria-current=page]': {
@@ -40,9 +42,12 @@ const itemStyle = css({
   },
 })
 
-/** The five sections of SPEC §2; a top strip on narrow screens, a column beside the content on wide ones. */
+/**
+ * The five sections of SPEC §2, each a link to its address (open it in a new tab, bookmark it); a
+ * top strip on narrow screens, a column beside the content on wide ones.
+ */
 export function DashboardSidebar() {
-  const { section, select } = useDashboard()
+  const { section, isShown, startNewChat, show } = useDashboard()
   return (
     <aside
       className={css({
@@ -67,21 +72,22 @@ export function DashboardSidebar() {
         >
           {SECTIONS.map(({ id, label, icon }) => (
             <li key={id} className={css({ flexShrink: 0 })}>
-              <button
-                type="button"
+              <Link
+                href={paths[id]}
+                replace={isShown(id)}
                 className={itemStyle}
                 aria-current={section === id ? 'page' : undefined}
-                onClick={() => select(id)}
+                onClick={id === 'chat' ? startNewChat : undefined}
               >
                 {icon}
                 {label}
-              </button>
+              </Link>
             </li>
           ))}
         </ul>
       </nav>
       {/* A new section starts with its extras folded away again (on phones). */}
-      <SidebarExtras key={section} section={section} onOpenIntegrations={() => select('integrations')} />
+      <SidebarExtras key={section} section={section} onOpenIntegrations={() => show('integrations')} />
     </aside>
   )
 }

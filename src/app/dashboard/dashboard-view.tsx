@@ -1,13 +1,22 @@
-import { useConversationUrl } from '#src/app/dashboard/use-conversation-url.ts'
+import { useState } from 'react'
+import { Redirect } from 'wouter'
+import { dashboardMachine } from '#machines/dashboard/dashboard-machine.ts'
 import { ChatProvider } from '#src/features/chat/chat-provider.tsx'
 import { DriveProvider } from '#src/features/drive/drive-provider.tsx'
 import { useAppDeps } from '#src/lib/app-deps.ts'
+import { paths } from '#src/lib/paths.ts'
 import { css } from '../../../styled-system/css'
 import { DashboardActor } from './dashboard-actor.ts'
 import { DashboardHeader } from './dashboard-header.tsx'
 import { DashboardSidebar } from './dashboard-sidebar.tsx'
 import { SectionOutlet } from './section-outlet.tsx'
 import { useDashboard } from './use-dashboard.ts'
+import {
+  type DashboardRoute,
+  useAddressFollowsChat,
+  useDashboardRoute,
+  useRouteTellsMachines,
+} from './use-dashboard-route.ts'
 
 const MAIN_ID = 'main-content'
 
@@ -45,14 +54,21 @@ function SkipLink() {
   )
 }
 
-/** SPEC §2 Dashboard: header, sidebar of five sections, and the chosen section. Lazy-loaded. */
+/**
+ * SPEC §2 Dashboard: header, sidebar of five sections, and the section its address names. One
+ * route for every address under /dashboard, so moving between them never remounts it (the
+ * conversations load once). Lazy-loaded.
+ */
 export function DashboardView() {
   const { inspect } = useAppDeps()
+  const route = useDashboardRoute()
+  // The section on screen from the first paint is the address's, not the machine's first state.
+  const [snapshot] = useState(() => dashboardMachine.resolveState({ value: route?.section ?? 'chat' }))
   return (
-    <DashboardActor.Provider options={{ inspect }}>
+    <DashboardActor.Provider options={{ inspect, snapshot }}>
       {/* Chat state outlives a section switch: the sidebar, Chat and History share it. */}
       <ChatProvider>
-        <ConversationUrl />
+        {route ? <RouteToMachines route={route} /> : <Redirect to={paths.chat} replace />}
         <div
           className={css({
             // The shell fills the viewport and each part scrolls on its own: the chat keeps its
@@ -92,8 +108,9 @@ export function DashboardView() {
   )
 }
 
-/** `/dashboard/c/{id}` and the open conversation move together (see useConversationUrl). */
-function ConversationUrl() {
-  useConversationUrl()
+/** The address tells the machines; the chat's own starts and closes replace the address. */
+function RouteToMachines({ route }: { route: DashboardRoute }) {
+  useRouteTellsMachines(route)
+  useAddressFollowsChat(route)
   return null
 }
