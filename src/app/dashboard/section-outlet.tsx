@@ -1,4 +1,6 @@
+import type { DashboardSection } from '#machines/dashboard/dashboard-machine.ts'
 import { useDocumentTitle } from '#src/components/ui/use-document-title.ts'
+import { RouteBoundary } from '../route-boundary.tsx'
 import { SECTION_LABELS } from './dashboard-sidebar.tsx'
 import { ChatSection } from './sections/chat-section.tsx'
 import { DocsSection } from './sections/docs-section.tsx'
@@ -7,10 +9,21 @@ import { IntegrationsSection } from './sections/integrations-section.tsx'
 import { SettingsSection } from './sections/settings-section.tsx'
 import { useDashboard } from './use-dashboard.ts'
 
-/** The main area: exactly the section the dashboard machine is in. */
+/**
+ * The main area: exactly the section the dashboard machine is in, behind its own error boundary
+ * (a section that fails leaves the header and the sidebar working; another section starts afresh).
+ */
 export function SectionOutlet() {
   const { section } = useDashboard()
   useDocumentTitle(SECTION_LABELS[section])
+  return (
+    <RouteBoundary key={section} area={`The ${SECTION_LABELS[section]} section`}>
+      <Section section={section} />
+    </RouteBoundary>
+  )
+}
+
+function Section({ section }: { section: DashboardSection }) {
   switch (section) {
     case 'chat':
       return <ChatSection />

@@ -2,6 +2,8 @@ import { type ComponentProps, lazy, memo, Suspense, useState } from 'react'
 import type { Feedback, Source } from '#contracts/chat.ts'
 import { clockTime } from '#machines/chat/chat-time.ts'
 import type { MessageItem } from '#machines/chat/chat-types.ts'
+import { ErrorBoundary } from '#src/components/ui/error-boundary.tsx'
+import { useAppDeps } from '#src/lib/app-deps.ts'
 import { css, cx } from '../../../styled-system/css'
 import { CitationPanel } from './citation-panel.tsx'
 import { MessageActions } from './message-actions.tsx'
@@ -15,27 +17,45 @@ type MarkdownComponent = typeof import('./markdown-answer.tsx').MarkdownAnswer
 let loadedMarkdown: MarkdownComponent | null = null
 let markdownModule: Promise<{ default: MarkdownComponent }> | null = null
 const loadMarkdown = () => {
-  markdownModule ??= import('./markdown-answer.tsx').then((module) => {
-    loadedMarkdown = module.MarkdownAnswer
-    return { default: module.MarkdownAnswer }
-  })
+  markdownModule ??= import('./markdown-answer.tsx').then(
+    (module) => {
+      loadedMarkdown = module.MarkdownAnswer
+      return { default: module.MarkdownAnswer }
+    },
+    (error: unknown) => {
+      // The next preload asks again (the connection may be back).
+      markdownModule = null
+      throw error
+    },
+  )
   return markdownModule
 }
 const LazyMarkdownAnswer = lazy(loadMarkdown)
 
 /** Starts loading the markdown renderer (once): an answer is on its way. */
 export function preloadMarkdown(): void {
-  void loadMarkdown()
+  // A failure shows when an answer needs the renderer (as plain text, logged): nothing to do here.
+  loadMarkdown().catch(() => {})
 }
 
-/** An answer as markdown: directly once the renderer is loaded, its raw text until then. */
+/**
+ * An answer as markdown: directly once the renderer is loaded, its raw text until then, and its
+ * raw text for good when the renderer could not be loaded (the answer still reads).
+ */
 function AnswerMarkdown(props: ComponentProps<MarkdownComponent>) {
+  const { log } = useAppDeps()
   const Loaded = loadedMarkdown
   if (Loaded) return <Loaded {...props} />
+  const rawText = <p className={css({ whiteSpace: 'pre-wrap' })}>{props.text}</p>
   return (
-    <Suspense fallback={<p className={css({ whiteSpace: 'pre-wrap' })}>{props.text}</p>}>
-      <LazyMarkdownAnswer {...props} />
-    </Suspense>
+    <ErrorBoundary
+      fallback={() => rawText}
+      onError={(error) => log.error('An answer could not be shown as markdown', error)}
+    >
+      <Suspense fallback={rawText}>
+        <LazyMarkdownAnswer {...props} />
+      </Suspense>
+    </ErrorBoundary>
   )
 }
 
