@@ -9,8 +9,9 @@ import { paths } from '#src/lib/paths.ts'
 import { RouteBoundary } from './route-boundary.tsx'
 
 // /login must stay light (≤ 135 KB gz): the dashboard and everything under it load on demand.
-const dashboard = retryableLazy(() =>
-  import('#src/app/dashboard/dashboard-view.tsx').then((module) => module.DashboardView),
+const dashboard = retryableLazy(
+  () => import('#src/app/dashboard/dashboard-view.tsx'),
+  (module) => module.DashboardView,
 )
 
 /** SPEC §2 routes, each behind an error boundary; any other path goes to /login. */

@@ -14,12 +14,17 @@ export function isChunkLoadError(error: unknown): boolean {
   return error instanceof Error && CHUNK_FAILURE.test(error.message)
 }
 
+/** The address of the file a chunk error names, if it names one. */
+function chunkUrlOf(error: unknown): string | undefined {
+  return error instanceof Error ? /\S*\/assets\/\S+?\.(?:js|css)/.exec(error.message)?.[0] : undefined
+}
+
 /**
  * True when the file named in a chunk error is no longer on the server (404): the page is from an
  * older build, and only a reload helps. False when it cannot be told (offline, or no file named).
  */
 export async function isChunkGone(error: unknown): Promise<boolean> {
-  const file = error instanceof Error ? /\S*\/assets\/\S+?\.(?:js|css)/.exec(error.message)?.[0] : undefined
+  const file = chunkUrlOf(error)
   if (!file) return false
   try {
     const response = await fetch(file, { method: 'HEAD', cache: 'no-store' })
@@ -29,12 +34,32 @@ export async function isChunkGone(error: unknown): Promise<boolean> {
   }
 }
 
+const importByUrl = <M,>(url: string): Promise<M> => import(/* @vite-ignore */ url)
+
 /**
- * React.lazy keeps a failed import for good; `retry()` makes the next render import again, so a
- * "Try again" after a network failure can succeed.
+ * A lazy component whose `retry()` makes the next render load it again. React.lazy keeps a failed
+ * import for good, and so does the browser (a module that failed to fetch stays failed for that
+ * URL), so a retry imports the file named in the error under a fresh query string; the modules it
+ * imports are the ones already loaded. `importAgain` is the browser's import(), replaceable in tests.
  */
-export function retryableLazy<P extends object>(load: () => Promise<ComponentType<P>>) {
-  const make = () => lazy(async () => ({ default: await load() }))
+export function retryableLazy<M, P extends object>(
+  load: () => Promise<M>,
+  pick: (module: M) => ComponentType<P>,
+  importAgain: (url: string) => Promise<M> = importByUrl,
+) {
+  let failedUrl: string | undefined
+  let attempts = 0
+  const make = () =>
+    lazy(async () => {
+      try {
+        return {
+          default: pick(failedUrl ? await importAgain(`${failedUrl}?retry=${attempts}`) : await load()),
+        }
+      } catch (error) {
+        failedUrl ??= chunkUrlOf(error)
+        throw error
+      }
+    })
   let Current = make()
   function Lazy(props: P) {
     return <Current {...props} />
@@ -42,6 +67,7 @@ export function retryableLazy<P extends object>(load: () => Promise<ComponentTyp
   return {
     Lazy,
     retry() {
+      attempts += 1
       Current = make()
     },
   }

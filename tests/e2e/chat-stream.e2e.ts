@@ -94,8 +94,9 @@ test('an answer streams in word by word, renders as markdown, regenerates, and k
   await results.getByText('Trip costs 2027').click()
   await expect(page).toHaveURL(url)
 
+  // History has its own address now: Back from the conversation opened there returns to it.
   await page.goBack()
-  await expect(page).toHaveURL(/\/dashboard$/)
+  await expect(page).toHaveURL(/\/dashboard\/history$/)
   await page.goForward()
   await expect(page).toHaveURL(url)
   await expect(chat.getByText('A shorter answer: 45 euros a day.')).toBeVisible()

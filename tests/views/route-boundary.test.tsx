@@ -26,16 +26,31 @@ function renderInApp(ui: ReactNode) {
   return { user: userEvent.setup(), log }
 }
 
-/** A lazy page whose file fails to load `failures` times, then loads. */
+function Page() {
+  return <h1>The page</h1>
+}
+
+/**
+ * A lazy page whose file fails to load `failures` times. The browser keeps a failed import, so a
+ * retry imports the file again under a new address: `reimported` records those addresses.
+ */
 function flakyPage(failures: number) {
   let calls = 0
-  return retryableLazy(async () => {
+  const reimported: string[] = []
+  const load = async () => {
     calls += 1
     if (calls <= failures) throw chunkError()
-    return function Page() {
-      return <h1>The page</h1>
-    }
-  })
+    return { Page }
+  }
+  const page = retryableLazy(
+    load,
+    (module) => module.Page,
+    (url) => {
+      reimported.push(url)
+      return load()
+    },
+  )
+  return { ...page, reimported }
 }
 
 test('a page whose file did not load says so, logs it, and Try again loads it', async () => {
@@ -59,6 +74,7 @@ test('a page whose file did not load says so, logs it, and Try again loads it', 
 
   expect(await screen.findByRole('heading', { name: 'The page' })).toBeTruthy()
   expect(screen.queryByRole('alert')).toBeNull()
+  expect(page.reimported).toEqual([`${CHUNK_URL}?retry=1`])
 })
 
 test('a page whose file is gone from the server (a newer version is out) asks for a reload', async () => {
