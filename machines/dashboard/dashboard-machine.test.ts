@@ -16,3 +16,12 @@ test('selecting a section puts exactly that section on screen', () => {
     expect(dashboard.getSnapshot().value).toBe(section)
   }
 })
+
+test('starts in the section its address names, and moves on from there', () => {
+  const snapshot = dashboardMachine.resolveState({ value: 'history' })
+  const dashboard = createActor(dashboardMachine, { snapshot }).start()
+
+  expect(dashboard.getSnapshot().value).toBe('history')
+  dashboard.send({ type: 'dashboard.select', section: 'docs' })
+  expect(dashboard.getSnapshot().value).toBe('docs')
+})

@@ -1,7 +1,9 @@
 /**
  * Which dashboard section is on screen (SPEC §2): one state per section, chosen with
- * 'dashboard.select' (the sidebar, or the header's settings button). Each section is a state so
- * the chat and drive features can invoke their own machines inside it. Nothing is injected yet.
+ * 'dashboard.select'. The address is the truth: the app sends 'dashboard.select' only when the
+ * route changes (src/app/dashboard/use-dashboard-route.ts) and starts the actor in the section
+ * its address names. Each section is a state so features can invoke their own machines inside
+ * it. Nothing is injected yet.
  */
 import { setup } from 'xstate'
 
@@ -25,7 +27,9 @@ export const dashboardMachine = setup({
     })),
   },
   states: {
-    chat: { description: 'Chat with Docs. SPEC §2: choosing it again starts a new chat (chat feature).' },
+    chat: {
+      description: 'Chat with Docs: a new chat, or the conversation the address names (chat feature).',
+    },
     docs: { description: 'Documents from the connected drive.' },
     integrations: { description: 'Apps & Integrations: connect Google Drive.' },
     history: { description: 'Conversation History.' },

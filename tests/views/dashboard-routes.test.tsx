@@ -1,16 +1,18 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { expect, test } from 'vitest'
+import { authEndpoints } from '#contracts/auth.ts'
 import { chatEndpoints } from '#contracts/chat.ts'
 import { answerTo, chatBackend, chatConversation, chatMessage, openChat } from './chat-fixtures.ts'
 import { listFiles } from './drive-handlers.ts'
-import { ada, fail, server, signedIn } from './msw-server.ts'
+import { ada, counted, errorResponse, fail, okResponse, server, signedIn } from './msw-server.ts'
 import { renderApp } from './render-app.tsx'
 
 const sidebar = () => screen.getByRole('navigation', { name: 'Dashboard sections' })
 const sectionLink = (name: string) => within(sidebar()).getByRole('link', { name })
 
-async function openAt(path: string) {
-  server.use(signedIn(), listFiles([]).handler)
+/** `session`: the answer to the session check (signed in by default). */
+async function openAt(path: string, session = signedIn()) {
+  server.use(session, listFiles([]).handler)
   const app = renderApp(path)
   await screen.findByText(ada.email, undefined, { timeout: 5000 })
   return app
@@ -104,4 +106,24 @@ test('opening a conversation from History goes to its address; Chat with Docs th
 
   expect(within(main).getByText('Start a conversation')).toBeTruthy()
   expect(history).toEqual(['/dashboard', '/dashboard/history', '/dashboard/c/s1', '/dashboard/chat'])
+})
+
+test('the session is checked again on every section change; one that ended sends me to /login', async () => {
+  let sessionOpen = true
+  const me = counted(authEndpoints.me, () =>
+    sessionOpen
+      ? okResponse(authEndpoints.me, { success: true, data: ada })
+      : errorResponse(401, 'Not signed in'),
+  )
+  server.use(fail(authEndpoints.refreshToken, 401, 'Session expired'))
+  const { user, currentPath } = await openAt('/dashboard', me.handler)
+  const before = me.calls()
+
+  await user.click(sectionLink('Documents'))
+  await waitFor(() => expect(me.calls()).toBe(before + 1))
+  sessionOpen = false
+  await user.click(sectionLink('Settings'))
+
+  expect(await screen.findByRole('heading', { name: 'Welcome Back' })).toBeTruthy()
+  expect(currentPath()).toBe('/login')
 })
