@@ -3,8 +3,6 @@ import { type DriveFile, type DriveUpload, driveEndpoints, type IngestReport } f
 import type { Http } from './client.ts'
 import { postFile } from './documents.ts'
 
-export type DriveApi = ReturnType<typeof createDriveApi>
-
 export function createDriveApi(http: Http) {
   return {
     async listFiles(email: string): Promise<DriveFile[]> {

@@ -8,16 +8,14 @@ import type { ActorOptions, AnyActorLogic } from 'xstate'
 import type { Logger } from '#machines/shared/effects.ts'
 import { type AuthApi, createAuthApi } from '#src/api/auth.ts'
 import { createHttp, type Http, type HttpOptions } from '#src/api/client.ts'
-import { createDriveApi, type DriveApi } from '#src/api/drive.ts'
 
 export type Inspect = ActorOptions<AnyActorLogic>['inspect']
 
 export type AppDeps = {
   authApi: AuthApi
-  driveApi: DriveApi
   /**
    * The one HTTP client, for features that build their API in their own lazily loaded chunk
-   * (chat), so their contracts add nothing to /login.
+   * (chat, drive), so their contracts add nothing to /login.
    */
   http: Http
   /** Where `http` sends (base URL, fetch), for the chat's streamed calls built in its own chunk. */
@@ -30,7 +28,6 @@ export function createAppDeps(http: HttpOptions = {}, inspect?: Inspect): AppDep
   const client = createHttp(http)
   return {
     authApi: createAuthApi(client),
-    driveApi: createDriveApi(client),
     http: client,
     httpOptions: http,
     log: console,
