@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useState } from 'react'
 import { Button } from '#src/components/ui/button.tsx'
+import { centredNoticeStyle } from '#src/components/ui/empty-state.tsx'
 import { ErrorBoundary } from '#src/components/ui/error-boundary.tsx'
 import { useDocumentTitle } from '#src/components/ui/use-document-title.ts'
 import { useAppDeps } from '#src/lib/app-deps.ts'
@@ -64,20 +65,7 @@ function FailureNotice({ error, page, onRetry }: FailureNoticeProps) {
   }, [chunk, error])
   const texts = updated ? TEXTS.updated : chunk ? TEXTS.notLoaded : TEXTS.broken
   const notice = (
-    <div
-      role="alert"
-      className={css({
-        display: 'flex',
-        flexDirection: 'column',
-        alignItems: 'center',
-        textAlign: 'center',
-        gap: '3',
-        maxW: 'md',
-        mx: 'auto',
-        py: '12',
-        px: '6',
-      })}
-    >
+    <div role="alert" className={centredNoticeStyle}>
       <h1 className={css({ fontSize: 'xl', fontWeight: 'semibold' })}>{texts.title}</h1>
       <p className={css({ color: 'muted' })}>{texts.body}</p>
       <div

@@ -53,16 +53,21 @@ function flakyPage(failures: number) {
   return { ...page, reimported }
 }
 
-test('a page whose file did not load says so, logs it, and Try again loads it', async () => {
-  server.use(http.head(CHUNK_URL, () => new HttpResponse(null, { status: 200 })))
-  const page = flakyPage(1)
-  const { user, log } = renderInApp(
+/** The flaky page where the app puts the dashboard: behind the route's boundary, suspended while it loads. */
+function LazyDashboard({ page }: { page: ReturnType<typeof flakyPage> }) {
+  return (
     <RouteBoundary area="The dashboard" page onRetry={page.retry}>
       <Suspense fallback={<p>Loading...</p>}>
         <page.Lazy />
       </Suspense>
-    </RouteBoundary>,
+    </RouteBoundary>
   )
+}
+
+test('a page whose file did not load says so, logs it, and Try again loads it', async () => {
+  server.use(http.head(CHUNK_URL, () => new HttpResponse(null, { status: 200 })))
+  const page = flakyPage(1)
+  const { user, log } = renderInApp(<LazyDashboard page={page} />)
 
   expect(await screen.findByRole('heading', { name: 'This page did not load' })).toBeTruthy()
   expect(screen.getByRole('alert').textContent).toContain('Check your internet connection, then try again.')
@@ -80,13 +85,7 @@ test('a page whose file did not load says so, logs it, and Try again loads it', 
 test('a page whose file is gone from the server (a newer version is out) asks for a reload', async () => {
   server.use(http.head(CHUNK_URL, () => new HttpResponse('Not found\n', { status: 404 })))
   const page = flakyPage(Number.POSITIVE_INFINITY)
-  renderInApp(
-    <RouteBoundary area="The dashboard" page onRetry={page.retry}>
-      <Suspense fallback={<p>Loading...</p>}>
-        <page.Lazy />
-      </Suspense>
-    </RouteBoundary>,
-  )
+  renderInApp(<LazyDashboard page={page} />)
 
   expect(await screen.findByRole('heading', { name: 'DocChat has been updated' })).toBeTruthy()
   expect(screen.getByRole('alert').textContent).toContain('Reload the page to get the new one.')

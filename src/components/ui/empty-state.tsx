@@ -3,22 +3,23 @@ import { css } from '../../../styled-system/css'
 
 type EmptyStateProps = { icon: ReactNode; title: string; children: ReactNode }
 
+/** A short message centred in its area: an empty state, or what went wrong. */
+export const centredNoticeStyle = css({
+  display: 'flex',
+  flexDirection: 'column',
+  alignItems: 'center',
+  textAlign: 'center',
+  gap: '3',
+  py: '12',
+  px: '6',
+  maxW: 'md',
+  mx: 'auto',
+})
+
 /** What a section says when there is nothing in it yet. */
 export function EmptyState({ icon, title, children }: EmptyStateProps) {
   return (
-    <div
-      className={css({
-        display: 'flex',
-        flexDirection: 'column',
-        alignItems: 'center',
-        textAlign: 'center',
-        gap: '3',
-        py: '12',
-        px: '6',
-        maxW: 'md',
-        mx: 'auto',
-      })}
-    >
+    <div className={centredNoticeStyle}>
       <div
         className={css({
           display: 'grid',
