@@ -16,7 +16,7 @@ export default defineConfig({
           body: { value: "Inter, ui-sans-serif, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif" },
         },
       },
-      // Every colour the views name is semantic, so dark mode is this one table (README D46).
+      // Every colour the views name is semantic, so dark mode is this one table (D46).
       // The brand scale is semantic too: views that tint with brand.50/brand.700 flip with it.
       semanticTokens: {
         shadows: {

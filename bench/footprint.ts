@@ -1,6 +1,6 @@
 /**
  * Footprint: idle memory and cold start of `node server/main.ts` on an existing embedded database
- * (README D42). `node bench/footprint.ts [rounds]` (default 5), one process at a time:
+ * (D42). `node bench/footprint.ts [rounds]` (default 5), one process at a time:
  * - idle RSS: the server after start, a sign-up, a sign-in and /auth/me, left idle 2 s, against a
  *   bare PGlite process holding the same data directory (bench/bare-pglite.ts). Target ≤ 1.2×.
  * - cold start: spawn to the first 200 from /api/v1/health, on a data directory initialised

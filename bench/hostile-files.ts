@@ -1,5 +1,5 @@
 /**
- * Hostile files: what a small file built to expand costs the reader (README D66).
+ * Hostile files: what a small file built to expand costs the reader (D66).
  * `node bench/hostile-files.ts [xml MB] [pdf MB]` (defaults 400 and 1500):
  * - a Word file whose word/document.xml inflates to [xml MB] of XML (a ZIP bomb, ~1 MB per
  *   400 MB), and one inflating to 1,500 MB;

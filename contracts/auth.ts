@@ -1,5 +1,5 @@
 /**
- * Accounts and sessions: SPEC §5 validation rules and the five /auth calls of §7.
+ * Accounts and sessions: product §5 validation rules and the five /auth calls of §7.
  * The same schemas validate the sign-in and sign-up forms and the server's request bodies.
  */
 import { z } from 'zod'
@@ -70,7 +70,7 @@ export const authEndpoints = {
     data: UserPayloadDataSchema,
   }),
   logout: endpoint({ method: 'POST', path: '/auth/logout', data: z.null() }),
-  /** SPEC §7: "data.data is the current user". */
+  /** product §7: "data.data is the current user". */
   me: endpoint({ method: 'GET', path: '/auth/me', data: UserSchema }),
   refreshToken: endpoint({ method: 'POST', path: '/auth/refresh-token', data: UserPayloadDataSchema }),
 } as const

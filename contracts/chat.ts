@@ -1,5 +1,5 @@
 /**
- * Conversations with the assistant: the chat calls of SPEC §7 and the entities of §3.
+ * Conversations with the assistant: the chat calls of product §7 and the entities of §3.
  * Every id in a path is checked against the signed-in user by the server (another user's id
  * answers 404, exactly as a missing one).
  */
@@ -9,7 +9,7 @@ import { userText } from './user-text.ts'
 
 /** The longest message a person can send; longer content is refused with 400. */
 export const MESSAGE_MAX_LENGTH = 8000
-/** A conversation title is the first message (SPEC §4); it is stored shortened to this length. */
+/** A conversation title is the first message (product §4); it is stored shortened to this length. */
 export const TITLE_MAX_LENGTH = 120
 /** How much of the last message the conversation list carries (for the sidebar and History). */
 export const LAST_MESSAGE_PREVIEW_LENGTH = 200
@@ -25,7 +25,7 @@ export const ConversationSchema = z.object({
   title: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
-  /** SPEC §3 uses only the count of a conversation's messages; the bodies are not shipped in lists. */
+  /** product §3 uses only the count of a conversation's messages; the bodies are not shipped in lists. */
   messageCount: z.number().int().nonnegative(),
   /** The start of the newest message, '' for a new conversation. */
   lastMessage: z.string(),

@@ -1,5 +1,5 @@
 /**
- * Google Drive: the three Drive calls of SPEC §7 plus the connect window's URL. The `email` the
+ * Google Drive: the three Drive calls of product §7 plus the connect window's URL. The `email` the
  * spec's client sends is checked against the signed-in user and never picks a user or a token.
  */
 import { z } from 'zod'
@@ -7,7 +7,7 @@ import { LibraryDocumentSchema } from './documents.ts'
 import { API_PREFIX, endpoint } from './endpoint.ts'
 import { userText } from './user-text.ts'
 
-/** Opened by the browser in a new window (SPEC §7); answers a redirect, not JSON. */
+/** Opened by the browser in a new window (product §7); answers a redirect, not JSON. */
 export const DRIVE_CONNECT_PATH = `${API_PREFIX}/google-drive/auth/google`
 export const DRIVE_CALLBACK_PATH = `${API_PREFIX}/google-drive/auth/google/callback`
 /** What the callback page posts to its opener so the app can refresh the list (same origin). */
@@ -36,7 +36,7 @@ export type DriveFile = z.infer<typeof DriveFileSchema>
 export const IngestFailureSchema = z.object({ name: z.string(), reason: z.string() })
 
 export const IngestReportSchema = z.object({
-  /** One sentence a person reads in the Documents banner (SPEC §2, §8). */
+  /** One sentence a person reads in the Documents banner (product §2, §8). */
   message: z.string(),
   added: z.array(z.string()),
   updated: z.array(z.string()),

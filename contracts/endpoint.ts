@@ -1,6 +1,6 @@
 /**
  * The wire format shared by the browser client and the server: every /api/v1 call is one
- * endpoint object. A URL is written once, here (STYLE.md principle 5), and so is everything a
+ * endpoint object. A URL is written once, here (docs/architecture.md, conventions 5), and so is everything a
  * call carries: its path parameters, body, query and answer. The client infers its arguments from
  * the object (src/api/client.ts) and the server declares its route from it (server/http/define-route.ts),
  * so a wrong body or a missing path parameter fails `tsc` on either side.

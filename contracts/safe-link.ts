@@ -1,7 +1,7 @@
 /**
  * Links that come from data (Drive's webViewLink / webContentLink, a source's link) are opened
  * or rendered as `href` only when they are https: a `javascript:` or `data:` link from a hostile
- * or broken upstream must never run in our origin (README D37). The server drops anything else
+ * or broken upstream must never run in our origin (D37). The server drops anything else
  * at the boundary, and the views check again before rendering or opening.
  */
 export function safeExternalLink(value: unknown): string | null {

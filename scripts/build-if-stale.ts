@@ -1,5 +1,5 @@
 /**
- * `npm start` builds the SPA only when dist/ is not current (README D41). "Current" means
+ * `npm start` builds the SPA only when dist/ is not current (D41). "Current" means
  * dist/.build-stamp holds the hash of every input the build reads (src, contracts, machines,
  * index.html, the Vite/Panda/PostCSS configs, package-lock.json). `npm run build` writes the
  * stamp (`--stamp`); any change to an input, or a missing dist/index.html, means a rebuild.

@@ -61,7 +61,7 @@ export type BuildAppOptions = {
   now?: () => Date
   /** Backoff for Google Drive's busy answers (default DEFAULT_RETRY_POLICY); tests shorten it. */
   googleRetry?: Partial<RetryPolicy>
-  /** Per-timeout overrides of DEFAULT_SERVER_TIMEOUTS (README D32); tests use short ones. */
+  /** Per-timeout overrides of DEFAULT_SERVER_TIMEOUTS (D32); tests use short ones. */
   timeouts?: Partial<ServerTimeouts>
   /** The background job worker's lease and polling (tests shorten them). */
   jobs?: { leaseMs?: number; pollMs?: number; concurrency?: number }
@@ -76,7 +76,7 @@ export type BuildAppOptions = {
 export type LogOptions = { level?: LogLevel; stream?: { write: (line: string) => void } }
 
 export async function buildApp(config: Config, options: BuildAppOptions = {}) {
-  // Fastify's own logger, on our pino root (README D64 supersedes D12's hand-made request logger).
+  // Fastify's own logger, on our pino root (D64 supersedes D12's hand-made request logger).
   const app = Fastify({
     ...(options.logger === false
       ? { logger: false }
@@ -87,7 +87,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
     pluginTimeout: 120_000,
     frameworkErrors: frameworkErrorReply,
     clientErrorHandler: clientErrorReply,
-    // Off unless TRUST_PROXY says which proxies to believe (README D35).
+    // Off unless TRUST_PROXY says which proxies to believe (D35).
     trustProxy: config.trustProxy,
     ...fastifyTimeoutOptions({ ...DEFAULT_SERVER_TIMEOUTS, ...options.timeouts }),
   }).withTypeProvider<ZodTypeProvider>()
@@ -121,7 +121,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
     await app.register(chatPlugin, { now, heartbeatMs: options.streamHeartbeatMs })
     await app.register(jobsPlugin, { now, ...options.jobs })
     // Hybrid retrieval: what a background job indexed (a Drive file, an upload) is embedded next,
-    // in the background (README D19).
+    // in the background (D19).
     app.jobs.onDone((job) => {
       void app.embeddings?.schedule(job.userId)
     })

@@ -49,11 +49,11 @@ export type Config = {
   google: GoogleConfig | null
   /**
    * Fastify's `trustProxy`: false (the default) uses the socket's address; true (any proxy) or
-   * the proxies' addresses/CIDRs take the client's address from X-Forwarded-For (README D35).
+   * the proxies' addresses/CIDRs take the client's address from X-Forwarded-For (D35).
    */
   trustProxy: boolean | string[]
   /**
-   * Sign-ups allowed per client address and hour (README D34). Raise it where many people share
+   * Sign-ups allowed per client address and hour (D34). Raise it where many people share
    * one address (an office behind one NAT); the per-email limit still holds.
    */
   signupLimitPerAddress: number

@@ -1,5 +1,5 @@
 /**
- * App-wide auth state (SPEC §3, §4): the current user and a loading flag. 'auth.check' (sent on
+ * App-wide auth state (product §3, §4): the current user and a loading flag. 'auth.check' (sent on
  * each path change under the guard) runs the session machine as a child; login and register set
  * the user; 'auth.logout' calls the API and clears the user only on success (a failure is only
  * logged, §8). Effects are injected with provideAuthMachine(deps).
@@ -56,7 +56,7 @@ export const authMachine = setup({
       target: '.signedOut',
       actions: { type: 'storeUser', params: ({ event }) => ({ user: event.user }) },
       description:
-        'SPEC §4: register sets the user, but sign-up opens no session (the screen goes to /login), ' +
+        'product §4: register sets the user, but sign-up opens no session (the screen goes to /login), ' +
         'so the guard still sends this person to sign in.',
     },
     'auth.setLoading': {
@@ -107,7 +107,7 @@ export const authMachine = setup({
         onError: {
           target: 'signedIn',
           actions: { type: 'logLogoutFailure', params: ({ event }) => ({ error: event.error }) },
-          description: 'SPEC §8: a failed logout is logged only; the user stays signed in.',
+          description: 'product §8: a failed logout is logged only; the user stays signed in.',
         },
       },
     },

@@ -114,7 +114,7 @@ export function chatActors(deps: ChatDeps) {
   }
 }
 
-/** SPEC §8: every chat failure is logged only, through the injected logger. */
+/** product §8: every chat failure is logged only, through the injected logger. */
 export function chatActions(deps: ChatDeps) {
   return {
     logFailure: (_: unknown, { failure, error }: { failure: string; error: unknown }) => {

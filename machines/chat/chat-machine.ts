@@ -1,5 +1,5 @@
 /**
- * The browser half of chat (SPEC §4, §5, §8): the conversation list (loaded once, when the actor
+ * The browser half of chat (product §4, §5, §8): the conversation list (loaded once, when the actor
  * starts with the dashboard), the conversation on screen, and the five send steps. Three parallel
  * regions, so a reply keeps arriving while another conversation is opened; deletions and feedback
  * run as spawned reporting requests. Every failure is logged only. Effects (chat-effects.ts) are
@@ -166,7 +166,7 @@ const chatSetup = setup({
     logFailure: actionNotProvided<{ failure: string; error: unknown }>('logFailure'),
   },
   guards: {
-    /** SPEC §5: blank or whitespace-only text is not sent; nor is text the server would refuse. */
+    /** product §5: blank or whitespace-only text is not sent; nor is text the server would refuse. */
     isSendable: ({ event }) => event.type === 'chat.send' && isSendableText(event.content),
     isConversationIdle: stateIn({ conversation: 'idle' }),
     hasAnswerSoFar: ({ context }) => (context.outgoing?.answer.trim() ?? '') !== '',
@@ -188,7 +188,7 @@ const chatSetup = setup({
 })
 
 /**
- * A conversation created for a message that got no answer is deleted again (SPEC §4 step 5); when
+ * A conversation created for a message that got no answer is deleted again (product §4 step 5); when
  * it is the one on screen, the app hears that it closed.
  */
 const deleteCreatedConversation = chatSetup.enqueueActions(({ context, enqueue }) => {
@@ -245,7 +245,7 @@ export const chatMachine = chatSetup.createMachine({
           ],
           description:
             'Not optimistic: the conversation leaves the list once the server has deleted it, so a ' +
-            'failure (logged only, SPEC §8) leaves everything as it was.',
+            'failure (logged only, product §8) leaves everything as it was.',
         },
         'chat.conversationDeleted': {
           actions: [
@@ -292,11 +292,13 @@ export const chatMachine = chatSetup.createMachine({
             onError: {
               target: 'loaded',
               actions: logAs('Loading conversations'),
-              description: 'SPEC §8: logged only; the list stays empty.',
+              description: 'product §8: logged only; the list stays empty.',
             },
           },
         },
-        loaded: { description: 'SPEC §4: conversations load once, when the dashboard opens; never again.' },
+        loaded: {
+          description: 'product §4: conversations load once, when the dashboard opens; never again.',
+        },
       },
     },
     conversation: {
@@ -311,7 +313,7 @@ export const chatMachine = chatSetup.createMachine({
         'chat.new': {
           target: '.idle',
           actions: 'clearConversation',
-          description: 'SPEC §2: selecting the chat section clears the messages and the selection.',
+          description: 'product §2: selecting the chat section clears the messages and the selection.',
         },
         'chat.conversationDeleted': {
           guard: { type: 'isOpenConversation', params: conversationOf },
@@ -320,7 +322,7 @@ export const chatMachine = chatSetup.createMachine({
             'clearConversation',
             emit(({ event }) => ({ type: 'chat.conversationClosed', conversationId: event.conversationId })),
           ],
-          description: 'SPEC §4: deleting the open conversation clears it and resets the selection.',
+          description: 'product §4: deleting the open conversation clears it and resets the selection.',
         },
         'chat.rate': {
           guard: {
@@ -336,7 +338,7 @@ export const chatMachine = chatSetup.createMachine({
               })
             }),
           ],
-          description: 'SPEC §4: the choice is highlighted only after the server has stored it.',
+          description: 'product §4: the choice is highlighted only after the server has stored it.',
         },
         'chat.feedbackSaved': {
           actions: [
@@ -391,7 +393,7 @@ export const chatMachine = chatSetup.createMachine({
                 target: 'creatingConversation',
                 actions: { type: 'showOutgoing', params: ({ event }) => ({ content: event.content }) },
                 description:
-                  'SPEC §4 step 2: no conversation is open, so one is created, titled with the message.',
+                  'product §4 step 2: no conversation is open, so one is created, titled with the message.',
               },
             ],
             'chat.regenerate': {
@@ -400,7 +402,7 @@ export const chatMachine = chatSetup.createMachine({
               actions: { type: 'startRegenerating', params: messageOf },
             },
           },
-          description: 'Sending is blocked while loading (SPEC §5): only this state takes chat.send.',
+          description: 'Sending is blocked while loading (product §5): only this state takes chat.send.',
         },
         creatingConversation: {
           tags: ['loading', 'sending'],
@@ -417,7 +419,7 @@ export const chatMachine = chatSetup.createMachine({
             onError: {
               target: 'idle',
               actions: ['dropOutgoing', logAs('Creating a conversation')],
-              description: 'SPEC §4 step 5: the temporary message goes away silently.',
+              description: 'product §4 step 5: the temporary message goes away silently.',
             },
           },
         },
@@ -440,7 +442,7 @@ export const chatMachine = chatSetup.createMachine({
                 logAs('Sending a message'),
               ],
               description:
-                'SPEC §4 step 5: the temporary message goes away silently; the text goes back into ' +
+                'product §4 step 5: the temporary message goes away silently; the text goes back into ' +
                 'the composer, and a conversation created for it is deleted.',
             },
             'chat.stop': [

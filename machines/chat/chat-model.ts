@@ -1,6 +1,6 @@
 /**
- * Pure rules over the chat context: wire → UI shapes (SPEC §3) and the list and conversation
- * updates of SPEC §4. No effects here; chat-machine.ts decides when each one applies.
+ * Pure rules over the chat context: wire → UI shapes (product §3) and the list and conversation
+ * updates of product §4. No effects here; chat-machine.ts decides when each one applies.
  */
 import {
   type Conversation,
@@ -99,7 +99,7 @@ export function withoutConversation(
   return conversations.filter((conversation) => conversation.id !== conversationId)
 }
 
-/** SPEC §4 step 4: the conversation that just got a reply shows it and moves to the top. */
+/** product §4 step 4: the conversation that just got a reply shows it and moves to the top. */
 export function withReplyInConversation(
   conversations: ConversationItem[],
   conversationId: string,
@@ -117,7 +117,7 @@ export function withReplyInConversation(
 }
 
 /**
- * SPEC §4 step 4 in the conversation: the temporary message becomes the server's user message
+ * product §4 step 4 in the conversation: the temporary message becomes the server's user message
  * and the answer follows it. When the temporary one is gone (the conversation was reloaded
  * meanwhile) both are added unless already there.
  */
@@ -162,7 +162,7 @@ export function outgoingTarget(context: ChatContext): { conversationId: string; 
   return { conversationId, content }
 }
 
-/** SPEC §4 step 1: shown at once, under a temporary id, and remembered as the message on its way. */
+/** product §4 step 1: shown at once, under a temporary id, and remembered as the message on its way. */
 export function startSending(context: ChatContext, text: string): Partial<ChatContext> {
   const tempId = `temp-${context.sentCount + 1}`
   const content = text.trim()
@@ -191,7 +191,7 @@ export function startSending(context: ChatContext, text: string): Partial<ChatCo
 }
 
 /**
- * SPEC §4 step 2: the new conversation goes first in the list and becomes the open one, unless the
+ * product §4 step 2: the new conversation goes first in the list and becomes the open one, unless the
  * person has meanwhile left the conversation the message was sent from.
  */
 export function adoptCreatedConversation(
@@ -207,7 +207,7 @@ export function adoptCreatedConversation(
   }
 }
 
-/** SPEC §4 step 4, for the list always and for the screen when that conversation is still open. */
+/** product §4 step 4, for the list always and for the screen when that conversation is still open. */
 export function applyReply(context: ChatContext, reply: SendMessageResponse): Partial<ChatContext> {
   const { tempId } = outgoingOf(context)
   const { conversationId } = outgoingTarget(context)
@@ -249,7 +249,7 @@ export function appendToken(context: ChatContext, text: string): Partial<ChatCon
 }
 
 /**
- * SPEC §4 step 5: the temporary message goes away without a word; what was typed goes back into
+ * product §4 step 5: the temporary message goes away without a word; what was typed goes back into
  * the composer so nothing is lost.
  */
 export function dropOutgoing(context: ChatContext): Partial<ChatContext> {

@@ -7,7 +7,7 @@ import type { ChatSnapshot } from './chat-machine.ts'
 import { answerIdOf, canRegenerate } from './chat-model.ts'
 
 /**
- * The typing indicator (SPEC §2): a reply is awaited for the conversation on screen and none of
+ * The typing indicator (product §2): a reply is awaited for the conversation on screen and none of
  * it has arrived yet (then the growing answer shows instead).
  */
 export function isAwaitingReplyHere(snapshot: ChatSnapshot): boolean {

@@ -1,5 +1,5 @@
 /**
- * How old a conversation looks (SPEC §2, §9): the sidebar's relative time ('Just now' under
+ * How old a conversation looks (product §2, §9): the sidebar's relative time ('Just now' under
  * 1 hour, 'Nh ago' under 24 hours, else the date) and History's group labels ('Today' under
  * 1 day, 'N days ago' under 7 days, else the date). Pure: `now` and the date format are passed in.
  */

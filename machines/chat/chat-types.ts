@@ -1,5 +1,5 @@
 /**
- * What the chat machine keeps and takes (SPEC §3): conversations and messages in the UI's shape (not
+ * What the chat machine keeps and takes (product §3): conversations and messages in the UI's shape (not
  * the wire's), the events views send through the facade, the facts its effects report back, and
  * the effects provideChatMachine(deps) injects.
  */
@@ -13,7 +13,7 @@ import type {
 } from '#contracts/chat.ts'
 import type { Logger } from '#machines/shared/effects.ts'
 
-/** SPEC §3: the UI keeps id, title, lastMessage, timestamp, messageCount. */
+/** product §3: the UI keeps id, title, lastMessage, timestamp, messageCount. */
 export type ConversationItem = {
   id: string
   title: string
@@ -23,7 +23,7 @@ export type ConversationItem = {
   messageCount: number
 }
 
-/** SPEC §3: isUser becomes sender 'user' | 'bot'. */
+/** product §3: isUser becomes sender 'user' | 'bot'. */
 export type MessageItem = {
   id: string
   sender: 'user' | 'bot'
@@ -38,7 +38,7 @@ export type MessageItem = {
   streaming: boolean
 }
 
-/** The message on its way (SPEC §4 send steps 1–5); null when nothing is being sent. */
+/** The message on its way (product §4 send steps 1–5); null when nothing is being sent. */
 export type Outgoing = {
   /** The temporary id it is shown with until the server's user message replaces it. */
   tempId: string

@@ -1,5 +1,5 @@
 /**
- * Which dashboard section is on screen (SPEC §2): one state per section, chosen with
+ * Which dashboard section is on screen (product §2): one state per section, chosen with
  * 'dashboard.select'. The address is the truth: the app sends 'dashboard.select' only when the
  * route changes (src/app/dashboard/use-dashboard-route.ts) and starts the actor in the section
  * its address names. Each section is a state so features can invoke their own machines inside

@@ -1,5 +1,5 @@
 /**
- * One click on a file's Download (SPEC §2, §7, §8): a blank tab opens at once, the file is fetched
+ * One click on a file's Download (product §2, §7, §8): a blank tab opens at once, the file is fetched
  * and the tab goes to its link (webContentLink, else webViewLink), or closes with an alert. Ends
  * there. The drive machine spawns one per click; the call, the tab, the alert and the logger come
  * from provideDownloadMachine(deps).
@@ -9,7 +9,7 @@ import type { DriveFile } from '#contracts/drive.ts'
 import { safeExternalLink } from '#contracts/safe-link.ts'
 import { actionNotProvided, type Logger, notProvided } from '#machines/shared/effects.ts'
 
-/** SPEC §8, word for word. */
+/** product §8, word for word. */
 export const DOWNLOAD_ALERTS = {
   noLink: 'Download link not available for this file',
   failed: 'Failed to download file',

@@ -1,5 +1,5 @@
 /**
- * Google Drive in the dashboard (SPEC §2 Documents and Integrations, §4, §7, §8): the file list and
+ * Google Drive in the dashboard (product §2 Documents and Integrations, §4, §7, §8): the file list and
  * the connection flag it implies, ingesting into the assistant, the connect window and its
  * "connected" message, and one download child per click. Lives as long as the dashboard. Calls,
  * window effects and the logger come from provideDriveMachine(deps); input names the user.
@@ -201,7 +201,7 @@ export const driveMachine = setup({
                 { type: 'storeIngestReport', params: ({ event }) => ({ report: event.output }) },
                 raise({ type: 'drive.list' }),
               ],
-              description: 'SPEC §4: busy, then the message is shown, then the file list is reloaded.',
+              description: 'product §4: busy, then the message is shown, then the file list is reloaded.',
             },
             onError: {
               target: 'idle',

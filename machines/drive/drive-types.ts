@@ -1,12 +1,12 @@
 /**
  * The drive machine's data: its input, context, events, injected effects, and how a failed call
- * becomes the sentence a person reads (SPEC §8).
+ * becomes the sentence a person reads (product §8).
  */
 import type { DriveFile, IngestReport } from '#contracts/drive.ts'
 import { type Logger, messageOf, statusOf } from '#machines/shared/effects.ts'
 import type { DownloadDeps } from './download-machine.ts'
 
-/** SPEC §8, word for word, plus the sentence for an ingest the server says is already running. */
+/** product §8, word for word, plus the sentence for an ingest the server says is already running. */
 export const DRIVE_MESSAGES = {
   ingested: 'Documents ingested successfully',
   ingestFailed: 'Failed to ingest documents',
@@ -14,7 +14,7 @@ export const DRIVE_MESSAGES = {
   disconnectFailed: 'Could not disconnect Google Drive. Try again.',
 } as const
 
-/** The signed-in user's email (the calls send it, SPEC §7) and this app's origin (postMessage check). */
+/** The signed-in user's email (the calls send it, product §7) and this app's origin (postMessage check). */
 export type DriveInput = { email: string; origin: string }
 
 /** 'running': the server refused a second ingest (409); nothing failed, so the view says it calmly. */
@@ -23,7 +23,7 @@ export type IngestOutcome = { kind: 'done' | 'running' | 'failed'; message: stri
 export type DriveContext = DriveInput & {
   /** null until a listing succeeds, and again after one fails. */
   files: DriveFile[] | null
-  /** SPEC §4: true after a successful listing, false after a failed one. */
+  /** product §4: true after a successful listing, false after a failed one. */
   connected: boolean
   /** Set when the last listing failed; `reason` is the server's sentence for a 4xx. */
   loadFailure: { reason: string | null } | null

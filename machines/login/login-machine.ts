@@ -1,5 +1,5 @@
 /**
- * Sign-in submission (SPEC §2, §4, §8): idle → submitting → signedIn, or back to idle holding the
+ * Sign-in submission (product §2, §4, §8): idle → submitting → signedIn, or back to idle holding the
  * sentence to show. The form validates input; this machine decides what submitting means. The
  * login call and what success does (store the user, go to /dashboard) come from provideLoginMachine(deps).
  */
@@ -20,7 +20,7 @@ export type LoginDeps = {
   onSignedIn: (user: User) => void
 }
 
-/** SPEC §8: a refused sign-in reads the same whatever the reason; 429 passes the server's wait time on. */
+/** product §8: a refused sign-in reads the same whatever the reason; 429 passes the server's wait time on. */
 export function loginErrorMessage(error: unknown): string {
   const status = statusOf(error)
   if (status === 429) return messageOf(error) ?? LOGIN_ERRORS.tooManyAttempts

@@ -1,5 +1,5 @@
 /**
- * Sign-up submission (SPEC §2, §4, §8): idle → submitting → registered, or back to idle holding
+ * Sign-up submission (product §2, §4, §8): idle → submitting → registered, or back to idle holding
  * the sentence to show. The register call and what success does (set the user, go to /login)
  * come from provideRegisterMachine(deps).
  */
@@ -57,7 +57,7 @@ export const registerMachine = setup({
         onDone: {
           target: 'registered',
           actions: { type: 'notifyRegistered', params: ({ event }) => ({ user: event.output }) },
-          description: 'SPEC §4: any 200 or 201 answer is success.',
+          description: 'product §4: any 200 or 201 answer is success.',
         },
         onError: {
           target: 'idle',

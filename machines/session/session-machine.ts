@@ -1,5 +1,5 @@
 /**
- * Session check behind the guard (SPEC §4, §8, §9): fetch the current user; on failure refresh
+ * Session check behind the guard (product §4, §8, §9): fetch the current user; on failure refresh
  * the token and fetch again, at most MAX_REFRESH_ATTEMPTS refreshes (a failed refresh counts too);
  * then give up. Ends with output `User | null`. fetchMe, refreshToken and log are injected with
  * provideSessionMachine(deps).
@@ -18,7 +18,7 @@ export type SessionDeps = {
   log: Logger
 }
 
-/** SPEC §8: 401 and 403 from the current-user call are the expected "signed out" answer. */
+/** product §8: 401 and 403 from the current-user call are the expected "signed out" answer. */
 function isExpectedAuthFailure(error: unknown): boolean {
   const status = statusOf(error)
   return status === 401 || status === 403

@@ -32,7 +32,7 @@ export function actionNotProvided<TParams = undefined>(
 
 /**
  * The HTTP status an effect failed with (0 when the server was unreachable), or undefined for an
- * error that carries none. Duck-typed on purpose: machines never import src/api (STYLE §2).
+ * error that carries none. Duck-typed on purpose: machines never import src/api (docs/architecture.md, conventions 2).
  */
 export function statusOf(error: unknown): number | undefined {
   if (typeof error !== 'object' || error === null || !('status' in error)) return undefined

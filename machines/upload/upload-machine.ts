@@ -1,5 +1,5 @@
 /**
- * The Upload dialog (SPEC §2, §5): closed, or open with no file, a rejected file (the reason to
+ * The Upload dialog (product §2, §5): closed, or open with no file, a rejected file (the reason to
  * show) or an accepted one. 'Upload' sends the file to the open conversation's upload call (it
  * lands in the person's library and is read at once, so the next question can use it) and
  * closes once the server has it. 'Upload to Drive' puts the file in the person's Google Drive

@@ -1,11 +1,11 @@
 /**
- * The upload rules of SPEC §5 and §9 as pure functions: PDF or plain text, at least 10KB, at most
+ * The upload rules of product §5 and §9 as pure functions: PDF or plain text, at least 10KB, at most
  * 5MB. The message for the first rule a file breaks, or null when it may be uploaded.
  */
 export const UPLOAD_MIN_BYTES = 10 * 1024
 export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024
 export const UPLOAD_MIME_TYPES = ['application/pdf', 'text/plain'] as const
-/** What the file picker offers (SPEC §2: it accepts .pdf and .txt). */
+/** What the file picker offers (product §2: it accepts .pdf and .txt). */
 export const UPLOAD_ACCEPT = '.pdf,.txt,application/pdf,text/plain'
 
 export const UPLOAD_ERRORS = {

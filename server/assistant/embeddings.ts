@@ -27,7 +27,7 @@ const EMBEDDING_INPUT_CHARS = 2000
 export type Embedder = { model: string; embed(texts: string[]): Promise<number[][]> }
 
 export function createEmbedder(config: EmbeddingConfig): Embedder {
-  // The client library loads on first use, as for answers (start-up time, README D42).
+  // The client library loads on first use, as for answers (start-up time, D42).
   let client: OpenAI | undefined
   return {
     model: config.model,

@@ -13,7 +13,7 @@ import type { ModelUsage } from '../operations/metrics.ts'
 import type { ChatPromptMessage } from './prompt.ts'
 
 // Loaded on the first answer, not at start: the client library is a large part of start-up time
-// (bench/footprint.ts, README D42).
+// (bench/footprint.ts, D42).
 let openaiModule: Promise<typeof import('openai')> | undefined
 export const loadOpenAI = () => {
   openaiModule ??= import('openai')

@@ -1,5 +1,5 @@
 /**
- * The five /auth calls of SPEC §7, paths and schemas from contracts/auth.ts. Sign-up sets no
+ * The five /auth calls of product §7, paths and schemas from contracts/auth.ts. Sign-up sets no
  * cookie (the SPA goes to /login next); sign-in and refresh set both session cookies.
  */
 import { httpErrors } from '@fastify/sensible'

@@ -1,5 +1,5 @@
 /**
- * Brute-force limits for sign-in and sign-up (README D34, superseding D8's counting). Counted by
+ * Brute-force limits for sign-in and sign-up (D34, superseding D8's counting). Counted by
  * @fastify/rate-limit in the database (rate-limit-store.ts): shared by every app instance, and
  * no flood of junk keys can evict a victim's count.
  *

@@ -1,11 +1,11 @@
 /**
  * What the session check behind every authenticated request would otherwise ask the database:
  * verified access tokens, whether a sign-in (family) is live, and who a user is. PGlite answers
- * ~2.5k queries/s, a bare route ~23k req/s (STACK-NOTES), so the hot path must not query.
+ * ~2.5k queries/s, a bare route ~23k req/s (docs/architecture.md, platform facts), so the hot path must not query.
  * Revocation in this process updates the cache at once. On PostgreSQL other instances hear of it
  * through LISTEN/NOTIFY (shared-revocations.ts); a live family entry is also re-read after
  * FAMILY_RECHECK_MS, or after the shorter interval the caller passes while notifications may be
- * missed, so a revocation made elsewhere lands within a bound either way (README D39).
+ * missed, so a revocation made elsewhere lands within a bound either way (D39).
  */
 import type { AccessClaims } from './tokens.ts'
 

@@ -1,5 +1,5 @@
 /**
- * Sign-in revocations shared between instances on one PostgreSQL server (README D39). A logout or
+ * Sign-in revocations shared between instances on one PostgreSQL server (D39). A logout or
  * a detected refresh-token reuse on one instance is NOTIFY'd; every instance (itself included)
  * marks that sign-in revoked in its session cache at once, so a revoked access cookie is refused
  * everywhere well within a second. While the listening connection is down, cached sign-ins are

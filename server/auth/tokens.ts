@@ -10,7 +10,7 @@ export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60
 export const REFRESH_TOKEN_TTL_MS = 7 * 24 * 60 * 60 * 1000
 /**
  * How long a just-rotated refresh token still answers, with the same successor, so two tabs that
- * refresh at the same moment both stay signed in (README D36). After it, reuse revokes the family.
+ * refresh at the same moment both stay signed in (D36). After it, reuse revokes the family.
  */
 export const REFRESH_GRACE_MS = 10_000
 /** A sign-in ends after this however often it is refreshed. */

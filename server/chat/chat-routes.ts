@@ -1,5 +1,5 @@
 /**
- * The chat calls of SPEC §7, paths and schemas from contracts/chat.ts, all behind sign-in. Ids in
+ * The chat calls of product §7, paths and schemas from contracts/chat.ts, all behind sign-in. Ids in
  * paths are checked as uuids (400) and against the signed-in user (404 for anyone else's, as for
  * a missing one). The spec's upload call (`/chat/sessions/:id/files/upload`) is declared with the
  * document routes, where multipart bodies are accepted.
@@ -13,7 +13,7 @@ import type { AnswerRun } from './chat-service.ts'
 
 /**
  * A comment line on a quiet stream this often: proxies and load balancers close connections that
- * stay silent (nginx after 60 s by default, our own server after 3 minutes, README D32), and a
+ * stay silent (nginx after 60 s by default, our own server after 3 minutes, D32), and a
  * model may think for a while before its first token.
  */
 export const STREAM_HEARTBEAT_MS = 15_000

@@ -1,5 +1,5 @@
 /**
- * Conversations with the assistant (SPEC §4 chat send, §7 chat calls). Routes stay thin and call
+ * Conversations with the assistant (product §4 chat send, §7 chat calls). Routes stay thin and call
  * this; the repository holds the SQL. Sending asks the assistant outside any transaction (a model
  * can take a minute and PGlite runs one query at a time), then stores the question and the answer
  * together or not at all.
@@ -61,7 +61,7 @@ const conversationNotFound = () => httpErrors.notFound(CONVERSATION_NOT_FOUND)
 const strictlyAfter = (t: Date, after: Date) => new Date(Math.max(t.getTime(), after.getTime() + 1))
 
 /**
- * A conversation title is the first message (SPEC §4): one line, at most TITLE_MAX_LENGTH characters
+ * A conversation title is the first message (product §4): one line, at most TITLE_MAX_LENGTH characters
  * (code points, so an emoji is never cut in half), shortened with '…'.
  */
 export function shortTitle(title: string): string {

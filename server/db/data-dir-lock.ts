@@ -1,6 +1,6 @@
 /**
  * One process per PGlite data directory: PGlite has no cross-process locking of its own, and two
- * writers on one directory silently lose data (README D33).
+ * writers on one directory silently lose data (D33).
  *
  * The lock is a file naming its holder (pid and, on Linux, the process's start time), created
  * with O_EXCL. A lock whose holder is no longer running is taken over at once, so a supervisor's

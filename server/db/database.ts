@@ -1,7 +1,7 @@
 /**
  * Opens the database the config names, applies the migrations and hands back a Drizzle handle
  * plus the one way to close it. PGlite directories are locked first: PGlite allows one process
- * per directory, and two writers lose data silently (STACK-NOTES).
+ * per directory, and two writers lose data silently (docs/architecture.md, platform facts).
  */
 import { mkdir } from 'node:fs/promises'
 import { PGlite } from '@electric-sql/pglite'

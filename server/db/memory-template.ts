@@ -1,6 +1,6 @@
 /**
  * `DATABASE_URL=memory:` opens a clone of one migrated template database instead of running
- * initdb each time: initdb costs ~3 s and ~700 MB, a clone ~0.4 s (STACK-NOTES). The template is
+ * initdb each time: initdb costs ~3 s and ~700 MB, a clone ~0.4 s (docs/architecture.md, platform facts). The template is
  * kept in this process and, as a tarball keyed by the PGlite version and the migrations' content,
  * in the OS temp directory, so every test file (each in its own worker) pays initdb once per
  * machine rather than once per file.

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL LISTEN/NOTIFY between the app's instances (README D39): one dedicated connection
+ * PostgreSQL LISTEN/NOTIFY between the app's instances (D39): one dedicated connection
  * listens, and `publish` is a `pg_notify` on the pool. A notification reaches every listening
  * instance, the sender included, once its transaction commits. While the listening connection is
  * down, `connected()` is false (callers fall back to re-reading the database) and it reconnects

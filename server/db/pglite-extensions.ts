@@ -1,6 +1,6 @@
 /**
  * The extensions every embedded database loads: pgvector (hybrid retrieval, D19) and btree_gin,
- * which lets one GIN index hold a passage's owner beside its words (README D50), so a search
+ * which lets one GIN index hold a passage's owner beside its words (D50), so a search
  * reads only the searching person's postings.
  */
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin'

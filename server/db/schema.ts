@@ -327,7 +327,7 @@ export const libraryDocuments = pgTable(
 )
 
 /**
- * Sign-in and sign-up attempt counters (README D34): one row per limited key (a sha-256 of
+ * Sign-in and sign-up attempt counters (D34): one row per limited key (a sha-256 of
  * "limit:key", so no email or address is stored), shared by every app instance on the database.
  * Rows whose window has ended are deleted as the counters are used.
  */
@@ -352,7 +352,7 @@ export const libraryUploads = pgTable('library_uploads', {
 })
 
 /**
- * Background work, durable in the database (README D26): claimed with FOR UPDATE SKIP LOCKED
+ * Background work, durable in the database (D26): claimed with FOR UPDATE SKIP LOCKED
  * under a lease that the worker renews while it runs, so a job whose process died is claimed
  * again once its lease runs out, and two workers never hold the same job. A job is deleted when
  * it is done; `key` names the work so the same work is never queued twice.

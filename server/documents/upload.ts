@@ -19,7 +19,7 @@ import { decodeText } from './text-decoding.ts'
 export const UPLOAD_MIN_BYTES = 10 * 1024
 export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024
 
-/** SPEC §9's sentences, word for word, plus the one for a request without a file. */
+/** product §9's sentences, word for word, plus the one for a request without a file. */
 export const UPLOAD_MESSAGES = {
   type: 'Only PDF and Text files are allowed.',
   tooSmall: 'File size must be at least 10KB.',

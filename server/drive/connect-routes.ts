@@ -1,5 +1,5 @@
 /**
- * The Drive connect window (SPEC §7): `GET DRIVE_CONNECT_PATH` sends the signed-in person to
+ * The Drive connect window (product §7): `GET DRIVE_CONNECT_PATH` sends the signed-in person to
  * Google's consent page; Google sends them back to `GET DRIVE_CALLBACK_PATH`. Both answer a
  * window, not a fetch, so every outcome is a small HTML page (connect-pages.ts), never JSON.
  */

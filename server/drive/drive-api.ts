@@ -301,7 +301,7 @@ function toListedFile(file: drive_v3.Schema$File): DriveListedFile {
     name: file.name ?? '',
     mimeType: file.mimeType ?? 'application/octet-stream',
     modifiedTime: file.modifiedTime ?? new Date(0).toISOString(),
-    // Links are data from upstream: only https ones go on (README D37).
+    // Links are data from upstream: only https ones go on (D37).
     webViewLink: safeExternalLink(file.webViewLink),
     webContentLink: safeExternalLink(file.webContentLink),
     version: file.version ?? null,

@@ -1,5 +1,5 @@
 /**
- * Keeping a person's library in step with their Google Drive (README D27): what DocChat reads of
+ * Keeping a person's library in step with their Google Drive (D27): what DocChat reads of
  * each kind of file (`kindOf`), the person's sync state (one listing at a time, the last plan), and
  * the 'drive-file' job. Deciding what a sync queues is drive-sync-plan.ts.
  * - `ingestDriveFile` is the job: download or export one file, turn it into text (PDF pages and

@@ -56,7 +56,7 @@ export const drivePlugin = fp<DrivePluginOptions>(
     })
     const { metrics } = app
     if (metrics) {
-      // Ingest calls by outcome (README D40); the jobs they queue are counted from the jobs table.
+      // Ingest calls by outcome (D40); the jobs they queue are counted from the jobs table.
       const ingest = drive.ingest
       drive.ingest = async (...args) => {
         const started = performance.now()

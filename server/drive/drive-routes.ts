@@ -1,5 +1,5 @@
 /**
- * The three Drive calls of SPEC §7, disconnecting Drive and 'Upload to Drive', paths and schemas
+ * The three Drive calls of product §7, disconnecting Drive and 'Upload to Drive', paths and schemas
  * from contracts/drive.ts, all behind sign-in.
  * The handlers call `app.drive`, which checks the `email` against the signed-in person and maps
  * Google's failures. Without a Google OAuth client the calls answer 503 with a sentence, and

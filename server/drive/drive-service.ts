@@ -1,5 +1,5 @@
 /**
- * The three Drive calls of SPEC §7 for the signed-in person (`app.drive`): list their files, one
+ * The three Drive calls of product §7 for the signed-in person (`app.drive`): list their files, one
  * file's links, ingest their documents. The tokens are always the signed-in person's; the `email`
  * the client sends only has to be theirs (403 otherwise). Google's failures become sentences with
  * a 4xx/503 status, never a 500, and a revoked grant is forgotten so the app shows "Connect".

@@ -1,5 +1,5 @@
 /**
- * What a Drive sync queues (README D27, D56). The first sync of a person lists the whole Drive
+ * What a Drive sync queues (D27, D56). The first sync of a person lists the whole Drive
  * (shared drives included) and takes Drive's change-feed token of that moment, first, so nothing
  * that changes while the listing runs is missed; every later sync asks the change feed what changed
  * since the stored token and touches only those files: new and changed ones are queued, trashed

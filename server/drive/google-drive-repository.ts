@@ -71,7 +71,7 @@ export function createGoogleDriveRepository(db: Db) {
     },
 
     /**
-     * Stores a pending state and keeps only the person's `keep` newest (README D37): the oldest
+     * Stores a pending state and keeps only the person's `keep` newest (D37): the oldest
      * are replaced, so opening the connect window again and again cannot grow the table.
      */
     async createState(

@@ -1,7 +1,7 @@
 /**
  * The Google client libraries (google-auth-library, @googleapis/drive), loaded on the first OAuth
  * or Drive call instead of at start: together they are a large share of the server's start-up
- * time and idle memory, and many installations never connect a Drive (README D53). Loaded with
+ * time and idle memory, and many installations never connect a Drive (D53). Loaded with
  * a synchronous require so the call sites stay as they were; the first Drive or OAuth call of a
  * process pays the load once.
  */

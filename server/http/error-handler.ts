@@ -43,7 +43,7 @@ export function frameworkErrorReply(error: FastifyError, request: FastifyRequest
 
 /**
  * Fastify's `clientErrorHandler`: what Node's HTTP parser refuses (not HTTP, headers too large,
- * a request too slow to arrive, README D32) is answered on the socket itself, in the envelope and
+ * a request too slow to arrive, D32) is answered on the socket itself, in the envelope and
  * with the API's security headers, then the connection is closed.
  */
 export function clientErrorReply(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {

@@ -1,5 +1,5 @@
 /**
- * Attempt counters in the database (README D34): fixed windows, counted with one atomic upsert
+ * Attempt counters in the database (D34): fixed windows, counted with one atomic upsert
  * so several app instances on one PostgreSQL share them, and nothing an attacker sends can push
  * another key out (there is no size-bounded table to evict from). Keys are stored hashed.
  */

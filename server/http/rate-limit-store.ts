@@ -1,5 +1,5 @@
 /**
- * A store for @fastify/rate-limit backed by the database (README D34), so the library keeps its
+ * A store for @fastify/rate-limit backed by the database (D34), so the library keeps its
  * logic (limits, Retry-After, the 429) while the counts live where every app instance sees them
  * and no flood of other keys can evict one. Times come from the app's injected clock.
  */

@@ -1,6 +1,6 @@
 /**
  * @fastify/rate-limit with no global limit: only the routes that ask for one are counted (a global
- * limit would also count static files). Counts live in the database (README D34), so this
+ * limit would also count static files). Counts live in the database (D34), so this
  * registers after the database plugin. Every 429 is the API's envelope, with Retry-After.
  */
 import rateLimit from '@fastify/rate-limit'

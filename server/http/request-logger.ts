@@ -1,7 +1,7 @@
 /**
- * What the logs may hold (README D35): the serializers of the request lines (no headers, so no
+ * What the logs may hold (D35): the serializers of the request lines (no headers, so no
  * cookies; the OAuth callback's code and state redacted, emails masked) and of errors (no SQL
- * parameters, no row values). Fastify's own logger writes the request lines (README D64).
+ * parameters, no row values). Fastify's own logger writes the request lines (D64).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { stdSerializers } from 'pino'

@@ -42,7 +42,7 @@ export function pageHelmetOptions(https: boolean): FastifyHelmetOptions {
       },
     },
     hsts: https ? HSTS : false,
-    // The Drive connect window (SPEC §7) reports back through window.opener; 'same-origin' would
+    // The Drive connect window (product §7) reports back through window.opener; 'same-origin' would
     // sever that link as soon as the window visits Google. This keeps it for windows the app opens.
     crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
   }

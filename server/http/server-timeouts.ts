@@ -1,5 +1,5 @@
 /**
- * How long a connection may take over each part of an exchange (README D32). Node's defaults let
+ * How long a connection may take over each part of an exchange (D32). Node's defaults let
  * a client that never finishes its headers or body hold a socket for minutes (Fastify turns
  * Node's request timeout off), and ~1,000 such clients exhausted the file descriptors.
  *

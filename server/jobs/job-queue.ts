@@ -1,5 +1,5 @@
 /**
- * Durable background jobs in the `jobs` table (README D26), the same on embedded PGlite and on a
+ * Durable background jobs in the `jobs` table (D26), the same on embedded PGlite and on a
  * PostgreSQL server shared by several instances:
  * - enqueue: one row per piece of work, named by a unique key (queueing it again is a no-op);
  * - claim: `FOR UPDATE SKIP LOCKED` picks due jobs nobody holds (queued, or running under a lease

@@ -1,5 +1,5 @@
 /**
- * Background ingest work by state, for /metrics (README D40): read from the `jobs` table and the
+ * Background ingest work by state, for /metrics (D40): read from the `jobs` table and the
  * library's documents, so every instance sharing one database reports the same figures, and a
  * job whose process died shows as stalled rather than vanishing.
  */

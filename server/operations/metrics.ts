@@ -1,5 +1,5 @@
 /**
- * Prometheus metrics through prom-client (README D40), one registry per app (tests build many).
+ * Prometheus metrics through prom-client (D40), one registry per app (tests build many).
  * Off unless METRICS=1 or METRICS_TOKEN is set: then nothing here is even created and the hot
  * path pays nothing. What is measured: HTTP latency by route, model latency and tokens, retrieval
  * time, ingest runs, the PostgreSQL pool, and prom-client's process metrics (memory, CPU, event

@@ -1,5 +1,5 @@
 /**
- * What operators and load balancers need (README D40, D41):
+ * What operators and load balancers need (D40, D41):
  * - `GET /api/v1/health` and `GET /api/v1/ready`: alive, and 200 while the database answers; 503
  *   with a sentence when it does not or while the server is shutting down, so a balancer stops
  *   sending before the process goes (operations-routes.ts).

@@ -1,5 +1,5 @@
 /**
- * Graceful shutdown (README D41): stop taking requests, let the ones in flight finish, and give
+ * Graceful shutdown (D41): stop taking requests, let the ones in flight finish, and give
  * long-lived responses (event streams) up to `graceMs` to end, then cut what is left and close the
  * database. Order: `beginShutdown` (/ready answers 503, `app.shutdown` fires so a stream can send
  * its last event and end), then `app.close()` (the listener closes, idle keep-alive connections

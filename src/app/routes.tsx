@@ -14,7 +14,7 @@ const dashboard = retryableLazy(
   (module) => module.DashboardView,
 )
 
-/** SPEC §2 routes, each behind an error boundary; any other path goes to /login. */
+/** product §2 routes, each behind an error boundary; any other path goes to /login. */
 export function AppRoutes() {
   return (
     <Switch>

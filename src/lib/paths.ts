@@ -1,7 +1,7 @@
 import type { DashboardSection } from '#machines/dashboard/dashboard-machine.ts'
 
 /**
- * Every route of SPEC §2 and the dashboard's own addresses, written once. The address is the
+ * Every route of product §2 and the dashboard's own addresses, written once. The address is the
  * dashboard's truth: each section has one (its key is the section's name), and so does each
  * conversation; /dashboard, where sign-in lands, shows the chat as /dashboard/chat does.
  */

@@ -76,7 +76,7 @@ test('login with a wrong password is refused with 401 and the spec message', asy
     .uponReceiving('a sign-in with a wrong password')
     .withRequest('POST', '/api/v1/auth/login', (b) => b.jsonBody(body))
     .willRespondWith(401, (b) =>
-      // The exact text matters here: it is what a person reads (SPEC §8).
+      // The exact text matters here: it is what a person reads (product §8).
       b.jsonBody({ success: false, message: 'Invalid email or password' }),
     )
     .executeTest(async (server) => {

@@ -1,5 +1,5 @@
 /**
- * The Pact broker, when there is one (README D48). `publish` sends contracts/pacts/ with the
+ * The Pact broker, when there is one (D48). `publish` sends contracts/pacts/ with the
  * official Pact CLI (@pact-foundation/pact-cli: its Rust binary comes in an npm package), as
  * version = the git commit and branch = the git branch; `can-i-deploy` asks whether this commit
  * may go to PACT_ENVIRONMENT (default production). The provider test takes its pact source from

@@ -1,6 +1,6 @@
 /**
  * Google Drive answers for the view tests, typed from contracts/drive.ts. Each handler refuses a
- * call that does not carry the signed-in user's email (SPEC §7: query for GETs, body for ingest),
+ * call that does not carry the signed-in user's email (product §7: query for GETs, body for ingest),
  * counts its calls, and may hold its answer to show what a person sees meanwhile.
  */
 import { http } from 'msw'

@@ -1,5 +1,5 @@
 /**
- * The XState inspector (README D49): with an inspector injected the way main.tsx injects the
+ * The XState inspector (D49): with an inspector injected the way main.tsx injects the
  * browser one, every machine of the app reaches it, under its own id, with readable state values
  * and event types. The inspector is @statelyai/inspect's own, on a recording adapter instead of
  * the browser window.

@@ -11,7 +11,7 @@ import { documentEndpoints } from '#contracts/documents.ts'
 import type { Endpoint, ErrorEnvelope } from '#contracts/endpoint.ts'
 
 /**
- * The dashboard loads the conversations as it opens (SPEC §4), and Documents its library, so every
+ * The dashboard loads the conversations as it opens (product §4), and Documents its library, so every
  * test that reaches them would need an answer: the defaults are "no conversations yet" and an
  * empty library. Chat and library tests override them.
  */

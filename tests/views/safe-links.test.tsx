@@ -1,5 +1,5 @@
 /**
- * Links from Drive are data (README D37): a non-https link never reaches an href or a window,
+ * Links from Drive are data (D37): a non-https link never reaches an href or a window,
  * whatever the server sent.
  */
 import { screen, waitFor, within } from '@testing-library/react'

@@ -43,7 +43,7 @@ const itemStyle = css({
 })
 
 /**
- * The five sections of SPEC §2, each a link to its address (open it in a new tab, bookmark it); a
+ * The five sections of product §2, each a link to its address (open it in a new tab, bookmark it); a
  * top strip on narrow screens, a column beside the content on wide ones.
  */
 export function DashboardSidebar() {

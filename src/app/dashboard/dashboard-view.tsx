@@ -55,7 +55,7 @@ function SkipLink() {
 }
 
 /**
- * SPEC §2 Dashboard: header, sidebar of five sections, and the section its address names. One
+ * product §2 Dashboard: header, sidebar of five sections, and the section its address names. One
  * route for every address under /dashboard, so moving between them never remounts it (the
  * conversations load once). Lazy-loaded.
  */

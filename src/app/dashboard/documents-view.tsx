@@ -11,9 +11,9 @@ import { css } from '../../../styled-system/css'
 const quietCard = css({ textAlign: 'center', color: 'muted', py: '10' })
 
 /**
- * SPEC §2 Documents: 'Ingest Documents' with its result banner, the library (each document's
+ * product §2 Documents: 'Ingest Documents' with its result banner, the library (each document's
  * status, live while files are read: library-panel.tsx), and the Drive files. A failed
- * listing replaces everything under the heading (SPEC §8), with the server's reason when it gave one.
+ * listing replaces everything under the heading (product §8), with the server's reason when it gave one.
  */
 export function DocumentsView() {
   const { state, ingesting, ingestOutcome, ingest, download, reload, connect } = useDocuments()

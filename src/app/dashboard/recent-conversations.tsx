@@ -18,7 +18,7 @@ const itemStyle = css({
 const lineStyle = css({ truncate: true, minW: '0' })
 
 /**
- * SPEC §2 sidebar extra under History: each conversation with its title, last message and
+ * product §2 sidebar extra under History: each conversation with its title, last message and
  * relative time ('Just now', 'Nh ago', else the date). Choosing one opens it in Chat, as in History.
  */
 export function RecentConversations() {

@@ -29,7 +29,7 @@ const panelTitleStyle = css({
 
 type SidebarExtrasProps = { section: DashboardSection; onOpenIntegrations: () => void }
 
-/** SPEC §2 sidebar extras, shown for the section on screen; on phones one tap away. */
+/** product §2 sidebar extras, shown for the section on screen; on phones one tap away. */
 export function SidebarExtras({ section, onOpenIntegrations }: SidebarExtrasProps) {
   const [expanded, setExpanded] = useState(false)
   const panelId = useId()

@@ -1,7 +1,7 @@
 /**
  * The address is the dashboard's truth. `/dashboard/{section}` puts that section on screen,
  * `/dashboard/c/{id}` opens that conversation in Chat, and `/dashboard` or `/dashboard/chat` is a
- * new chat (SPEC §2: choosing the chat section clears the conversation). Changing section or
+ * new chat (product §2: choosing the chat section clears the conversation). Changing section or
  * conversation is navigating (a link, Back/Forward, a reload, a bookmark); the route tells the
  * dashboard and chat machines, one way. The one move the other way: when the chat itself starts
  * the conversation of a new chat, or closes the one on screen, the address is replaced to match.

@@ -2,7 +2,7 @@
  * Facade over the dashboard: which section is on screen (the dashboard machine, told by the
  * address: use-dashboard-route.ts) and how views move. Moving is navigating: the sidebar and the
  * header are links, and opening a conversation goes to its address. Only choosing Chat starts a
- * new chat at once (SPEC §2), so doing it from a new chat, where the address stays, clears too.
+ * new chat at once (product §2), so doing it from a new chat, where the address stays, clears too.
  */
 import { useLocation } from 'wouter'
 import type { DashboardSection } from '#machines/dashboard/dashboard-machine.ts'
@@ -30,7 +30,7 @@ export function useDashboard() {
     show(target: DashboardSection) {
       navigate(paths[target], { replace: target === section })
     },
-    /** Loads the conversation's messages and switches to the chat view (SPEC §2 History). */
+    /** Loads the conversation's messages and switches to the chat view (product §2 History). */
     openConversation(conversationId: string) {
       navigate(conversationPath(conversationId))
     },

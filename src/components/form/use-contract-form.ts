@@ -15,7 +15,7 @@ type FieldLike = {
   handleBlur: () => void
 }
 
-/** The first message of a field, in the schema's own words (SPEC §5). */
+/** The first message of a field, in the schema's own words (product §5). */
 function firstMessage(errors: readonly unknown[]): string | undefined {
   for (const error of errors) {
     if (typeof error === 'string') return error

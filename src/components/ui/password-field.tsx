@@ -3,7 +3,7 @@ import { EyeIcon, EyeOffIcon } from './icons.tsx'
 import { TextField, type TextFieldProps } from './text-field.tsx'
 
 export type PasswordFieldProps = Omit<TextFieldProps, 'type' | 'endAdornment'> & {
-  /** Controlled so several fields can share one visibility (SPEC §2: confirm follows password). */
+  /** Controlled so several fields can share one visibility (product §2: confirm follows password). */
   visible: boolean
   onVisibleChange: (visible: boolean) => void
 }

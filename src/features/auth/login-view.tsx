@@ -12,10 +12,10 @@ import { useRegisteredEmail } from './use-auth.ts'
 import { useLogin } from './use-login.ts'
 
 const emptyCredentials: LoginRequest = { email: '', password: '' }
-/** Not in the spec (README D45): after sign-up /login says why the person is here. */
+/** Not in the spec (D45): after sign-up /login says why the person is here. */
 export const ACCOUNT_CREATED = 'Account created. Sign in with your new password.'
 
-/** SPEC §2 Sign-in: SPEC §5 rules come from the contract schema; §8 errors from the login machine. */
+/** product §2 Sign-in: product §5 rules come from the contract schema; §8 errors from the login machine. */
 export function LoginView() {
   const { busy, error, signIn } = useLogin()
   const [passwordVisible, setPasswordVisible] = useState(false)

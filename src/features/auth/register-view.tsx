@@ -12,7 +12,7 @@ import { useRegister } from './use-register.ts'
 
 const emptyAccount: RegisterRequest = { email: '', password: '', confirmPassword: '' }
 
-/** SPEC §2 Sign-up. One visibility flag drives both toggles: the confirm toggle follows the password's. */
+/** product §2 Sign-up. One visibility flag drives both toggles: the confirm toggle follows the password's. */
 export function RegisterView() {
   const { busy, error, createAccount } = useRegister()
   const [passwordsVisible, setPasswordsVisible] = useState(false)

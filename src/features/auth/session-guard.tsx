@@ -4,7 +4,7 @@ import { FullPageMessage } from '#src/components/ui/full-page-message.tsx'
 import { paths } from '#src/lib/paths.ts'
 import { useSessionGuard } from './use-auth.ts'
 
-/** SPEC §2 Guard: 'Loading...' while the session is checked, /login (replacing history) without one. */
+/** product §2 Guard: 'Loading...' while the session is checked, /login (replacing history) without one. */
 export function SessionGuard({ children }: { children: ReactNode }) {
   const status = useSessionGuard()
   if (status === 'redirect') return <Redirect to={paths.login} replace />

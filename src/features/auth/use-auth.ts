@@ -9,7 +9,7 @@ import { AuthActor } from './auth-actor.ts'
 export type GuardStatus = 'loading' | 'ready' | 'redirect'
 
 /**
- * SPEC §4: the session check runs on every path change. The URL lives outside the machine, so
+ * product §4: the session check runs on every path change. The URL lives outside the machine, so
  * the guard reports each new path to it; what the check means stays in the machine.
  */
 export function useSessionGuard(): GuardStatus {
@@ -19,14 +19,14 @@ export function useSessionGuard(): GuardStatus {
     auth.send({ type: 'auth.check', path })
   }, [auth, path])
   return AuthActor.useSelector((snapshot) => {
-    // signedOut first: after sign-up the user is known (SPEC §4) but has no session yet.
+    // signedOut first: after sign-up the user is known (product §4) but has no session yet.
     if (snapshot.hasTag('signedOut')) return 'redirect'
     return snapshot.context.user ? 'ready' : 'loading'
   })
 }
 
 /**
- * SPEC §4: sign-up sets the user without a session. While that holds, /login greets the new
+ * product §4: sign-up sets the user without a session. While that holds, /login greets the new
  * account and fills its email in; after a logout the user is cleared, so nothing shows.
  */
 export function useRegisteredEmail(): string | undefined {

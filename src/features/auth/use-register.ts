@@ -15,7 +15,7 @@ export function useRegister() {
     provideRegisterMachine({
       register: authApi.register,
       onRegistered(user) {
-        // SPEC §4: register sets the user, and the person signs in next.
+        // product §4: register sets the user, and the person signs in next.
         auth.send({ type: 'auth.register', user })
         navigate(paths.login)
       },

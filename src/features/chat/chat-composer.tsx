@@ -19,7 +19,7 @@ type ChatComposerProps = {
 }
 
 /**
- * SPEC §2, §5: type, Enter sends, Shift+Enter breaks the line; the paperclip opens the upload
+ * product §2, §5: type, Enter sends, Shift+Enter breaks the line; the paperclip opens the upload
  * dialog; while an answer is written, Stop ends it.
  */
 export function ChatComposer({

@@ -9,7 +9,7 @@ import { ChatActor } from './chat-actor.ts'
 /**
  * While a call is under way, calling again joins it instead of starting another. StrictMode
  * (development, view tests) stops and restarts the actor on mount, which restarts the conversation
- * load: joining keeps it to one request, as SPEC §4 says ("Sessions load once").
+ * load: joining keeps it to one request, as product §4 says ("Sessions load once").
  */
 function shareInFlight<T>(call: () => Promise<T>): () => Promise<T> {
   let pending: Promise<T> | null = null

@@ -8,7 +8,7 @@ import { UploadDialog } from './upload-dialog.tsx'
 import { useConversation } from './use-chat.ts'
 import { useUpload } from './use-upload.ts'
 
-/** SPEC §2 Chat view: the conversation (or its empty state), the composer and the upload dialog. */
+/** product §2 Chat view: the conversation (or its empty state), the composer and the upload dialog. */
 export function ChatView() {
   const chat = useConversation()
   const { messages, loading, awaitingReply, ratingMessageIds, rate } = chat

@@ -8,7 +8,7 @@ import { ConversationSearch } from './conversation-search.tsx'
 import { HistoryItem } from './history-item.tsx'
 
 /**
- * SPEC §2 History view: conversations under 'Today', 'N days ago' or their date. Opening one is
+ * product §2 History view: conversations under 'Today', 'N days ago' or their date. Opening one is
  * the dashboard's business (it also switches to Chat), so it comes in as `onOpen`.
  */
 export function HistoryView({ onOpen }: { onOpen: (conversationId: string) => void }) {

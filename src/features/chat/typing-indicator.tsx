@@ -10,7 +10,7 @@ const dotStyle = css({
   '&:nth-child(3)': { animationDelay: '0.4s' },
 })
 
-/** SPEC §2: shown while the reply is awaited; announced politely, the dots themselves are decoration. */
+/** product §2: shown while the reply is awaited; announced politely, the dots themselves are decoration. */
 export function TypingIndicator() {
   return (
     <div

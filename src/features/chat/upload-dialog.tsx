@@ -22,7 +22,7 @@ const dropZoneStyle = css({
   color: 'muted',
 })
 
-/** SPEC §2 Upload dialog: the rules, a drop area or 'Browse File', the chosen name, and two buttons. */
+/** product §2 Upload dialog: the rules, a drop area or 'Browse File', the chosen name, and two buttons. */
 export function UploadDialog({ upload }: { upload: Upload }) {
   const picker = useRef<HTMLInputElement>(null)
   const footer = (

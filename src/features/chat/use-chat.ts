@@ -51,7 +51,7 @@ export function useConversation() {
   )
   return {
     messages: ChatActor.useSelector((snapshot) => snapshot.context.messages),
-    /** SPEC §2: the input is disabled while loading (a reply, or a conversation's messages). */
+    /** product §2: the input is disabled while loading (a reply, or a conversation's messages). */
     loading: ChatActor.useSelector((snapshot) => snapshot.hasTag('loading')),
     awaitingReply: ChatActor.useSelector(isAwaitingReplyHere),
     /** An answer is being written here: Stop shows instead of Send. */

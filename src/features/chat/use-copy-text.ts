@@ -1,4 +1,4 @@
-/** Copies text to the clipboard and says 'Copied' for COPY_CONFIRMATION_MS (SPEC §2, §9). */
+/** Copies text to the clipboard and says 'Copied' for COPY_CONFIRMATION_MS (product §2, §9). */
 import { useEffect, useRef, useState } from 'react'
 
 export const COPY_CONFIRMATION_MS = 1500

@@ -14,7 +14,7 @@ import { DriveActor } from './drive-actor.ts'
  */
 export function DriveProvider({ children }: { children: ReactNode }) {
   const { http, log, inspect } = useAppDeps()
-  // The dashboard renders only once the session check knows the user (SPEC §2 guard).
+  // The dashboard renders only once the session check knows the user (product §2 guard).
   const email = useCurrentUserEmail() ?? ''
   const [effects] = useState(() => ({ ...createBrowserDriveEffects(window), ...createDriveApi(http) }))
   const logic = provideDriveMachine({ ...effects, log })

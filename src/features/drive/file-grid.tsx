@@ -15,7 +15,7 @@ export function formatModified(modifiedTime: string): string {
 
 type FileGridProps = { files: DriveFile[]; onDownload: (fileId: string) => void }
 
-/** SPEC §2: a responsive grid of files, each with name, mime type, 'Modified: date' and 'Download'. */
+/** product §2: a responsive grid of files, each with name, mime type, 'Modified: date' and 'Download'. */
 export function FileGrid({ files, onDownload }: FileGridProps) {
   return (
     <ul

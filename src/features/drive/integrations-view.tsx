@@ -8,7 +8,7 @@ import { css } from '../../../styled-system/css'
 import { useDriveConnection, useListDriveOnShow } from './use-drive.ts'
 
 /**
- * SPEC §2 Integrations: the Google Drive card offers 'Connect Now' (a popup on Google's consent
+ * product §2 Integrations: the Google Drive card offers 'Connect Now' (a popup on Google's consent
  * page) until a listing has succeeded, then a disabled 'Connected' and 'Disconnect', which asks
  * whether to keep the Drive documents. Showing it checks the drive.
  */

@@ -16,7 +16,7 @@ export function useListDriveOnShow() {
 export function useDriveConnection() {
   const drive = DriveActor.useActorRef()
   return {
-    /** SPEC §4: the last listing succeeded. */
+    /** product §4: the last listing succeeded. */
     connected: DriveActor.useSelector((snapshot) => snapshot.context.connected),
     /** Opens Google's consent page in a popup; its success message reloads the list. */
     connect() {

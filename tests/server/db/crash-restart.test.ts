@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, expect, test } from 'vitest'
 
-// Real server processes on one data directory (own ports, README "machine is shared").
+// Real server processes on one data directory (own ports, docs/testing.md).
 const MAIN = fileURLToPath(new URL('../../../server/main.ts', import.meta.url))
 const dataDir = mkdtempSync(join(tmpdir(), 'docchat-crash-'))
 const children: ChildProcess[] = []

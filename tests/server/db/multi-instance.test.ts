@@ -1,5 +1,5 @@
 /**
- * Several instances acting as one (README D39): two apps, each with its own connection pool and
+ * Several instances acting as one (D39): two apps, each with its own connection pool and
  * its own session cache, on one PostgreSQL database, as two processes behind a load balancer
  * would be. Runs when TEST_DATABASE_URL names a server (`npm run test:postgres`, CI).
  */

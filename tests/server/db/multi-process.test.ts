@@ -1,7 +1,7 @@
 /**
  * Two real server processes (`node server/main.ts`, as deployed) on one PostgreSQL database,
  * behind nothing: sign in on A, log out on B, and A refuses the access cookie within 1 s. Both
- * then shut down on SIGTERM and exit 0. Runs when TEST_DATABASE_URL names a server (README D39).
+ * then shut down on SIGTERM and exit 0. Runs when TEST_DATABASE_URL names a server (D39).
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'

@@ -64,7 +64,7 @@ test('a file that is not a Word document, or one without text, fails with a reas
 })
 
 test('running out of memory reads as "too large"; a malformed file that throws a RangeError does not', () => {
-  // What V8 and Node throw when the reader's ceilings (README D66) refuse an allocation.
+  // What V8 and Node throw when the reader's ceilings (D66) refuse an allocation.
   expect(isOutOfMemory(new RangeError('Array buffer allocation failed'))).toBe(true)
   expect(isOutOfMemory(new RangeError('Failed to allocate memory'))).toBe(true)
   expect(isOutOfMemory(new RangeError('Invalid string length'))).toBe(true)

@@ -1,5 +1,5 @@
 /**
- * Syncs after the first one read Drive's change feed (README D56): only files that were added,
+ * Syncs after the first one read Drive's change feed (D56): only files that were added,
  * edited, trashed or deleted are touched; files removed from the library stay out; a token Drive
  * refuses means one full listing; shared drives the person belongs to are synced, shortcuts
  * followed; Sheets, Slides and Word files are read. Counted at the emulator, call by call.

@@ -27,7 +27,7 @@ import {
 import { buildTestApp, TEST_APP_SECRET } from '../support/helper.ts'
 
 const DRIVE_READONLY = 'https://www.googleapis.com/auth/drive.readonly'
-/** 'Upload to Drive' creates files, and may touch only those (README D65). */
+/** 'Upload to Drive' creates files, and may touch only those (D65). */
 const DRIVE_FILE = 'https://www.googleapis.com/auth/drive.file'
 
 let emulator: GoogleEmulator

@@ -1,5 +1,5 @@
 /**
- * Listing Drive files and reading one file's links (SPEC §7), against the Google emulator: every
+ * Listing Drive files and reading one file's links (product §7), against the Google emulator: every
  * page of the listing, no folders or trash, the email check, not configured / not connected,
  * revoked access, transparent token refresh, and backoff on Drive's busy answers.
  */

@@ -1,5 +1,5 @@
 /**
- * Links from Drive are data (README D37): whatever Drive (here the emulator, made hostile) sends
+ * Links from Drive are data (D37): whatever Drive (here the emulator, made hostile) sends
  * as webViewLink / webContentLink, only https links leave the server, in the file calls and in
  * the sources of answers.
  */

@@ -1,5 +1,5 @@
 /**
- * The Google client libraries load on the first Drive or OAuth call, not at start (README D53):
+ * The Google client libraries load on the first Drive or OAuth call, not at start (D53):
  * start-up time and idle memory do not pay for them on a server nobody connects a Drive to.
  */
 import { spawnSync } from 'node:child_process'

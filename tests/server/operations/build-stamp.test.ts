@@ -1,4 +1,4 @@
-/** `npm start` rebuilds the SPA only when an input changed since the stamped build (README D41). */
+/** `npm start` rebuilds the SPA only when an input changed since the stamped build (D41). */
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

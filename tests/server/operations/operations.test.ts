@@ -1,5 +1,5 @@
 /**
- * Readiness and metrics (README D40): /api/v1/ready follows the database and the shutdown; /metrics
+ * Readiness and metrics (D40): /api/v1/ready follows the database and the shutdown; /metrics
  * is off by default, open with METRICS=1, bearer-only with METRICS_TOKEN, and reports what the
  * app did (HTTP by route pattern, retrieval, the model's latency and tokens).
  */

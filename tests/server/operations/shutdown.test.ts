@@ -1,5 +1,5 @@
 /**
- * Graceful shutdown on a real socket (README D41): a request in flight completes, a stream that
+ * Graceful shutdown on a real socket (D41): a request in flight completes, a stream that
  * listens to `app.shutdown` ends itself with a last line, a stream that does not is cut once the
  * grace period is over, and nothing new is accepted.
  */

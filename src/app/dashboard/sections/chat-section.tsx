@@ -1,7 +1,7 @@
 import { ChatView } from '#src/features/chat/chat-view.tsx'
 import { css } from '../../../../styled-system/css'
 
-/** SPEC §2 Chat view (chat feature). The conversation has no visible title; its h1 is for screen readers. */
+/** product §2 Chat view (chat feature). The conversation has no visible title; its h1 is for screen readers. */
 export function ChatSection() {
   return (
     <>

@@ -1,6 +1,6 @@
 import { DocumentsView } from '#src/app/dashboard/documents-view.tsx'
 
-/** SPEC §2 Documents view: the Drive files, downloads and ingest (documents feature). */
+/** product §2 Documents view: the Drive files, downloads and ingest (documents feature). */
 export function DocsSection() {
   return <DocumentsView />
 }

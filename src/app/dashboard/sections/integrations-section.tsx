@@ -1,6 +1,6 @@
 import { IntegrationsView } from '#src/features/drive/integrations-view.tsx'
 
-/** SPEC §2 Integrations view: connecting Google Drive (integrations feature). */
+/** product §2 Integrations view: connecting Google Drive (integrations feature). */
 export function IntegrationsSection() {
   return <IntegrationsView />
 }

@@ -4,7 +4,7 @@ import { TextField } from '#src/components/ui/text-field.tsx'
 import { useCurrentUserEmail } from '#src/features/auth/use-auth.ts'
 import { css } from '../../../../styled-system/css'
 
-/** SPEC §2 Settings view: the Display Name is typed but never saved, so no save action is shown. */
+/** product §2 Settings view: the Display Name is typed but never saved, so no save action is shown. */
 export function SettingsSection() {
   const email = useCurrentUserEmail()
   return (
