@@ -1,9 +1,14 @@
-import { cleanup } from '@testing-library/react'
+import { cleanup, configure } from '@testing-library/react'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import { server } from './msw-server.ts'
 
 // MSW 3 names this option onUnhandledFrame (onUnhandledRequest in MSW 2). 'error' makes the call
 // reject, but the app turns a rejected call into a message, so the test is also failed below.
+// The first screen of a file waits for the lazily loaded dashboard, which Vite transforms on first
+// import: over a second on a loaded machine, so findBy* waits up to 5 s (the default is 1 s). A
+// screen that never appears still fails, only later.
+configure({ asyncUtilTimeout: 5_000 })
+
 const unhandled: string[] = []
 
 beforeAll(() =>
