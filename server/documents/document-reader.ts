@@ -1,11 +1,12 @@
 /**
- * Reads the files that need a parser, PDF and Word (.docx), in a child process with a time limit
- * and a memory ceiling per file, into the sections the chunker reads: a PDF as one section per
- * page with headings where its outline says a section starts, a Word file as its paragraphs with
- * its heading styles. A file that is broken, encrypted, too slow, too large in memory or without
- * text fails alone (PdfTextError / DocxTextError with a reason a person can read); the process is
- * replaced after a time-out or a crash, so the next file starts clean and the server never
- * stalls on one.
+ * Reads the files that need a parser in a child process with a time limit and a memory ceiling
+ * per file, into the sections the chunker reads: a PDF as one section per page with headings
+ * where its outline says a section starts (pages without text read by OCR), a Word file as its
+ * paragraphs with its heading styles, a spreadsheet as a section per tab, a presentation as a
+ * section per slide, a web page with its headings, an image by OCR. A file that is broken,
+ * encrypted, too slow, too large in memory or without text fails alone (a FileReadError with a
+ * reason a person can read); the process is replaced after a time-out or a crash, so the next
+ * file starts clean and the server never stalls on one.
  */
 import { type ChildProcess, fork } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -14,7 +15,9 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type Paragraph, paragraphsOf, type Section } from './chunker.ts'
 import { DocxTextError } from './docx-text.ts'
-import type { PdfOutlineEntry, ReaderJob, ReaderResult } from './reader-process.ts'
+import type { OcrOptions } from './ocr.ts'
+import { FileReadError } from './read-error.ts'
+import type { PdfOutlineEntry, ReaderJob, ReaderKind, ReaderProgress, ReaderResult } from './reader-process.ts'
 import { removeControlCharacters } from './text-decoding.ts'
 
 export const READ_TIME_LIMIT_MS = 30_000
@@ -24,14 +27,34 @@ export const READ_TIME_LIMIT_MS = 30_000
  */
 export const READ_MEMORY_LIMIT_MB = 512
 
-export class PdfTextError extends Error {
+/**
+ * How long the reader waits past a page's own OCR time limit (which the process enforces itself)
+ * before it takes the process to be stuck (a page that cannot even be rendered) and ends it.
+ */
+const OCR_PAGE_GRACE_MS = 5_000
+
+export class PdfTextError extends FileReadError {
   constructor(message: string) {
     super(message)
     this.name = 'PdfTextError'
   }
 }
 
+export type { ReaderKind }
+
+/** A file as read: its sections, and what the library says of how it was read. */
+export type ReadDocument = {
+  sections: Section[]
+  /** A PDF's pages; null for other kinds. */
+  pages: number | null
+  /** The pages OCR gave the text of (an image: [1]); null when OCR read none. */
+  ocrPages: number[] | null
+  /** What was left unread of a file otherwise read (a limit reached); null when nothing was. */
+  note: string | null
+}
+
 export type DocumentReader = {
+  read(kind: ReaderKind, bytes: Uint8Array): Promise<ReadDocument>
   /** One section per page, page 1 first, with the outline's headings. */
   pdf(bytes: Uint8Array): Promise<Section[]>
   /** The Word file's paragraphs as one section, its heading styles as headings. */
@@ -82,16 +105,28 @@ export function pdfSections(pages: readonly string[], outline: readonly PdfOutli
   })
 }
 
-const KINDS = {
-  pdf: { name: 'the PDF', error: (message: string) => new PdfTextError(message) },
-  docx: { name: 'the Word document', error: (message: string) => new DocxTextError(message) },
-} as const
+const generic = (message: string) => new FileReadError(message)
+const KINDS: Record<ReaderKind, { name: string; error: (message: string) => FileReadError }> = {
+  pdf: { name: 'the PDF', error: (message) => new PdfTextError(message) },
+  docx: { name: 'the Word document', error: (message) => new DocxTextError(message) },
+  workbook: { name: 'the spreadsheet', error: generic },
+  csv: { name: 'the spreadsheet', error: generic },
+  pptx: { name: 'the presentation', error: generic },
+  html: { name: 'the web page', error: generic },
+  image: { name: 'the image', error: generic },
+}
 
-function sectionsOf(result: ReaderResult & { ok: true }): Section[] {
-  if (result.kind === 'docx') return [result.section]
+function documentOf(result: ReaderResult & { ok: true }, ocr: boolean): ReadDocument {
+  const ocrPages = result.ocrPages.length > 0 ? result.ocrPages : null
+  if (result.kind === 'sections') return { sections: result.sections, pages: null, ocrPages, note: result.note }
   if (result.pages.every((page) => page.trim() === ''))
-    throw new PdfTextError('the PDF has no text to read (scanned pages are not supported)')
-  return pdfSections(result.pages, result.outline)
+    throw new PdfTextError(
+      ocr
+        ? 'no text was found in the PDF, not even by OCR'
+        : 'the PDF has no text to read (its pages are scanned images, and OCR is turned off on this server)',
+    )
+  const sections = pdfSections(result.pages, result.outline)
+  return { sections, pages: sections.length, ocrPages, note: result.note }
 }
 
 /**
@@ -105,10 +140,10 @@ const PRLIMIT = ['/usr/bin/prlimit', '/bin/prlimit'].find((path) => existsSync(p
 const READER_SCRIPT = fileURLToPath(new URL('./reader-process.ts', import.meta.url))
 
 /**
- * What the reader process may read: its own code (this folder), the packages it loads and the
- * package.json Node reads to load them; nothing else (Node's permission model). The data
- * directory, with the database files and the generated app secret, is not among them, nor any
- * other file, and the process may write nowhere, start no process and no thread.
+ * What the reader process may read: its own code (this folder), the packages it loads (the OCR
+ * language data among them) and the package.json Node reads to load them; nothing else (Node's
+ * permission model). The data directory, with the database files and the generated app secret,
+ * is not among them, nor any other file, and the process may write nowhere and start no process.
  */
 function readableByReader(): string[] {
   const require = createRequire(import.meta.url)
@@ -120,17 +155,27 @@ function readableByReader(): string[] {
   const code = path.dirname(READER_SCRIPT)
   return [
     `${code}${path.sep}`,
-    ...new Set([packagesOf('unpdf'), packagesOf('mammoth')]),
+    ...new Set([packagesOf('unpdf'), packagesOf('mammoth'), packagesOf('@tesseract.js-data/eng')]),
     path.resolve(code, '..', '..', 'package.json'),
   ]
 }
 
-/** Node's flags for the reader process: its heap ceiling, and what it may read (only that). */
-export function readerNodeFlags(memoryLimitMb: number): string[] {
+/**
+ * Node's flags for the reader process: its heap ceiling, and what it may read (only that). With
+ * OCR on it may also start threads (tesseract.js runs Tesseract in one worker thread of the
+ * process, under the same permissions) and load native addons (@napi-rs/canvas, which draws PDF
+ * pages for OCR): nothing more, and neither when OCR is off (D70).
+ */
+export function readerNodeFlags(memoryLimitMb: number, options: { ocr: boolean } = { ocr: false }): string[] {
   const heap = `--max-old-space-size=${memoryLimitMb}`
   // Node 24 has the permission model; a Node without it (before 22.13) reads unconfined.
   if (!process.allowedNodeEnvironmentFlags.has('--permission')) return [heap]
-  return [heap, '--permission', ...readableByReader().map((allowed) => `--allow-fs-read=${allowed}`)]
+  return [
+    heap,
+    '--permission',
+    ...readableByReader().map((allowed) => `--allow-fs-read=${allowed}`),
+    ...(options.ocr ? ['--allow-worker', '--allow-addons'] : []),
+  ]
 }
 
 /** What the reader process printed last (a fatal error's reason), kept short. */
@@ -138,6 +183,8 @@ const STDERR_TAIL = 4096
 
 export type DocumentReaderOptions = {
   timeLimitMs?: number
+  /** OCR's languages and limits; null or absent: OCR is off (scanned pages and images unread). */
+  ocr?: OcrOptions | null
   memoryLimitMb?: number
   /**
    * Told when the reader process ends while reading a file, with what it printed last (V8's
@@ -150,6 +197,7 @@ export type DocumentReaderOptions = {
 export function createDocumentReader({
   timeLimitMs = READ_TIME_LIMIT_MS,
   memoryLimitMb = READ_MEMORY_LIMIT_MB,
+  ocr = null,
   onStop,
 }: DocumentReaderOptions = {}): DocumentReader {
   let child: ChildProcess | null = null
@@ -165,7 +213,7 @@ export function createDocumentReader({
     stderr = ''
     // A process, not a worker thread: V8 can end a whole process when a worker thread reaches its
     // heap ceiling (`resourceLimits`); a child's own ceiling ends only the child.
-    nodeFlags ??= readerNodeFlags(memoryLimitMb)
+    nodeFlags ??= readerNodeFlags(memoryLimitMb, { ocr: ocr !== null })
     const c = fork(READER_SCRIPT, [], {
       // Where the system has prlimit, it starts Node with a ceiling on all its memory (V8's heap
       // flag leaves out array buffers, in which a ZIP or PDF bomb inflates: a 3.7 MB .docx was
@@ -213,25 +261,34 @@ export function createDocumentReader({
     await exited
   }
 
-  function run(kind: ReaderJob['kind'], bytes: Uint8Array): Promise<Section[]> {
+  function run(kind: ReaderKind, bytes: Uint8Array): Promise<ReadDocument> {
     const c = ensureChild()
     const id = nextId++
     const { name, error: failure } = KINDS[kind]
-    return new Promise<Section[]>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        cleanup()
-        void stopChild()
-        reject(failure(`reading ${name} took longer than ${Math.round(timeLimitMs / 1000)} s`))
-      }, timeLimitMs)
+    return new Promise<ReadDocument>((resolve, reject) => {
+      const stuck = (limitMs: number) =>
+        setTimeout(() => {
+          cleanup()
+          void stopChild()
+          reject(failure(`reading ${name} took longer than ${Math.round(limitMs / 1000)} s`))
+        }, limitMs)
+      let timer = stuck(timeLimitMs)
       // While a file is being read, the process keeps the caller waiting for it.
       c.channel?.ref()
-      const onMessage = (result: ReaderResult) => {
-        if (result.id !== id) return
+      const onMessage = (message: ReaderResult | ReaderProgress) => {
+        if (message.id !== id) return
+        if ('progress' in message) {
+          // A page begins OCR: it has its own limit (the process stops it), plus a grace for a
+          // process too stuck to stop it; a file of many scanned pages is bounded by their number.
+          clearTimeout(timer)
+          timer = stuck((ocr?.pageTimeMs ?? 0) + OCR_PAGE_GRACE_MS)
+          return
+        }
         cleanup()
-        if (!result.ok) reject(failure(result.error))
+        if (!message.ok) reject(failure(message.error))
         else {
           try {
-            resolve(sectionsOf(result))
+            resolve(documentOf(message, ocr !== null))
           } catch (error) {
             reject(error)
           }
@@ -268,21 +325,22 @@ export function createDocumentReader({
       c.on('message', onMessage)
       c.on('close', onClose)
       c.on('error', onError)
-      c.send({ id, kind, bytes } satisfies ReaderJob, (error) => {
+      c.send({ id, kind, bytes, ocr } satisfies ReaderJob, (error) => {
         if (error) onError(error)
       })
     })
   }
 
-  const enqueue = (kind: ReaderJob['kind'], bytes: Uint8Array) => {
+  const read = (kind: ReaderKind, bytes: Uint8Array) => {
     const job = queue.then(() => run(kind, bytes))
     queue = job.catch(() => undefined)
     return job
   }
 
   return {
-    pdf: (bytes) => enqueue('pdf', bytes),
-    docx: (bytes) => enqueue('docx', bytes),
+    read,
+    pdf: async (bytes) => (await read('pdf', bytes)).sections,
+    docx: async (bytes) => (await read('docx', bytes)).sections,
     close: stopChild,
   }
 }

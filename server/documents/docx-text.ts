@@ -7,9 +7,10 @@
  * with a reason a person can read.
  */
 import type { Paragraph, Section } from './chunker.ts'
+import { FileReadError } from './read-error.ts'
 import { removeControlCharacters } from './text-decoding.ts'
 
-export class DocxTextError extends Error {
+export class DocxTextError extends FileReadError {
   constructor(message: string) {
     super(message)
     this.name = 'DocxTextError'

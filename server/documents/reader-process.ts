@@ -1,21 +1,47 @@
 /**
  * Runs in a child process of its own: turns a PDF into one string per page with its outline
- * (pdf.js, through unpdf's serverless build), or a Word file into its paragraphs (mammoth).
- * Parsing is CPU-bound and a hostile file can be made to take a long time or a lot of memory, so
- * it stays out of the server's process, in one the reader can stop, and whose running out of
- * memory ends only itself (document-reader.ts).
+ * (pdf.js, through unpdf's serverless build), pages without a text layer rendered (on
+ * @napi-rs/canvas) and read by OCR (ocr.ts); an image into its text by OCR; a Word file into its
+ * paragraphs (mammoth); a spreadsheet into its tables, a presentation into its slides, a web page
+ * into its paragraphs and headings. Parsing is CPU-bound and a hostile file can be made to take a
+ * long time or a lot of memory, so it stays out of the server's process, in one the reader can
+ * stop, and whose running out of memory ends only itself (document-reader.ts).
  */
-import { extractText, getDocumentProxy } from 'unpdf'
+import { createIsomorphicCanvasFactory, extractText, getDocumentProxy } from 'unpdf'
 import type { Section } from './chunker.ts'
-import { DocxTextError, docxSection, isOutOfMemory } from './docx-text.ts'
+import { docxSection, isOutOfMemory } from './docx-text.ts'
+import { htmlSection } from './html-text.ts'
+import { checkImageSize, MAX_OCR_PIXELS, OcrError, type OcrOptions, OcrTimeout, recognize } from './ocr.ts'
+import { FileReadError } from './read-error.ts'
+import { slidesText } from './slides-text.ts'
+import { spreadsheetText } from './spreadsheet-text.ts'
+import { decodeText } from './text-decoding.ts'
 
-export type ReaderJob = { id: number; kind: 'pdf' | 'docx'; bytes: Uint8Array }
+/** What the reader reads: `workbook` is .xlsx, .ods, .xls; `csv` a CSV file's bytes. */
+export type ReaderKind = 'pdf' | 'docx' | 'workbook' | 'csv' | 'pptx' | 'html' | 'image'
+/** `ocr`: null when OCR is off (OCR=off): scanned pages and images are then not read. */
+export type ReaderJob = { id: number; kind: ReaderKind; bytes: Uint8Array; ocr: OcrOptions | null }
 /** An outline entry: its title and the 1-based page it opens, in the outline's reading order. */
 export type PdfOutlineEntry = { title: string; page: number }
+/**
+ * `ocrPages`: the pages whose text OCR gave (1-based; an image is page 1). `note`: what was left
+ * unread of a file that was otherwise read (a limit reached), a phrase a person reads.
+ * A `progress` message says a page has begun to be read by OCR: the server gives each such page
+ * its own time limit rather than the whole file one.
+ */
 export type ReaderResult =
-  | { id: number; ok: true; kind: 'pdf'; pages: string[]; outline: PdfOutlineEntry[] }
-  | { id: number; ok: true; kind: 'docx'; section: Section }
+  | {
+      id: number
+      ok: true
+      kind: 'pdf'
+      pages: string[]
+      outline: PdfOutlineEntry[]
+      ocrPages: number[]
+      note: string | null
+    }
+  | { id: number; ok: true; kind: 'sections'; sections: Section[]; ocrPages: number[]; note: string | null }
   | { id: number; ok: false; error: string }
+export type ReaderProgress = { id: number; progress: 'ocr-page'; page: number }
 
 /** The most outline entries read: a generated outline of every paragraph is no structure. */
 export const MAX_OUTLINE_ENTRIES = 2000
@@ -67,12 +93,94 @@ async function outlineOf(pdf: Pdf): Promise<PdfOutlineEntry[]> {
   return out
 }
 
-async function readPdf(id: number, bytes: Uint8Array): Promise<ReaderResult> {
+/**
+ * A page with fewer letters and digits than this in its text layer is taken to be a scan (a
+ * page number or a scanner's stamp is all some scans carry) and read by OCR when OCR is on.
+ */
+export const MIN_PAGE_TEXT = 25
+/** Pages are rendered for OCR at this resolution, the one Tesseract reads best. */
+const OCR_DPI = 300
+/** A rendered page's pixels at most: a page larger than Letter at 300 dpi is rendered smaller. */
+const MAX_RENDER_PIXELS = MAX_OCR_PIXELS / 2
+
+const hasText = (page: string) => (page.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= MIN_PAGE_TEXT
+
+type CanvasFactoryClass = Awaited<ReturnType<typeof createIsomorphicCanvasFactory>>
+let canvasFactory: Promise<CanvasFactoryClass> | null = null
+
+/** One page drawn as pdf.js draws it for a viewer, at OCR_DPI or less, encoded as PNG. */
+async function renderPage(pdf: Pdf, pageNumber: number, Factory: CanvasFactoryClass): Promise<Uint8Array> {
+  const page = await pdf.getPage(pageNumber)
+  const base = page.getViewport({ scale: 1 })
+  const scale = Math.min(OCR_DPI / 72, Math.sqrt(MAX_RENDER_PIXELS / (base.width * base.height)))
+  const viewport = page.getViewport({ scale })
+  const factory = new Factory()
+  const drawing = factory.create(Math.ceil(viewport.width), Math.ceil(viewport.height))
+  try {
+    await page.render({ canvas: drawing.canvas, canvasContext: drawing.context, viewport } as Parameters<
+      typeof page.render
+    >[0]).promise
+    return await (drawing.canvas as unknown as { encode(format: 'png'): Promise<Uint8Array> }).encode('png')
+  } finally {
+    factory.destroy(drawing)
+    page.cleanup()
+  }
+}
+
+/**
+ * The text of the pages without a text layer, read by OCR, in page order: up to `maxPages` of
+ * them; a page over its time limit (or that cannot be rendered) ends OCR for this file, and the
+ * pages after it keep only their own text, with a note that says so.
+ */
+async function readScannedPages(
+  id: number,
+  pdf: Pdf,
+  pages: string[],
+  ocr: OcrOptions,
+): Promise<{ read: number[]; note: string | null }> {
+  const scanned = pages.flatMap((text, i) => (hasText(text) ? [] : [i + 1]))
+  if (scanned.length === 0) return { read: [], note: null }
+  canvasFactory ??= createIsomorphicCanvasFactory(() => import('@napi-rs/canvas'))
+  const Factory = await canvasFactory
+  const read: number[] = []
+  for (const page of scanned.slice(0, ocr.maxPages)) {
+    process.send?.({ id, progress: 'ocr-page', page } satisfies ReaderProgress)
+    try {
+      const text = await recognize(await renderPage(pdf, page, Factory), ocr)
+      if (text.trim()) {
+        pages[page - 1] = text
+        read.push(page)
+      }
+    } catch (error) {
+      if (isOutOfMemory(error)) throw error
+      const why = error instanceof OcrTimeout ? error.message : 'could not be read'
+      return { read, note: `OCR stopped at page ${page}, which ${why}; the scanned pages after it were not read` }
+    }
+  }
+  const note =
+    scanned.length > ocr.maxPages
+      ? `only the first ${ocr.maxPages} of its ${scanned.length} scanned pages were read by OCR`
+      : null
+  return { read, note }
+}
+
+async function readPdf(id: number, bytes: Uint8Array, ocr: OcrOptions | null): Promise<ReaderResult> {
   try {
     const pdf = await getDocumentProxy(bytes, { stopAtErrors: true, verbosity: 0 })
     try {
       const { text } = await extractText(pdf, { mergePages: false })
-      return { id, ok: true, kind: 'pdf', pages: text, outline: await outlineOf(pdf) }
+      const outline = await outlineOf(pdf)
+      if (!ocr) {
+        const scanned = text.filter((page) => page.trim() === '').length
+        // All pages scanned: the server fails the file with its own sentence; some: say so.
+        const note =
+          scanned > 0 && scanned < text.length
+            ? `${scanned} scanned ${scanned === 1 ? 'page was' : 'pages were'} not read (OCR is turned off on this server)`
+            : null
+        return { id, ok: true, kind: 'pdf', pages: text, outline, ocrPages: [], note }
+      }
+      const { read, note } = await readScannedPages(id, pdf, text, ocr)
+      return { id, ok: true, kind: 'pdf', pages: text, outline, ocrPages: read, note }
     } finally {
       await pdf.cleanup()
     }
@@ -81,23 +189,76 @@ async function readPdf(id: number, bytes: Uint8Array): Promise<ReaderResult> {
   }
 }
 
-async function readDocx(id: number, bytes: Uint8Array): Promise<ReaderResult> {
+/** An image's text, by OCR: its size checked from its header first (a bomb fails here). */
+async function readImage(id: number, bytes: Uint8Array, ocr: OcrOptions | null): Promise<Section[]> {
+  if (!ocr) throw new FileReadError('images are read by OCR, which is turned off on this server')
+  checkImageSize(bytes)
+  process.send?.({ id, progress: 'ocr-page', page: 1 } satisfies ReaderProgress)
+  let text: string
   try {
-    return { id, ok: true, kind: 'docx', section: await docxSection(bytes) }
+    text = await recognize(bytes, ocr)
   } catch (error) {
-    return {
-      id,
-      ok: false,
-      error: error instanceof DocxTextError ? error.message : 'the Word document could not be read',
+    if (error instanceof OcrTimeout) throw new FileReadError(`reading the image by OCR ${error.message}`)
+    throw error
+  }
+  if (!text.trim()) throw new FileReadError('no text was found in the image')
+  return [{ text: removeBlankLines(text), page: null }]
+}
+
+/** OCR's lines, with the runs of blank lines it leaves between blocks made paragraph breaks. */
+const removeBlankLines = (text: string) => text.replace(/\n{3,}/g, '\n\n').trim()
+
+const NAMES: Record<ReaderKind, string> = {
+  pdf: 'the PDF',
+  docx: 'the Word document',
+  workbook: 'the spreadsheet',
+  csv: 'the spreadsheet',
+  pptx: 'the presentation',
+  html: 'the web page',
+  image: 'the image',
+}
+
+/** Every kind but PDF: its sections, what OCR read, and what was left out. */
+async function readSections(job: ReaderJob, bytes: Uint8Array): Promise<ReaderResult> {
+  const { id, kind } = job
+  try {
+    const done = (sections: Section[], note: string | null = null, ocrPages: number[] = []) =>
+      ({ id, ok: true, kind: 'sections', sections, ocrPages, note }) as const
+    switch (kind) {
+      case 'docx':
+        return done([await docxSection(bytes)])
+      case 'workbook': {
+        const { sections, note } = await spreadsheetText(bytes, { tabs: true })
+        return done(sections, note)
+      }
+      case 'csv': {
+        const { sections, note } = await spreadsheetText(decodeText(bytes), { tabs: false })
+        return done(sections, note)
+      }
+      case 'pptx': {
+        const { sections, note } = await slidesText(bytes)
+        return done(sections, note)
+      }
+      case 'html':
+        return done([htmlSection(decodeText(bytes))])
+      case 'image':
+        return done(await readImage(id, bytes, job.ocr), null, [1])
+      default:
+        return { id, ok: false, error: `${NAMES[kind]} cannot be read here` }
     }
+  } catch (error) {
+    if (error instanceof FileReadError || error instanceof OcrError) return { id, ok: false, error: error.message }
+    if (isOutOfMemory(error)) return { id, ok: false, error: `${NAMES[kind]} is too large to read` }
+    return { id, ok: false, error: `${NAMES[kind]} could not be read` }
   }
 }
 
 // Jobs arrive over the IPC channel (advanced serialization: the bytes come as a Uint8Array).
-process.on('message', async ({ id, kind, bytes: sent }: ReaderJob) => {
+process.on('message', async (job: ReaderJob) => {
+  const { id, kind, bytes: sent } = job
   // A Buffer sent by the server arrives as a Buffer; pdf.js wants a plain Uint8Array (same memory).
   const bytes = new Uint8Array(sent.buffer, sent.byteOffset, sent.byteLength)
-  process.send?.(kind === 'pdf' ? await readPdf(id, bytes) : await readDocx(id, bytes))
+  process.send?.(kind === 'pdf' ? await readPdf(id, bytes, job.ocr) : await readSections(job, bytes))
 })
 // The server went away: nothing is left to read for.
 process.on('disconnect', () => process.exit(0))

@@ -32,7 +32,7 @@ function documentXml(paragraphs: readonly DocxParagraph[]): string {
  * A ZIP: local headers, then the central directory, then its end record. Entries are stored as
  * they are, or deflated (as Word writes them; a bench builds ZIP bombs this way).
  */
-function zip(entries: readonly { name: string; data: Buffer }[], { deflate = false } = {}): Buffer {
+export function zip(entries: readonly { name: string; data: Buffer }[], { deflate = false } = {}): Buffer {
   const locals: Buffer[] = []
   const centrals: Buffer[] = []
   let offset = 0

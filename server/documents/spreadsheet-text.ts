@@ -1,0 +1,93 @@
+/**
+ * Spreadsheets as tables (D71): a workbook (.xlsx, .ods, .xls, a Google Sheet exported as XLSX)
+ * or a CSV file, read with SheetJS (the `@e965/xlsx` publication of SheetJS 0.20.3) in the reader
+ * process. Every tab becomes a section named after it; every row a paragraph that repeats its
+ * column's header before each value ("Region: North · Quarter: Q3 · Revenue: 1,200"), so a
+ * question about one cell's value finds its row, and the row says what the value means. Cells
+ * are read as the sheet shows them (their number format applied), formulas as the value the file
+ * saved for them. Rows and cells are bounded; what lies past the bounds is left out with a note.
+ */
+import type { Paragraph, Section } from './chunker.ts'
+import { FileReadError } from './read-error.ts'
+import { removeControlCharacters } from './text-decoding.ts'
+
+/** Rows read from one spreadsheet, all its tabs together (the header rows not counted). */
+export const MAX_SHEET_ROWS = 20_000
+/** Cells with a value read from one spreadsheet, all its tabs together. */
+export const MAX_SHEET_CELLS = 200_000
+
+export type SpreadsheetText = { sections: Section[]; note: string | null }
+
+const SEPARATOR = ' · '
+
+const clean = (value: unknown) =>
+  removeControlCharacters(String(value ?? ''))
+    .replace(/\s+/g, ' ')
+    .trim()
+
+/**
+ * `input` is the file's bytes (a workbook) or its text (a CSV, decoded by the caller in whichever
+ * encoding it was saved). `tabs`: false for a CSV, whose one table has no name of its own.
+ */
+export async function spreadsheetText(
+  input: Uint8Array | string,
+  options: { tabs: boolean },
+): Promise<SpreadsheetText> {
+  const XLSX = await import('@e965/xlsx')
+  let workbook: ReturnType<typeof XLSX.read>
+  try {
+    workbook = XLSX.read(input, {
+      type: typeof input === 'string' ? 'string' : 'array',
+      dense: true,
+      // Rows past the bound are not even parsed; one more tells that there were more.
+      sheetRows: MAX_SHEET_ROWS + 2,
+      cellFormula: false,
+      cellHTML: false,
+      cellStyles: false,
+      // A CSV's "1,200" or "03/14" stays as written, not guessed into a number or a date.
+      ...(typeof input === 'string' ? { raw: true } : {}),
+    })
+  } catch {
+    throw new FileReadError('the file is not a readable spreadsheet')
+  }
+  const sections: Section[] = []
+  let rows = 0
+  let cells = 0
+  let cut: string | null = null
+  for (const name of workbook.SheetNames) {
+    const sheet = workbook.Sheets[name]
+    if (!sheet || cut) continue
+    const table = XLSX.utils.sheet_to_json<unknown[]>(sheet, {
+      header: 1,
+      raw: false,
+      defval: '',
+      blankrows: false,
+    })
+    const [head, ...body] = table.map((row) => row.map(clean))
+    if (!head || head.every((cell) => cell === '')) continue
+    const headers = head.map((cell, i) => cell || `Column ${XLSX.utils.encode_col(i)}`)
+    const paragraphs: Paragraph[] = []
+    const title = options.tabs ? clean(name) : ''
+    if (title) paragraphs.push({ text: title, heading: title })
+    // A tab of one row (a title, a list of names) says what it says, without headers.
+    if (body.length === 0) paragraphs.push({ text: head.filter(Boolean).join(SEPARATOR), heading: null })
+    for (const row of body) {
+      const filled = row.flatMap((value, i) => (value ? [`${headers[i] ?? `Column ${i + 1}`}: ${value}`] : []))
+      if (filled.length === 0) continue
+      if (rows >= MAX_SHEET_ROWS || cells + filled.length > MAX_SHEET_CELLS) {
+        cut = rows >= MAX_SHEET_ROWS ? `${MAX_SHEET_ROWS.toLocaleString('en-US')} rows` : `${MAX_SHEET_CELLS.toLocaleString('en-US')} cells`
+        break
+      }
+      rows += 1
+      cells += filled.length
+      paragraphs.push({ text: filled.join(SEPARATOR), heading: null })
+    }
+    if (!cut && body.length > MAX_SHEET_ROWS) cut = `${MAX_SHEET_ROWS.toLocaleString('en-US')} rows`
+    sections.push({ text: paragraphs.map((p) => p.text).join('\n'), page: null, paragraphs })
+  }
+  if (sections.length === 0) throw new FileReadError('the spreadsheet has no cells to read')
+  return {
+    sections,
+    note: cut ? `only the first ${cut} of the spreadsheet were read` : null,
+  }
+}
