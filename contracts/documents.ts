@@ -17,12 +17,18 @@ export const LibraryDocumentSchema = z.object({
   source: z.enum(['drive', 'upload']),
   mimeType: z.string(),
   status: z.enum(DOCUMENT_STATUSES),
-  /** Why it failed or was skipped (a phrase read after the name); null otherwise. */
+  /**
+   * Why it failed or was skipped (a phrase read after the name); for a ready one, what was left
+   * unread when a limit was reached ("only the first 200 of its 350 scanned pages were read by
+   * OCR"); null otherwise.
+   */
   reason: z.string().nullable(),
   /** PDF pages read; null for other kinds and before it is read. */
   pages: z.number().int().nonnegative().nullable(),
   /** Passages it became; null before it is read. */
   chunks: z.number().int().nonnegative().nullable(),
+  /** The pages OCR read the text of (an image: [1]); null when none was read by OCR. */
+  ocrPages: z.array(z.number().int().positive()).nullable(),
   /** ISO 8601: when its status last changed. */
   updatedAt: z.string(),
   webViewLink: z.string().nullable(),

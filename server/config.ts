@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
 import { DRIVE_CALLBACK_PATH } from '#contracts/drive.ts'
@@ -63,7 +64,14 @@ export type Config = {
   shutdownGraceMs: number
   /** How often connected Drives are synced in the background (DRIVE_SYNC_INTERVAL); 0: never. */
   driveSyncIntervalMs: number
+  /** Reading scanned pages and images (OCR, OCR_LANGUAGES…); null: OCR=off (D70). */
+  ocr: OcrConfig | null
 }
+
+/** Tesseract's languages ('eng+fra') and the limits on one document's OCR. */
+export type OcrConfig = { languages: string; maxPages: number; pageTimeMs: number }
+export const DEFAULT_OCR_MAX_PAGES = 200
+export const DEFAULT_OCR_PAGE_TIMEOUT_MS = 30_000
 
 export type MetricsConfig = { enabled: boolean; token: string | null }
 
@@ -185,6 +193,26 @@ const EnvSchema = z.object({
     .string()
     .min(METRICS_TOKEN_MIN_LENGTH, `METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters`)
     .optional(),
+  OCR: z.enum(['on', 'off'], { error: 'OCR must be on or off' }).default('on'),
+  OCR_LANGUAGES: z
+    .string()
+    .regex(
+      /^[a-z]{3}(_[a-z]+)?(\+[a-z]{3}(_[a-z]+)?)*$/,
+      'OCR_LANGUAGES must be Tesseract language codes joined by +, e.g. eng or eng+fra',
+    )
+    .default('eng'),
+  OCR_MAX_PAGES: z.coerce
+    .number({ error: 'OCR_MAX_PAGES must be a number of pages' })
+    .int('OCR_MAX_PAGES must be a whole number of pages')
+    .min(1, 'OCR_MAX_PAGES must be at least 1 (OCR=off turns OCR off)')
+    .max(10_000, 'OCR_MAX_PAGES must be at most 10000')
+    .default(DEFAULT_OCR_MAX_PAGES),
+  OCR_PAGE_TIMEOUT_MS: z.coerce
+    .number({ error: 'OCR_PAGE_TIMEOUT_MS must be a number of milliseconds' })
+    .int('OCR_PAGE_TIMEOUT_MS must be a whole number of milliseconds')
+    .min(1000, 'OCR_PAGE_TIMEOUT_MS must be at least 1000')
+    .max(600_000, 'OCR_PAGE_TIMEOUT_MS must be at most 600000')
+    .default(DEFAULT_OCR_PAGE_TIMEOUT_MS),
   SHUTDOWN_GRACE_MS: z.coerce
     .number({ error: 'SHUTDOWN_GRACE_MS must be a number of milliseconds' })
     .int('SHUTDOWN_GRACE_MS must be a whole number of milliseconds')
@@ -228,7 +256,32 @@ export function loadConfig(env: Env = process.env): Config {
     metrics: { enabled: e.METRICS === '1' || e.METRICS_TOKEN !== undefined, token: e.METRICS_TOKEN ?? null },
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     driveSyncIntervalMs: e.DRIVE_SYNC_INTERVAL * 60_000,
+    ocr: ocrConfig(e),
   }
+}
+
+/**
+ * OCR is on unless OCR=off; each language of OCR_LANGUAGES needs its data package installed
+ * (`@tesseract.js-data/<code>`, from the npm registry): nothing is downloaded at run time, so a
+ * missing one stops the start with the command that adds it.
+ */
+function ocrConfig(e: z.infer<typeof EnvSchema>): OcrConfig | null {
+  if (e.OCR === 'off') return null
+  const require = createRequire(import.meta.url)
+  const missing = e.OCR_LANGUAGES.split('+').filter((code) => {
+    try {
+      require.resolve(`@tesseract.js-data/${code}`)
+      return false
+    } catch {
+      return true
+    }
+  })
+  if (missing.length > 0) {
+    throw new ConfigError(
+      `Invalid configuration:\n  OCR_LANGUAGES: no language data installed for ${missing.join(', ')} (add it with \`npm install ${missing.map((code) => `@tesseract.js-data/${code}`).join(' ')}\`, or set OCR=off)`,
+    )
+  }
+  return { languages: e.OCR_LANGUAGES, maxPages: e.OCR_MAX_PAGES, pageTimeMs: e.OCR_PAGE_TIMEOUT_MS }
 }
 
 function trustProxyConfig(value: string | undefined): boolean | string[] {

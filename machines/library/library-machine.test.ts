@@ -12,6 +12,7 @@ const doc = (name: string, status: LibraryDocument['status']): LibraryDocument =
   reason: status === 'failed' ? 'the file is not a readable PDF' : null,
   pages: null,
   chunks: status === 'ready' ? 1 : null,
+  ocrPages: null,
   updatedAt: '2026-03-01T10:00:00.000Z',
   webViewLink: null,
 })

@@ -54,6 +54,8 @@ export type ReadDocument = {
 }
 
 export type DocumentReader = {
+  /** Whether scanned pages and images are read (OCR on). */
+  ocr: boolean
   read(kind: ReaderKind, bytes: Uint8Array): Promise<ReadDocument>
   /** One section per page, page 1 first, with the outline's headings. */
   pdf(bytes: Uint8Array): Promise<Section[]>
@@ -338,6 +340,7 @@ export function createDocumentReader({
   }
 
   return {
+    ocr: ocr !== null,
     read,
     pdf: async (bytes) => (await read('pdf', bytes)).sections,
     docx: async (bytes) => (await read('docx', bytes)).sections,

@@ -1,6 +1,6 @@
 /**
  * The document library: its calls (document-routes.ts), `app.library` (library-service.ts), the
- * PDF and Word reader every ingest job shares (`app.reader`: one child process, stopped when the
+ * reader of PDF, Word, spreadsheet, slide and web files and OCR every ingest job shares (`app.reader`: one child process, stopped when the
  * app closes), and the 'upload-file' job handler.
  */
 import fp from 'fastify-plugin'
@@ -20,6 +20,7 @@ declare module 'fastify' {
 export const libraryPlugin = fp<{ now: () => Date }>(
   async (app, { now }) => {
     const reader = createDocumentReader({
+      ocr: app.config.ocr,
       // A file that ends the reader fails with a sentence; the operator sees why the process ended.
       onStop: ({ exit, stderr }) =>
         app.log.warn({ exit, stderr: stderr.slice(-1000) }, 'the document reader process stopped'),

@@ -103,11 +103,16 @@ export function createLibraryRepository(db: Db) {
     async setStatus(
       id: string,
       status: LibraryStatus,
-      fields: { reason?: string | null; pages?: number | null; chunks?: number | null } = {},
+      fields: {
+        reason?: string | null
+        pages?: number | null
+        chunks?: number | null
+        ocrPages?: number[] | null
+      } = {},
     ): Promise<void> {
       await db
         .update(libraryDocuments)
-        .set({ status, reason: null, ...fields, updatedAt: sql`now()` })
+        .set({ status, reason: null, ocrPages: null, ...fields, updatedAt: sql`now()` })
         .where(eq(libraryDocuments.id, id))
     },
 
@@ -131,10 +136,17 @@ export function createLibraryRepository(db: Db) {
     },
 
     /** Marks a row read (`ready`) unless it was deleted or excluded meanwhile: false then. */
-    async finishReading(id: string, fields: { pages: number | null; chunks: number }): Promise<boolean> {
+    /**
+     * Marks the row ready with what was read; `reason` is then what was left unread (a limit
+     * reached), or null.
+     */
+    async finishReading(
+      id: string,
+      fields: { pages: number | null; chunks: number; ocrPages?: number[] | null; reason?: string | null },
+    ): Promise<boolean> {
       const rows = await db
         .update(libraryDocuments)
-        .set({ status: 'ready', reason: null, ...fields, updatedAt: sql`now()` })
+        .set({ status: 'ready', reason: null, ocrPages: null, ...fields, updatedAt: sql`now()` })
         .where(and(eq(libraryDocuments.id, id), eq(libraryDocuments.excluded, false)))
         .returning({ id: libraryDocuments.id })
       return rows.length > 0

@@ -50,6 +50,7 @@ export function toLibraryDocument(row: LibraryRow): LibraryDocument {
     reason: row.reason,
     pages: row.pages,
     chunks: row.chunks,
+    ocrPages: row.ocrPages ?? null,
     updatedAt: row.updatedAt.toISOString(),
     webViewLink: row.webViewLink,
   }
@@ -169,6 +170,7 @@ export function createLibraryService({ db, jobs: queue, now }: { db: Db; jobs: J
               reason: 'removed from the library',
               chunks: null,
               pages: null,
+              ocrPages: null,
             })
             .where(eq(libraryDocuments.id, row.id))
         } else {

@@ -2,7 +2,8 @@
  * Uploaded files (the spec's `POST /chat/sessions/{id}/files/upload`): the rules the upload dialog
  * applies, checked again here (PDF or plain text, 10 KB to 5 MB, the spec's sentences), then the
  * file is stored in the person's library with its bytes and read by an 'upload-file' job like
- * any other document: PDF pages through the worker, text in whichever encoding it was saved.
+ * any other document: PDF pages through the reader process (scanned ones by OCR), text in
+ * whichever encoding it was saved.
  */
 import { randomUUID } from 'node:crypto'
 import { httpErrors } from '@fastify/sensible'
@@ -10,9 +11,10 @@ import { eq } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
 import { libraryUploads } from '../db/schema.ts'
 import { enqueueJob, type JobOutcome } from '../jobs/job-queue.ts'
-import { type DocumentReader, PdfTextError } from './document-reader.ts'
+import type { DocumentReader, ReadDocument } from './document-reader.ts'
 import { indexDocument, removeDocument } from './index-document.ts'
 import { createLibraryRepository, upsertLibraryFile } from './library-repository.ts'
+import { FileReadError } from './read-error.ts'
 import { UPLOAD_FILE_JOB, UPLOAD_SOURCE } from './sources.ts'
 import { decodeText } from './text-decoding.ts'
 
@@ -115,10 +117,10 @@ export async function ingestUploadFile(
   await library.setStatus(row.id, 'processing')
   const bytes = new Uint8Array(stored.content)
   try {
-    const sections =
+    const read: ReadDocument =
       row.mimeType === 'application/pdf'
-        ? await deps.reader.pdf(bytes)
-        : [{ text: decodeText(bytes), page: null }]
+        ? await deps.reader.read('pdf', bytes)
+        : { sections: [{ text: decodeText(bytes), page: null }], pages: null, ocrPages: null, note: null }
     const { chunkCount } = await indexDocument(deps.db, {
       userId: row.userId,
       source: UPLOAD_SOURCE,
@@ -128,7 +130,7 @@ export async function ingestUploadFile(
       link: null,
       version: null,
       modifiedTime: row.modifiedTime,
-      sections,
+      sections: read.sections,
     })
     // Deleted while it was read: the passages just written must not outlive their row.
     if (!(await library.find(row.id))) {
@@ -136,14 +138,16 @@ export async function ingestUploadFile(
       return { done: true }
     }
     await library.setStatus(row.id, 'ready', {
-      pages: row.mimeType === 'application/pdf' ? sections.length : null,
+      pages: read.pages,
       chunks: chunkCount,
+      ocrPages: read.ocrPages,
+      reason: read.note,
     })
   } catch (error) {
     await library.setStatus(row.id, 'failed', {
-      reason: error instanceof PdfTextError ? error.message : 'the file could not be read',
+      reason: error instanceof FileReadError ? error.message : 'the file could not be read',
     })
-    if (!(error instanceof PdfTextError)) throw error
+    if (!(error instanceof FileReadError)) throw error
   }
   return { done: true }
 }

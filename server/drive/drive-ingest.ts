@@ -2,21 +2,20 @@
  * Keeping a person's library in step with their Google Drive (D27): what DocChat reads of
  * each kind of file (`kindOf`), the person's sync state (one listing at a time, the last plan), and
  * the 'drive-file' job. Deciding what a sync queues is drive-sync-plan.ts.
- * - `ingestDriveFile` is the job: download or export one file, turn it into text (PDF pages and
- *   Word files in the reader process, text in whichever encoding it was saved (text-decoding.ts),
- *   Google Docs as Markdown, Sheets as CSV, Slides as text) and index it (one transaction per
- *   document), then mark the row `ready` with its pages and chunks; a file that cannot be read is
- *   marked `failed` with the reason and fails alone; Google busy or unreachable puts the job back
- *   with backoff.
+ * - `ingestDriveFile` is the job: download or export one file, turn it into text (PDFs, images,
+ *   Word, spreadsheet, PowerPoint and HTML files in the reader process; text in whichever encoding
+ *   it was saved (text-decoding.ts); Google Docs as Markdown, Sheets as XLSX (every tab), Slides
+ *   as text) and index it (one transaction per document), then mark the row `ready` with its
+ *   pages, chunks and what OCR read; a file that cannot be read is marked `failed` with the
+ *   reason and fails alone; Google busy or unreachable puts the job back with backoff.
  */
 import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
 import { driveSyncs } from '../db/schema.ts'
-import type { Section } from '../documents/chunker.ts'
-import { type DocumentReader, PdfTextError } from '../documents/document-reader.ts'
-import { DocxTextError } from '../documents/docx-text.ts'
+import type { DocumentReader, ReadDocument, ReaderKind } from '../documents/document-reader.ts'
 import { indexDocument, removeDocument } from '../documents/index-document.ts'
 import { createLibraryRepository } from '../documents/library-repository.ts'
+import { FileReadError } from '../documents/read-error.ts'
 import { DRIVE_SOURCE } from '../documents/sources.ts'
 import { decodeText } from '../documents/text-decoding.ts'
 import { type JobOutcome, retryDelayMs } from '../jobs/job-queue.ts'
@@ -31,28 +30,50 @@ const GOOGLE_DOC = 'application/vnd.google-apps.document'
 const GOOGLE_SHEET = 'application/vnd.google-apps.spreadsheet'
 const GOOGLE_SLIDES = 'application/vnd.google-apps.presentation'
 export const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'
-const TEXT_TYPES = new Set(['text/plain', 'text/markdown', 'text/x-markdown', 'text/csv'])
+export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+export const PPTX_MIME = 'application/vnd.openxmlformats-officedocument.presentationml.presentation'
+const TEXT_TYPES = new Set(['text/plain', 'text/markdown', 'text/x-markdown'])
+/** Files the reader process reads, by their Drive MIME type. */
+const READER_TYPES = new Map<string, ReaderKind>([
+  ['application/pdf', 'pdf'],
+  [DOCX_MIME, 'docx'],
+  [XLSX_MIME, 'workbook'],
+  ['application/vnd.oasis.opendocument.spreadsheet', 'workbook'],
+  ['application/vnd.ms-excel', 'workbook'],
+  ['text/csv', 'csv'],
+  [PPTX_MIME, 'pptx'],
+  ['text/html', 'html'],
+  // Read by OCR: Tesseract's image library decodes these (a GIF's first frame, a TIFF's first page).
+  ['image/png', 'image'],
+  ['image/jpeg', 'image'],
+  ['image/webp', 'image'],
+  ['image/tiff', 'image'],
+  ['image/gif', 'image'],
+])
 
-type Kind = 'pdf' | 'text' | 'google-doc' | 'google-sheet' | 'google-slides' | 'docx'
+type Kind = ReaderKind | 'text' | 'google-doc' | 'google-sheet' | 'google-slides'
 
 /** What DocChat reads from a Drive file, or why it does not (the sentence after "name: "). */
 export function kindOf(mimeType: string): Kind | { skip: string } {
-  if (mimeType === 'application/pdf') return 'pdf'
+  const read = READER_TYPES.get(mimeType)
+  if (read) return read
   if (TEXT_TYPES.has(mimeType)) return 'text'
   if (mimeType === GOOGLE_DOC) return 'google-doc'
   if (mimeType === GOOGLE_SHEET) return 'google-sheet'
   if (mimeType === GOOGLE_SLIDES) return 'google-slides'
-  if (mimeType === DOCX_MIME) return 'docx'
   if (mimeType === 'application/msword') return { skip: 'old Word files (.doc) are not supported' }
   if (mimeType === SHORTCUT_MIME) return { skip: 'shortcuts to shortcuts are not followed' }
   if (mimeType === FOLDER_MIME) return { skip: 'folders are not documents' }
   if (mimeType.startsWith('application/vnd.google-apps.'))
     return { skip: 'this kind of Google file is not supported' }
-  if (mimeType.startsWith('image/')) return { skip: 'images are not supported' }
+  if (mimeType.startsWith('image/')) return { skip: 'images of this type are not supported' }
   if (mimeType.startsWith('video/')) return { skip: 'videos are not supported' }
   if (mimeType.startsWith('audio/')) return { skip: 'audio files are not supported' }
   return { skip: `files of type ${mimeType} are not supported` }
 }
+
+/** Why an image is not read when OCR is off (OCR=off): the row is marked skipped with it. */
+export const OCR_OFF_REASON = 'images are read by OCR, which is turned off on this server'
 
 /** What one listing found, by library id (queued files) or by name; kept in drive_syncs.plan. */
 export type DriveSyncPlan = {
@@ -106,25 +127,28 @@ export async function syncState(
   }
 }
 
-/** The text of one file, by kind: PDF pages, a text file, a Google Doc exported. */
-export async function sectionsOf(
+const asText = (bytes: Uint8Array): ReadDocument => ({
+  sections: [{ text: decodeText(bytes), page: null }],
+  pages: null,
+  ocrPages: null,
+  note: null,
+})
+
+/** One file read, by kind: downloaded (or exported) and turned into sections. */
+export async function contentOf(
   drive: Pick<DriveApi, 'download' | 'export'>,
   reader: DocumentReader,
   file: { id: string; mimeType: string },
-): Promise<Section[]> {
+): Promise<ReadDocument> {
   const kind = kindOf(file.mimeType)
-  if (kind === 'pdf') {
-    return reader.pdf(await drive.download(file.id, MAX_INGEST_BYTES))
-  }
-  if (kind === 'text')
-    return [{ text: decodeText(await drive.download(file.id, MAX_INGEST_BYTES)), page: null }]
-  if (kind === 'docx') return reader.docx(await drive.download(file.id, MAX_INGEST_BYTES))
-  // Drive exports a sheet's first tab as CSV, and a presentation's slides as plain text.
+  if (typeof kind === 'object') throw new DriveFileError(kind.skip)
+  if (kind === 'text') return asText(await drive.download(file.id, MAX_INGEST_BYTES))
+  // Every tab of a Google Sheet: its CSV export holds only the first (D71).
   if (kind === 'google-sheet')
-    return [{ text: decodeText(await drive.export(file.id, 'text/csv', MAX_INGEST_BYTES)), page: null }]
-  if (kind === 'google-slides')
-    return [{ text: decodeText(await drive.export(file.id, 'text/plain', MAX_INGEST_BYTES)), page: null }]
-  if (kind !== 'google-doc') throw new DriveFileError(kind.skip)
+    return reader.read('workbook', await drive.export(file.id, XLSX_MIME, MAX_INGEST_BYTES))
+  // A presentation's slides as plain text.
+  if (kind === 'google-slides') return asText(await drive.export(file.id, 'text/plain', MAX_INGEST_BYTES))
+  if (kind !== 'google-doc') return reader.read(kind, await drive.download(file.id, MAX_INGEST_BYTES))
   let bytes: Uint8Array
   try {
     bytes = await drive.export(file.id, 'text/markdown', MAX_INGEST_BYTES)
@@ -133,7 +157,7 @@ export async function sectionsOf(
     if (!(error instanceof DriveFileError)) throw error
     bytes = await drive.export(file.id, 'text/plain', MAX_INGEST_BYTES)
   }
-  return [{ text: decodeText(bytes), page: null }]
+  return asText(bytes)
 }
 
 export type DriveFileJobDeps = {
@@ -158,13 +182,18 @@ export async function ingestDriveFile(
   const row = await library.startReading(job.userId, String(job.payload.libraryId))
   // Deleted from the library (or gone from Drive) since it was queued: nothing to do.
   if (!row) return { done: true }
+  // Not downloaded at all: OCR is what would read it.
+  if (kindOf(row.mimeType) === 'image' && !reader.ocr) {
+    await library.setStatus(row.id, 'skipped', { reason: OCR_OFF_REASON })
+    return { done: true }
+  }
   const session = await deps.openDrive(row.userId)
   if (!session) {
     await library.setStatus(row.id, 'failed', { reason: deps.messages.notConnected })
     return { done: true }
   }
   try {
-    const sections = await sectionsOf(session.drive, reader, { id: row.externalId, mimeType: row.mimeType })
+    const read = await contentOf(session.drive, reader, { id: row.externalId, mimeType: row.mimeType })
     const { chunkCount } = await indexDocument(db, {
       userId: row.userId,
       source: DRIVE_SOURCE,
@@ -174,17 +203,17 @@ export async function ingestDriveFile(
       link: row.webViewLink,
       version: row.version,
       modifiedTime: row.modifiedTime,
-      sections,
+      sections: read.sections,
     })
-    const pages = row.mimeType === 'application/pdf' ? sections.length : null
+    const outcome = { pages: read.pages, chunks: chunkCount, ocrPages: read.ocrPages, reason: read.note }
     // Deleted from the library (or Drive disconnected with its documents removed) while it was
     // read: the passages just written must not outlive their row.
-    if (!(await library.finishReading(row.id, { pages, chunks: chunkCount }))) {
+    if (!(await library.finishReading(row.id, outcome))) {
       await removeDocument(db, { userId: row.userId, source: DRIVE_SOURCE, externalId: row.externalId })
     }
     return { done: true }
   } catch (error) {
-    if (error instanceof DriveFileError || error instanceof PdfTextError || error instanceof DocxTextError) {
+    if (error instanceof DriveFileError || error instanceof FileReadError) {
       await library.setStatus(row.id, 'failed', { reason: error.message })
       return { done: true }
     }

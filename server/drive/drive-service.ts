@@ -184,13 +184,20 @@ export function createDriveService(deps: Deps) {
     const pendingRows = rows.filter(
       (r) => !r.excluded && (r.status === 'queued' || r.status === 'processing'),
     )
+    // Queued, then found not to be read (an image with OCR off): skipped like the listing's.
+    const skippedWhenRead = [...(plan?.added ?? []), ...(plan?.updated ?? [])].flatMap((id) => {
+      const row = byId.get(id)
+      return row?.status === 'skipped' && !row.excluded
+        ? [{ name: row.name, reason: row.reason ?? 'the file was not read' }]
+        : []
+    })
     return ingestReport(
       {
         added: readyNames(plan?.added),
         updated: readyNames(plan?.updated),
         unchanged: plan?.unchanged ?? [],
         removed: plan?.removed ?? [],
-        skipped: plan?.skipped ?? [],
+        skipped: [...(plan?.skipped ?? []), ...skippedWhenRead],
         failed: rows
           .filter((r) => !r.excluded && r.status === 'failed')
           .map((r) => ({ name: r.name, reason: r.reason ?? 'the file could not be read' })),

@@ -20,6 +20,7 @@ const readyText = {
   reason: null,
   pages: null,
   chunks: integer(1),
+  ocrPages: null,
   updatedAt: iso8601DateTimeWithMillis('2026-01-06T10:00:00.000Z'),
   webViewLink: string(`https://drive.google.com/file/d/1aZ9fileIdOfTheConsumerExample00/view?usp=drivesdk`),
 }

@@ -20,6 +20,7 @@ const doc = (name: string, status: LibraryDocument['status'], extra: Partial<Lib
   reason: null,
   pages: null,
   chunks: null,
+  ocrPages: null,
   updatedAt: '2026-03-01T10:00:00.000Z',
   webViewLink: null,
   ...extra,

@@ -421,9 +421,9 @@ function exported(ctx: RouteContext, caller: Caller): DriveError | { mimeType: s
   if ('status' in file) return file
   if (caller.access !== 'content') return driveErrors.insufficientScopes()
   if (!isEditorsFile(file.mimeType) || file.content.kind !== 'exports') return driveErrors.fileNotExportable()
-  const text = file.content.exports[mimeType]
-  if (text === undefined) return driveErrors.conversionNotSupported()
-  const bytes = Buffer.from(text, 'utf8')
+  const body = file.content.exports[mimeType]
+  if (body === undefined) return driveErrors.conversionNotSupported()
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body)
   if (bytes.length > MAX_EXPORT_BYTES) return driveErrors.exportSizeLimitExceeded()
   return { mimeType, bytes }
 }

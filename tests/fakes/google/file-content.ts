@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto'
 export type FileContent =
   | { kind: 'bytes'; bytes: Buffer }
   | { kind: 'generated'; size: number; prefix: Buffer }
-  | { kind: 'exports'; exports: Record<string, string> }
+  | { kind: 'exports'; exports: Record<string, string | Uint8Array> }
   | { kind: 'none' }
 
 const FILLER_BLOCK = Buffer.from(

@@ -7,7 +7,9 @@
 import { createHash } from 'node:crypto'
 import { PDFDocument, PDFHexString, PDFName, PDFNumber, StandardFonts } from 'pdf-lib'
 import { addPdfOutline } from '../pdf-outline.ts'
+import { textImage } from '../scans.ts'
 import type { NewDriveFile } from './store.ts'
+import { type Tab, workbookFile, XLSX_MIME } from './xlsx.ts'
 
 export const ADA = 'ada@example.com'
 export const BOB = 'bob@example.com'
@@ -89,6 +91,8 @@ function fixture(
 }
 
 export const ZEPHYR_LAUNCH_FACT = 'The Zephyr project launch code is AURORA-7731.'
+/** What the whiteboard photo shows (a PNG of these lines, no text layer). */
+export const WHITEBOARD_LINES = ['Sprint board', 'The demo moves to Friday with code HERON-6614.'] as const
 
 export const FIXTURE_FILES = {
   zephyrBrief: fixture('zephyr-brief', {
@@ -127,7 +131,8 @@ export const FIXTURE_FILES = {
     name: 'Budget 2027',
     mimeType: MIME.googleSheet,
     role: 'google-sheet',
-    facts: [{ text: 'Contingency reserve SHEET-9910' }],
+    // The first tab's (also in its CSV export), and the third's (only in its XLSX export).
+    facts: [{ text: 'Contingency reserve SHEET-9910' }, { text: 'Lighthouse grant FORECAST-3370' }],
     modifiedTime: time(26),
   }),
   projectsFolder: fixture('projects-folder', {
@@ -167,6 +172,8 @@ export const FIXTURE_FILES = {
     name: 'whiteboard.png',
     mimeType: MIME.png,
     role: 'image',
+    // A picture of text, so only OCR reads it.
+    facts: [{ text: WHITEBOARD_LINES[1] }],
     modifiedTime: time(20),
   }),
   bobNotes: fixture('bob-notes', {
@@ -274,11 +281,38 @@ const BUDGET_CSV = [
   '',
 ].join('\r\n')
 
-/** A 1×1 transparent PNG. */
-const PNG_1X1 = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-)
+/**
+ * The budget sheet's tabs, as its XLSX export holds them (Google's CSV export is the first tab
+ * only). Totals are formulas with the values Sheets saved for them.
+ */
+export const BUDGET_TABS: readonly Tab[] = [
+  {
+    name: 'Summary',
+    rows: [
+      ['Item', 'Amount'],
+      ['Servers', 1200],
+      ['Balloons', 800],
+      ['Contingency reserve SHEET-9910', 300],
+      ['Total', { formula: 'SUM(B2:B4)', value: 2300 }],
+    ],
+  },
+  {
+    name: 'By region',
+    rows: [
+      ['Region', 'Quarter', 'Revenue'],
+      ['North', 'Q3', 1200],
+      ['South', 'Q3', 950],
+    ],
+  },
+  {
+    name: 'Forecast',
+    rows: [
+      ['Source', 'Reference', 'Expected'],
+      ['Lighthouse grant', 'FORECAST-3370', 5000],
+      ['Ticket sales', 'FORECAST-3371', 1800],
+    ],
+  },
+]
 
 /**
  * Docs' text/plain export: what Google sends is a UTF-8 BOM, then the text with CRLF line ends,
@@ -384,7 +418,7 @@ async function build(): Promise<NewDriveFile[]> {
     [F.notes.key, { content: NOTES_TXT }],
     [F.meetingMinutes.key, { content: MEETING_MINUTES_MD }],
     [F.handbook.key, { exports: googleDocExports(HANDBOOK_MD) }],
-    [F.budget.key, { exports: { 'text/csv': BUDGET_CSV } }],
+    [F.budget.key, { exports: { 'text/csv': BUDGET_CSV, [XLSX_MIME]: workbookFile(BUDGET_TABS) } }],
     [F.trashedDraft.key, { content: 'Old draft\n\nThe retired access phrase was GHOST-LANTERN-404.\n' }],
     [F.brokenPdf.key, { content: brokenPdf() }],
     [F.encryptedPdf.key, { content: await encryptedPdf() }],
@@ -395,7 +429,7 @@ async function build(): Promise<NewDriveFile[]> {
         generatedSize: LARGE_FILE_BYTES,
       },
     ],
-    [F.whiteboard.key, { content: PNG_1X1 }],
+    [F.whiteboard.key, { content: await textImage(WHITEBOARD_LINES) }],
     [F.bobNotes.key, { content: 'Bob notes\n\nThe Orion warehouse door code is 5521-ORION.\n' }],
   ])
   return ALL_FIXTURE_FILES.map((file) => ({

@@ -83,8 +83,8 @@ export type NewDriveFile = {
   content?: string | Uint8Array
   /** Stream this many bytes on download (`content` first, then filler) without holding them. */
   generatedSize?: number
-  /** Docs Editors files: what files.export answers per MIME type. */
-  exports?: Record<string, string>
+  /** Docs Editors files: what files.export answers per MIME type (a string is UTF-8). */
+  exports?: Record<string, string | Uint8Array>
   /** Parent folder ids; 'root' is the owner's My Drive (the default). */
   parents?: readonly string[]
   trashed?: boolean
@@ -222,7 +222,7 @@ function toContent(input: FileChanges, mimeType: string): FileContent {
 }
 
 function defaultSearchText(content: FileContent, mimeType: string): string {
-  if (content.kind === 'exports') return Object.values(content.exports)[0] ?? ''
+  if (content.kind === 'exports') return Object.values(content.exports).find((e) => typeof e === 'string') ?? ''
   if (content.kind === 'bytes' && (mimeType.startsWith('text/') || mimeType === 'application/json')) {
     return content.bytes.toString('utf8')
   }

@@ -74,9 +74,11 @@ test('after a sync the library lists every file with its outcome, pages and chun
     chunks: null,
   })
   expect(documents.find((d) => d.name === 'Budget 2027')).toMatchObject({ status: 'ready', reason: null })
+  // Tests run with OCR off: the photo is skipped, saying why (with OCR on it is read: ocr.test.ts).
   expect(documents.find((d) => d.name === 'whiteboard.png')).toMatchObject({
     status: 'skipped',
-    reason: 'images are not supported',
+    reason: 'images are read by OCR, which is turned off on this server',
+    ocrPages: null,
   })
 })
 

@@ -11,6 +11,7 @@ import type { App } from '#server/app.ts'
 import { createRetriever } from '#server/assistant/retrieval.ts'
 import { documentChunks, documents } from '#server/db/schema.ts'
 import { createDriveApi, DriveFileError } from '#server/drive/drive-api.ts'
+import { OCR_OFF_REASON } from '#server/drive/drive-ingest.ts'
 import { DEFAULT_RETRY_POLICY } from '#server/drive/google-errors.ts'
 import type { GoogleEmulator } from '#tests/fakes/google/emulator.ts'
 import { ADA, BOB, FILLER_FILES, FIXTURE_FILES, ZEPHYR_LAUNCH_FACT } from '#tests/fakes/google/fixtures.ts'
@@ -50,7 +51,9 @@ async function chunkCount(userId: string, externalId?: string): Promise<number> 
 const F = FIXTURE_FILES
 const TEXT_NAMES = [F.zephyrBrief.name, F.notes.name, F.meetingMinutes.name, F.handbook.name]
 
-test("Ada's first ingest: 25 documents in (the sheet as CSV), the image and large PDF skipped, the broken and locked PDFs failed", async () => {
+// Tests run with OCR off (helper.ts): the whiteboard photo is skipped with the reason that says
+// so (D70), and is never downloaded; tests/server/documents/ocr.test.ts reads it with OCR on.
+test("Ada's first ingest: 25 documents in (the sheet with every tab), the image and large PDF skipped, the broken and locked PDFs failed", async () => {
   const ada = await connected()
 
   const report = await ingestOk(app, ada)
@@ -64,7 +67,7 @@ test("Ada's first ingest: 25 documents in (the sheet as CSV), the image and larg
   expect(report.removed).toEqual([])
   expect(report.skipped).toEqual(
     expect.arrayContaining([
-      { name: 'whiteboard.png', reason: 'images are not supported' },
+      { name: 'whiteboard.png', reason: OCR_OFF_REASON },
       { name: 'site-survey-scans.pdf', reason: 'the file is larger than 10 MB' },
     ]),
   )
@@ -77,7 +80,7 @@ test("Ada's first ingest: 25 documents in (the sheet as CSV), the image and larg
   )
   expect(report.failed).toHaveLength(2)
   expect(report.message).toMatch(
-    /^Ingested 25 documents: 25 new, 0 updated, 0 unchanged, 0 removed\. Skipped 2 \(.*whiteboard\.png: images are not supported.*\)\. Failed 2 \(.*broken-scan\.pdf: the file is not a readable PDF.*\)\.$/,
+    /^Ingested 25 documents: 25 new, 0 updated, 0 unchanged, 0 removed\. Skipped 2 \(.*whiteboard\.png: images are read by OCR, which is turned off on this server.*\)\. Failed 2 \(.*broken-scan\.pdf: the file is not a readable PDF.*\)\.$/,
   )
   // Skipped files are never fetched; the large one is refused by its size alone.
   const fetched = emulator.state.requests
@@ -87,7 +90,7 @@ test("Ada's first ingest: 25 documents in (the sheet as CSV), the image and larg
   expect(fetched.some((p) => p.includes(F.whiteboard.id))).toBe(false)
 })
 
-test('what was ingested is searchable: PDF pages keep their page, Markdown its heading, the Doc came as Markdown, the sheet as CSV', async () => {
+test('what was ingested is searchable: PDF pages keep their page, Markdown its heading, the Doc came as Markdown, the sheet with every tab', async () => {
   const ada = await connected()
   await ingestOk(app, ada)
 
@@ -105,10 +108,15 @@ test('what was ingested is searchable: PDF pages keep their page, Markdown its h
   const exportOf = (id: string) =>
     emulator.state.requests.find((r) => r.endpoint === 'files.export' && r.path.includes(id))?.query.mimeType
   expect(exportOf(F.handbook.id)).toBe('text/markdown')
-  expect(exportOf(F.budget.id)).toBe('text/csv')
+  // As XLSX, which holds every tab (its CSV export holds only the first): D71.
+  expect(exportOf(F.budget.id)).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
   expect(await found(ada.id, 'SHEET-9910 contingency reserve')).toContain(
-    'Budget 2027: Item,Amount\nServers,1200\nBalloons,800\nContingency reserve SHEET-9910,300',
+    'Budget 2027: Summary\n\nItem: Servers · Amount: 1200\n\nItem: Balloons · Amount: 800\n\nItem: Contingency reserve SHEET-9910 · Amount: 300\n\nItem: Total · Amount: 2300',
   )
+  // The third tab, found by one cell's value, its row with its headers, under the tab's name.
+  const [forecast] = await retrieve(ada.id, 'FORECAST-3370')
+  expect(forecast).toMatchObject({ documentName: 'Budget 2027', heading: 'Forecast' })
+  expect(forecast?.text).toContain('Source: Lighthouse grant · Reference: FORECAST-3370 · Expected: 5000')
   expect(await found(ada.id, 'GHOST-LANTERN-404 retired access phrase')).not.toContain('GHOST-LANTERN')
 })
 

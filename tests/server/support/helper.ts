@@ -29,8 +29,18 @@ export const UNLIMITED_AUTH: AuthRateLimits = {
 
 export type TestAppOverrides = BuildAppOptions & { env?: Record<string, string> }
 
+/**
+ * OCR is off unless a test turns it on (`env: { OCR: 'on' }`): it is the slow part of reading
+ * (seconds a page), and only the tests about it need it; the others see images skipped.
+ */
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ DATABASE_URL: 'memory:', APP_SECRET: TEST_APP_SECRET, NODE_ENV: 'test', ...env })
+  return loadConfig({
+    DATABASE_URL: 'memory:',
+    APP_SECRET: TEST_APP_SECRET,
+    NODE_ENV: 'test',
+    OCR: 'off',
+    ...env,
+  })
 }
 
 /**

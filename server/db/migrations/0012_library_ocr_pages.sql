@@ -1,0 +1,1 @@
+ALTER TABLE "library_documents" ADD COLUMN "ocr_pages" integer[];
