@@ -121,12 +121,15 @@ const KINDS: Record<ReaderKind, { name: string; error: (message: string) => File
 function documentOf(result: ReaderResult & { ok: true }, ocr: boolean): ReadDocument {
   const ocrPages = result.ocrPages.length > 0 ? result.ocrPages : null
   if (result.kind === 'sections') return { sections: result.sections, pages: null, ocrPages, note: result.note }
-  if (result.pages.every((page) => page.trim() === ''))
+  if (result.pages.every((page) => page.trim() === '')) {
+    if (!ocr)
+      throw new PdfTextError(
+        'the PDF has no text to read (its pages are scanned images, and OCR is turned off on this server)',
+      )
     throw new PdfTextError(
-      ocr
-        ? 'no text was found in the PDF, not even by OCR'
-        : 'the PDF has no text to read (its pages are scanned images, and OCR is turned off on this server)',
+      result.note ? `the PDF's pages are scanned images, and ${result.note}` : 'no text was found in the PDF, not even by OCR',
     )
+  }
   const sections = pdfSections(result.pages, result.outline)
   return { sections, pages: sections.length, ocrPages, note: result.note }
 }

@@ -117,7 +117,7 @@ export function checkImageSize(bytes: Uint8Array): { width: number; height: numb
  * limit; a page Tesseract reads with very low confidence (a photo without text, noise) is no text.
  */
 export async function recognize(image: Uint8Array, options: OcrOptions): Promise<string> {
-  const worker = engineFor(options.languages)
+  const current = engineFor(options.languages)
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -127,7 +127,11 @@ export async function recognize(image: Uint8Array, options: OcrOptions): Promise
   })
   try {
     const { data } = await Promise.race([
-      worker.then((w) => w.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength))),
+      current.then((w) => {
+        // Stopped meanwhile (this page's time ran out while the engine started): not to be used.
+        if (engine?.worker !== current) throw new OcrTimeout('was stopped')
+        return w.recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength))
+      }),
       timeout,
     ])
     return data.confidence < MIN_CONFIDENCE ? '' : data.text

@@ -46,11 +46,23 @@ async function pictures(
   return out
 }
 
-/** A PDF whose pages are only pictures of these lines: no text layer, as a scanner makes it. */
-export async function scannedPdf(pages: readonly (readonly string[])[], options: { dpi?: number } = {}) {
+/**
+ * A PDF whose pages are only pictures of these lines: no text layer, as a scanner makes it.
+ * `typed`: the 0-based pages that keep their text instead (a typed cover before scanned pages).
+ */
+export async function scannedPdf(
+  pages: readonly (readonly string[])[],
+  options: { dpi?: number; typed?: readonly number[] } = {},
+) {
   const images = await pictures(pages, options)
   const doc = await PDFDocument.create()
-  for (const png of images) {
+  const typed = await PDFDocument.load(await typeset(pages, PAGE))
+  for (const [i, png] of images.entries()) {
+    if (options.typed?.includes(i)) {
+      const [page] = await doc.copyPages(typed, [i])
+      if (page) doc.addPage(page)
+      continue
+    }
     const image = await doc.embedPng(png)
     doc.addPage([PAGE.width, PAGE.height]).drawImage(image, { x: 0, y: 0, ...PAGE })
   }

@@ -12,6 +12,7 @@ import type { App } from '#server/app.ts'
 import { call, createConversation, errorOf, sendOk } from '../support/chat-helpers.ts'
 import { newPerson, type Person } from '../support/drive-helpers.ts'
 import { buildTestApp } from '../support/helper.ts'
+import { type Part, postUpload } from '../support/upload-helpers.ts'
 
 let app: App
 
@@ -23,50 +24,6 @@ afterAll(async () => {
 })
 
 const { uploadFile, listDocuments, deleteDocument } = documentEndpoints
-
-type Part = { name: string; type: string; bytes: Uint8Array }
-
-/** A multipart/form-data body as a browser's FormData sends it. */
-function multipart(parts: { field: string; file?: Part; value?: string }[]) {
-  const boundary = '----docchat-test-boundary'
-  const chunks: Buffer[] = []
-  for (const part of parts) {
-    chunks.push(Buffer.from(`--${boundary}\r\n`))
-    if (part.file) {
-      chunks.push(
-        Buffer.from(
-          `Content-Disposition: form-data; name="${part.field}"; filename="${part.file.name}"\r\n` +
-            `Content-Type: ${part.file.type}\r\n\r\n`,
-        ),
-        Buffer.from(part.file.bytes),
-        Buffer.from('\r\n'),
-      )
-    } else {
-      chunks.push(
-        Buffer.from(`Content-Disposition: form-data; name="${part.field}"\r\n\r\n${part.value}\r\n`),
-      )
-    }
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`))
-  return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` }
-}
-
-function upload(person: Pick<Person, 'cookie'>, conversationId: string, file?: Part) {
-  const body = multipart(
-    file
-      ? [
-          { field: 'file', file },
-          { field: 'message', value: '' },
-        ]
-      : [],
-  )
-  return app.inject({
-    method: uploadFile.method,
-    url: fillPath(uploadFile.path, { id: conversationId }),
-    headers: { cookie: person.cookie, 'content-type': body.contentType },
-    payload: body.payload,
-  })
-}
 
 /** Text of `size` bytes that says `fact` among filler sentences. */
 function textFile(name: string, fact: string, size = 12 * 1024): Part {
@@ -96,7 +53,7 @@ test('an uploaded PDF is read at once, listed in the library, and the next answe
   const ada = await person()
   const file = await pdfFile('pier-survey.pdf', 'The pier survey found the tide gauge code KESTREL-9914.')
 
-  const response = await upload(ada, ada.conversationId, file)
+  const response = await postUpload(app, ada, ada.conversationId, file)
 
   expect(response.statusCode).toBe(201)
   const document = uploadFile.response.parse(response.json()).data
@@ -120,7 +77,7 @@ test('a text file is read in whichever encoding it was saved (UTF-16 here)', asy
   const text = textFile('notes.txt', 'Notepad notes: the ferry password is MARLIN-2207.', 6 * 1024)
   const utf16 = Buffer.from(`\uFEFF${new TextDecoder().decode(text.bytes)}`, 'utf16le')
 
-  const response = await upload(ada, ada.conversationId, { ...text, bytes: utf16 })
+  const response = await postUpload(app, ada, ada.conversationId, { ...text, bytes: utf16 })
 
   expect(response.statusCode).toBe(201)
   expect(uploadFile.response.parse(response.json()).data.status).toBe('ready')
@@ -140,7 +97,7 @@ test("the spec's sentences as 400s: wrong type, under 10KB, over 5MB, no file", 
     [undefined, 'Choose a file to upload.'],
   ]
   for (const [file, message] of cases) {
-    const response = await upload(ada, ada.conversationId, file)
+    const response = await postUpload(app, ada, ada.conversationId, file)
     expect({ status: response.statusCode, message: errorOf(response) }).toEqual({ status: 400, message })
   }
   const library = listDocuments.response.parse(
@@ -154,17 +111,17 @@ test("another person's conversation answers 404 like a missing one; signed out i
   const bob = await person()
   const file = textFile('notes.txt', 'Nothing to see.')
 
-  const theirs = await upload(bob, ada.conversationId, file)
-  const missing = await upload(bob, '0b5c7a52-6c2f-4f4e-9a51-5d1c43e0a111', file)
+  const theirs = await postUpload(app, bob, ada.conversationId, file)
+  const missing = await postUpload(app, bob, '0b5c7a52-6c2f-4f4e-9a51-5d1c43e0a111', file)
 
   expect(theirs.statusCode).toBe(404)
   expect(theirs.json()).toEqual(missing.json())
-  expect((await upload({ cookie: '' }, ada.conversationId, file)).statusCode).toBe(401)
+  expect((await postUpload(app, { cookie: '' }, ada.conversationId, file)).statusCode).toBe(401)
 })
 
 test('a deleted upload is never cited again', async () => {
   const ada = await person()
-  const response = await upload(
+  const response = await postUpload(app, 
     ada,
     ada.conversationId,
     textFile('codes.txt', 'The vault combination is OSPREY-3141.'),

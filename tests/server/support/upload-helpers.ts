@@ -1,0 +1,59 @@
+/**
+ * The spec's upload call as a browser sends it: a multipart/form-data body with the file in
+ * `file` (and an empty `message`), to one conversation of a signed-in person.
+ */
+import type { LightMyRequestResponse } from 'fastify'
+import { documentEndpoints } from '#contracts/documents.ts'
+import { fillPath } from '#contracts/endpoint.ts'
+import type { App } from '#server/app.ts'
+
+export type Part = { name: string; type: string; bytes: Uint8Array }
+
+/** A multipart/form-data body as a browser's FormData sends it. */
+export function multipart(parts: { field: string; file?: Part; value?: string }[]) {
+  const boundary = '----docchat-test-boundary'
+  const chunks: Buffer[] = []
+  for (const part of parts) {
+    chunks.push(Buffer.from(`--${boundary}\r\n`))
+    if (part.file) {
+      chunks.push(
+        Buffer.from(
+          `Content-Disposition: form-data; name="${part.field}"; filename="${part.file.name}"\r\n` +
+            `Content-Type: ${part.file.type}\r\n\r\n`,
+        ),
+        Buffer.from(part.file.bytes),
+        Buffer.from('\r\n'),
+      )
+    } else {
+      chunks.push(
+        Buffer.from(`Content-Disposition: form-data; name="${part.field}"\r\n\r\n${part.value}\r\n`),
+      )
+    }
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`))
+  return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` }
+}
+
+export function postUpload(
+  app: App,
+  person: { cookie: string },
+  conversationId: string,
+  file?: Part,
+): Promise<LightMyRequestResponse> {
+  const { uploadFile } = documentEndpoints
+  const body = multipart(
+    file
+      ? [
+          { field: 'file', file },
+          { field: 'message', value: '' },
+        ]
+      : [],
+  )
+  return app.inject({
+    method: uploadFile.method,
+    url: fillPath(uploadFile.path, { id: conversationId }),
+    headers: { cookie: person.cookie, 'content-type': body.contentType },
+    payload: body.payload,
+  })
+}
+
