@@ -19,6 +19,10 @@ export const MAX_SHEET_CELLS = 200_000
 export type SpreadsheetText = { sections: Section[]; note: string | null }
 
 const SEPARATOR = ' · '
+const WORKBOOK_MAGIC = [
+  [0x50, 0x4b, 0x03, 0x04],
+  [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1],
+]
 
 const clean = (value: unknown) =>
   removeControlCharacters(String(value ?? ''))
@@ -33,6 +37,10 @@ export async function spreadsheetText(
   input: Uint8Array | string,
   options: { tabs: boolean },
 ): Promise<SpreadsheetText> {
+  // A workbook is a ZIP (.xlsx, .ods) or an OLE file (.xls); SheetJS would read anything else
+  // as text and make a table of its bytes.
+  if (typeof input !== 'string' && !WORKBOOK_MAGIC.some((magic) => magic.every((b, i) => input[i] === b)))
+    throw new FileReadError('the file is not a readable spreadsheet')
   const XLSX = await import('@e965/xlsx')
   let workbook: ReturnType<typeof XLSX.read>
   try {

@@ -89,3 +89,28 @@ test('an in-memory database gets a fresh secret each time, written nowhere', () 
   expect(a.appSecret).not.toBe(b.appSecret)
   expect(a.appSecret.length).toBeGreaterThanOrEqual(APP_SECRET_MIN_LENGTH)
 })
+
+test('OCR is on in English by default; OCR=off turns it off; its limits are settings', () => {
+  const base = { DATABASE_URL: 'memory:' }
+  expect(loadConfig(base).ocr).toEqual({ languages: 'eng', maxPages: 200, pageTimeMs: 30_000 })
+  expect(loadConfig({ ...base, OCR: 'off' }).ocr).toBeNull()
+  expect(loadConfig({ ...base, OCR_MAX_PAGES: '20', OCR_PAGE_TIMEOUT_MS: '5000' }).ocr).toMatchObject({
+    maxPages: 20,
+    pageTimeMs: 5000,
+  })
+  expect(() => loadConfig({ ...base, OCR: 'maybe' })).toThrow('OCR: OCR must be on or off')
+  expect(() => loadConfig({ ...base, OCR_MAX_PAGES: '0' })).toThrow('OCR_MAX_PAGES: OCR_MAX_PAGES must be at least 1')
+})
+
+test('OCR_LANGUAGES names only languages whose data package is installed, or the start stops saying which', () => {
+  const base = { DATABASE_URL: 'memory:' }
+  // Only English's data ships with DocChat (package.json); another language is an npm install away.
+  expect(() => loadConfig({ ...base, OCR_LANGUAGES: 'eng+zzz' })).toThrow(
+    'OCR_LANGUAGES: no language data installed for zzz (add it with `npm install @tesseract.js-data/zzz`, or set OCR=off)',
+  )
+  expect(() => loadConfig({ ...base, OCR_LANGUAGES: 'english' })).toThrow(
+    'OCR_LANGUAGES must be Tesseract language codes joined by +',
+  )
+  // With OCR off, the languages are not looked for.
+  expect(loadConfig({ ...base, OCR: 'off', OCR_LANGUAGES: 'eng+zzz' }).ocr).toBeNull()
+})

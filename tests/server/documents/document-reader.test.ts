@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { createRequire } from 'node:module'
 import path from 'node:path'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { afterAll, expect, test } from 'vitest'
@@ -136,7 +137,9 @@ test('a title printed across a line break, and in other letter case, is still fo
 })
 
 test('a PDF without any text fails with a reason', async () => {
-  await expect(reader.pdf(await pdfWithPages(['', '']))).rejects.toThrow(/no text to read/)
+  await expect(reader.pdf(await pdfWithPages(['', '']))).rejects.toThrow(
+    'the PDF has no text to read (its pages are scanned images, and OCR is turned off on this server)',
+  )
 })
 
 test('a broken PDF fails alone with a readable reason and the next one still works', async () => {
@@ -263,6 +266,59 @@ test("under the reader's flags Node reads its code and packages, but no other fi
       'write: ERR_ACCESS_DENIED',
       'spawn: ERR_ACCESS_DENIED',
     ])
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('with OCR on the reader may also start a thread and load a native addon, and nothing more', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'reader-permission-'))
+  const secret = path.join(dir, 'app-secret')
+  writeFileSync(secret, 'correct-horse-battery-staple')
+  const canvasAddon = createRequire(import.meta.url).resolve('@napi-rs/canvas')
+  const languageData = path.join(
+    path.dirname(createRequire(import.meta.url).resolve('@tesseract.js-data/eng')),
+    '4.0.0_best_int/eng.traineddata.gz',
+  )
+  const probe = `
+    const fs = require('node:fs')
+    const tryTo = (what, act) => { try { act(); return what + ': allowed' } catch (e) { return what + ': ' + (e.code ?? e.message) } }
+    console.log([
+      tryTo('thread', () => new (require('node:worker_threads').Worker)('1', { eval: true }).terminate()),
+      tryTo('addon', () => require(${JSON.stringify(canvasAddon)})),
+      tryTo('language data', () => fs.readFileSync(${JSON.stringify(languageData)})),
+      tryTo('secret', () => fs.readFileSync(${JSON.stringify(secret)})),
+      tryTo('write', () => fs.writeFileSync(${JSON.stringify(path.join(dir, 'out'))}, 'x')),
+      tryTo('spawn', () => require('node:child_process').execFileSync('true')),
+    ].join('\\n'))`
+  const run = (ocr: boolean) =>
+    execFileSync(process.execPath, [...readerNodeFlags(128, { ocr }), '-e', probe], {
+      cwd: path.resolve(import.meta.dirname, '../../../server/documents'),
+      encoding: 'utf8',
+      env: {},
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
+      .trim()
+      .split('\n')
+  try {
+    expect(readerNodeFlags(128, { ocr: true })).toEqual([
+      ...readerNodeFlags(128, { ocr: false }),
+      '--allow-worker',
+      '--allow-addons',
+    ])
+    expect(run(true)).toEqual([
+      'thread: allowed',
+      'addon: allowed',
+      'language data: allowed',
+      'secret: ERR_ACCESS_DENIED',
+      'write: ERR_ACCESS_DENIED',
+      'spawn: ERR_ACCESS_DENIED',
+    ])
+    // Without OCR neither is granted (the addon's loader words the refusal its own way).
+    const [thread, addon] = run(false)
+    expect(thread).toBe('thread: ERR_ACCESS_DENIED')
+    expect(addon).toMatch(/^addon: /)
+    expect(addon).not.toBe('addon: allowed')
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
