@@ -131,3 +131,29 @@ test('a removed Drive file is listed under "Removed from the library" and Add ba
   expect(within(main).queryByText(/Removed from the library/)).toBeNull()
   expect(restored).toEqual([notes.id])
 })
+
+test('it says what OCR read: a whole scan or photo, or which pages of a PDF, and what a limit left unread', async () => {
+  const list = counted(documentEndpoints.listDocuments, () =>
+    answer(
+      library(
+        doc('scan.pdf', 'ready', { pages: 3, chunks: 4, ocrPages: [1, 2, 3] }),
+        doc('mixed.pdf', 'ready', { pages: 6, chunks: 9, ocrPages: [2, 3, 4, 6] }),
+        doc('whiteboard.png', 'ready', { mimeType: 'image/png', chunks: 1, ocrPages: [1] }),
+        doc('archive.pdf', 'ready', {
+          pages: 350,
+          chunks: 400,
+          ocrPages: [1, 2],
+          reason: 'only the first 200 of its 350 scanned pages were read by OCR',
+        }),
+      ),
+    ),
+  )
+  await openDocuments(list.handler)
+
+  expect(await within(itemOf('scan.pdf')).findByText(/3 pages, 4 passages, read by OCR/)).toBeTruthy()
+  expect(within(itemOf('mixed.pdf')).getByText(/6 pages, 9 passages, pages 2–4, 6 read by OCR/)).toBeTruthy()
+  expect(within(itemOf('whiteboard.png')).getByText(/1 passage, read by OCR/)).toBeTruthy()
+  expect(
+    within(itemOf('archive.pdf')).getByText(/only the first 200 of its 350 scanned pages were read by OCR/),
+  ).toBeTruthy()
+})

@@ -26,17 +26,40 @@ const STATUS_CLASSES: Record<DocumentStatus, string> = {
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`
 
+/** 1-based pages as ranges: [1, 2, 3, 5] → "1–3, 5"; past a few ranges, the rest as "…". */
+function pageRanges(pages: readonly number[]): string {
+  const ranges: string[] = []
+  let start = pages[0] ?? 0
+  pages.forEach((page, i) => {
+    const next = pages[i + 1]
+    if (next === page + 1) return
+    ranges.push(start === page ? String(page) : `${start}–${page}`)
+    start = next ?? 0
+  })
+  return ranges.length > 5 ? `${ranges.slice(0, 5).join(', ')}…` : ranges.join(', ')
+}
+
+/** Which of it OCR read: all of it (an image, a scan), or some pages of a PDF. */
+function ocrDetail({ ocrPages, pages }: LibraryDocument): string | null {
+  if (!ocrPages || ocrPages.length === 0) return null
+  if (pages === null || ocrPages.length === pages) return 'read by OCR'
+  return `${ocrPages.length === 1 ? 'page' : 'pages'} ${pageRanges(ocrPages)} read by OCR`
+}
+
 function details(document: LibraryDocument): string | null {
   const parts: string[] = []
   if (document.pages !== null) parts.push(plural(document.pages, 'page'))
   if (document.chunks !== null) parts.push(plural(document.chunks, 'passage'))
+  const ocr = ocrDetail(document)
+  if (ocr) parts.push(ocr)
   return parts.length > 0 ? parts.join(', ') : null
 }
 
 /**
  * The documents the assistant can answer from, with where each one's reading stands: the overall
- * progress while files are read, a reason for each failed or skipped file, Retry and Delete, and
- * the Drive files removed from it, which can be added back.
+ * progress while files are read, a reason for each failed or skipped file (and, for a ready one,
+ * what a limit left unread), which of it was read by OCR, Retry and Delete, and the Drive files
+ * removed from it, which can be added back.
  * `ingesting`: a Drive ingest is under way, so the panel follows the statuses as they move.
  */
 export function LibraryPanel({ ingesting }: { ingesting: boolean }) {
