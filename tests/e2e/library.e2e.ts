@@ -37,7 +37,8 @@ test('the library shows each file’s outcome; an uploaded PDF is cited, once de
   await expect(item('locked-contract.pdf')).toContainText('Failed: the PDF is password-protected')
   await expect(item('zephyr-project-brief.pdf')).toContainText('Ready')
   await expect(item('Budget 2027')).toContainText('Ready')
-  await expect(item('whiteboard.png')).toContainText('Skipped: images are not supported')
+  // A photo of a whiteboard: read by OCR (the e2e server runs with OCR on, its default).
+  await expect(item('whiteboard.png')).toContainText(/Ready.*read by OCR/)
   await expect(main.getByText(/Reading documents/)).toHaveCount(0)
   await snap(page, '30-library-after-sync')
 
