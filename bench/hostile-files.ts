@@ -9,11 +9,11 @@
  * every 20 ms from /proc; Linux only), with the ratio to the baseline's peak. The server's own
  * process never grows with them: that is the point of the reader process.
  */
-import { readdirSync, readFileSync } from 'node:fs'
 import { deflateSync } from 'node:zlib'
 import { PDFDocument, PDFRawStream, StandardFonts } from 'pdf-lib'
 import { createDocumentReader, type DocumentReader } from '../server/documents/document-reader.ts'
 import { docxFromXml } from '../tests/fakes/google/docx.ts'
+import { readerRssMiB } from './lib.ts'
 
 const xmlMb = Number(process.argv[2] ?? 400)
 const pdfMb = Number(process.argv[3] ?? 1500)
@@ -52,20 +52,6 @@ async function pdfBomb(mb: number): Promise<Uint8Array> {
   )
   page.node.addContentStream(stream)
   return doc.save()
-}
-
-/** The reader processes' summed resident memory now, in MiB. */
-function readerRssMiB(): number {
-  let kb = 0
-  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
-    try {
-      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('reader-process.ts')) continue
-      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0)
-    } catch {
-      // ended meanwhile
-    }
-  }
-  return kb / 1024
 }
 
 async function measure(read: (reader: DocumentReader) => Promise<unknown>) {

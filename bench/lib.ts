@@ -1,6 +1,6 @@
 /** Shared plumbing for the benchmarks: start the real server on a scratch data dir, wait for it. */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import path from 'node:path'
 
@@ -130,4 +130,18 @@ export async function signedInCookie(url: string): Promise<string> {
     .getSetCookie()
     .map((c) => c.split(';')[0])
     .join('; ')
+}
+
+/** The reader processes' summed resident memory now, in MiB. */
+export function readerRssMiB(): number {
+  let kb = 0
+  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('reader-process.ts')) continue
+      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0)
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return kb / 1024
 }
