@@ -95,7 +95,9 @@ const scan = await scannedPdf(pages, { dpi })
 const baseline = await measure(await typedPdf(), false)
 const ocr = await measure(scan, true)
 
-console.log(`${pageCount} pages scanned at ${dpi} dpi (${(scan.length / 1e6).toFixed(2)} MB), read at 200 dpi by OCR\n`)
+console.log(
+  `${pageCount} pages scanned at ${dpi} dpi (${(scan.length / 1e6).toFixed(2)} MB), read at 200 dpi by OCR\n`,
+)
 console.log('| page | characters | edit distance | accuracy |')
 console.log('| ---: | ---: | ---: | ---: |')
 let characters = 0
@@ -106,10 +108,14 @@ for (const [i, lines] of pages.entries()) {
   const distance = editDistance(source, read)
   characters += source.length
   errors += distance
-  console.log(`| ${i + 1} | ${source.length} | ${distance} | ${(100 * (1 - distance / source.length)).toFixed(2)} % |`)
+  console.log(
+    `| ${i + 1} | ${source.length} | ${distance} | ${(100 * (1 - distance / source.length)).toFixed(2)} % |`,
+  )
 }
 const accuracy = 100 * (1 - errors / characters)
-console.log(`\ncharacter accuracy: ${accuracy.toFixed(2)} % (target ≥ 95 %): ${accuracy >= 95 ? 'met' : 'NOT met'}`)
+console.log(
+  `\ncharacter accuracy: ${accuracy.toFixed(2)} % (target ≥ 95 %): ${accuracy >= 95 ? 'met' : 'NOT met'}`,
+)
 console.log(`pages read by OCR: ${ocr.read.ocrPages?.length ?? 0} of ${pageCount}`)
 console.log('\n| read | time | pages/s | reader peak RSS |')
 console.log('| --- | ---: | ---: | ---: |')
@@ -117,6 +123,10 @@ for (const [name, m] of [
   ['baseline: the same pages typeset (text layer, no OCR)', baseline],
   ['scanned, by OCR (first page includes starting Tesseract)', ocr],
 ] as const) {
-  console.log(`| ${name} | ${m.seconds.toFixed(1)} s | ${(pageCount / m.seconds).toFixed(2)} | ${m.peak.toFixed(0)} MiB |`)
+  console.log(
+    `| ${name} | ${m.seconds.toFixed(1)} s | ${(pageCount / m.seconds).toFixed(2)} | ${m.peak.toFixed(0)} MiB |`,
+  )
 }
-console.log(`\nOCR against the text layer: ${((pageCount / ocr.seconds) / (pageCount / baseline.seconds)).toFixed(3)}× the pages per second`)
+console.log(
+  `\nOCR against the text layer: ${(pageCount / ocr.seconds / (pageCount / baseline.seconds)).toFixed(3)}× the pages per second`,
+)

@@ -17,7 +17,13 @@ import { type Paragraph, paragraphsOf, type Section } from './chunker.ts'
 import { DocxTextError } from './docx-text.ts'
 import type { OcrOptions } from './ocr.ts'
 import { FileReadError } from './read-error.ts'
-import type { PdfOutlineEntry, ReaderJob, ReaderKind, ReaderProgress, ReaderResult } from './reader-process.ts'
+import type {
+  PdfOutlineEntry,
+  ReaderJob,
+  ReaderKind,
+  ReaderProgress,
+  ReaderResult,
+} from './reader-process.ts'
 import { removeControlCharacters } from './text-decoding.ts'
 
 export const READ_TIME_LIMIT_MS = 30_000
@@ -120,14 +126,17 @@ const KINDS: Record<ReaderKind, { name: string; error: (message: string) => File
 
 function documentOf(result: ReaderResult & { ok: true }, ocr: boolean): ReadDocument {
   const ocrPages = result.ocrPages.length > 0 ? result.ocrPages : null
-  if (result.kind === 'sections') return { sections: result.sections, pages: null, ocrPages, note: result.note }
+  if (result.kind === 'sections')
+    return { sections: result.sections, pages: null, ocrPages, note: result.note }
   if (result.pages.every((page) => page.trim() === '')) {
     if (!ocr)
       throw new PdfTextError(
         'the PDF has no text to read (its pages are scanned images, and OCR is turned off on this server)',
       )
     throw new PdfTextError(
-      result.note ? `the PDF's pages are scanned images, and ${result.note}` : 'no text was found in the PDF, not even by OCR',
+      result.note
+        ? `the PDF's pages are scanned images, and ${result.note}`
+        : 'no text was found in the PDF, not even by OCR',
     )
   }
   const sections = pdfSections(result.pages, result.outline)

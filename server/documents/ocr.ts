@@ -139,7 +139,9 @@ export async function recognize(image: Uint8Array, options: OcrOptions): Promise
     // Stuck or broken: this engine is not used again.
     await stopEngine()
     if (error instanceof OcrError) throw error
-    throw new OcrError(`the image could not be read (${error instanceof Error ? error.message : String(error)})`)
+    throw new OcrError(
+      `the image could not be read (${error instanceof Error ? error.message : String(error)})`,
+    )
   } finally {
     clearTimeout(timer)
   }

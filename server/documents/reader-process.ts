@@ -124,7 +124,9 @@ async function renderPage(pdf: Pdf, pageNumber: number, Factory: CanvasFactoryCl
     await page.render({ canvas: drawing.canvas, canvasContext: drawing.context, viewport } as Parameters<
       typeof page.render
     >[0]).promise
-    const canvas = drawing.canvas as unknown as { encode(format: 'jpeg', quality: number): Promise<Uint8Array> }
+    const canvas = drawing.canvas as unknown as {
+      encode(format: 'jpeg', quality: number): Promise<Uint8Array>
+    }
     return await canvas.encode('jpeg', OCR_JPEG_QUALITY)
   } finally {
     factory.destroy(drawing)
@@ -159,7 +161,10 @@ async function readScannedPages(
     } catch (error) {
       if (isOutOfMemory(error)) throw error
       const why = error instanceof OcrTimeout ? error.message : 'could not be read'
-      return { read, note: `OCR stopped at page ${page}, which ${why}; the scanned pages after it were not read` }
+      return {
+        read,
+        note: `OCR stopped at page ${page}, which ${why}; the scanned pages after it were not read`,
+      }
     }
   }
   const note =
@@ -252,7 +257,8 @@ async function readSections(job: ReaderJob, bytes: Uint8Array): Promise<ReaderRe
         return { id, ok: false, error: `${NAMES[kind]} cannot be read here` }
     }
   } catch (error) {
-    if (error instanceof FileReadError || error instanceof OcrError) return { id, ok: false, error: error.message }
+    if (error instanceof FileReadError || error instanceof OcrError)
+      return { id, ok: false, error: error.message }
     if (isOutOfMemory(error)) return { id, ok: false, error: `${NAMES[kind]} is too large to read` }
     return { id, ok: false, error: `${NAMES[kind]} could not be read` }
   }

@@ -29,7 +29,10 @@ export type SlidesText = { sections: Section[]; note: string | null }
 
 function xml(text: string): Document {
   // xmldom reports malformed XML to its error handler; a slide that cannot be parsed is no text.
-  return new DOMParser({ errorHandler: () => undefined }).parseFromString(text, 'text/xml') as unknown as Document
+  return new DOMParser({ errorHandler: () => undefined }).parseFromString(
+    text,
+    'text/xml',
+  ) as unknown as Document
 }
 
 const children = (node: Element | Document, ns: string, name: string): Element[] =>
@@ -39,7 +42,11 @@ const children = (node: Element | Document, ns: string, name: string): Element[]
 function paragraphsOfShape(shape: Element): string[] {
   return children(shape, NS.a, 'p')
     .map((p) =>
-      removeControlCharacters(children(p, NS.a, 't').map((t) => t.textContent ?? '').join(''))
+      removeControlCharacters(
+        children(p, NS.a, 't')
+          .map((t) => t.textContent ?? '')
+          .join(''),
+      )
         .replace(/\s+/g, ' ')
         .trim(),
     )

@@ -80,10 +80,15 @@ export async function spreadsheetText(
     // A tab of one row (a title, a list of names) says what it says, without headers.
     if (body.length === 0) paragraphs.push({ text: head.filter(Boolean).join(SEPARATOR), heading: null })
     for (const row of body) {
-      const filled = row.flatMap((value, i) => (value ? [`${headers[i] ?? `Column ${i + 1}`}: ${value}`] : []))
+      const filled = row.flatMap((value, i) =>
+        value ? [`${headers[i] ?? `Column ${i + 1}`}: ${value}`] : [],
+      )
       if (filled.length === 0) continue
       if (rows >= MAX_SHEET_ROWS || cells + filled.length > MAX_SHEET_CELLS) {
-        cut = rows >= MAX_SHEET_ROWS ? `${MAX_SHEET_ROWS.toLocaleString('en-US')} rows` : `${MAX_SHEET_CELLS.toLocaleString('en-US')} cells`
+        cut =
+          rows >= MAX_SHEET_ROWS
+            ? `${MAX_SHEET_ROWS.toLocaleString('en-US')} rows`
+            : `${MAX_SHEET_CELLS.toLocaleString('en-US')} cells`
         break
       }
       rows += 1

@@ -86,7 +86,6 @@ export async function textImage(lines: readonly string[], format: ImageFormat = 
  * data are written; a reader that checks the size never decodes it.
  */
 export function pngBomb(width: number, height: number): Buffer {
-
   const chunk = (type: string, data: Buffer) => {
     const length = Buffer.alloc(4)
     length.writeUInt32BE(data.length)

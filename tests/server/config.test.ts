@@ -99,7 +99,9 @@ test('OCR is on in English by default; OCR=off turns it off; its limits are sett
     pageTimeMs: 5000,
   })
   expect(() => loadConfig({ ...base, OCR: 'maybe' })).toThrow('OCR: OCR must be on or off')
-  expect(() => loadConfig({ ...base, OCR_MAX_PAGES: '0' })).toThrow('OCR_MAX_PAGES: OCR_MAX_PAGES must be at least 1')
+  expect(() => loadConfig({ ...base, OCR_MAX_PAGES: '0' })).toThrow(
+    'OCR_MAX_PAGES: OCR_MAX_PAGES must be at least 1',
+  )
 })
 
 test('OCR_LANGUAGES names only languages whose data package is installed, or the start stops saying which', () => {

@@ -37,10 +37,7 @@ export function pptxFile(slides: readonly Slide[]): Buffer {
   }))
   const ids = slides.map((_, i) => `<p:sldId id="${256 + i}" r:id="rId${i + 1}"/>`).join('')
   const rels = slides
-    .map(
-      (_, i) =>
-        `<Relationship Id="rId${i + 1}" Type="${R}/slide" Target="slides/${part(i)}"/>`,
-    )
+    .map((_, i) => `<Relationship Id="rId${i + 1}" Type="${R}/slide" Target="slides/${part(i)}"/>`)
     .join('')
   return zip([
     {

@@ -222,7 +222,8 @@ function toContent(input: FileChanges, mimeType: string): FileContent {
 }
 
 function defaultSearchText(content: FileContent, mimeType: string): string {
-  if (content.kind === 'exports') return Object.values(content.exports).find((e) => typeof e === 'string') ?? ''
+  if (content.kind === 'exports')
+    return Object.values(content.exports).find((e) => typeof e === 'string') ?? ''
   if (content.kind === 'bytes' && (mimeType.startsWith('text/') || mimeType === 'application/json')) {
     return content.bytes.toString('utf8')
   }

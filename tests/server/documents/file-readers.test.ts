@@ -27,7 +27,13 @@ test('every tab of a workbook is a section named after it; rows repeat their hea
         ['South', 'Q3', { formula: 'C2*2', value: 2400 }],
       ],
     },
-    { name: 'Forecast', rows: [['Source', '', 'Expected'], ['Grant', 'GR-7', 5000]] },
+    {
+      name: 'Forecast',
+      rows: [
+        ['Source', '', 'Expected'],
+        ['Grant', 'GR-7', 5000],
+      ],
+    },
   ])
 
   const { sections, note } = await reader.read('workbook', book)
@@ -46,13 +52,29 @@ test('every tab of a workbook is a section named after it; rows repeat their hea
 })
 
 test('an OpenDocument spreadsheet and a CSV file are tables too; a CSV keeps its cells as written', async () => {
-  const ods = await reader.read('workbook', workbookFile([{ name: 'Stock', rows: [['Item', 'Count'], ['Lens', 7]] }], 'ods'))
+  const ods = await reader.read(
+    'workbook',
+    workbookFile(
+      [
+        {
+          name: 'Stock',
+          rows: [
+            ['Item', 'Count'],
+            ['Lens', 7],
+          ],
+        },
+      ],
+      'ods',
+    ),
+  )
   expect(ods.sections[0]?.paragraphs?.map((p) => p.text)).toEqual(['Stock', 'Item: Lens · Count: 7'])
   // Latin-1, as a spreadsheet program of some locales saves it; "1,200" and "03/04" stay as written.
   const csv = Buffer.from('Name,Amount,Due\nJosé,"1,200",03/04\n', 'latin1')
   const { sections } = await reader.read('csv', csv)
   // A CSV has one table and no tab name: no heading.
-  expect(sections[0]?.paragraphs).toEqual([{ text: 'Name: José · Amount: 1,200 · Due: 03/04', heading: null }])
+  expect(sections[0]?.paragraphs).toEqual([
+    { text: 'Name: José · Amount: 1,200 · Due: 03/04', heading: null },
+  ])
 })
 
 test('past the row bound the rest of a spreadsheet is left out, with a note that says so', async () => {
@@ -92,7 +114,7 @@ test('a PowerPoint file is one section per slide, in the order of the show, head
   ])
 })
 
-test("a web page keeps its headings and its text, not its scripts or styles", async () => {
+test('a web page keeps its headings and its text, not its scripts or styles', async () => {
   const page = utf8(
     '<!doctype html><html><head><title>FAQ</title><style>p{color:red}</style><script>alert(1)</script></head>' +
       '<body><h1>Questions</h1><p>Opening hours: <b>9&ndash;17</b>.</p><h2>Parking</h2><ul><li>Gate code PARK-88</li></ul></body></html>',

@@ -39,50 +39,70 @@ afterAll(async () => {
 
 const { listDocuments, uploadFile } = documentEndpoints
 
-test('a scanned PDF uploaded is read by OCR, the library says which pages, and the answer quotes it with its page', async () => {
-  const ada = await newPerson(app, 'ocr')
-  const conversation = await createConversation(app, ada.cookie, 'Scans')
-  // A typed cover page (its text layer is read as it is), then a scanned page.
-  const bytes = await scannedPdf(CONTRACT, { typed: [0] })
+test(
+  'a scanned PDF uploaded is read by OCR, the library says which pages, and the answer quotes it with its page',
+  async () => {
+    const ada = await newPerson(app, 'ocr')
+    const conversation = await createConversation(app, ada.cookie, 'Scans')
+    // A typed cover page (its text layer is read as it is), then a scanned page.
+    const bytes = await scannedPdf(CONTRACT, { typed: [0] })
 
-  const response = await postUpload(app, ada, conversation._id, {
-    name: 'signed-contract.pdf',
-    type: 'application/pdf',
-    bytes,
-  })
+    const response = await postUpload(app, ada, conversation._id, {
+      name: 'signed-contract.pdf',
+      type: 'application/pdf',
+      bytes,
+    })
 
-  expect(response.statusCode).toBe(201)
-  expect(uploadFile.response.parse(response.json()).data).toMatchObject({
-    status: 'ready',
-    pages: 2,
-    ocrPages: [2],
-    reason: null,
-  })
-  const { aiMessage } = await sendOk(app, ada.cookie, conversation._id, 'What is the deposit for the lighthouse lens?')
-  expect(aiMessage.content).toContain('4,250 euros')
-  expect(aiMessage.sources[0]).toMatchObject({ documentName: 'signed-contract.pdf', page: 2 })
-}, SLOW)
+    expect(response.statusCode).toBe(201)
+    expect(uploadFile.response.parse(response.json()).data).toMatchObject({
+      status: 'ready',
+      pages: 2,
+      ocrPages: [2],
+      reason: null,
+    })
+    const { aiMessage } = await sendOk(
+      app,
+      ada.cookie,
+      conversation._id,
+      'What is the deposit for the lighthouse lens?',
+    )
+    expect(aiMessage.content).toContain('4,250 euros')
+    expect(aiMessage.sources[0]).toMatchObject({ documentName: 'signed-contract.pdf', page: 2 })
+  },
+  SLOW,
+)
 
-test('a photo in Drive is read by OCR and found; it is listed as read by OCR', async () => {
-  const ada = await newPerson(app, 'ocr-drive')
-  await connectDrive(app, ada, { account: ADA })
+test(
+  'a photo in Drive is read by OCR and found; it is listed as read by OCR',
+  async () => {
+    const ada = await newPerson(app, 'ocr-drive')
+    await connectDrive(app, ada, { account: ADA })
 
-  const report = await ingestOk(app, ada)
+    const report = await ingestOk(app, ada)
 
-  expect(report.added).toContain('whiteboard.png')
-  expect(report.skipped.map((s) => s.name)).not.toContain('whiteboard.png')
-  const library = listDocuments.response.parse((await call(app, listDocuments, { cookie: ada.cookie })).json())
-  expect(library.data.documents.find((d) => d.name === FIXTURE_FILES.whiteboard.name)).toMatchObject({
-    status: 'ready',
-    ocrPages: [1],
-    pages: null,
-  })
-  const conversation = await createConversation(app, ada.cookie, 'Board')
-  const { aiMessage } = await sendOk(app, ada.cookie, conversation._id, 'When does the demo move, per the board?')
-  expect(aiMessage.content).toContain('HERON-6614')
-  expect(aiMessage.sources[0]).toMatchObject({ documentName: 'whiteboard.png', page: null })
-  expect(WHITEBOARD_LINES[1]).toContain('HERON-6614')
-}, SLOW)
+    expect(report.added).toContain('whiteboard.png')
+    expect(report.skipped.map((s) => s.name)).not.toContain('whiteboard.png')
+    const library = listDocuments.response.parse(
+      (await call(app, listDocuments, { cookie: ada.cookie })).json(),
+    )
+    expect(library.data.documents.find((d) => d.name === FIXTURE_FILES.whiteboard.name)).toMatchObject({
+      status: 'ready',
+      ocrPages: [1],
+      pages: null,
+    })
+    const conversation = await createConversation(app, ada.cookie, 'Board')
+    const { aiMessage } = await sendOk(
+      app,
+      ada.cookie,
+      conversation._id,
+      'When does the demo move, per the board?',
+    )
+    expect(aiMessage.content).toContain('HERON-6614')
+    expect(aiMessage.sources[0]).toMatchObject({ documentName: 'whiteboard.png', page: null })
+    expect(WHITEBOARD_LINES[1]).toContain('HERON-6614')
+  },
+  SLOW,
+)
 
 test('with OCR off a scanned PDF fails with the reason that says so', async () => {
   const off = createDocumentReader({ ocr: null })
@@ -100,48 +120,56 @@ test('with OCR off a scanned PDF fails with the reason that says so', async () =
   }
 })
 
-test('a decompression bomb and a broken image fail alone, at once; the next image is read', async () => {
-  const reader = createDocumentReader({ ocr: OCR_ON })
-  try {
-    const started = performance.now()
-    // 60,000 × 60,000 pixels declared in a few KB: 3.6 gigapixels, 14 GB decoded.
-    await expect(reader.read('image', pngBomb(60_000, 60_000))).rejects.toThrow(
-      'the image is too large to read (60000 × 60000 pixels)',
-    )
-    await expect(reader.read('image', new TextEncoder().encode('not an image at all, only words'))).rejects.toThrow(
-      'the file is not a readable image',
-    )
-    expect(performance.now() - started).toBeLessThan(5_000)
-    const read = await reader.read('image', await textImage(['Gate code LANTERN-3021'], 'jpeg'))
-    expect(read.sections[0]?.text).toContain('LANTERN-3021')
-    expect(read.ocrPages).toEqual([1])
-  } finally {
-    await reader.close()
-  }
-}, SLOW)
+test(
+  'a decompression bomb and a broken image fail alone, at once; the next image is read',
+  async () => {
+    const reader = createDocumentReader({ ocr: OCR_ON })
+    try {
+      const started = performance.now()
+      // 60,000 × 60,000 pixels declared in a few KB: 3.6 gigapixels, 14 GB decoded.
+      await expect(reader.read('image', pngBomb(60_000, 60_000))).rejects.toThrow(
+        'the image is too large to read (60000 × 60000 pixels)',
+      )
+      await expect(
+        reader.read('image', new TextEncoder().encode('not an image at all, only words')),
+      ).rejects.toThrow('the file is not a readable image')
+      expect(performance.now() - started).toBeLessThan(5_000)
+      const read = await reader.read('image', await textImage(['Gate code LANTERN-3021'], 'jpeg'))
+      expect(read.sections[0]?.text).toContain('LANTERN-3021')
+      expect(read.ocrPages).toEqual([1])
+    } finally {
+      await reader.close()
+    }
+  },
+  SLOW,
+)
 
-test('over the page limit, and past a page over its time limit, the rest is left unread with a note', async () => {
-  const scan = await scannedPdf([...CONTRACT, ['Appendix', 'A third scanned page.']], { dpi: 100 })
-  const few = createDocumentReader({ ocr: { ...OCR_ON, maxPages: 1 } })
-  try {
-    const read = await few.read('pdf', scan)
-    expect(read.ocrPages).toEqual([1])
-    expect(read.note).toBe('only the first 1 of its 3 scanned pages were read by OCR')
-    expect(read.sections[0]?.text).toContain('Northwind Optics')
-  } finally {
-    await few.close()
-  }
-  // No page can be read in 1 ms: OCR stops at the first, and the job ends with a reason.
-  const hurried = createDocumentReader({ ocr: { ...OCR_ON, pageTimeMs: 1 } })
-  try {
-    await expect(hurried.read('pdf', scan)).rejects.toThrow(
-      "the PDF's pages are scanned images, and OCR stopped at page 1, which took longer than 0 s; the scanned pages after it were not read",
-    )
-    // The reader goes on with the next file.
-    expect((await hurried.read('html', new TextEncoder().encode('<p>Next file.</p>'))).sections[0]?.text).toBe(
-      'Next file.',
-    )
-  } finally {
-    await hurried.close()
-  }
-}, SLOW)
+test(
+  'over the page limit, and past a page over its time limit, the rest is left unread with a note',
+  async () => {
+    const scan = await scannedPdf([...CONTRACT, ['Appendix', 'A third scanned page.']], { dpi: 100 })
+    const few = createDocumentReader({ ocr: { ...OCR_ON, maxPages: 1 } })
+    try {
+      const read = await few.read('pdf', scan)
+      expect(read.ocrPages).toEqual([1])
+      expect(read.note).toBe('only the first 1 of its 3 scanned pages were read by OCR')
+      expect(read.sections[0]?.text).toContain('Northwind Optics')
+    } finally {
+      await few.close()
+    }
+    // No page can be read in 1 ms: OCR stops at the first, and the job ends with a reason.
+    const hurried = createDocumentReader({ ocr: { ...OCR_ON, pageTimeMs: 1 } })
+    try {
+      await expect(hurried.read('pdf', scan)).rejects.toThrow(
+        "the PDF's pages are scanned images, and OCR stopped at page 1, which took longer than 0 s; the scanned pages after it were not read",
+      )
+      // The reader goes on with the next file.
+      expect(
+        (await hurried.read('html', new TextEncoder().encode('<p>Next file.</p>'))).sections[0]?.text,
+      ).toBe('Next file.')
+    } finally {
+      await hurried.close()
+    }
+  },
+  SLOW,
+)

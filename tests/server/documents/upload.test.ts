@@ -7,7 +7,6 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { documentEndpoints } from '#contracts/documents.ts'
-import { fillPath } from '#contracts/endpoint.ts'
 import type { App } from '#server/app.ts'
 import { call, createConversation, errorOf, sendOk } from '../support/chat-helpers.ts'
 import { newPerson, type Person } from '../support/drive-helpers.ts'
@@ -121,7 +120,8 @@ test("another person's conversation answers 404 like a missing one; signed out i
 
 test('a deleted upload is never cited again', async () => {
   const ada = await person()
-  const response = await postUpload(app, 
+  const response = await postUpload(
+    app,
     ada,
     ada.conversationId,
     textFile('codes.txt', 'The vault combination is OSPREY-3141.'),

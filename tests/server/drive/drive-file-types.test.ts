@@ -26,7 +26,13 @@ test('spreadsheets, a presentation and a web page in Drive are read; a row is fo
     'inventory.xlsx',
     XLSX_MIME,
     workbookFile([
-      { name: 'Lenses', rows: [['Item', 'Shelf'], ['Fresnel lens', 'A1']] },
+      {
+        name: 'Lenses',
+        rows: [
+          ['Item', 'Shelf'],
+          ['Fresnel lens', 'A1'],
+        ],
+      },
       {
         name: 'Spare parts',
         rows: [
@@ -37,7 +43,22 @@ test('spreadsheets, a presentation and a web page in Drive are read; a row is fo
       },
     ]),
   )
-  add('plan.ods', ODS_MIME, workbookFile([{ name: 'Plan', rows: [['Step', 'Owner'], ['Paint ODS-7311', 'Grace']] }], 'ods'))
+  add(
+    'plan.ods',
+    ODS_MIME,
+    workbookFile(
+      [
+        {
+          name: 'Plan',
+          rows: [
+            ['Step', 'Owner'],
+            ['Paint ODS-7311', 'Grace'],
+          ],
+        },
+      ],
+      'ods',
+    ),
+  )
   add('prices.csv', 'text/csv', 'Product,Price\nLamp CSV-4409,"1,250"\n')
   add('roadmap.pptx', PPTX_MIME, pptxFile([{ title: 'Roadmap', lines: ['Launch SLIDE-2288 in June.'] }]))
   add('faq.html', 'text/html', '<h1>FAQ</h1><h2>Parking</h2><p>The gate code is HTML-9032.</p>')

@@ -56,4 +56,3 @@ export function postUpload(
     payload: body.payload,
   })
 }
-
