@@ -132,12 +132,17 @@ export async function signedInCookie(url: string): Promise<string> {
     .join('; ')
 }
 
-/** The reader processes' summed resident memory now, in MiB. */
+/**
+ * The resident memory of this process's reader processes now, in MiB (children only: another
+ * run's readers on the same machine are not counted).
+ */
 export function readerRssMiB(): number {
   let kb = 0
   for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
     try {
       if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('reader-process.ts')) continue
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== process.pid) continue
       kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0)
     } catch {
       // ended meanwhile

@@ -4,7 +4,9 @@
  * indexed as one user's documents in an in-memory database exactly as the product indexes them;
  * its chunks as PostgreSQL analysed them (lexemes in text order); the judged question files of
  * bench/quality/; the reference BM25 rankings (minisearch over the same lexemes, passage level
- * and page level); and the page-level measures.
+ * and page level); and the page-level measures. Beside the markdown, three files only a reader
+ * makes text of (D70, D71): a scanned PDF and a screenshot (read by OCR) and a workbook of three
+ * tabs, under `extra/`, so questions can be judged against them too.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
@@ -13,7 +15,11 @@ import { sql } from 'drizzle-orm'
 import MiniSearch from 'minisearch'
 import { openDatabase } from '../server/db/database.ts'
 import { users } from '../server/db/schema.ts'
+import type { Section } from '../server/documents/chunker.ts'
+import { createDocumentReader } from '../server/documents/document-reader.ts'
 import { indexDocument } from '../server/documents/index-document.ts'
+import { workbookFile } from '../tests/fakes/google/xlsx.ts'
+import { scannedPdf, textImage } from '../tests/fakes/scans.ts'
 
 const MODULES = path.resolve(import.meta.dirname, '..', 'node_modules')
 const CORPUS = ['fastify/docs', 'undici/docs/docs', 'pino/docs']
@@ -37,6 +43,66 @@ export type AnalysedChunk = {
   headingTerms: string[]
 }
 
+/** The files the reader makes text of, read as the product reads them (OCR on, English). */
+async function extraDocuments(): Promise<{ id: string; mimeType: string; sections: Section[] }[]> {
+  const reader = createDocumentReader({ ocr: { languages: 'eng', maxPages: 10, pageTimeMs: 120_000 } })
+  try {
+    const scan = await scannedPdf([
+      ['Lighthouse maintenance contract', 'Northwind Optics services the lens and the lamp twice a year.'],
+      ['Payment terms', 'A deposit of 4,250 euros is due when the contract is signed.'],
+    ])
+    const screenshot = await textImage([
+      'Error 502 Bad Gateway',
+      'The proxy waited 60 seconds for the billing service, then gave up.',
+    ])
+    const workbook = workbookFile([
+      {
+        name: 'Summary',
+        rows: [
+          ['Item', 'Amount'],
+          ['Servers', 1200],
+          ['Travel', 800],
+        ],
+      },
+      {
+        name: 'By region',
+        rows: [
+          ['Region', 'Revenue'],
+          ['North', 950],
+          ['South', 700],
+        ],
+      },
+      {
+        name: 'Forecast',
+        rows: [
+          ['Source', 'Expected', 'Confidence'],
+          ['Harbour grant', 5000, 'high'],
+          ['Ticket sales', 1800, 'medium'],
+        ],
+      },
+    ])
+    return [
+      {
+        id: 'extra/lighthouse-contract-scan.pdf',
+        mimeType: 'application/pdf',
+        sections: (await reader.read('pdf', scan)).sections,
+      },
+      {
+        id: 'extra/gateway-error.png',
+        mimeType: 'image/png',
+        sections: (await reader.read('image', screenshot)).sections,
+      },
+      {
+        id: 'extra/budget-2027.xlsx',
+        mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        sections: (await reader.read('workbook', workbook)).sections,
+      },
+    ]
+  } finally {
+    await reader.close()
+  }
+}
+
 function markdownFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const full = path.join(dir, name)
@@ -50,6 +116,7 @@ export async function loadQualityCorpus() {
     id: path.relative(MODULES, file),
     text: readFileSync(file, 'utf8'),
   }))
+  const extras = await extraDocuments()
   const versions = ['fastify', 'undici', 'pino'].map(
     (p) => `${p} ${JSON.parse(readFileSync(path.join(MODULES, p, 'package.json'), 'utf8')).version}`,
   )
@@ -67,6 +134,16 @@ export async function loadQualityCorpus() {
       mimeType: 'text/markdown',
       sections: [{ page: null, text: page.text }],
     })
+  for (const extra of extras)
+    await indexDocument(db, {
+      userId: user.id,
+      source: 'bench',
+      externalId: extra.id,
+      name: extra.id,
+      mimeType: extra.mimeType,
+      sections: extra.sections,
+    })
+  pages.push(...extras.map(({ id, sections }) => ({ id, text: sections.map((s) => s.text).join('\n\n') })))
   const ingestMs = performance.now() - started
   const { rows } = (await db.execute(sql`
     select c.id, d.external_id as page, c.ordinal, c.text, c.heading,
