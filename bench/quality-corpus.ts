@@ -125,23 +125,19 @@ export async function loadQualityCorpus() {
   const [user] = await db.insert(users).values({ email: 'bench@example.com', passwordHash: 'x' }).returning()
   if (!user) throw new Error('no user')
   const started = performance.now()
-  for (const page of pages)
+  const markdown = pages.map(({ id, text }) => ({
+    id,
+    mimeType: 'text/markdown',
+    sections: [{ page: null, text }],
+  }))
+  for (const document of [...markdown, ...extras])
     await indexDocument(db, {
       userId: user.id,
       source: 'bench',
-      externalId: page.id,
-      name: page.id,
-      mimeType: 'text/markdown',
-      sections: [{ page: null, text: page.text }],
-    })
-  for (const extra of extras)
-    await indexDocument(db, {
-      userId: user.id,
-      source: 'bench',
-      externalId: extra.id,
-      name: extra.id,
-      mimeType: extra.mimeType,
-      sections: extra.sections,
+      externalId: document.id,
+      name: document.id,
+      mimeType: document.mimeType,
+      sections: document.sections,
     })
   pages.push(...extras.map(({ id, sections }) => ({ id, text: sections.map((s) => s.text).join('\n\n') })))
   const ingestMs = performance.now() - started

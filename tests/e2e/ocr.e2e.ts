@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { scannedPdf } from '../fakes/scans.ts'
 import { snap } from './screens.ts'
-import { signUpAndIn, uniqueEmail } from './session.ts'
+import { connectDrive, signUpAndIn, uniqueEmail } from './session.ts'
 
 test('a scanned PDF uploaded through the dialog is read by OCR, the answer quotes it with its page, the library says so', async ({
   page,
@@ -10,13 +10,7 @@ test('a scanned PDF uploaded through the dialog is read by OCR, the answer quote
   await signUpAndIn(page, uniqueEmail('ocr'))
   const main = page.getByRole('main')
   // The Documents view lists the library once a Drive is connected (product §2); nothing is ingested.
-  await page.getByRole('link', { name: 'Integrations', exact: true }).click()
-  const popupOpened = page.waitForEvent('popup')
-  await page.getByRole('button', { name: 'Connect Now' }).click()
-  const popup = await popupOpened
-  await popup.getByRole('button', { name: 'Allow' }).click()
-  await expect(popup.getByText(/Google Drive connected/)).toBeVisible()
-  await popup.close()
+  await connectDrive(page)
   await page.getByRole('link', { name: 'Chat with Docs' }).click()
   const input = page.getByPlaceholder('Type your message...')
   await input.fill('Hello')

@@ -18,3 +18,18 @@ export async function signUpAndIn(page: Page, email: string): Promise<void> {
   await page.getByRole('button', { name: 'Sign In' }).click()
   await expect(page).toHaveURL(/\/dashboard$/)
 }
+
+/**
+ * Connects the signed-in person's Google Drive as a browser does: Integrations, Connect Now, the
+ * emulator's consent window (its first account, Ada, unless `account` names another), Allow.
+ */
+export async function connectDrive(page: Page, account?: string): Promise<void> {
+  await page.getByRole('link', { name: 'Integrations', exact: true }).click()
+  const popupOpened = page.waitForEvent('popup')
+  await page.getByRole('button', { name: 'Connect Now' }).click()
+  const popup = await popupOpened
+  if (account) await popup.getByRole('radio', { name: account }).check()
+  await popup.getByRole('button', { name: 'Allow' }).click()
+  await expect(popup.getByText(/Google Drive connected/)).toBeVisible()
+  await popup.close()
+}

@@ -39,6 +39,12 @@ afterAll(async () => {
 
 const { listDocuments, uploadFile } = documentEndpoints
 
+/** The assistant's answer to `question` in a new conversation of `person`'s. */
+async function answerTo(person: { cookie: string }, question: string, conversationId?: string) {
+  const id = conversationId ?? (await createConversation(app, person.cookie, 'OCR'))._id
+  return (await sendOk(app, person.cookie, id, question)).aiMessage
+}
+
 test(
   'a scanned PDF uploaded is read by OCR, the library says which pages, and the answer quotes it with its page',
   async () => {
@@ -60,12 +66,7 @@ test(
       ocrPages: [2],
       reason: null,
     })
-    const { aiMessage } = await sendOk(
-      app,
-      ada.cookie,
-      conversation._id,
-      'What is the deposit for the lighthouse lens?',
-    )
+    const aiMessage = await answerTo(ada, 'What is the deposit for the lighthouse lens?', conversation._id)
     expect(aiMessage.content).toContain('4,250 euros')
     expect(aiMessage.sources[0]).toMatchObject({ documentName: 'signed-contract.pdf', page: 2 })
   },
@@ -90,13 +91,7 @@ test(
       ocrPages: [1],
       pages: null,
     })
-    const conversation = await createConversation(app, ada.cookie, 'Board')
-    const { aiMessage } = await sendOk(
-      app,
-      ada.cookie,
-      conversation._id,
-      'When does the demo move, per the board?',
-    )
+    const aiMessage = await answerTo(ada, 'When does the demo move, per the board?')
     expect(aiMessage.content).toContain('HERON-6614')
     expect(aiMessage.sources[0]).toMatchObject({ documentName: 'whiteboard.png', page: null })
     expect(WHITEBOARD_LINES[1]).toContain('HERON-6614')
