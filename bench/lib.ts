@@ -132,21 +132,49 @@ export async function signedInCookie(url: string): Promise<string> {
     .join('; ')
 }
 
-/**
- * The resident memory of this process's reader processes now, in MiB (children only: another
- * run's readers on the same machine are not counted).
- */
+/** This process's reader processes (children only: another run's on the machine are not counted). */
+function ownReaders(): string[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('reader-process.ts')) return false
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid
+      } catch {
+        return false // ended meanwhile
+      }
+    })
+}
+
+/** The resident memory of this process's reader processes now, in MiB. */
 export function readerRssMiB(): number {
   let kb = 0
-  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+  for (const pid of ownReaders()) {
     try {
-      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('reader-process.ts')) continue
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== process.pid) continue
       kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0)
     } catch {
       // ended meanwhile
     }
   }
   return kb / 1024
+}
+
+/**
+ * The CPU time this process's reader processes have used so far (user + system, every thread),
+ * in seconds: what a file costs whatever else the machine is doing (Linux counts it in ticks of
+ * 1/100 s).
+ */
+export function readerCpuSeconds(): number {
+  let ticks = 0
+  for (const pid of ownReaders()) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      ticks += Number(fields[11]) + Number(fields[12])
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return ticks / 100
 }

@@ -7,14 +7,16 @@
  *   runs of white space to one space (line breaks are layout, not text); the target is ≥ 95 %;
  * - pages per second, and against the baseline: the same pages typeset (their text layer read by
  *   the same reader, no OCR), measured in the same run;
- * - the reader process's peak resident memory (Tesseract's worker thread is inside it), sampled
- *   every 20 ms from /proc (Linux).
+ * - the reader process's CPU time (every thread: a figure the machine's other load does not
+ *   change, as wall time on a shared machine does) and peak resident memory (Tesseract's worker
+ *   thread is inside it), sampled every 20 ms from /proc (Linux).
  * Pages are 12 pt Times, and mix words, figures, codes and punctuation; a lower [dpi] is a worse scan.
  */
+import { availableParallelism, loadavg } from 'node:os'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { createDocumentReader, type ReadDocument } from '../server/documents/document-reader.ts'
 import { scannedPdf } from '../tests/fakes/scans.ts'
-import { readerRssMiB } from './lib.ts'
+import { readerCpuSeconds, readerRssMiB } from './lib.ts'
 
 const pageCount = Number(process.argv[2] ?? 12)
 const dpi = Number(process.argv[3] ?? 150)
@@ -77,18 +79,21 @@ async function measure(bytes: Uint8Array, ocr: boolean) {
     timeLimitMs: 600_000,
   })
   let peak = 0
+  let cpu = 0
   const sampler = setInterval(() => {
     peak = Math.max(peak, readerRssMiB())
+    cpu = Math.max(cpu, readerCpuSeconds())
   }, 20)
   const started = performance.now()
   let read: ReadDocument
   try {
     read = await reader.read('pdf', bytes)
+    cpu = Math.max(cpu, readerCpuSeconds())
   } finally {
     clearInterval(sampler)
     await reader.close()
   }
-  return { read, seconds: (performance.now() - started) / 1000, peak }
+  return { read, seconds: (performance.now() - started) / 1000, peak, cpu }
 }
 
 const scan = await scannedPdf(pages, { dpi })
@@ -117,8 +122,8 @@ console.log(
   `\ncharacter accuracy: ${accuracy.toFixed(2)} % (target ≥ 95 %): ${accuracy >= 95 ? 'met' : 'NOT met'}`,
 )
 console.log(`pages read by OCR: ${ocr.read.ocrPages?.length ?? 0} of ${pageCount}`)
-console.log('\n| read | time | pages/s | reader peak RSS |')
-console.log('| --- | ---: | ---: | ---: |')
+console.log('\n| read | time | pages/s | reader CPU | CPU s/page | reader peak RSS |')
+console.log('| --- | ---: | ---: | ---: | ---: | ---: |')
 for (const [name, m] of [
   ['baseline: the same pages typeset (text layer, no OCR)', baseline],
   ['scanned, by OCR (first page includes starting Tesseract)', ocr],
