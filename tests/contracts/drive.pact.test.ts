@@ -116,20 +116,20 @@ test('ingesting answers the report with the sentence for the banner', async () =
         data: {
           message: regex(
             INGEST_MESSAGE,
-            'Ingested 25 documents: 25 new, 0 updated, 0 unchanged, 0 removed. Skipped 1 (whiteboard.png: images are not supported). Failed 1 (broken-scan.pdf: the file is not a readable PDF).',
+            'Ingested 26 documents: 26 new, 0 updated, 0 unchanged, 0 removed. Skipped 1 (site-survey-scans.pdf: the file is larger than 10 MB). Failed 1 (broken-scan.pdf: the file is not a readable PDF).',
           ),
           added: names,
           updated: names,
           unchanged: names,
           removed: names,
-          skipped: because('whiteboard.png', 'images are not supported'),
+          skipped: because('site-survey-scans.pdf', 'the file is larger than 10 MB'),
           failed: because('broken-scan.pdf', 'the file is not a readable PDF'),
         },
       }),
     )
     .executeTest(async (server) => {
       const report = await api(server.url).ingestDocuments(EMAIL)
-      expect(report.message).toMatch(/^Ingested 25 documents/)
+      expect(report.message).toMatch(/^Ingested 26 documents/)
     })
 })
 

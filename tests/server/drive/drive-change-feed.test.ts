@@ -13,6 +13,7 @@ import { libraryDocuments } from '#server/db/schema.ts'
 import { DOCX_MIME, docxFile } from '#tests/fakes/google/docx.ts'
 import { createGoogleEmulator, type GoogleEmulator } from '#tests/fakes/google/emulator.ts'
 import { ADA, BOB, FIXTURE_FILES, googleDocExports } from '#tests/fakes/google/fixtures.ts'
+import { workbookFile, XLSX_MIME } from '#tests/fakes/google/xlsx.ts'
 import { call } from '../support/chat-helpers.ts'
 import {
   buildDriveApp,
@@ -327,7 +328,8 @@ test('two shortcuts to one file: deleting the one it was reached through keeps t
   expect(await found(ada.id, 'north pier KESTREL-17')).not.toContain('KESTREL-17')
 })
 
-test('Sheets as CSV, Slides as text and Word files are read; a broken Word file fails alone; an old .doc is skipped', async () => {
+// Sheets now come as XLSX, every tab a table (D71): the CSV export (first tab only) goes unused.
+test('Sheets as XLSX, Slides as text and Word files are read; a broken Word file fails alone; an old .doc is skipped', async () => {
   const ada = await synced()
   emulator.state.addFile({
     owner: ADA,
@@ -347,7 +349,11 @@ test('Sheets as CSV, Slides as text and Word files are read; a broken Word file 
     owner: ADA,
     name: 'Inventory',
     mimeType: 'application/vnd.google-apps.spreadsheet',
-    exports: { 'text/csv': 'Item,Shelf\r\nLanterns,SHELF-LANTERN-7\r\n', ...googleDocExports('unused') },
+    exports: {
+      'text/csv': 'Item,Shelf\r\nLanterns,SHELF-LANTERN-7\r\n',
+      [XLSX_MIME]: workbookFile([{ name: 'Stock', rows: [['Item', 'Shelf'], ['Lanterns', 'SHELF-LANTERN-7']] }]),
+      ...googleDocExports('unused'),
+    },
   })
 
   const report = await ingestOk(app, ada)
@@ -365,11 +371,11 @@ test('Sheets as CSV, Slides as text and Word files are read; a broken Word file 
     'fleet.docx: Fleet handbook\n\nEvery trawler carries the radio call sign TIDEPOOL-88.',
   )
   expect(await found(ada.id, 'region code FJORD-21')).toContain('Quarterly review')
-  expect(await found(ada.id, 'SHELF-LANTERN-7')).toContain('Inventory: Item,Shelf\nLanterns,SHELF-LANTERN-7')
+  expect(await found(ada.id, 'SHELF-LANTERN-7')).toContain('Inventory: Stock\n\nItem: Lanterns · Shelf: SHELF-LANTERN-7')
   const exports = emulator.state.requests
     .filter((r) => r.endpoint === 'files.export')
     .map((r) => r.query.mimeType)
-  expect(exports.sort()).toEqual(['text/csv', 'text/plain'])
+  expect(exports.sort()).toEqual([XLSX_MIME, 'text/plain'])
 })
 
 test('after connecting again (here as another Google account) the next sync lists the whole Drive once', async () => {
