@@ -351,7 +351,15 @@ test('Sheets as XLSX, Slides as text and Word files are read; a broken Word file
     mimeType: 'application/vnd.google-apps.spreadsheet',
     exports: {
       'text/csv': 'Item,Shelf\r\nLanterns,SHELF-LANTERN-7\r\n',
-      [XLSX_MIME]: workbookFile([{ name: 'Stock', rows: [['Item', 'Shelf'], ['Lanterns', 'SHELF-LANTERN-7']] }]),
+      [XLSX_MIME]: workbookFile([
+        {
+          name: 'Stock',
+          rows: [
+            ['Item', 'Shelf'],
+            ['Lanterns', 'SHELF-LANTERN-7'],
+          ],
+        },
+      ]),
       ...googleDocExports('unused'),
     },
   })
@@ -371,7 +379,9 @@ test('Sheets as XLSX, Slides as text and Word files are read; a broken Word file
     'fleet.docx: Fleet handbook\n\nEvery trawler carries the radio call sign TIDEPOOL-88.',
   )
   expect(await found(ada.id, 'region code FJORD-21')).toContain('Quarterly review')
-  expect(await found(ada.id, 'SHELF-LANTERN-7')).toContain('Inventory: Stock\n\nItem: Lanterns · Shelf: SHELF-LANTERN-7')
+  expect(await found(ada.id, 'SHELF-LANTERN-7')).toContain(
+    'Inventory: Stock\n\nItem: Lanterns · Shelf: SHELF-LANTERN-7',
+  )
   const exports = emulator.state.requests
     .filter((r) => r.endpoint === 'files.export')
     .map((r) => r.query.mimeType)
