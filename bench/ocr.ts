@@ -1,5 +1,5 @@
 /**
- * OCR: how well and how fast the reader reads scanned pages (D70).
+ * OCR: how well and how fast the reader reads scanned pages (D74).
  * `node bench/ocr.ts [pages] [dpi]` (defaults 12 and 150): a document of known text, typeset in a
  * PDF, drawn at [dpi] as a scanner would (pdf.js on @napi-rs/canvas), and saved as a PDF of page
  * pictures only, so no text layer is left; the reader (OCR on, English) reads it back. Printed:

@@ -5,7 +5,7 @@
  * its chunks as PostgreSQL analysed them (lexemes in text order); the judged question files of
  * bench/quality/; the reference BM25 rankings (minisearch over the same lexemes, passage level
  * and page level); and the page-level measures. Beside the markdown, three files only a reader
- * makes text of (D70, D71): a scanned PDF and a screenshot (read by OCR) and a workbook of three
+ * makes text of (D74, D75): a scanned PDF and a screenshot (read by OCR) and a workbook of three
  * tabs, under `extra/`, so questions can be judged against them too.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs'

@@ -64,7 +64,7 @@ export type Config = {
   shutdownGraceMs: number
   /** How often connected Drives are synced in the background (DRIVE_SYNC_INTERVAL); 0: never. */
   driveSyncIntervalMs: number
-  /** Reading scanned pages and images (OCR, OCR_LANGUAGES…); null: OCR=off (D70). */
+  /** Reading scanned pages and images (OCR, OCR_LANGUAGES…); null: OCR=off (D74). */
   ocr: OcrConfig | null
 }
 

@@ -307,7 +307,7 @@ export const libraryDocuments = pgTable(
     reason: text('reason'),
     pages: integer('pages'),
     chunks: integer('chunks'),
-    /** The pages whose text OCR read (an image: [1]); null when OCR read none (D70). */
+    /** The pages whose text OCR read (an image: [1]); null when OCR read none (D74). */
     ocrPages: integer('ocr_pages').array(),
     /** Deleted by the user: its passages are gone and syncs leave the file out. */
     excluded: boolean('excluded').notNull().default(false),

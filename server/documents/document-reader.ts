@@ -178,7 +178,7 @@ function readableByReader(): string[] {
  * Node's flags for the reader process: its heap ceiling, and what it may read (only that). With
  * OCR on it may also start threads (tesseract.js runs Tesseract in one worker thread of the
  * process, under the same permissions) and load native addons (@napi-rs/canvas, which draws PDF
- * pages for OCR): nothing more, and neither when OCR is off (D70).
+ * pages for OCR): nothing more, and neither when OCR is off (D74).
  */
 export function readerNodeFlags(memoryLimitMb: number, options: { ocr: boolean } = { ocr: false }): string[] {
   const heap = `--max-old-space-size=${memoryLimitMb}`

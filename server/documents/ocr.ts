@@ -1,5 +1,5 @@
 /**
- * Optical character recognition, in the reader process only (D66, D70): tesseract.js (Tesseract
+ * Optical character recognition, in the reader process only (D66, D74): tesseract.js (Tesseract
  * compiled to WebAssembly, in a worker thread of that process) with the language data of the
  * installed `@tesseract.js-data/<code>` packages, read from disk and handed over as bytes, so
  * nothing is ever downloaded. One engine is started on the first page to read and kept for the

@@ -1,5 +1,5 @@
 /**
- * Spreadsheets as tables (D71): a workbook (.xlsx, .ods, .xls, a Google Sheet exported as XLSX)
+ * Spreadsheets as tables (D75): a workbook (.xlsx, .ods, .xls, a Google Sheet exported as XLSX)
  * or a CSV file, read with SheetJS (the `@e965/xlsx` publication of SheetJS 0.20.3) in the reader
  * process. Every tab becomes a section named after it; every row a paragraph that repeats its
  * column's header before each value ("Region: North · Quarter: Q3 · Revenue: 1,200"), so a

@@ -143,7 +143,7 @@ export async function contentOf(
   const kind = kindOf(file.mimeType)
   if (typeof kind === 'object') throw new DriveFileError(kind.skip)
   if (kind === 'text') return asText(await drive.download(file.id, MAX_INGEST_BYTES))
-  // Every tab of a Google Sheet: its CSV export holds only the first (D71).
+  // Every tab of a Google Sheet: its CSV export holds only the first (D75).
   if (kind === 'google-sheet')
     return reader.read('workbook', await drive.export(file.id, XLSX_MIME, MAX_INGEST_BYTES))
   // A presentation's slides as plain text.

@@ -1,5 +1,5 @@
 /**
- * The reader's spreadsheets, presentations and web pages (D71), read in the reader process:
+ * The reader's spreadsheets, presentations and web pages (D75), read in the reader process:
  * every tab of a workbook a section named after it, rows repeating their headers, formulas as
  * their saved values, the row and cell bounds with a note; slides in the show's order with their
  * titles; a web page's headings and no scripts. Broken files fail alone with a reason.

@@ -1,5 +1,5 @@
 /**
- * OCR (D70), end to end with OCR on: a scanned PDF uploaded through the spec's call is read by
+ * OCR (D74), end to end with OCR on: a scanned PDF uploaded through the spec's call is read by
  * OCR, listed as such, and the answer quotes it with its page; a photo in Drive is read; with OCR
  * off a scan fails with the reason that says so; a hostile image (a decompression bomb) fails
  * alone and the next file is read; the per-page time and page-count limits end OCR with a note,

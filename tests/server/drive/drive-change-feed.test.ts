@@ -328,7 +328,7 @@ test('two shortcuts to one file: deleting the one it was reached through keeps t
   expect(await found(ada.id, 'north pier KESTREL-17')).not.toContain('KESTREL-17')
 })
 
-// Sheets now come as XLSX, every tab a table (D71): the CSV export (first tab only) goes unused.
+// Sheets now come as XLSX, every tab a table (D75): the CSV export (first tab only) goes unused.
 test('Sheets as XLSX, Slides as text and Word files are read; a broken Word file fails alone; an old .doc is skipped', async () => {
   const ada = await synced()
   emulator.state.addFile({

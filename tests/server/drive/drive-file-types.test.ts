@@ -1,5 +1,5 @@
 /**
- * The file types a Drive sync reads beyond text, PDF and Word (D71): an .xlsx of several sheets,
+ * The file types a Drive sync reads beyond text, PDF and Word (D75): an .xlsx of several sheets,
  * an .ods, a CSV, a PowerPoint file and an HTML page, each read into passages with their sheet's,
  * slide's or heading's name, so a question about one cell's value finds its row. (Google Sheets'
  * every tab: drive-ingest.test.ts; images: documents/ocr.test.ts.)

@@ -52,7 +52,7 @@ const F = FIXTURE_FILES
 const TEXT_NAMES = [F.zephyrBrief.name, F.notes.name, F.meetingMinutes.name, F.handbook.name]
 
 // Tests run with OCR off (helper.ts): the whiteboard photo is skipped with the reason that says
-// so (D70), and is never downloaded; tests/server/documents/ocr.test.ts reads it with OCR on.
+// so (D74), and is never downloaded; tests/server/documents/ocr.test.ts reads it with OCR on.
 test("Ada's first ingest: 25 documents in (the sheet with every tab), the image and large PDF skipped, the broken and locked PDFs failed", async () => {
   const ada = await connected()
 
@@ -108,7 +108,7 @@ test('what was ingested is searchable: PDF pages keep their page, Markdown its h
   const exportOf = (id: string) =>
     emulator.state.requests.find((r) => r.endpoint === 'files.export' && r.path.includes(id))?.query.mimeType
   expect(exportOf(F.handbook.id)).toBe('text/markdown')
-  // As XLSX, which holds every tab (its CSV export holds only the first): D71.
+  // As XLSX, which holds every tab (its CSV export holds only the first): D75.
   expect(exportOf(F.budget.id)).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
   expect(await found(ada.id, 'SHEET-9910 contingency reserve')).toContain(
     'Budget 2027: Summary\n\nItem: Servers · Amount: 1200\n\nItem: Balloons · Amount: 800\n\nItem: Contingency reserve SHEET-9910 · Amount: 300\n\nItem: Total · Amount: 2300',
