@@ -106,11 +106,14 @@ export const MessageParamsSchema = z.strictObject({
 })
 
 export const RenameConversationRequestSchema = z.strictObject({
-  title: z
-    .string({ error: 'Title is required' })
-    .trim()
-    .min(1, 'Title is required')
-    .max(TITLE_MAX_LENGTH, `Title must be at most ${TITLE_MAX_LENGTH} characters`),
+  title: userText(
+    z
+      .string({ error: 'Title is required' })
+      .trim()
+      .min(1, 'Title is required')
+      .max(TITLE_MAX_LENGTH, `Title must be at most ${TITLE_MAX_LENGTH} characters`),
+    'Title',
+  ),
 })
 export type RenameConversationRequest = z.infer<typeof RenameConversationRequestSchema>
 
@@ -118,11 +121,14 @@ export type RenameConversationRequest = z.infer<typeof RenameConversationRequest
 export const SEARCH_MAX_LENGTH = 200
 
 export const SearchQuerySchema = z.strictObject({
-  q: z
-    .string({ error: 'Type something to search for' })
-    .trim()
-    .min(1, 'Type something to search for')
-    .max(SEARCH_MAX_LENGTH, `Search must be at most ${SEARCH_MAX_LENGTH} characters`),
+  q: userText(
+    z
+      .string({ error: 'Type something to search for' })
+      .trim()
+      .min(1, 'Type something to search for')
+      .max(SEARCH_MAX_LENGTH, `Search must be at most ${SEARCH_MAX_LENGTH} characters`),
+    'Search',
+  ),
 })
 
 /** A conversation that matches a search, with the passage of it that matched. */

@@ -12,6 +12,11 @@ export function hasNoControlCharacters(text: string): boolean {
   return !CONTROL_CHARACTERS.test(text)
 }
 
+/** `text` without the characters userText() refuses: for text that comes from elsewhere (a model). */
+export function withoutControlCharacters(text: string): string {
+  return text.replace(new RegExp(CONTROL_CHARACTERS.source, 'g'), '')
+}
+
 export function controlCharactersMessage(field: string): string {
   return `${field} must not contain control characters (such as NUL); tabs and line breaks are fine`
 }

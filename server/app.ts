@@ -118,7 +118,11 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
       retrieval: config.retrieval,
       embedding: config.embedding,
     })
-    await app.register(chatPlugin, { now, heartbeatMs: options.streamHeartbeatMs })
+    await app.register(chatPlugin, {
+      now,
+      answersPerPerson: config.llmConcurrencyPerUser,
+      heartbeatMs: options.streamHeartbeatMs,
+    })
     await app.register(jobsPlugin, { now, ...options.jobs })
     // Hybrid retrieval: what a background job indexed (a Drive file, an upload) is embedded next,
     // in the background (D19).

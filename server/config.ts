@@ -13,6 +13,11 @@ import { DRIVE_CALLBACK_PATH } from '#contracts/drive.ts'
 export const APP_SECRET_MIN_LENGTH = 32
 const APP_SECRET_FILE = 'app-secret'
 export const DEFAULT_LLM_TIMEOUT_MS = 60_000
+/** The most tokens one answer may have the model write (LLM_MAX_TOKENS), D70. */
+export const DEFAULT_LLM_MAX_TOKENS = 2048
+export const LLM_MAX_TOKENS_RANGE = { min: 64, max: 32_768 } as const
+/** Answers one person may have written at once, on every instance together (LLM_CONCURRENCY_PER_USER), D70. */
+export const DEFAULT_LLM_CONCURRENCY_PER_USER = 2
 /** Passages of the user's documents in one prompt, in tokens (about 4 characters each). */
 export const DEFAULT_RETRIEVAL_TOKEN_BUDGET = 2000
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -42,6 +47,11 @@ export type Config = {
   isProduction: boolean
   /** The OpenAI-compatible model answers come from; null: extractive answers, no model. */
   llm: LlmConfig | null
+  /**
+   * Answers one person may have written at once (each makes at most one model call at a time);
+   * one more is refused with 429 until one ends (D70).
+   */
+  llmConcurrencyPerUser: number
   /** How much of the user's text retrieval hands the assistant per question. */
   retrieval: { tokenBudget: number }
   /** An OpenAI-compatible /embeddings endpoint for hybrid retrieval; null: keyword retrieval only. */
@@ -75,8 +85,15 @@ export const DEFAULT_OCR_PAGE_TIMEOUT_MS = 30_000
 
 export type MetricsConfig = { enabled: boolean; token: string | null }
 
-/** An OpenAI-compatible chat model (LLM_BASE_URL, LLM_MODEL, LLM_API_KEY, LLM_TIMEOUT_MS). */
-export type LlmConfig = { baseUrl: string; apiKey: string; model: string; timeoutMs: number }
+/** An OpenAI-compatible chat model (LLM_BASE_URL, LLM_MODEL, LLM_API_KEY, LLM_TIMEOUT_MS, LLM_MAX_TOKENS). */
+export type LlmConfig = {
+  baseUrl: string
+  apiKey: string
+  model: string
+  timeoutMs: number
+  /** The most tokens one answer may take (`max_tokens`); DEFAULT_LLM_MAX_TOKENS when absent. */
+  maxTokens?: number
+}
 
 export const METRICS_TOKEN_MIN_LENGTH = 16
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000
@@ -148,6 +165,18 @@ const EnvSchema = z.object({
     .int('LLM_TIMEOUT_MS must be a whole number of milliseconds')
     .positive('LLM_TIMEOUT_MS must be positive')
     .default(DEFAULT_LLM_TIMEOUT_MS),
+  LLM_MAX_TOKENS: z.coerce
+    .number({ error: 'LLM_MAX_TOKENS must be a number of tokens' })
+    .int('LLM_MAX_TOKENS must be a whole number of tokens')
+    .min(LLM_MAX_TOKENS_RANGE.min, `LLM_MAX_TOKENS must be at least ${LLM_MAX_TOKENS_RANGE.min} tokens`)
+    .max(LLM_MAX_TOKENS_RANGE.max, `LLM_MAX_TOKENS must be at most ${LLM_MAX_TOKENS_RANGE.max} tokens`)
+    .default(DEFAULT_LLM_MAX_TOKENS),
+  LLM_CONCURRENCY_PER_USER: z.coerce
+    .number({ error: 'LLM_CONCURRENCY_PER_USER must be a number of answers' })
+    .int('LLM_CONCURRENCY_PER_USER must be a whole number of answers')
+    .min(1, 'LLM_CONCURRENCY_PER_USER must be at least 1')
+    .max(100, 'LLM_CONCURRENCY_PER_USER must be at most 100')
+    .default(DEFAULT_LLM_CONCURRENCY_PER_USER),
   EMBEDDING_MODEL: z.string().optional(),
   EMBEDDING_BASE_URL: z
     .url({ protocol: /^https?$/, error: 'EMBEDDING_BASE_URL must be an http:// or https:// URL' })
@@ -248,6 +277,7 @@ export function loadConfig(env: Env = process.env): Config {
     nodeEnv: e.NODE_ENV,
     isProduction,
     llm: llmConfig(e),
+    llmConcurrencyPerUser: e.LLM_CONCURRENCY_PER_USER,
     retrieval: { tokenBudget: e.RETRIEVAL_TOKEN_BUDGET },
     embedding: embeddingConfig(e),
     google: googleConfig(e, { publicOrigin: url.origin, appSecret }),
@@ -351,6 +381,7 @@ function llmConfig(e: z.infer<typeof EnvSchema>): LlmConfig | null {
     apiKey: e.LLM_API_KEY ?? '',
     model: e.LLM_MODEL,
     timeoutMs: e.LLM_TIMEOUT_MS,
+    maxTokens: e.LLM_MAX_TOKENS,
   }
 }
 

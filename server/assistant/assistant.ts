@@ -2,16 +2,31 @@
  * The assistant behind `send` and the streamed send: retrieve the user's own passages, then either
  * ask the configured language model or, with none configured, answer extractively. Either way the
  * answer records the passages it used, each with the number the model cited it by.
+ *
+ * A model's answer is bounded twice (D70): the model is asked for at most LLM_MAX_TOKENS, and
+ * whatever it sends, no more than ANSWER_CHARS_PER_TOKEN characters a token are kept. An answer
+ * cut either way ends with CUT_NOTE, so the person knows there was more.
  */
 
 import type { Passage, Turn } from '../documents/passages.ts'
 import { extractiveAnswer } from './extractive.ts'
-import type { Llm } from './llm.ts'
+import { type Llm, LlmAbortedError } from './llm.ts'
 import { buildPrompt } from './prompt.ts'
 import { searchQuery, standsAlone } from './query-rewrite.ts'
 
 /** The most passages in a prompt (and so in an answer's sources); RETRIEVAL_TOKEN_BUDGET usually stops earlier. */
 export const PASSAGES_PER_ANSWER = 10
+
+/**
+ * A token is about 4 characters of English text; an answer may average twice that before the
+ * characters past LLM_MAX_TOKENS × this are dropped (a model that ignores its limit, or sends
+ * whole paragraphs as one "token").
+ */
+export const ANSWER_CHARS_PER_TOKEN = 8
+
+/** Ends an answer that was cut at its length limit: markdown, a paragraph of its own. */
+export const CUT_NOTE =
+  '\n\n_This answer was cut short: it reached the longest answer allowed here. Ask for the rest, or for a shorter answer._'
 
 export type Retrieve = (userId: string, question: string, limit: number) => Promise<Passage[]>
 
@@ -24,7 +39,13 @@ export type Answer = { content: string; sources: UsedPassage[] }
  * `history` may still be on its way: a question that stands alone is searched at once, while the
  * earlier turns are read (they are needed for the prompt, and for a rewrite of a follow-up).
  */
-export type Question = { userId: string; question: string; history: Turn[] | PromiseLike<Turn[]> }
+export type Question = {
+  userId: string
+  question: string
+  history: Turn[] | PromiseLike<Turn[]>
+  /** Stop: aborting it ends the answer at whatever stage it is (LlmAbortedError). */
+  signal?: AbortSignal
+}
 
 /** Hears how long each stage before the model's answer took (Server-Timing, logs). */
 export type StageTimer = (stage: string, ms: number) => void
@@ -57,17 +78,20 @@ export async function timed<T>(
 
 export function createAssistant({ retrieve, llm }: { retrieve: Retrieve; llm: Llm | null }): Assistant {
   /** The passages for a question, and the earlier turns (read meanwhile). */
-  async function gather({ userId, question, history }: Question, timer?: StageTimer) {
+  async function gather({ userId, question, history, signal }: Question, timer?: StageTimer) {
     if (!llm || standsAlone(question)) {
       const [passages, turns] = await Promise.all([
         timed(timer, 'retrieve', retrieve(userId, question, PASSAGES_PER_ANSWER)),
         history,
       ])
+      stopIfAborted(signal)
       return { passages, turns }
     }
     const turns = await history
-    const query = await timed(timer, 'rewrite', searchQuery(llm, question, turns))
+    stopIfAborted(signal)
+    const query = await timed(timer, 'rewrite', searchQuery(llm, question, turns, signal))
     const passages = await timed(timer, 'retrieve', retrieve(userId, query, PASSAGES_PER_ANSWER))
+    stopIfAborted(signal)
     return { passages, turns }
   }
 
@@ -78,7 +102,12 @@ export function createAssistant({ retrieve, llm }: { retrieve: Retrieve; llm: Ll
         const { content, used } = extractiveAnswer(input.question, passages)
         return { content, sources: used.map(uncited) }
       }
-      const content = await llm.complete(buildPrompt(input.question, passages, turns))
+      const { text, cut } = await llm.complete(buildPrompt(input.question, passages, turns), {
+        signal: input.signal,
+      })
+      const cap = llm.maxTokens * ANSWER_CHARS_PER_TOKEN
+      const kept = text.length > cap ? codePointsUpTo(text, cap) : text
+      const content = cut || kept !== text ? `${kept}${CUT_NOTE}` : kept
       return { content, sources: citedOrAll(content, passages) }
     },
 
@@ -96,12 +125,55 @@ export function createAssistant({ retrieve, llm }: { retrieve: Retrieve; llm: Ll
         }
       }
       const prompt = buildPrompt(input.question, passages, turns)
+      const model = llm
       return {
-        tokens: (signal) => llm.stream(prompt, signal),
+        tokens: (signal) =>
+          capped(model.stream(prompt, { signal }), model.maxTokens * ANSWER_CHARS_PER_TOKEN),
         sourcesFor: (content) => citedOrAll(content, passages),
       }
     },
   }
+}
+
+function stopIfAborted(signal: AbortSignal | undefined) {
+  if (signal?.aborted) throw new LlmAbortedError()
+}
+
+/**
+ * The model's pieces up to `cap` characters in all, then CUT_NOTE when the model stopped at its
+ * token limit or the cap cut it; reaching the cap ends the model call.
+ */
+async function* capped(
+  pieces: AsyncGenerator<string, { cut: boolean }>,
+  cap: number,
+): AsyncGenerator<string> {
+  let length = 0
+  try {
+    for (;;) {
+      const next = await pieces.next()
+      if (next.done) {
+        if (next.value.cut) yield CUT_NOTE
+        return
+      }
+      if (length + next.value.length > cap) {
+        const head = codePointsUpTo(next.value, cap - length)
+        if (head) yield head
+        yield CUT_NOTE
+        return
+      }
+      length += next.value.length
+      yield next.value
+    }
+  } finally {
+    // Ended early (the cap, or the caller stopped reading): the model call ends too.
+    await pieces.return({ cut: false })
+  }
+}
+
+/** The start of `text`, at most `n` UTF-16 units long, never half of a surrogate pair. */
+function codePointsUpTo(text: string, n: number): string {
+  const end = n > 0 && n < text.length && /[\uD800-\uDBFF]/.test(text.charAt(n - 1)) ? n - 1 : n
+  return text.slice(0, Math.max(0, end))
 }
 
 function uncited(p: Passage): UsedPassage {

@@ -6,9 +6,14 @@
  * LLM_TIMEOUT_MS bounds one attempt: the client library does not retry (a retried timeout used to
  * make a hung model fail after twice the limit). Streaming, it bounds the wait for each token, so
  * a long answer that keeps coming is never cut, and a model that stops sending fails in time.
+ *
+ * Every call names the most tokens it may write (LLM_MAX_TOKENS for an answer, less for a
+ * rewrite) and says whether the model stopped there (`cut`); the text is cleaned of control
+ * characters (NUL and the like), which PostgreSQL cannot store and no person needs (D70).
  */
 import type OpenAI from 'openai'
-import type { LlmConfig } from '../config.ts'
+import { withoutControlCharacters } from '#contracts/user-text.ts'
+import { DEFAULT_LLM_MAX_TOKENS, type LlmConfig } from '../config.ts'
 import type { ModelUsage } from '../operations/metrics.ts'
 import type { ChatPromptMessage } from './prompt.ts'
 
@@ -20,11 +25,26 @@ export const loadOpenAI = () => {
   return openaiModule
 }
 
+export type CallOptions = {
+  /** Aborting it stops the call: LlmAbortedError. */
+  signal?: AbortSignal
+  /** The most tokens this call may write; the configured LLM_MAX_TOKENS when absent. */
+  maxTokens?: number
+}
+
+/** A whole answer; `cut` when the model stopped because it reached its token limit. */
+export type Completion = { text: string; cut: boolean }
+
 export type Llm = {
   model: string
-  complete(messages: ChatPromptMessage[]): Promise<string>
-  /** The answer's text as the model produces it; aborting `signal` stops the model call. */
-  stream(messages: ChatPromptMessage[], signal?: AbortSignal): AsyncIterable<string>
+  /** The most tokens an answer may take (LLM_MAX_TOKENS). */
+  maxTokens: number
+  complete(messages: ChatPromptMessage[], options?: CallOptions): Promise<Completion>
+  /**
+   * The answer's text as the model produces it, then whether it was cut at its token limit.
+   * Aborting `options.signal`, or ending the iteration early, stops the model call.
+   */
+  stream(messages: ChatPromptMessage[], options?: CallOptions): AsyncGenerator<string, { cut: boolean }>
 }
 
 export const EMPTY_ANSWER = 'The language model returned an empty answer. Please try again.'
@@ -45,8 +65,12 @@ export class LlmAbortedError extends Error {
   }
 }
 
+/** How the token limit is named to the endpoint: see withTokenLimit. */
+type TokenLimit = { max_tokens: number } | { max_completion_tokens: number }
+
 /** `observe` (metrics) hears each call's duration, outcome and the tokens the provider reported. */
 export function createLlm(config: LlmConfig, observe?: (usage: ModelUsage) => void): Llm {
+  const maxTokens = config.maxTokens ?? DEFAULT_LLM_MAX_TOKENS
   let client: OpenAI | undefined
   async function openClient(): Promise<OpenAI> {
     const { default: OpenAIClient } = await loadOpenAI()
@@ -59,16 +83,42 @@ export function createLlm(config: LlmConfig, observe?: (usage: ModelUsage) => vo
     })
     return client
   }
+
+  /**
+   * `max_tokens` is what every OpenAI-compatible server understands; OpenAI's reasoning models
+   * refuse it (400, param `max_tokens`) and want `max_completion_tokens`. Refused once, the call
+   * is made again with that name, which this client then keeps using.
+   */
+  let limitName: 'max_tokens' | 'max_completion_tokens' = 'max_tokens'
+  async function withTokenLimit<T>(tokens: number, call: (limit: TokenLimit) => Promise<T>): Promise<T> {
+    const limit = (): TokenLimit =>
+      limitName === 'max_tokens' ? { max_tokens: tokens } : { max_completion_tokens: tokens }
+    try {
+      return await call(limit())
+    } catch (error) {
+      if (limitName !== 'max_tokens' || !(await refusesMaxTokens(error))) throw error
+      limitName = 'max_completion_tokens'
+      return call(limit())
+    }
+  }
+
   return {
     model: config.model,
-    async complete(messages) {
+    maxTokens,
+    async complete(messages, { signal, maxTokens: tokens = maxTokens } = {}) {
       const openai = await openClient()
       const started = performance.now()
       let completion: OpenAI.Chat.Completions.ChatCompletion
       try {
-        completion = await openai.chat.completions.create({ model: config.model, messages, temperature: 0.2 })
+        completion = await withTokenLimit(tokens, (limit) =>
+          openai.chat.completions.create(
+            { model: config.model, messages, temperature: 0.2, ...limit },
+            signal ? { signal } : {},
+          ),
+        )
       } catch (cause) {
         observe?.({ seconds: (performance.now() - started) / 1000, ok: false })
+        if (signal?.aborted) throw new LlmAbortedError()
         throw new LlmUnavailableError(explain(cause, (await loadOpenAI()).default), { cause })
       }
       observe?.({
@@ -81,25 +131,37 @@ export function createLlm(config: LlmConfig, observe?: (usage: ModelUsage) => vo
             }
           : {}),
       })
-      const text = completion.choices[0]?.message?.content?.trim()
+      const choice = completion.choices[0]
+      const text = withoutControlCharacters(choice?.message?.content ?? '').trim()
       if (!text) throw new LlmUnavailableError(EMPTY_ANSWER)
-      return text
+      return { text, cut: choice?.finish_reason === 'length' }
     },
 
-    async *stream(messages, signal) {
+    async *stream(messages, { signal, maxTokens: tokens = maxTokens } = {}) {
       const openai = await openClient()
       const started = performance.now()
       const idle = new AbortController()
       let timer = setTimeout(() => idle.abort(), config.timeoutMs)
       const stop = signal ? AbortSignal.any([signal, idle.signal]) : idle.signal
       let any = false
+      let cut = false
+      let observed = false
+      const report = (ok: boolean) => {
+        if (observed) return
+        observed = true
+        observe?.({ seconds: (performance.now() - started) / 1000, ok })
+      }
       try {
-        const chunks = await openai.chat.completions.create(
-          { model: config.model, messages, temperature: 0.2, stream: true },
-          { signal: stop },
+        const chunks = await withTokenLimit(tokens, (limit) =>
+          openai.chat.completions.create(
+            { model: config.model, messages, temperature: 0.2, stream: true, ...limit },
+            { signal: stop },
+          ),
         )
         for await (const chunk of chunks) {
-          const text = chunk.choices[0]?.delta?.content
+          const choice = chunk.choices[0]
+          if (choice?.finish_reason === 'length') cut = true
+          const text = withoutControlCharacters(choice?.delta?.content ?? '')
           if (!text) continue
           clearTimeout(timer)
           timer = setTimeout(() => idle.abort(), config.timeoutMs)
@@ -109,21 +171,31 @@ export function createLlm(config: LlmConfig, observe?: (usage: ModelUsage) => vo
           any = true
           yield shown
         }
+        report(any && !stop.aborted)
       } catch (cause) {
-        observe?.({ seconds: (performance.now() - started) / 1000, ok: false })
+        report(false)
         if (signal?.aborted) throw new LlmAbortedError()
         if (idle.signal.aborted) throw new LlmUnavailableError(TIMED_OUT, { cause })
         throw new LlmUnavailableError(explain(cause, (await loadOpenAI()).default), { cause })
       } finally {
         clearTimeout(timer)
+        // Left early (the caller had enough: the answer's character cap): the call did its part.
+        report(any)
       }
-      observe?.({ seconds: (performance.now() - started) / 1000, ok: any && !idle.signal.aborted })
       // The client library ends a stream quietly when its signal aborts: tell the two causes apart.
       if (signal?.aborted) throw new LlmAbortedError()
       if (idle.signal.aborted) throw new LlmUnavailableError(TIMED_OUT)
       if (!any) throw new LlmUnavailableError(EMPTY_ANSWER)
+      return { cut }
     },
   }
+}
+
+/** The endpoint refused the name `max_tokens` (OpenAI's reasoning models do). */
+async function refusesMaxTokens(error: unknown): Promise<boolean> {
+  const { default: OpenAI } = await loadOpenAI()
+  if (!(error instanceof OpenAI.BadRequestError)) return false
+  return error.param === 'max_tokens' || /max_completion_tokens/.test(error.message)
 }
 
 function explain(error: unknown, OpenAI: typeof import('openai').default): string {

@@ -7,7 +7,7 @@
  */
 
 import type { Turn } from '../documents/passages.ts'
-import type { Llm } from './llm.ts'
+import { type Llm, LlmAbortedError } from './llm.ts'
 
 /** Turns of the conversation the rewrite sees (the newest), and how much of each. */
 const REWRITE_TURNS = 4
@@ -16,6 +16,8 @@ const REWRITE_TURN_CHARS = 600
 const MAX_QUERY_CHARS = 300
 /** The rewrite is given this long (the answer still gets LLM_TIMEOUT_MS of its own). */
 export const REWRITE_TIMEOUT_MS = 8000
+/** A query of at most 20 words needs few tokens; a model that answers instead is cut here (D70). */
+export const REWRITE_MAX_TOKENS = 64
 
 export const REWRITE_PROMPT = [
   'You turn the last question of a conversation into a standalone search query for the person’s documents.',
@@ -60,27 +62,32 @@ export function standsAlone(question: string): boolean {
  * What retrieval searches for: the question alone when there is no model, no earlier turn, or
  * when it stands alone; otherwise the question followed by the model's standalone rewrite (the
  * question's own words stay, so a rewrite that drifts cannot lose them), or, if the model fails,
- * by the last question the person asked before.
+ * by the last question the person asked before. Aborting `signal` (Stop) ends the rewrite and
+ * throws LlmAbortedError: nothing is searched for an answer nobody waits for.
  */
-export async function searchQuery(llm: Llm | null, question: string, history: Turn[]): Promise<string> {
+export async function searchQuery(
+  llm: Llm | null,
+  question: string,
+  history: Turn[],
+  signal?: AbortSignal,
+): Promise<string> {
   if (!llm || history.length === 0 || standsAlone(question)) return question
   const recent = history
     .slice(-REWRITE_TURNS)
     .map((t) => `${t.isUser ? 'Person' : 'Assistant'}: ${t.content.slice(0, REWRITE_TURN_CHARS)}`)
     .join('\n')
+  const timeout = AbortSignal.timeout(REWRITE_TIMEOUT_MS)
   try {
-    let timer: NodeJS.Timeout | undefined
-    const rewritten = await Promise.race([
-      llm.complete([
+    const { text } = await llm.complete(
+      [
         { role: 'system', content: REWRITE_PROMPT },
         { role: 'user', content: `Conversation:\n${recent}\n\nLast question: ${question}` },
-      ]),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('The rewrite took too long')), REWRITE_TIMEOUT_MS)
-      }),
-    ]).finally(() => clearTimeout(timer))
-    return `${question}\n${rewritten.replace(/\s+/g, ' ').trim().slice(0, MAX_QUERY_CHARS)}`
+      ],
+      { maxTokens: REWRITE_MAX_TOKENS, signal: signal ? AbortSignal.any([signal, timeout]) : timeout },
+    )
+    return `${question}\n${text.replace(/\s+/g, ' ').trim().slice(0, MAX_QUERY_CHARS)}`
   } catch {
+    if (signal?.aborted) throw new LlmAbortedError()
     const previous = [...history].reverse().find((t) => t.isUser)
     return previous ? `${question}\n${previous.content.slice(0, REWRITE_TURN_CHARS)}` : question
   }

@@ -5,8 +5,9 @@
  */
 import { and, asc, desc, eq, isNull, lte, or, sql } from 'drizzle-orm'
 import { LAST_MESSAGE_PREVIEW_LENGTH } from '#contracts/chat.ts'
+import { MAX_HISTORY_CHARS } from '../assistant/prompt.ts'
 import type { Db } from '../db/database.ts'
-import { chatConversations, chatMessages, type SourceSnapshot } from '../db/schema.ts'
+import { chatConversations, chatMessages, MESSAGE_SEARCH_CHARS, type SourceSnapshot } from '../db/schema.ts'
 import type { Turn } from '../documents/passages.ts'
 
 export type ConversationRecord = { id: string; title: string; createdAt: Date; updatedAt: Date }
@@ -95,6 +96,12 @@ const lastMessage = sql<string>`coalesce((
   order by m.created_at desc, m.is_user asc, m.id desc limit 1
 ), '')`
 
+/**
+ * A message as search reads it: its first MESSAGE_SEARCH_CHARS characters, written as the index
+ * on chat_messages is (a literal, not a parameter), so the planner matches the two.
+ */
+const searchable = sql`left(m.content, ${sql.raw(String(MESSAGE_SEARCH_CHARS))})`
+
 // A question and its answer can carry the same timestamp: the question sorts first.
 const oldestFirst = [asc(chatMessages.createdAt), desc(chatMessages.isUser), asc(chatMessages.id)]
 const newestFirst = [desc(chatMessages.createdAt), asc(chatMessages.isUser), desc(chatMessages.id)]
@@ -159,10 +166,16 @@ export function createChatRepository(db: Db) {
         .orderBy(...oldestFirst)
     },
 
-    /** The last `limit` messages as turns, oldest first. */
+    /**
+     * The last `limit` messages as turns, oldest first. A turn longer than the prompt's history
+     * budget is left out of the prompt anyway: no more of it than that leaves the database.
+     */
     async recentTurns(userId: string, conversationId: string, limit: number): Promise<Turn[]> {
       const rows = await db
-        .select({ isUser: chatMessages.isUser, content: chatMessages.content })
+        .select({
+          isUser: chatMessages.isUser,
+          content: sql<string>`left(${chatMessages.content}, ${MAX_HISTORY_CHARS + 1})`,
+        })
         .from(chatMessages)
         .where(and(eq(chatMessages.conversationId, conversationId), eq(chatMessages.userId, userId)))
         .orderBy(...newestFirst)
@@ -213,30 +226,43 @@ export function createChatRepository(db: Db) {
 
     /**
      * Claims the conversation for one answer until `until`, on the database, so every app
-     * instance sees it: 'busy' while another claim has not lapsed, null when it is not theirs.
+     * instance sees it: 'busy' while another claim on it has not lapsed, 'limit' while the person
+     * has `limit` claims on other conversations (answers being written anywhere, D70), null when
+     * it is not theirs. The person's claims are taken one at a time (a transaction-scoped advisory
+     * lock on their id), so two instances cannot both take the last place.
      */
     async claimAnswering(
       userId: string,
       conversationId: string,
       now: Date,
       until: Date,
-    ): Promise<'claimed' | 'busy' | null> {
-      const claimed = await db
-        .update(chatConversations)
-        .set({ answeringUntil: until })
-        .where(
-          and(
-            ownConversation(userId, conversationId),
-            or(isNull(chatConversations.answeringUntil), lte(chatConversations.answeringUntil, now)),
-          ),
-        )
-        .returning({ id: chatConversations.id })
-      if (claimed.length > 0) return 'claimed'
-      const [exists] = await db
-        .select({ id: chatConversations.id })
-        .from(chatConversations)
-        .where(ownConversation(userId, conversationId))
-      return exists ? 'busy' : null
+      limit: number,
+    ): Promise<'claimed' | 'busy' | 'limit' | null> {
+      return db.transaction(async (tx) => {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`chat-answers:${userId}`}, 0))`)
+        const live = sql`(
+          select count(*) from chat_sessions others
+          where others.user_id = ${userId} and others.answering_until > ${now.toISOString()}::timestamptz
+        )`
+        const claimed = await tx
+          .update(chatConversations)
+          .set({ answeringUntil: until })
+          .where(
+            and(
+              ownConversation(userId, conversationId),
+              or(isNull(chatConversations.answeringUntil), lte(chatConversations.answeringUntil, now)),
+              sql`${live} < ${limit}`,
+            ),
+          )
+          .returning({ id: chatConversations.id })
+        if (claimed.length > 0) return 'claimed'
+        const [row] = await tx
+          .select({ answeringUntil: chatConversations.answeringUntil })
+          .from(chatConversations)
+          .where(ownConversation(userId, conversationId))
+        if (!row) return null
+        return row.answeringUntil !== null && row.answeringUntil > now ? 'busy' : 'limit'
+      })
     },
 
     /** Ends this claim (and only this one: a lapsed claim may have been taken over since). */
@@ -304,22 +330,24 @@ export function createChatRepository(db: Db) {
     /**
      * The user's conversations whose title or messages match `q` as a web search (Postgres full
      * text, English stemming), most recently active first, each with a plain-text snippet of its
-     * best-matching message.
+     * best-matching message. Messages are read through `searchable`, so however long one is
+     * stored, a search costs no more than MESSAGE_SEARCH_CHARS of it (D70); the matching
+     * messages come from the index in one pass.
      */
     async search(userId: string, q: string): Promise<SearchRow[]> {
       const query = sql`websearch_to_tsquery('english', ${q})`
+      const words = sql`to_tsvector('english', ${searchable})`
       const rows = await db
         .select({
           ...conversationColumns,
           messageCount,
           lastMessage,
           snippet: sql<string>`coalesce((
-            select ts_headline('english', m.content, ${query},
+            select ts_headline('english', ${searchable}, ${query},
               'StartSel="", StopSel="", MaxWords=24, MinWords=8, ShortWord=2')
             from chat_messages m
-            where m.session_id = chat_sessions.id and m.user_id = ${userId}
-              and to_tsvector('english', m.content) @@ ${query}
-            order by ts_rank_cd(to_tsvector('english', m.content), ${query}) desc, m.created_at desc
+            where m.session_id = chat_sessions.id and m.user_id = ${userId} and ${words} @@ ${query}
+            order by ts_rank_cd(${words}, ${query}) desc, m.created_at desc
             limit 1
           ), '')`,
         })
@@ -329,10 +357,8 @@ export function createChatRepository(db: Db) {
             eq(chatConversations.userId, userId),
             or(
               sql`to_tsvector('english', ${chatConversations.title}) @@ ${query}`,
-              sql`exists (
-                select 1 from chat_messages m
-                where m.session_id = chat_sessions.id and m.user_id = ${userId}
-                  and to_tsvector('english', m.content) @@ ${query}
+              sql`${chatConversations.id} in (
+                select m.session_id from chat_messages m where m.user_id = ${userId} and ${words} @@ ${query}
               )`,
             ),
           ),

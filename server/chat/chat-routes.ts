@@ -65,16 +65,21 @@ export const chatRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }> = async
     auth: 'user',
     async handler({ user, params, body, request, reply }) {
       const stages = new StageTimes()
-      const run = await app.chat.openStream(user, params.id, body, request.log, stages.record)
-      return streamAnswer(reply, run, heartbeatMs, stages)
+      const stop = stopOnClose(reply)
+      const run = await app.chat.openStream(user, params.id, body, request.log, {
+        timer: stages.record,
+        signal: stop.signal,
+      })
+      return streamAnswer(reply, run, stop, heartbeatMs, stages)
     },
   })
 
   defineRoute(app, regenerateMessage, {
     auth: 'user',
     async handler({ user, params, request, reply }) {
-      const run = await app.chat.openRegenerate(user, params.id, params.messageId, request.log)
-      return streamAnswer(reply, run, heartbeatMs)
+      const stop = stopOnClose(reply)
+      const run = await app.chat.openRegenerate(user, params.id, params.messageId, request.log, stop.signal)
+      return streamAnswer(reply, run, stop, heartbeatMs)
     },
   })
 
@@ -95,10 +100,19 @@ export const chatRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }> = async
 }
 
 /**
- * The body of a `text/event-stream` answer: the run's tokens and sources as they come, then its
- * outcome. The connection closing before the end (Stop, a closed tab) aborts the run, which
- * stores what it has.
+ * Stop: the connection closing before the answer is complete (Stop, a closed tab). Listened to
+ * from the handler's first line, so a Stop during any stage before the first word (the claim,
+ * the rewrite of a follow-up, retrieval) is heard too, not only one during the model's answer.
  */
+function stopOnClose(reply: FastifyReply): AbortController {
+  const stop = new AbortController()
+  if (reply.raw.destroyed) stop.abort()
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) stop.abort()
+  })
+  return stop
+}
+
 /**
  * How long each stage before the model's answer took (claim, history, rewrite, retrieve; `open`:
  * the whole handler before the stream starts), sent as a Server-Timing header (browsers show it
@@ -119,14 +133,18 @@ class StageTimes {
   }
 }
 
+/**
+ * The body of a `text/event-stream` answer: the run's tokens and sources as they come, then its
+ * outcome. `stop` aborting (stopOnClose) ends the run, which stores what it has.
+ */
 function streamAnswer(
   reply: FastifyReply,
   run: AnswerRun,
+  stop: AbortController,
   heartbeatMs: number,
   stages?: StageTimes,
 ): PassThrough {
   const body = new PassThrough()
-  const stop = new AbortController()
   let ended = false
   let quietSince = Date.now()
   const write = (event: string, data: unknown) => {
@@ -140,10 +158,7 @@ function streamAnswer(
       quietSince = Date.now()
     }
   }, heartbeatMs)
-  reply.raw.on('close', () => {
-    clearInterval(heartbeat)
-    if (!ended) stop.abort()
-  })
+  reply.raw.on('close', () => clearInterval(heartbeat))
   let firstToken = true
   const token = (text: string) => {
     if (firstToken && stages) {

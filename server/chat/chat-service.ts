@@ -32,6 +32,14 @@ export const ONLY_LAST_ANSWER = 'Only the last answer of a conversation can be w
 export const ANSWER_FAILED = 'Something went wrong while answering. Please try again.'
 export const STOPPED_BEFORE_ANSWER = 'The answer was stopped before anything was written.'
 
+/** The 429 when a person already has `limit` answers being written (LLM_CONCURRENCY_PER_USER, D70). */
+export function tooManyAnswers(limit: number): string {
+  const answers = limit === 1 ? 'an answer' : `${limit} answers`
+  return `You already have ${answers} being written. Wait for one to finish (or stop it), then send again.`
+}
+/** Seconds a refused sender is told to wait: answers take seconds, and the claim is released at once. */
+export const ANSWER_RETRY_AFTER_SECONDS = 5
+
 /**
  * How long a claim on a conversation (one answer being written) lasts at most. Released as soon as
  * the answer is stored or fails; the lease only matters when an instance dies mid-answer.
@@ -51,7 +59,13 @@ export type AnswerRun = (sink: StreamSink, signal: AbortSignal) => Promise<Strea
 
 export type ChatService = ReturnType<typeof createChatService>
 
-type Deps = { chats: ChatRepository; assistant: Assistant; now: () => Date }
+type Deps = {
+  chats: ChatRepository
+  assistant: Assistant
+  now: () => Date
+  /** Answers one person may have written at once, on every instance together (D70). */
+  answersPerPerson: number
+}
 type Owner = { id: string }
 type Claim = { until: Date; release: () => Promise<void> }
 
@@ -74,17 +88,23 @@ export function shortTitle(title: string): string {
     .trimEnd()}…`
 }
 
-export function createChatService({ chats, assistant, now }: Deps) {
+export function createChatService({ chats, assistant, now, answersPerPerson }: Deps) {
   /**
-   * Claims the conversation for one answer (404 when it is not theirs, 409 while one is written).
-   * `until` names the claim, so the write that stores the answer can end it too.
+   * Claims the conversation for one answer (404 when it is not theirs, 409 while one is written
+   * in it, 429 while the person has answersPerPerson being written elsewhere). `until` names the
+   * claim, so the write that stores the answer can end it too.
    */
   async function claim(user: Owner, conversationId: string): Promise<Claim> {
     const at = now()
     const until = new Date(at.getTime() + ANSWER_LEASE_MS)
-    const claimed = await chats.claimAnswering(user.id, conversationId, at, until)
+    const claimed = await chats.claimAnswering(user.id, conversationId, at, until, answersPerPerson)
     if (claimed === null) throw conversationNotFound()
     if (claimed === 'busy') throw httpErrors.conflict(ANSWER_IN_PROGRESS)
+    if (claimed === 'limit') {
+      throw httpErrors.createError(429, tooManyAnswers(answersPerPerson), {
+        headers: { 'retry-after': String(ANSWER_RETRY_AFTER_SECONDS) },
+      })
+    }
     return { until, release: () => chats.releaseAnswering(user.id, conversationId, until) }
   }
 
@@ -127,7 +147,9 @@ export function createChatService({ chats, assistant, now }: Deps) {
         }
         if (signal.aborted) stopped = true
         text = text.trim()
-        if (stopped && text.length === 0) return { event: 'error', data: { message: STOPPED_BEFORE_ANSWER } }
+        if (text.length === 0) {
+          return { event: 'error', data: { message: stopped ? STOPPED_BEFORE_ANSWER : ANSWER_FAILED } }
+        }
         const used = draft.sourcesFor(text)
         const snapshots = used.map(toSourceSnapshot)
         const stored = await store(text, snapshots, stopped)
@@ -218,13 +240,13 @@ export function createChatService({ chats, assistant, now }: Deps) {
       conversationId: string,
       { content }: SendMessageRequest,
       log: FastifyBaseLogger,
-      timer?: StageTimer,
+      { timer, signal }: { timer?: StageTimer; signal?: AbortSignal } = {},
     ): Promise<AnswerRun> {
       const claimed = timed(timer, 'claim', claim(user, conversationId))
       const history = claimed.then(() =>
         timed(timer, 'history', chats.recentTurns(user.id, conversationId, MAX_HISTORY_TURNS)),
       )
-      const drafted = assistant.draft({ userId: user.id, question: content, history }, timer)
+      const drafted = assistant.draft({ userId: user.id, question: content, history, signal }, timer)
       let held: Claim
       try {
         held = await claimed
@@ -235,7 +257,7 @@ export function createChatService({ chats, assistant, now }: Deps) {
       }
       const askedAt = now()
       try {
-        const draft = await drafted
+        const draft = await stoppedOr(drafted)
         return runOnce(held.release, log, conversationId, draft, async (text, sources, stopped) => {
           const stored = await chats.storeExchange({
             userId: user.id,
@@ -259,7 +281,13 @@ export function createChatService({ chats, assistant, now }: Deps) {
     },
 
     /** Writes the conversation's last answer again, streamed; `done` carries the replaced answer. */
-    async openRegenerate(user: Owner, conversationId: string, messageId: string, log: FastifyBaseLogger) {
+    async openRegenerate(
+      user: Owner,
+      conversationId: string,
+      messageId: string,
+      log: FastifyBaseLogger,
+      signal?: AbortSignal,
+    ) {
       const { until, release } = await claim(user, conversationId)
       try {
         const [answer, question] = await chats.lastTwo(user.id, conversationId)
@@ -268,11 +296,14 @@ export function createChatService({ chats, assistant, now }: Deps) {
           throw known ? httpErrors.badRequest(ONLY_LAST_ANSWER) : httpErrors.notFound(MESSAGE_NOT_FOUND)
         }
         const turns = await chats.recentTurns(user.id, conversationId, MAX_HISTORY_TURNS + 2)
-        const draft = await assistant.draft({
-          userId: user.id,
-          question: question.content,
-          history: turns.slice(0, -2),
-        })
+        const draft = await stoppedOr(
+          assistant.draft({
+            userId: user.id,
+            question: question.content,
+            history: turns.slice(0, -2),
+            signal,
+          }),
+        )
         return runOnce(release, log, conversationId, draft, async (text, sources, stopped) => {
           const replaced = await chats.replaceAnswer({
             userId: user.id,
@@ -311,6 +342,24 @@ export function createChatService({ chats, assistant, now }: Deps) {
       if (result === 'not-an-answer') throw httpErrors.badRequest(ONLY_ANSWERS_RATED)
       return toMessageDto(result)
     },
+  }
+}
+
+/**
+ * Stopped before the model wrote anything (during the rewrite, say): a draft with no words, so
+ * the run ends as any answer stopped before its first word does (D20: nothing is stored).
+ */
+const NOTHING_WRITTEN: AnswerDraft = {
+  async *tokens() {},
+  sourcesFor: () => [],
+}
+
+async function stoppedOr(drafted: Promise<AnswerDraft>): Promise<AnswerDraft> {
+  try {
+    return await drafted
+  } catch (error) {
+    if (error instanceof LlmAbortedError) return NOTHING_WRITTEN
+    throw error
   }
 }
 

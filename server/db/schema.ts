@@ -90,6 +90,8 @@ export const chatConversations = pgTable(
   },
   (t) => [
     index('chat_sessions_user_id_updated_at_idx').on(t.userId, t.updatedAt.desc().nullsFirst()),
+    // A person's answers being written, counted at every claim (the per-person ceiling, D70).
+    index('chat_sessions_answering_idx').on(t.userId).where(sql`${t.answeringUntil} is not null`),
     // Target of chat_messages' (session_id, user_id) key: a message always has its conversation's owner.
     unique('chat_sessions_id_user_id_key').on(t.id, t.userId),
   ],
@@ -113,6 +115,13 @@ export type SourceSnapshot = {
   quote?: string
 }
 
+/**
+ * How much of a message search reads (the index, the match, the rank and the snippet): any message
+ * up to this long is searched whole, and a longer one (stored before answers were capped) never
+ * costs more than this (D70).
+ */
+export const MESSAGE_SEARCH_CHARS = 65_536
+
 export const chatMessages = pgTable(
   'chat_messages',
   {
@@ -132,8 +141,11 @@ export const chatMessages = pgTable(
   },
   (t) => [
     index('chat_messages_session_id_created_at_idx').on(t.conversationId, t.createdAt),
-    // Conversation search (GET /chat/search) matches this expression.
-    index('chat_messages_content_fts_idx').using('gin', sql`to_tsvector('english', ${t.content})`),
+    // Conversation search (GET /chat/search) matches this expression (searchableContent).
+    index('chat_messages_content_fts_idx').using(
+      'gin',
+      sql`to_tsvector('english', left(${t.content}, ${sql.raw(String(MESSAGE_SEARCH_CHARS))}))`,
+    ),
     foreignKey({
       name: 'chat_messages_session_owner_fk',
       columns: [t.conversationId, t.userId],

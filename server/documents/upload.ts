@@ -21,13 +21,48 @@ import { decodeText } from './text-decoding.ts'
 export const UPLOAD_MIN_BYTES = 10 * 1024
 export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024
 
-/** product §9's sentences, word for word, plus the one for a request without a file. */
+/**
+ * product §9's sentences, word for word, plus ours: a request without a file, and a body the
+ * multipart parser cannot read or that has more parts than a file and a message (D70).
+ */
 export const UPLOAD_MESSAGES = {
   type: 'Only PDF and Text files are allowed.',
   tooSmall: 'File size must be at least 10KB.',
   tooLarge: 'File size must not exceed 5MB.',
   noFile: 'Choose a file to upload.',
+  malformed: 'The upload could not be read: the form data is incomplete or malformed. Please try again.',
+  tooManyParts: 'The upload has too many parts: send one file, in the field "file".',
 } as const
+
+/** The longest file name kept, in characters (most file systems allow 255 bytes). */
+export const FILE_NAME_MAX_LENGTH = 255
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
+const NAME_CONTROLS = /[\u0000-\u001F\u007F-\u009F]/g
+/**
+ * Bidirectional formatting characters: invisible, and able to show a name in another order than
+ * it has ("invoice\u202Efdp.exe" reads as "invoiceexe.pdf").
+ */
+const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g
+
+/**
+ * A file name as we store and show it (D70): line breaks and tabs made spaces, other control
+ * characters (NUL…) and bidi controls removed, spaces collapsed, at most FILE_NAME_MAX_LENGTH characters with its extension
+ * kept; '' when nothing is left (the caller names it).
+ */
+export function cleanFileName(raw: string): string {
+  const name = raw
+    .replace(/\s/g, ' ')
+    .replace(NAME_CONTROLS, '')
+    .replace(BIDI_CONTROLS, '')
+    .replace(/ {2,}/g, ' ')
+    .trim()
+  const chars = Array.from(name)
+  if (chars.length <= FILE_NAME_MAX_LENGTH) return name
+  const extension = /\.[^.\s]{1,16}$/.exec(name)?.[0] ?? ''
+  const room = FILE_NAME_MAX_LENGTH - Array.from(extension).length - 1
+  return `${chars.slice(0, room).join('').trimEnd()}…${extension}`
+}
 
 /** The upload dialog's sentence after 'Upload to Drive', from where the file stands in the library. */
 export function driveUploadMessage(

@@ -73,7 +73,9 @@ export type RouteOptions<E extends Endpoint, A extends Auth> = {
 
 const EVENT_STREAM_HEADERS = {
   'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-cache, no-transform',
+  // no-store as on every /api answer (they carry personal data, D7); no-transform keeps proxies
+  // from compressing or rewriting the stream.
+  'cache-control': 'no-store, no-transform',
   // nginx would otherwise hold the tokens back until its buffer fills.
   'x-accel-buffering': 'no',
 } as const

@@ -21,6 +21,8 @@ export const errorHandlerPlugin = fp(
     app.setErrorHandler((error: FastifyError, request, reply) => {
       const { statusCode, message } = toClientError(error)
       if (statusCode >= 500) request.log.error({ err: error }, 'request failed')
+      // Headers an error was thrown with on purpose (a 429's Retry-After).
+      if (error instanceof HttpError && error.headers) reply.headers(error.headers)
       return reply.code(statusCode).send({ success: false, message })
     })
   },

@@ -1,8 +1,10 @@
 /**
  * A stand-in for an OpenAI-compatible chat-completions and embeddings endpoint on 127.0.0.1 (we
  * cannot reach a paid model from tests); /embeddings answers deterministic vectors (fakeEmbedding). It records every request and answers what the test scripts: whole, or
- * streamed (`stream: true`) word by word after a first-token delay; or it hangs, before any token
- * or after some. It counts the streams whose client went away before the end (aborted calls).
+ * streamed (`stream: true`) word by word after a first-token delay, ending as finished or as cut
+ * at its token limit; or it hangs, before any token or after some. It counts the calls whose
+ * client went away before the end (aborted calls). It can refuse `max_tokens` as OpenAI's
+ * reasoning models do.
  */
 import { once } from 'node:events'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
@@ -10,12 +12,27 @@ import type { AddressInfo } from 'node:net'
 
 export type RecordedCompletion = {
   authorization: string | undefined
-  body: { model: string; stream?: boolean; messages: { role: string; content: string }[] }
+  body: {
+    model: string
+    stream?: boolean
+    messages: { role: string; content: string }[]
+    max_tokens?: number
+    max_completion_tokens?: number
+  }
 }
 
 export type Reply =
-  /** Streamed: the first word after `firstTokenDelayMs`, then one word per `tokenDelayMs`. */
-  | { kind: 'text'; text: string; firstTokenDelayMs?: number; tokenDelayMs?: number }
+  /**
+   * Streamed: the first word after `firstTokenDelayMs`, then one word per `tokenDelayMs`.
+   * `finish` 'length': the model stopped at its token limit (default 'stop').
+   */
+  | {
+      kind: 'text'
+      text: string
+      firstTokenDelayMs?: number
+      tokenDelayMs?: number
+      finish?: 'stop' | 'length'
+    }
   | { kind: 'status'; status: number; body?: unknown }
   | { kind: 'hang' }
   /** Streams `text`, then sends nothing more and never ends (a stream only). */
@@ -76,9 +93,11 @@ export type FakeLlm = {
   embeddingRequests: RecordedEmbedding[]
   /** The next `n` /embeddings calls answer 503 (busy). */
   failEmbeddings: (n: number) => void
-  /** Streams whose client closed the connection before the last chunk. */
+  /** Calls whose client closed the connection before the answer ended. */
   aborted: () => number
   reply: (next: Reply) => void
+  /** While on, a call naming `max_tokens` is refused (400) as OpenAI's reasoning models do. */
+  refuseMaxTokens: (on: boolean) => void
   close: () => Promise<void>
 }
 
@@ -114,7 +133,7 @@ async function stream(res: ServerResponse, reply: Extract<Reply, { kind: 'text' 
     res.write(chunk(piece))
   }
   if (reply.kind === 'stall') return
-  res.write(chunk(null, 'stop'))
+  res.write(chunk(null, reply.finish ?? 'stop'))
   res.end('data: [DONE]\n\n')
 }
 
@@ -125,6 +144,7 @@ export async function startFakeLlm(options: { port?: number; host?: string } = {
   let next: Reply = { kind: 'text', text: 'A reply from the fake model.' }
   const hanging: ServerResponse[] = []
   let aborted = 0
+  let refusingMaxTokens = false
 
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = []
@@ -165,10 +185,23 @@ export async function startFakeLlm(options: { port?: number; host?: string } = {
     }
     const body = JSON.parse(Buffer.concat(chunks).toString()) as RecordedCompletion['body']
     requests.push({ authorization: req.headers.authorization, body })
-    if (body.stream) {
-      res.on('close', () => {
-        if (!res.writableFinished) aborted += 1
-      })
+    res.on('close', () => {
+      if (!res.writableFinished) aborted += 1
+    })
+    if (refusingMaxTokens && body.max_tokens !== undefined) {
+      res.writeHead(400, { 'content-type': 'application/json' })
+      res.end(
+        JSON.stringify({
+          error: {
+            message:
+              "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+            type: 'invalid_request_error',
+            param: 'max_tokens',
+            code: 'unsupported_parameter',
+          },
+        }),
+      )
+      return
     }
     if (next.kind === 'hang') {
       hanging.push(res)
@@ -186,6 +219,7 @@ export async function startFakeLlm(options: { port?: number; host?: string } = {
       return
     }
     const text = next.text
+    const finish = next.kind === 'text' ? (next.finish ?? 'stop') : 'stop'
     res.writeHead(200, { 'content-type': 'application/json' })
     res.end(
       JSON.stringify({
@@ -193,7 +227,7 @@ export async function startFakeLlm(options: { port?: number; host?: string } = {
         object: 'chat.completion',
         created: Math.floor(Date.now() / 1000),
         model: 'fake-model',
-        choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: text } }],
+        choices: [{ index: 0, finish_reason: finish, message: { role: 'assistant', content: text } }],
         usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
       }),
     )
@@ -212,6 +246,9 @@ export async function startFakeLlm(options: { port?: number; host?: string } = {
     aborted: () => aborted,
     reply: (r) => {
       next = r
+    },
+    refuseMaxTokens: (on) => {
+      refusingMaxTokens = on
     },
     close: async () => {
       for (const res of hanging) res.destroy()

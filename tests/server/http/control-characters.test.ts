@@ -42,6 +42,36 @@ test('a title with a control character answers 400; tabs and line breaks are acc
   expect(good.statusCode).toBe(201)
 })
 
+test('a search with a control character answers 400 naming the problem, not 500', async () => {
+  const response = await app.inject({
+    method: chatEndpoints.searchConversations.method,
+    url: `${chatEndpoints.searchConversations.path}?q=${encodeURIComponent('plan\u0000')}`,
+    headers: { cookie },
+  })
+  expect(response.statusCode).toBe(400)
+  expect(ErrorEnvelopeSchema.parse(response.json()).message).toBe(
+    'Search must not contain control characters (such as NUL); tabs and line breaks are fine',
+  )
+})
+
+test('a rename with a control character answers 400 as a new title does, and the title stays', async () => {
+  const conversation = await createConversation(app, cookie, 'Kept title')
+  for (const title of ['Plan\u0000', 'Plan\u001b[31m']) {
+    const response = await call(app, chatEndpoints.renameConversation, {
+      cookie,
+      params: { id: conversation._id },
+      body: { title },
+    })
+    expect(response.statusCode).toBe(400)
+    expect(ErrorEnvelopeSchema.parse(response.json()).message).toBe(
+      'Title must not contain control characters (such as NUL); tabs and line breaks are fine',
+    )
+  }
+  const list = await call(app, chatEndpoints.listConversations, { cookie })
+  const titles = chatEndpoints.listConversations.response.parse(list.json()).data.map((c) => c.title)
+  expect(titles).toContain('Kept title')
+})
+
 test('a failed query is logged with its SQL but without its parameters or PostgreSQL’s quote of them', async () => {
   const failure = await app.db
     .execute(sql`select ${`${SECRET}\u0000`}::text as t, ${'not-a-uuid-secret'}::uuid`)
