@@ -217,6 +217,56 @@ test('failure in an existing conversation keeps the conversation and gives the t
   expect(deps.deleteConversation).not.toHaveBeenCalled()
 })
 
+const tooMany = () =>
+  Object.assign(
+    new Error(
+      'You already have 2 answers being written. Wait for one to finish (or stop it), then send again.',
+    ),
+    { status: 429 },
+  )
+
+test('refused for too many answers at once (429): the server says so, the text returns to the composer', async () => {
+  const sendMessage = vi
+    .fn<ChatDeps['sendMessage']>()
+    .mockRejectedValueOnce(tooMany())
+    .mockResolvedValue(reply)
+  const { chat, deps } = await startChat(fakeDeps({ sendMessage }))
+
+  chat.send({ type: 'chat.send', content: 'What is in my report?' })
+  await idle(chat)
+
+  const { context } = chat.getSnapshot()
+  expect(context.notice).toBe(
+    'You already have 2 answers being written. Wait for one to finish (or stop it), then send again.',
+  )
+  expect(context.draft).toBe('What is in my report?')
+  expect(context.messages).toEqual([])
+  await vi.waitFor(() => expect(deps.deleteConversation).toHaveBeenCalledWith('s-created'))
+
+  // Sending again takes the notice away.
+  chat.send({ type: 'chat.send', content: context.draft })
+  expect(chat.getSnapshot().context.notice).toBeNull()
+  await idle(chat)
+  expect(chat.getSnapshot().context.messages.map((m) => m.id)).toEqual(['m-user', 'm-ai'])
+})
+
+test('a regenerate refused for too many answers says so and keeps the old answer; other failures stay silent', async () => {
+  const { chat } = await openWithMessages([message('m1', true, 'Hi'), message('m2', false, 'Hello')], {
+    regenerate: vi.fn().mockRejectedValue(tooMany()),
+    sendMessage: vi.fn().mockRejectedValue(Object.assign(new Error('The model failed'), { status: 502 })),
+  })
+
+  chat.send({ type: 'chat.regenerate', messageId: 'm2' })
+  await idle(chat)
+  expect(chat.getSnapshot().context.notice).toMatch(/^You already have 2 answers being written/)
+  expect(chat.getSnapshot().context.messages.map((m) => m.content)).toEqual(['Hi', 'Hello'])
+
+  chat.send({ type: 'chat.send', content: 'Again?' })
+  await idle(chat)
+  expect(chat.getSnapshot().context.notice).toBeNull()
+  expect(chat.getSnapshot().context.draft).toBe('Again?')
+})
+
 test('the answer grows token by token, then the stored reply replaces it', async () => {
   const gate = Promise.withResolvers<SendMessageResponse>()
   let stream: AnswerStream | undefined

@@ -28,6 +28,7 @@ import {
   forgetCreatedConversation,
   keepStopped,
   mergeLoadedConversations,
+  noticeOf,
   outgoingOf,
   outgoingTarget,
   restoreRegenerated,
@@ -111,6 +112,7 @@ const chatSetup = setup({
     appendToken: assign(({ context }, params: { text: string }) => appendToken(context, params.text)),
     keepStopped: assign(({ context }) => keepStopped(context)),
     storeDraft: assign((_, params: { text: string }) => ({ draft: params.text })),
+    storeNotice: assign((_, params: { error: unknown }) => ({ notice: noticeOf(params.error) })),
     startRegenerating: assign(({ context }, params: { messageId: string }) =>
       startRegenerating(context, params.messageId),
     ),
@@ -220,6 +222,7 @@ export const chatMachine = chatSetup.createMachine({
     regenerating: null,
     stoppedSend: null,
     draft: '',
+    notice: null,
     sentCount: 0,
     deletingConversationIds: [],
     ratingMessageIds: [],
@@ -439,11 +442,13 @@ export const chatMachine = chatSetup.createMachine({
                 deleteCreatedConversation,
                 'forgetCreatedConversation',
                 'dropOutgoing',
+                { type: 'storeNotice', params: ({ event }) => ({ error: event.error }) },
                 logAs('Sending a message'),
               ],
               description:
                 'product §4 step 5: the temporary message goes away silently; the text goes back into ' +
-                'the composer, and a conversation created for it is deleted.',
+                'the composer, and a conversation created for it is deleted. Refused for too many ' +
+                'answers at once (429), the server says so in a notice (D70).',
             },
             'chat.stop': [
               {
@@ -512,7 +517,11 @@ export const chatMachine = chatSetup.createMachine({
             },
             'chat.answerFailed': {
               target: 'idle',
-              actions: ['restoreRegenerated', logAs('Regenerating an answer')],
+              actions: [
+                'restoreRegenerated',
+                { type: 'storeNotice', params: ({ event }) => ({ error: event.error }) },
+                logAs('Regenerating an answer'),
+              ],
             },
             'chat.stop': { target: 'idle', actions: 'stopRegenerated' },
           },

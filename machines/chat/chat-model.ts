@@ -10,6 +10,7 @@ import {
   type SendMessageResponse,
   type Source,
 } from '#contracts/chat.ts'
+import { messageOf, statusOf } from '#machines/shared/effects.ts'
 import type {
   ChatContext,
   ConversationItem,
@@ -187,7 +188,20 @@ export function startSending(context: ChatContext, text: string): Partial<ChatCo
     },
     messages: [...context.messages, shown],
     draft: '',
+    notice: null,
   }
+}
+
+/** What a person reads when the server would not start an answer now (429), else nothing. */
+export const TOO_MANY_ANSWERS =
+  'You already have answers being written. Wait for one to finish (or stop it), then send again.'
+
+/**
+ * The notice for a failed send or regenerate: the server's sentence for a 429 (it says how many
+ * answers a person may have written at once), null for every other failure (product §8).
+ */
+export function noticeOf(error: unknown): string | null {
+  return statusOf(error) === 429 ? (messageOf(error) ?? TOO_MANY_ANSWERS) : null
 }
 
 /**
@@ -337,6 +351,7 @@ export function startRegenerating(context: ChatContext, messageId: string): Part
   const regenerating: Regenerating = { conversationId: context.selectedConversationId, messageId, previous }
   return {
     regenerating,
+    notice: null,
     messages: context.messages.map((m) =>
       m.id === messageId
         ? { ...m, content: '', sources: [], feedback: null, stopped: false, streaming: true }

@@ -79,6 +79,12 @@ export type ChatContext = {
   stoppedSend: StoppedSend | null
   /** What is typed in the composer; a message that could not be sent comes back here. */
   draft: string
+  /**
+   * A sentence about the last message the server refused for a reason the person can act on
+   * (too many answers at once, 429); null otherwise. Other failures stay silent (product §8).
+   * It goes with the text it was about: the next send or regenerate clears it.
+   */
+  notice: string | null
   /** Counts sends, to mint temporary ids. */
   sentCount: number
   /** Deletions and feedback waiting for the server (one at a time per conversation / message). */

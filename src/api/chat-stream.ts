@@ -5,9 +5,9 @@
  * (the server keeps what was written so far).
  */
 import type { SendMessageResponse, Source, StreamEvent } from '#contracts/chat.ts'
-import { type CallInput, type Endpoint, ErrorEnvelopeSchema, fillPath } from '#contracts/endpoint.ts'
+import { type CallInput, type Endpoint, fillPath } from '#contracts/endpoint.ts'
 import { createEventStreamParser } from '#contracts/event-stream.ts'
-import { ApiError, type HttpOptions } from './client.ts'
+import { ApiError, apiErrorOf, type HttpOptions } from './client.ts'
 
 export type StreamHandlers = {
   onToken: (text: string) => void
@@ -46,8 +46,7 @@ export function createStreamCall({
       throw new ApiError(0, cause instanceof Error ? cause.message : 'Network error')
     }
     if (!response.ok || !response.body) {
-      const parsed = ErrorEnvelopeSchema.safeParse(await response.json().catch(() => undefined))
-      throw new ApiError(response.status, parsed.success ? parsed.data.message : response.statusText)
+      throw apiErrorOf(response, await response.json().catch(() => undefined))
     }
     let outcome: StreamEvent | null = null
     const parser = createEventStreamParser((event) => {

@@ -24,6 +24,13 @@ export class ApiError extends Error {
   }
 }
 
+/** A refused call as an ApiError: the envelope's sentence, and a 429's Retry-After. */
+export function apiErrorOf(response: Response, json: unknown): ApiError {
+  const parsed = ErrorEnvelopeSchema.safeParse(json)
+  const retryAfter = Number(response.headers.get('retry-after')) || undefined
+  return new ApiError(response.status, parsed.success ? parsed.data.message : response.statusText, retryAfter)
+}
+
 export type HttpOptions = {
   /** '' in the browser (same origin); the mock server's URL in Pact tests. */
   baseUrl?: string
@@ -68,15 +75,7 @@ export function createHttp({
       throw new ApiError(0, cause instanceof Error ? cause.message : 'Network error')
     }
     const json: unknown = await response.json().catch(() => undefined)
-    if (!response.ok) {
-      const parsed = ErrorEnvelopeSchema.safeParse(json)
-      const retryAfter = Number(response.headers.get('retry-after')) || undefined
-      throw new ApiError(
-        response.status,
-        parsed.success ? parsed.data.message : response.statusText,
-        retryAfter,
-      )
-    }
+    if (!response.ok) throw apiErrorOf(response, json)
     const parsed = endpoint.response.safeParse(json)
     if (!parsed.success) throw new ApiError(response.status, `Unexpected response from ${endpoint.path}`)
     return parsed.data as ResponseOf<E>

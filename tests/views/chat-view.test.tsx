@@ -102,6 +102,27 @@ test.each([
   },
 )
 
+test('refused for too many answers at once, I read why and my message is back in the composer', async () => {
+  const sentence =
+    'You already have 2 answers being written. Wait for one to finish (or stop it), then send again.'
+  const backend = chatBackend()
+  const { user, main, input } = await openChat(backend)
+  server.use(fail(chatEndpoints.streamMessage, 429, sentence))
+
+  await user.type(input(), `${question}{Enter}`)
+
+  expect((await within(main).findByRole('alert')).textContent).toBe(sentence)
+  expect(input().value).toBe(question)
+  expect(input().disabled).toBe(false)
+  expect(within(main).queryByRole('log', { name: 'Conversation' })?.textContent ?? '').not.toContain(question)
+
+  // Once an answer has finished, sending the same text again goes through, and the notice goes.
+  server.use(...backend.handlers)
+  await user.type(input(), '{Enter}')
+  expect(await within(main).findByText(answerTo(question))).toBeTruthy()
+  expect(within(main).queryByRole('alert')).toBeNull()
+})
+
 test('a conversation created for a message that failed is deleted: no empty conversation stays', async () => {
   const backend = chatBackend()
   const { user, input, goTo } = await openChat(backend)

@@ -1,3 +1,4 @@
+import { Alert } from '#src/components/ui/alert.tsx'
 import { EmptyState } from '#src/components/ui/empty-state.tsx'
 import { ChatIcon } from '#src/components/ui/icons.tsx'
 import { css } from '../../../styled-system/css'
@@ -36,6 +37,7 @@ export function ChatView() {
           onRegenerate={chat.regenerate}
         />
       )}
+      {chat.notice === null ? null : <Alert>{chat.notice}</Alert>}
       <ChatComposer
         disabled={loading}
         draft={chat.draft}

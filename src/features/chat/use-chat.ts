@@ -58,6 +58,8 @@ export function useConversation() {
     streaming: ChatActor.useSelector(isStreamingHere),
     /** What is typed; a message that could not be sent comes back into it. */
     draft: ChatActor.useSelector((snapshot) => snapshot.context.draft),
+    /** The server's sentence when it would not start an answer now (too many at once), else null. */
+    notice: ChatActor.useSelector((snapshot) => snapshot.context.notice),
     /** The answer Regenerate may write again (the last one), when nothing else is under way. */
     regenerableId: ChatActor.useSelector(regenerableIdOf),
     ratingMessageIds: ChatActor.useSelector((snapshot) => snapshot.context.ratingMessageIds),
