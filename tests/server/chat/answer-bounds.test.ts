@@ -12,7 +12,7 @@ import type { App } from '#server/app.ts'
 import { ANSWER_CHARS_PER_TOKEN, CUT_NOTE } from '#server/assistant/assistant.ts'
 import { REWRITE_MAX_TOKENS } from '#server/assistant/query-rewrite.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
-import { call, createConversation, listMessages, sendOk } from '../support/chat-helpers.ts'
+import { call, createConversation, listMessages, modelEnv, sendOk } from '../support/chat-helpers.ts'
 import { buildTestApp, signUpAndSignIn } from '../support/helper.ts'
 
 const MAX_TOKENS = 300
@@ -25,12 +25,7 @@ let cookie: string
 beforeAll(async () => {
   llm = await startFakeLlm()
   app = await buildTestApp({
-    env: {
-      LLM_BASE_URL: llm.baseUrl,
-      LLM_MODEL: 'test-model',
-      LLM_TIMEOUT_MS: '3000',
-      LLM_MAX_TOKENS: String(MAX_TOKENS),
-    },
+    env: modelEnv(llm, { LLM_TIMEOUT_MS: '3000', LLM_MAX_TOKENS: String(MAX_TOKENS) }),
   })
   cookie = await signUpAndSignIn(app)
 })

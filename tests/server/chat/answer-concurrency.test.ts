@@ -10,7 +10,15 @@ import { parseEventStream } from '#contracts/event-stream.ts'
 import type { App } from '#server/app.ts'
 import { ANSWER_RETRY_AFTER_SECONDS, tooManyAnswers } from '#server/chat/chat-service.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
-import { call, countMessages, createConversation, errorOf, send, sendOk } from '../support/chat-helpers.ts'
+import {
+  call,
+  countMessages,
+  createConversation,
+  errorOf,
+  modelEnv,
+  send,
+  sendOk,
+} from '../support/chat-helpers.ts'
 import { buildTestApp, register, signIn, signUpAndSignIn, uniqueEmail } from '../support/helper.ts'
 import { POSTGRES_SKIP_NOTE, TEST_DATABASE_URL } from '../support/postgres-test-db.ts'
 
@@ -31,12 +39,7 @@ function stream(target: App, cookie: string, conversationId: string, content: st
 beforeAll(async () => {
   llm = await startFakeLlm()
   app = await buildTestApp({
-    env: {
-      LLM_BASE_URL: llm.baseUrl,
-      LLM_MODEL: 'test-model',
-      LLM_TIMEOUT_MS: '1500',
-      LLM_CONCURRENCY_PER_USER: '2',
-    },
+    env: modelEnv(llm, { LLM_TIMEOUT_MS: '1500', LLM_CONCURRENCY_PER_USER: '2' }),
   })
 })
 afterAll(async () => {
@@ -118,13 +121,11 @@ test.skipIf(!TEST_DATABASE_URL)(
   `on PostgreSQL: two app instances on one database share one person's ceiling${POSTGRES_SKIP_NOTE}`,
   async () => {
     const model = await startFakeLlm()
-    const env = {
+    const env = modelEnv(model, {
       DATABASE_URL: TEST_DATABASE_URL ?? '',
-      LLM_BASE_URL: model.baseUrl,
-      LLM_MODEL: 'm',
       LLM_TIMEOUT_MS: '1500',
       LLM_CONCURRENCY_PER_USER: '1',
-    }
+    })
     const one = await buildTestApp({ env })
     const two = await buildTestApp({ env })
     try {

@@ -17,6 +17,7 @@ import {
   countMessages,
   createConversation,
   indexTravelPolicy,
+  modelEnv,
   sendOk,
 } from '../support/chat-helpers.ts'
 import { buildTestApp, register, signIn, uniqueEmail } from '../support/helper.ts'
@@ -33,9 +34,7 @@ const isRewrite = (i: number) => llm.requests[i]?.body.messages[0]?.content === 
 
 beforeAll(async () => {
   llm = await startFakeLlm()
-  app = await buildTestApp({
-    env: { LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'test-model', LLM_TIMEOUT_MS: '20000' },
-  })
+  app = await buildTestApp({ env: modelEnv(llm, { LLM_TIMEOUT_MS: '20000' }) })
   const email = uniqueEmail()
   const userId = (await register(app, email))._id
   cookie = (await signIn(app, email)).cookie
@@ -48,38 +47,41 @@ afterAll(async () => {
   await llm?.close()
 })
 
-/** Opens a streamed call as the browser does; `stop()` is the Stop button (the connection closes). */
-async function open(path: string, payload?: unknown) {
+/**
+ * Opens a streamed call as the browser does (the model hangs), waits until the model is asked to
+ * rewrite the follow-up, then presses Stop (the connection closes): the rewrite's call must end,
+ * and no other call follow it, whatever the rewrite's own time limit would have allowed.
+ */
+async function stopWhileRewriting(path: string, payload?: unknown) {
+  llm.reply({ kind: 'hang' })
+  const asked = llm.requests.length
+  const aborted = llm.aborted()
   const controller = new AbortController()
-  const response = fetch(`${base}${path}`, {
+  void fetch(`${base}${path}`, {
     method: 'POST',
     headers: payload === undefined ? { cookie } : { cookie, 'content-type': 'application/json' },
     body: payload === undefined ? undefined : JSON.stringify(payload),
     signal: controller.signal,
   }).catch(() => null)
-  return { response, stop: () => controller.abort() }
+  await until(() => llm.requests.length === asked + 1)
+  expect(isRewrite(asked)).toBe(true)
+
+  controller.abort()
+
+  await until(() => llm.aborted() === aborted + 1)
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  expect(llm.requests.length).toBe(asked + 1)
 }
 
 test('Stop while a follow-up is rewritten ends the rewrite, asks for no answer and stores nothing', async () => {
   const conversation = await createConversation(app, cookie, 'Travel')
   llm.reply({ kind: 'text', text: 'Employees fly economy [1].' })
   await sendOk(app, cookie, conversation._id, 'Which class do employees fly in?')
-  llm.reply({ kind: 'hang' })
-  const asked = llm.requests.length
-  const aborted = llm.aborted()
-
-  const answer = await open(
+  await stopWhileRewriting(
     fillPath(chatEndpoints.streamMessage.path, { id: conversation._id }),
     body('And managers?'),
   )
-  await until(() => llm.requests.length === asked + 1)
-  expect(isRewrite(asked)).toBe(true)
-  answer.stop()
 
-  await until(() => llm.aborted() === aborted + 1)
-  // Whatever the rewrite's own time limit would have allowed, nothing follows it.
-  await new Promise((resolve) => setTimeout(resolve, 300))
-  expect(llm.requests.length).toBe(asked + 1)
   expect(await countMessages(app, conversation._id)).toBe(2)
 
   // The conversation is free at once: its claim ended with the stopped answer.
@@ -98,22 +100,13 @@ test('Stop while a follow-up is rewritten for Regenerate ends it too, and the ol
   llm.reply({ kind: 'text', text: 'Employees fly economy [1].' })
   await sendOk(app, cookie, conversation._id, 'Which class do employees fly in?')
   const followUp = await sendOk(app, cookie, conversation._id, 'And managers?')
-  llm.reply({ kind: 'hang' })
-  const asked = llm.requests.length
-  const aborted = llm.aborted()
+  await stopWhileRewriting(
+    fillPath(chatEndpoints.regenerateMessage.path, {
+      id: conversation._id,
+      messageId: followUp.aiMessage._id,
+    }),
+  )
 
-  const path = fillPath(chatEndpoints.regenerateMessage.path, {
-    id: conversation._id,
-    messageId: followUp.aiMessage._id,
-  })
-  const again = await open(path)
-  await until(() => llm.requests.length === asked + 1)
-  expect(isRewrite(asked)).toBe(true)
-  again.stop()
-
-  await until(() => llm.aborted() === aborted + 1)
-  await new Promise((resolve) => setTimeout(resolve, 300))
-  expect(llm.requests.length).toBe(asked + 1)
   const messages = chatEndpoints.listMessages.response.parse(
     (await call(app, chatEndpoints.listMessages, { cookie, params: { id: conversation._id } })).json(),
   ).data

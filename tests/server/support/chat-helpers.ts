@@ -11,6 +11,11 @@ import type { App } from '#server/app.ts'
 import { chatConversations, chatMessages } from '#server/db/schema.ts'
 import { indexDocument } from '#server/documents/index-document.ts'
 
+/** The settings of an app whose model is `llm` (a fake model), with `env` beside them. */
+export function modelEnv(llm: { baseUrl: string }, env: Record<string, string> = {}): Record<string, string> {
+  return { LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'test-model', ...env }
+}
+
 export type CallOptions = { cookie?: string; params?: Record<string, string>; body?: unknown }
 
 export function call(app: App, endpoint: Endpoint, { cookie, params, body }: CallOptions = {}) {
