@@ -171,7 +171,7 @@ export function createLlm(config: LlmConfig, observe?: (usage: ModelUsage) => vo
           any = true
           yield shown
         }
-        report(any && !stop.aborted)
+        report(any && !idle.signal.aborted)
       } catch (cause) {
         report(false)
         if (signal?.aborted) throw new LlmAbortedError()
