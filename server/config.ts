@@ -13,10 +13,10 @@ import { DRIVE_CALLBACK_PATH } from '#contracts/drive.ts'
 export const APP_SECRET_MIN_LENGTH = 32
 const APP_SECRET_FILE = 'app-secret'
 export const DEFAULT_LLM_TIMEOUT_MS = 60_000
-/** The most tokens one answer may have the model write (LLM_MAX_TOKENS), D70. */
+/** The most tokens one answer may have the model write (LLM_MAX_TOKENS), D84. */
 export const DEFAULT_LLM_MAX_TOKENS = 2048
 export const LLM_MAX_TOKENS_RANGE = { min: 64, max: 32_768 } as const
-/** Answers one person may have written at once, on every instance together (LLM_CONCURRENCY_PER_USER), D70. */
+/** Answers one person may have written at once, on every instance together (LLM_CONCURRENCY_PER_USER), D84. */
 export const DEFAULT_LLM_CONCURRENCY_PER_USER = 2
 /** Passages of the user's documents in one prompt, in tokens (about 4 characters each). */
 export const DEFAULT_RETRIEVAL_TOKEN_BUDGET = 2000
@@ -49,7 +49,7 @@ export type Config = {
   llm: LlmConfig | null
   /**
    * Answers one person may have written at once (each makes at most one model call at a time);
-   * one more is refused with 429 until one ends (D70).
+   * one more is refused with 429 until one ends (D84).
    */
   llmConcurrencyPerUser: number
   /** How much of the user's text retrieval hands the assistant per question. */

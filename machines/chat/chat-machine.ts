@@ -448,7 +448,7 @@ export const chatMachine = chatSetup.createMachine({
               description:
                 'product §4 step 5: the temporary message goes away silently; the text goes back into ' +
                 'the composer, and a conversation created for it is deleted. Refused for too many ' +
-                'answers at once (429), the server says so in a notice (D70).',
+                'answers at once (429), the server says so in a notice (D84).',
             },
             'chat.stop': [
               {

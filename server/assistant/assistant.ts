@@ -3,7 +3,7 @@
  * ask the configured language model or, with none configured, answer extractively. Either way the
  * answer records the passages it used, each with the number the model cited it by.
  *
- * A model's answer is bounded twice (D70): the model is asked for at most LLM_MAX_TOKENS, and
+ * A model's answer is bounded twice (D84): the model is asked for at most LLM_MAX_TOKENS, and
  * whatever it sends, no more than ANSWER_CHARS_PER_TOKEN characters a token are kept. An answer
  * cut either way ends with CUT_NOTE, so the person knows there was more.
  */

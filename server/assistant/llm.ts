@@ -9,7 +9,7 @@
  *
  * Every call names the most tokens it may write (LLM_MAX_TOKENS for an answer, less for a
  * rewrite) and says whether the model stopped there (`cut`); the text is cleaned of control
- * characters (NUL and the like), which PostgreSQL cannot store and no person needs (D70, D71).
+ * characters (NUL and the like), which PostgreSQL cannot store and no person needs (D84, D85).
  */
 import type OpenAI from 'openai'
 import { withoutControlCharacters } from '#contracts/user-text.ts'

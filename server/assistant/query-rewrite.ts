@@ -16,7 +16,7 @@ const REWRITE_TURN_CHARS = 600
 const MAX_QUERY_CHARS = 300
 /** The rewrite is given this long (the answer still gets LLM_TIMEOUT_MS of its own). */
 export const REWRITE_TIMEOUT_MS = 8000
-/** A query of at most 20 words needs few tokens; a model that answers instead is cut here (D70). */
+/** A query of at most 20 words needs few tokens; a model that answers instead is cut here (D84). */
 export const REWRITE_MAX_TOKENS = 64
 
 export const REWRITE_PROMPT = [

@@ -16,7 +16,7 @@ declare module 'fastify' {
 
 export type ChatPluginOptions = {
   now: () => Date
-  /** LLM_CONCURRENCY_PER_USER: answers one person may have written at once (D70); its default when absent. */
+  /** LLM_CONCURRENCY_PER_USER: answers one person may have written at once (D84); its default when absent. */
   answersPerPerson?: number
   /** How long a streamed answer may stay silent before a keep-alive comment (STREAM_HEARTBEAT_MS). */
   heartbeatMs?: number

@@ -227,7 +227,7 @@ export function createChatRepository(db: Db) {
     /**
      * Claims the conversation for one answer until `until`, on the database, so every app
      * instance sees it: 'busy' while another claim on it has not lapsed, 'limit' while the person
-     * has `limit` claims on other conversations (answers being written anywhere, D70), null when
+     * has `limit` claims on other conversations (answers being written anywhere, D84), null when
      * it is not theirs. The person's claims are taken one at a time (a transaction-scoped advisory
      * lock on their id), so two instances cannot both take the last place.
      */
@@ -331,7 +331,7 @@ export function createChatRepository(db: Db) {
      * The user's conversations whose title or messages match `q` as a web search (Postgres full
      * text, English stemming), most recently active first, each with a plain-text snippet of its
      * best-matching message. Messages are read through `searchable`, so however long one is
-     * stored, a search costs no more than MESSAGE_SEARCH_CHARS of it (D70); the matching
+     * stored, a search costs no more than MESSAGE_SEARCH_CHARS of it (D84); the matching
      * messages come from the index in one pass.
      */
     async search(userId: string, q: string): Promise<SearchRow[]> {

@@ -32,7 +32,7 @@ export const ONLY_LAST_ANSWER = 'Only the last answer of a conversation can be w
 export const ANSWER_FAILED = 'Something went wrong while answering. Please try again.'
 export const STOPPED_BEFORE_ANSWER = 'The answer was stopped before anything was written.'
 
-/** The 429 when a person already has `limit` answers being written (LLM_CONCURRENCY_PER_USER, D70). */
+/** The 429 when a person already has `limit` answers being written (LLM_CONCURRENCY_PER_USER, D84). */
 export function tooManyAnswers(limit: number): string {
   const answers = limit === 1 ? 'an answer' : `${limit} answers`
   return `You already have ${answers} being written. Wait for one to finish (or stop it), then send again.`
@@ -63,7 +63,7 @@ type Deps = {
   chats: ChatRepository
   assistant: Assistant
   now: () => Date
-  /** Answers one person may have written at once, on every instance together (D70). */
+  /** Answers one person may have written at once, on every instance together (D84). */
   answersPerPerson: number
 }
 type Owner = { id: string }

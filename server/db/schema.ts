@@ -90,7 +90,7 @@ export const chatConversations = pgTable(
   },
   (t) => [
     index('chat_sessions_user_id_updated_at_idx').on(t.userId, t.updatedAt.desc().nullsFirst()),
-    // A person's answers being written, counted at every claim (the per-person ceiling, D70).
+    // A person's answers being written, counted at every claim (the per-person ceiling, D84).
     index('chat_sessions_answering_idx').on(t.userId).where(sql`${t.answeringUntil} is not null`),
     // Target of chat_messages' (session_id, user_id) key: a message always has its conversation's owner.
     unique('chat_sessions_id_user_id_key').on(t.id, t.userId),
@@ -118,7 +118,7 @@ export type SourceSnapshot = {
 /**
  * How much of a message search reads (the index, the match, the rank and the snippet): any message
  * up to this long is searched whole, and a longer one (stored before answers were capped) never
- * costs more than this (D70).
+ * costs more than this (D84).
  */
 export const MESSAGE_SEARCH_CHARS = 65_536
 

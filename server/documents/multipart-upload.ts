@@ -28,7 +28,7 @@ export async function acceptUploads(app: AppInstance): Promise<void> {
  * read, then read up to one byte over the limit. The sizes are checked by the caller. Its name
  * is cleaned (cleanFileName) before anything else sees it. A body the multipart parser cannot
  * read (cut short, no boundary, part headers that never end…) is the sender's fault: 400 with
- * UPLOAD_MESSAGES.malformed, never a 500 (D71).
+ * UPLOAD_MESSAGES.malformed, never a 500 (D85).
  */
 export async function readUpload(request: FastifyRequest): Promise<UploadedFile> {
   if (!request.isMultipart()) throw httpErrors.badRequest(UPLOAD_MESSAGES.noFile)

@@ -23,7 +23,7 @@ export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024
 
 /**
  * product §9's sentences, word for word, plus ours: a request without a file, and a body the
- * multipart parser cannot read or that has more parts than a file and a message (D71).
+ * multipart parser cannot read or that has more parts than a file and a message (D85).
  */
 export const UPLOAD_MESSAGES = {
   type: 'Only PDF and Text files are allowed.',
@@ -46,7 +46,7 @@ const NAME_CONTROLS = /[\u0000-\u001F\u007F-\u009F]/g
 const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g
 
 /**
- * A file name as we store and show it (D71): line breaks and tabs made spaces, other control
+ * A file name as we store and show it (D85): line breaks and tabs made spaces, other control
  * characters (NUL…) and bidi controls removed, spaces collapsed, at most FILE_NAME_MAX_LENGTH characters with its extension
  * kept; '' when nothing is left (the caller names it).
  */

@@ -1,5 +1,5 @@
 /**
- * What a model may make of an answer is bounded (D70): every call names its token limit
+ * What a model may make of an answer is bounded (D84): every call names its token limit
  * (LLM_MAX_TOKENS for the answer, a small one for the rewrite of a follow-up); an answer the
  * model cut at that limit, or one longer than ANSWER_CHARS_PER_TOKEN characters a token whatever
  * the model does, is stored cut, with CUT_NOTE; control characters in its text (NUL…) never

@@ -1,5 +1,5 @@
 /**
- * One person's answers being written at once are bounded (LLM_CONCURRENCY_PER_USER, D70): one
+ * One person's answers being written at once are bounded (LLM_CONCURRENCY_PER_USER, D84): one
  * more, in any other conversation, on send, stream or regenerate, is refused with 429, a sentence
  * and Retry-After, before any model call; the place frees as soon as an answer ends; other
  * people are not counted. On PostgreSQL the ceiling holds across two app instances.

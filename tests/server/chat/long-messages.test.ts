@@ -1,6 +1,6 @@
 /**
  * A message stored longer than anything the server writes today (an answer from before answers
- * were capped, D70) never costs a listing or a search more than a bounded part of it: the
+ * were capped, D84) never costs a listing or a search more than a bounded part of it: the
  * conversation list carries LAST_MESSAGE_PREVIEW_LENGTH characters of it, and search reads its
  * first MESSAGE_SEARCH_CHARS (a word past them is not found), both cut in SQL.
  */

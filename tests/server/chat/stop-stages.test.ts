@@ -1,5 +1,5 @@
 /**
- * Stop is honoured at every stage of an answer (D70), not only while the model writes it: a Stop
+ * Stop is honoured at every stage of an answer (D84), not only while the model writes it: a Stop
  * while a follow-up question is being rewritten ends the rewrite's model call at once, no answer
  * is asked for, nothing is stored (as for any Stop before the first word, D20) and the
  * conversation is free for the next question.

@@ -3,7 +3,7 @@
  * the library and 'Upload to Drive'), a body cut short, without a boundary or with part headers
  * that never end answers 400 with a sentence, never 500, and nothing is stored or sent to
  * Google. A file's name is cleaned before it is stored (or named to Google): control and bidi
- * characters removed, its length capped with its extension kept, an empty one named (D71).
+ * characters removed, its length capped with its extension kept, an empty one named (D85).
  */
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest'
 import { documentEndpoints } from '#contracts/documents.ts'

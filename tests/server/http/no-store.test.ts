@@ -1,7 +1,7 @@
 /**
  * Every answer under /api says `Cache-Control: no-store` (they carry personal data, D7): JSON
  * and errors of every kind, uploads, and the streamed answers too, whose event-stream headers
- * once said `no-cache` instead (D71).
+ * once said `no-cache` instead (D85).
  */
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { authEndpoints, healthEndpoint } from '#contracts/auth.ts'
