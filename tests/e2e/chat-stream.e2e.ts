@@ -13,7 +13,13 @@ const FAKE_URL = process.env.E2E_FAKE_LLM_URL ?? 'http://127.0.0.1:4111'
 test.use({ baseURL: APP_URL })
 
 type Reply =
-  | { kind: 'text'; text: string; firstTokenDelayMs?: number; tokenDelayMs?: number }
+  | {
+      kind: 'text'
+      text: string
+      firstTokenDelayMs?: number
+      tokenDelayMs?: number
+      finish?: 'stop' | 'length'
+    }
   | { kind: 'stall'; text: string }
   | { kind: 'status'; status: number }
 
@@ -182,4 +188,75 @@ test('a [1] citation opens the passage it quotes, with its document and page', a
   await expect(passage.getByRole('link', { name: /^Open / })).toHaveAttribute('rel', 'noopener noreferrer')
   await expect(main.getByText('[42]')).toHaveCount(0)
   await snap(page, '36-citation-passage')
+})
+
+test('refused for too many answers at once, I read why above the composer; an answer cut at its limit says so', async ({
+  page,
+}) => {
+  await signUpAndIn(page, uniqueEmail('ceiling'))
+  // Two answers being written elsewhere (another tab, say), each past its first word: the server
+  // allows two at once (D84).
+  await script({ kind: 'text', text: 'word '.repeat(200), tokenDelayMs: 500 })
+  const elsewhere = await page.evaluate(async () => {
+    const post = (path: string, body: unknown, signal?: AbortSignal) =>
+      fetch(`/api/v1${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal,
+      })
+    const stop = new AbortController()
+    Object.assign(window, { stopElsewhere: () => stop.abort() })
+    const ids: string[] = []
+    for (const title of ['Elsewhere one', 'Elsewhere two']) {
+      const created = (await (await post('/chat/sessions/create', { title })).json()) as {
+        data: { _id: string }
+      }
+      ids.push(created.data._id)
+      const streamed = await post(
+        `/chat/sessions/${created.data._id}/messages/stream`,
+        { content: 'Tell me everything', isUser: true, messageType: 'text' },
+        stop.signal,
+      )
+      const reader = streamed.body?.pipeThrough(new TextDecoderStream()).getReader()
+      let seen = ''
+      while (reader && !seen.includes('event: token')) seen += (await reader.read()).value ?? ''
+      void (async () => {
+        while (reader && !(await reader.read()).done);
+      })().catch(() => null)
+    }
+    return ids
+  })
+
+  const chat = page.getByRole('main')
+  const input = page.getByPlaceholder('Type your message...')
+  await ask(page, 'What is the meal allowance?')
+  await expect(chat.getByRole('alert')).toHaveText(
+    'You already have 2 answers being written. Wait for one to finish (or stop it), then send again.',
+  )
+  await expect(input).toHaveValue('What is the meal allowance?')
+  await expect(input).toBeEnabled()
+  await expect(chat.locator('li[data-sender="user"]')).toHaveCount(0)
+  await snap(page, '37-too-many-answers')
+
+  // Those answers are stopped (and stored, which frees their places); the same text sent again
+  // is answered, here cut at the model's token limit, and the notice goes.
+  await page.evaluate(() => (window as unknown as { stopElsewhere: () => void }).stopElsewhere())
+  for (const id of elsewhere) {
+    await expect
+      .poll(async () => {
+        const response = await page.request.get(`/api/v1/chat/sessions/${id}/messages`)
+        return ((await response.json()) as { data: unknown[] }).data.length
+      })
+      .toBe(2)
+  }
+  await script({ kind: 'text', text: 'Meals are 45 euros a day, and', finish: 'length' })
+  await input.press('Enter')
+  const answer = chat.locator('li[data-sender="bot"]').last()
+  await expect(answer).toContainText('Meals are 45 euros a day, and')
+  await expect(answer.locator('em')).toHaveText(
+    'This answer was cut short: it reached the longest answer allowed here. Ask for the rest, or for a shorter answer.',
+  )
+  await expect(chat.getByRole('alert')).toHaveCount(0)
+  await snap(page, '38-answer-cut-short')
 })
