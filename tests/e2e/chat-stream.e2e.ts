@@ -1,9 +1,11 @@
 /**
  * The chat loop with a language model (the OpenAI-compatible fake, scripted per test) on the
  * second e2e server: answers stream in, Stop keeps what was written, Regenerate replaces it,
- * markdown renders, a failed first message gives the text back, and a conversation has a URL.
+ * markdown renders, a failed first message gives the text back, a conversation has a URL, one
+ * answer more than a person may have at once is refused with a sentence, and a cut answer says so.
  */
 import { expect, type Page, test } from '@playwright/test'
+import type { Reply } from '../fakes/openai-compatible.ts'
 import { snap } from './screens.ts'
 import { signUpAndIn, uniqueEmail } from './session.ts'
 
@@ -11,17 +13,6 @@ const APP_URL = process.env.E2E_LLM_APP_URL ?? 'http://127.0.0.1:3101'
 const FAKE_URL = process.env.E2E_FAKE_LLM_URL ?? 'http://127.0.0.1:4111'
 
 test.use({ baseURL: APP_URL })
-
-type Reply =
-  | {
-      kind: 'text'
-      text: string
-      firstTokenDelayMs?: number
-      tokenDelayMs?: number
-      finish?: 'stop' | 'length'
-    }
-  | { kind: 'stall'; text: string }
-  | { kind: 'status'; status: number }
 
 async function script(reply: Reply) {
   const response = await fetch(`${FAKE_URL}/__fake/reply`, { method: 'POST', body: JSON.stringify(reply) })
