@@ -15,7 +15,7 @@ import { createGoogleEmulator, type GoogleEmulator } from '#tests/fakes/google/e
 import { ADA } from '#tests/fakes/google/fixtures.ts'
 import { call, createConversation, errorOf } from '../support/chat-helpers.ts'
 import { buildDriveApp, connectDrive, newPerson, type Person } from '../support/drive-helpers.ts'
-import { type FilePart, formData, textFile } from '../support/multipart.ts'
+import { multipart, type Part, textFile } from '../support/upload-helpers.ts'
 
 let emulator: GoogleEmulator
 let app: App
@@ -128,8 +128,8 @@ test.each(
   })
 })
 
-function uploadNamed(target: keyof typeof CALLS, file: FilePart) {
-  const body = formData([{ field: 'file', file }])
+function uploadNamed(target: keyof typeof CALLS, file: Part) {
+  const body = multipart([{ field: 'file', file }])
   return post(CALLS[target](), body.contentType, body.payload)
 }
 

@@ -11,7 +11,7 @@ import type { App } from '#server/app.ts'
 import { call, createConversation, errorOf, sendOk } from '../support/chat-helpers.ts'
 import { newPerson, type Person } from '../support/drive-helpers.ts'
 import { buildTestApp } from '../support/helper.ts'
-import { type Part, postUpload } from '../support/upload-helpers.ts'
+import { type Part, postUpload, textFile } from '../support/upload-helpers.ts'
 
 let app: App
 
@@ -23,13 +23,6 @@ afterAll(async () => {
 })
 
 const { uploadFile, listDocuments, deleteDocument } = documentEndpoints
-
-/** Text of `size` bytes that says `fact` among filler sentences. */
-function textFile(name: string, fact: string, size = 12 * 1024): Part {
-  let text = `${fact}\n\n`
-  while (text.length < size) text += 'The committee met again and reviewed the quarterly figures in detail. '
-  return { name, type: 'text/plain', bytes: new TextEncoder().encode(text.slice(0, size)) }
-}
 
 async function pdfFile(name: string, fact: string): Promise<Part> {
   const { PDFDocument, StandardFonts } = await import('pdf-lib')

@@ -11,7 +11,7 @@ import { fillPath } from '#contracts/endpoint.ts'
 import type { App } from '#server/app.ts'
 import { call, createConversation, sendOk } from '../support/chat-helpers.ts'
 import { buildTestApp, signUpAndSignIn } from '../support/helper.ts'
-import { formData, textFile } from '../support/multipart.ts'
+import { multipart, textFile } from '../support/upload-helpers.ts'
 
 let app: App
 let cookie: string
@@ -51,7 +51,7 @@ test('streamed answers, new and regenerated, say no-store', async () => {
 
 test('JSON answers, refusals and uploads say no-store', async () => {
   const conversation = await createConversation(app, cookie, 'Uploads')
-  const upload = (payload: ReturnType<typeof formData>) =>
+  const upload = (payload: ReturnType<typeof multipart>) =>
     app.inject({
       method: 'POST',
       url: fillPath(documentEndpoints.uploadFile.path, { id: conversation._id }),
@@ -65,7 +65,7 @@ test('JSON answers, refusals and uploads say no-store', async () => {
     unknownRoute: await app.inject({ method: 'GET', url: '/api/v1/nothing-here', headers: { cookie } }),
     badUrl: await app.inject({ method: 'GET', url: '/api/v1/%' }),
     uploaded: await upload(
-      formData([{ field: 'file', file: textFile('notes.txt', 'The code is NO-STORE-1.') }]),
+      multipart([{ field: 'file', file: textFile('notes.txt', 'The code is NO-STORE-1.') }]),
     ),
     malformedUpload: await app.inject({
       method: 'POST',

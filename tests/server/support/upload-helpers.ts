@@ -1,6 +1,7 @@
 /**
  * The spec's upload call as a browser sends it: a multipart/form-data body with the file in
- * `file` (and an empty `message`), to one conversation of a signed-in person.
+ * `file` (and an empty `message`), to one conversation of a signed-in person; the body alone, for
+ * either upload call (`multipart`); a text file of a given size to put in one.
  */
 import type { LightMyRequestResponse } from 'fastify'
 import { documentEndpoints } from '#contracts/documents.ts'
@@ -55,4 +56,11 @@ export function postUpload(
     headers: { cookie: person.cookie, 'content-type': body.contentType },
     payload: body.payload,
   })
+}
+
+/** A plain-text file of `size` bytes that says `fact` among filler sentences. */
+export function textFile(name: string, fact: string, size = 12 * 1024): Part {
+  let text = `${fact}\n\n`
+  while (text.length < size) text += 'The committee met again and reviewed the quarterly figures in detail. '
+  return { name, type: 'text/plain', bytes: new TextEncoder().encode(text.slice(0, size)) }
 }
