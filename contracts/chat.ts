@@ -141,8 +141,11 @@ export const SearchHitSchema = z.object({
 export type SearchHit = z.infer<typeof SearchHitSchema>
 
 /**
- * The events of a streamed answer (`text/event-stream`, one JSON object per `data:` line):
- * `token`s in order, then `sources`, then `done` with exactly what `send` returns; or `error`.
+ * The events of a streamed answer (`text/event-stream`, one JSON object per `data:` line): first
+ * `sources` with the passages the answer may cite (each with its [n]), then `token`s in order,
+ * then `sources` again with the passages it did use, then `done` with exactly what `send`
+ * returns; or `error`. The first `sources` lets a marker show as a citation as soon as it is
+ * written.
  */
 export const StreamEventSchema = z.discriminatedUnion('event', [
   z.object({ event: z.literal('token'), data: z.object({ text: z.string() }) }),

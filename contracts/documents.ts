@@ -32,8 +32,24 @@ export const LibraryDocumentSchema = z.object({
   /** ISO 8601: when its status last changed. */
   updatedAt: z.string(),
   webViewLink: z.string().nullable(),
+  /** The Drive file it was read from (what the Drive listing calls it); null for an upload. */
+  driveFileId: z.string().nullable().optional(),
+  /** ISO 8601: when the file itself last changed (in Drive, or when it was uploaded); null when unknown. */
+  modifiedTime: z.string().nullable().optional(),
 })
 export type LibraryDocument = z.infer<typeof LibraryDocumentSchema>
+
+/** How many starter questions the empty chat offers at most. */
+export const STARTER_QUESTIONS = 3
+
+/** The empty chat's first run: how many documents are ready, and questions from their headings. */
+export const FirstRunSchema = z.object({
+  /** Documents in the library ready to be asked about. */
+  ready: z.number().int().nonnegative(),
+  /** Up to STARTER_QUESTIONS questions, each about a heading of a different ready document, newest first. */
+  questions: z.array(z.string()).max(STARTER_QUESTIONS),
+})
+export type FirstRun = z.infer<typeof FirstRunSchema>
 
 export const LibraryProgressSchema = z.object({
   /** True while files are queued or being read (on any server instance). */
@@ -74,6 +90,27 @@ export const documentEndpoints = {
     kind: 'upload',
     data: LibraryDocumentSchema,
     status: 201,
+  }),
+  /** The files uploaded into a conversation (the spec's call, or attached before its first message). */
+  listConversationFiles: endpoint({
+    method: 'GET',
+    path: '/chat/sessions/:id/files',
+    params: DocumentIdParamsSchema,
+    data: z.array(LibraryDocumentSchema),
+  }),
+  /** An upload into the library alone, from the Documents section (multipart `file`, as the spec's). 201. */
+  uploadToLibrary: endpoint({
+    method: 'POST',
+    path: '/documents/upload',
+    kind: 'upload',
+    data: LibraryDocumentSchema,
+    status: 201,
+  }),
+  /** What the empty chat offers (D86): the ready count and starter questions; no model involved. */
+  firstRun: endpoint({
+    method: 'GET',
+    path: '/documents/first-run',
+    data: FirstRunSchema,
   }),
   retryDocument: endpoint({
     method: 'POST',

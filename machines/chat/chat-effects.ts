@@ -7,6 +7,7 @@
  */
 import { type EventObject, fromCallback, fromPromise } from 'xstate'
 import type { Conversation, Feedback, Message, SearchHit, SendMessageResponse } from '#contracts/chat.ts'
+import type { LibraryDocument } from '#contracts/documents.ts'
 import type { AnswerStream, ChatDeps, ChatEvent } from './chat-types.ts'
 
 type Reports<TInput, TOutput, TEvent extends EventObject> = {
@@ -45,7 +46,11 @@ function fromAnswerStream<TInput>(
 ) {
   return fromCallback<EventObject, TInput>(({ input, sendBack }) => {
     const stop = new AbortController()
-    start(input, { onToken: (text) => sendBack({ type: 'chat.token', text }), signal: stop.signal }).then(
+    start(input, {
+      onToken: (text) => sendBack({ type: 'chat.token', text }),
+      onSources: (sources) => sendBack({ type: 'chat.sources', sources }),
+      signal: stop.signal,
+    }).then(
       (reply) => sendBack({ type: 'chat.replied', reply }),
       (error: unknown) => {
         if (!stop.signal.aborted) sendBack({ type: 'chat.answerFailed', error })
@@ -61,6 +66,28 @@ export function chatActors(deps: ChatDeps) {
     listConversations: fromPromise<Conversation[], void>(() => deps.listConversations()),
     listMessages: fromPromise<Message[], { conversationId: string }>(({ input }) =>
       deps.listMessages(input.conversationId),
+    ),
+    /** The messages and the files of a conversation; without its files (logged) rather than not at all. */
+    loadConversation: fromPromise<
+      { messages: Message[]; files: LibraryDocument[] },
+      { conversationId: string }
+    >(async ({ input }) => {
+      const [messages, files] = await Promise.all([
+        deps.listMessages(input.conversationId),
+        deps.listConversationFiles(input.conversationId).catch((error: unknown) => {
+          deps.log.error('Chat: Loading the files of a conversation failed', error)
+          return []
+        }),
+      ])
+      return { messages, files }
+    }),
+    uploadAttachment: fromReportingRequest(
+      (input: { conversationId: string; name: string; content: Blob }) =>
+        deps.uploadFile(input.conversationId, { name: input.name, content: input.content }),
+      {
+        done: (_, document): ChatEvent => ({ type: 'chat.attachmentUploaded', document }),
+        failed: (_, error): ChatEvent => ({ type: 'chat.attachmentFailed', error }),
+      },
     ),
     createConversation: fromPromise<Conversation, { title: string }>(({ input }) =>
       deps.createConversation(input.title),

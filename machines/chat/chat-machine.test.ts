@@ -1,9 +1,10 @@
 import { expect, test, vi } from 'vitest'
 import { createActor, waitFor } from 'xstate'
 import type { Conversation, Message, SendMessageResponse } from '#contracts/chat.ts'
+import { libraryDocument } from '../documents/documents-fixtures.ts'
 import { MAX_STOP_CHECKS, provideChatMachine, STOP_CHECK_DELAY_MS } from './chat-machine.ts'
 import { plainText } from './chat-model.ts'
-import { isAwaitingReplyHere, isStreamingHere } from './chat-selectors.ts'
+import { isAwaitingReplyHere, isStreamingHere, openSourceOf } from './chat-selectors.ts'
 import type { AnswerStream, ChatDeps, ChatEmitted } from './chat-types.ts'
 
 function conversation(id: string, updatedAt: string, extra: Partial<Conversation> = {}): Conversation {
@@ -48,6 +49,8 @@ function fakeDeps(overrides: Partial<ChatDeps> = {}) {
     listConversations: vi.fn<ChatDeps['listConversations']>().mockResolvedValue([older, newer]),
     createConversation: vi.fn<ChatDeps['createConversation']>().mockResolvedValue(created),
     listMessages: vi.fn<ChatDeps['listMessages']>().mockResolvedValue([]),
+    listConversationFiles: vi.fn<ChatDeps['listConversationFiles']>().mockResolvedValue([]),
+    uploadFile: vi.fn<ChatDeps['uploadFile']>(),
     sendMessage: vi.fn<ChatDeps['sendMessage']>().mockResolvedValue(reply),
     regenerate: vi.fn<ChatDeps['regenerate']>().mockResolvedValue(reply),
     renameConversation: vi.fn<ChatDeps['renameConversation']>(async (id, title) =>
@@ -267,16 +270,26 @@ test('a regenerate refused for too many answers says so and keeps the old answer
   expect(chat.getSnapshot().context.draft).toBe('Again?')
 })
 
-test('the answer grows token by token, then the stored reply replaces it', async () => {
+/**
+ * An empty conversation where 'What is in my report?' is sent and its answer streams as the test
+ * says (`stream()`), until `gate` gives the stored reply.
+ */
+async function sendingWithStream() {
   const gate = Promise.withResolvers<SendMessageResponse>()
   let stream: AnswerStream | undefined
-  const { chat } = await openWithMessages([], {
+  const opened = await openWithMessages([], {
     sendMessage: vi.fn((_id, _content, s: AnswerStream) => {
       stream = s
       return gate.promise
     }),
   })
-  chat.send({ type: 'chat.send', content: 'What is in my report?' })
+  opened.chat.send({ type: 'chat.send', content: 'What is in my report?' })
+  return { ...opened, gate, stream: () => stream }
+}
+
+test('the answer grows token by token, then the stored reply replaces it', async () => {
+  const { chat, gate, stream: streamOf } = await sendingWithStream()
+  const stream = streamOf()
   expect(isAwaitingReplyHere(chat.getSnapshot())).toBe(true)
   stream?.onToken('Your report ')
   stream?.onToken('covers')
@@ -657,6 +670,26 @@ test('search keeps the newest query and its hits; an empty query clears them', a
   expect(chat.getSnapshot().context.searchHits).toBeNull()
 })
 
+test('search waits for a pause in the typing: keystrokes in a row ask the server once, for the last query', async () => {
+  const searchConversations = vi.fn<ChatDeps['searchConversations']>()
+  searchConversations.mockResolvedValue([{ session: older, snippet: '**The budget** grew [1]' }])
+  const { chat } = await startChat(fakeDeps({ searchConversations }))
+
+  for (const query of ['b', 'bu', 'bud', 'budg']) chat.send({ type: 'chat.search', query })
+  expect(chat.getSnapshot().hasTag('searching')).toBe(true)
+  expect(searchConversations).not.toHaveBeenCalled()
+  await waitFor(chat, (s) => s.context.searchHits !== null)
+
+  expect(searchConversations.mock.calls).toEqual([['budg']])
+  // The passage is plain text, as the previews are.
+  expect(chat.getSnapshot().context.searchHits?.[0]?.snippet).toBe('The budget grew')
+  // The next keystroke keeps these hits on screen until its own answer.
+  chat.send({ type: 'chat.search', query: 'budge' })
+  expect(chat.getSnapshot().context.searchHits).toHaveLength(1)
+  await waitFor(chat, (s) => !s.hasTag('searching'))
+  expect(searchConversations.mock.calls).toEqual([['budg'], ['budge']])
+})
+
 test('previews are plain text: markdown marks and citation markers are stripped', () => {
   expect(
     plainText(
@@ -722,4 +755,158 @@ test('deleting the open conversation closes it; deleting another one tells nothi
   await waitFor(chat, (s) => s.context.conversations.length === 0)
 
   expect(facts).toEqual([{ type: 'chat.conversationClosed', conversationId: 's-old' }])
+})
+
+const passage = (citation: number, chunkId = `chunk-${citation}`) => ({
+  documentId: 'doc-1',
+  documentName: 'Report.pdf',
+  chunkId,
+  page: citation,
+  link: null,
+  citation,
+  heading: null,
+  quote: `Passage ${citation}`,
+})
+
+test('the passages an answer may cite reach its bubble before its words, so markers show as they come', async () => {
+  const { chat, gate, stream: streamOf } = await sendingWithStream()
+  const stream = streamOf()
+  stream?.onSources([passage(1), passage(2)])
+  stream?.onToken('Q1 grew [1]')
+
+  const bubble = chat.getSnapshot().context.messages.at(-1)
+  expect(bubble?.streaming).toBe(true)
+  expect(bubble?.sources.map((s) => s.citation)).toEqual([1, 2])
+
+  // A passage opened while the answer is written stays open once the answer is stored under its id.
+  chat.send({ type: 'chat.showSource', messageId: bubble?.id ?? '', chunkId: 'chunk-1' })
+  expect(openSourceOf(chat.getSnapshot())?.source.quote).toBe('Passage 1')
+  stream?.onSources([passage(1)])
+  gate.resolve({ ...reply, aiMessage: { ...reply.aiMessage, sources: [passage(1)] } })
+  await idle(chat)
+
+  expect(
+    chat
+      .getSnapshot()
+      .context.messages.at(-1)
+      ?.sources.map((s) => s.citation),
+  ).toEqual([1])
+  expect(chat.getSnapshot().context.openSource).toEqual({ messageId: 'm-ai', chunkId: 'chunk-1' })
+})
+
+test('one passage is open at a time; a new chat, another conversation or Close closes it', async () => {
+  const answer = message('a1', false, 'See [1] and [2].', { sources: [passage(1), passage(2)] })
+  const { chat } = await openWithMessages([message('q1', true, 'Q'), answer])
+
+  chat.send({ type: 'chat.showSource', messageId: 'a1', chunkId: 'chunk-1' })
+  chat.send({ type: 'chat.showSource', messageId: 'a1', chunkId: 'chunk-2' })
+  expect(openSourceOf(chat.getSnapshot())?.source.citation).toBe(2)
+  // A passage no answer on screen cites is not opened.
+  chat.send({ type: 'chat.showSource', messageId: 'a1', chunkId: 'nowhere' })
+  expect(openSourceOf(chat.getSnapshot())?.source.citation).toBe(2)
+
+  chat.send({ type: 'chat.closeSource' })
+  expect(chat.getSnapshot().context.openSource).toBeNull()
+
+  chat.send({ type: 'chat.showSource', messageId: 'a1', chunkId: 'chunk-1' })
+  chat.send({ type: 'chat.new' })
+  expect(chat.getSnapshot().context.openSource).toBeNull()
+})
+
+test('writing the answer again closes its open passage', async () => {
+  const answer = message('a1', false, 'See [1].', { sources: [passage(1)] })
+  const { chat } = await openWithMessages([message('q1', true, 'Q'), answer], {
+    regenerate: vi.fn(() => new Promise<SendMessageResponse>(() => {})),
+  })
+  chat.send({ type: 'chat.showSource', messageId: 'a1', chunkId: 'chunk-1' })
+
+  chat.send({ type: 'chat.regenerate', messageId: 'a1' })
+
+  expect(chat.getSnapshot().context.openSource).toBeNull()
+})
+
+const harbourFile = { name: 'harbour.txt', size: 20_000, type: 'text/plain' }
+const harbourDocument = libraryDocument('harbour.txt', {
+  id: 'doc-h',
+  mimeType: 'text/plain',
+  pages: null,
+  chunks: 2,
+  updatedAt: '2026-03-01T12:00:00.000Z',
+})
+
+test('a file attached in a new chat goes into the conversation its first message creates, before the message', async () => {
+  const order: string[] = []
+  const deps = fakeDeps({
+    createConversation: vi.fn(async () => {
+      order.push('create')
+      return created
+    }),
+    uploadFile: vi.fn(async (conversationId: string) => {
+      order.push(`upload:${conversationId}`)
+      return harbourDocument
+    }),
+    sendMessage: vi.fn(async (conversationId: string) => {
+      order.push(`send:${conversationId}`)
+      return reply
+    }),
+  })
+  const { chat } = await startChat(deps)
+  const started: ChatEmitted[] = []
+  chat.on('chat.conversationStarted', (event) => started.push(event))
+  const content = new Blob(['text'])
+
+  chat.send({ type: 'chat.attach', file: harbourFile, content })
+  expect(chat.getSnapshot().context.attachment).toEqual({ file: harbourFile, content, error: null })
+  chat.send({ type: 'chat.send', content: 'What is the buoy code?' })
+  await idle(chat)
+
+  expect(order).toEqual(['create', 'upload:s-created', 'send:s-created'])
+  expect(deps.uploadFile).toHaveBeenCalledWith('s-created', { name: 'harbour.txt', content })
+  expect(chat.getSnapshot().context.attachment).toBeNull()
+  expect(chat.getSnapshot().context.files).toEqual([harbourDocument])
+  expect(started).toEqual([{ type: 'chat.conversationStarted', conversationId: 's-created' }])
+})
+
+test('a refused attached file fails the first message: text back, file kept with the reason, conversation deleted', async () => {
+  const deps = fakeDeps({
+    uploadFile: vi
+      .fn()
+      .mockRejectedValue(Object.assign(new Error('File size must be at least 10KB.'), { status: 400 })),
+  })
+  const { chat } = await startChat(deps)
+  chat.send({ type: 'chat.attach', file: harbourFile, content: new Blob(['x']) })
+
+  chat.send({ type: 'chat.send', content: 'What is the buoy code?' })
+  await idle(chat)
+
+  const { context } = chat.getSnapshot()
+  expect(context.attachment?.error).toBe('File size must be at least 10KB.')
+  expect(context.draft).toBe('What is the buoy code?')
+  expect(context.messages).toEqual([])
+  expect(context.conversations.map((c) => c.id)).not.toContain('s-created')
+  expect(deps.deleteConversation).toHaveBeenCalledWith('s-created')
+  expect(deps.sendMessage).not.toHaveBeenCalled()
+})
+
+test('an open conversation takes no attachment; its files load with its messages', async () => {
+  const { chat, deps } = await openWithMessages([message('q1', true, 'Hi')], {
+    listConversationFiles: vi.fn().mockResolvedValue([harbourDocument]),
+  })
+
+  chat.send({ type: 'chat.attach', file: harbourFile, content: new Blob(['x']) })
+
+  expect(chat.getSnapshot().context.attachment).toBeNull()
+  expect(chat.getSnapshot().context.files).toEqual([harbourDocument])
+  expect(deps.listConversationFiles).toHaveBeenCalledWith(older._id)
+  chat.send({
+    type: 'chat.fileAdded',
+    conversationId: older._id,
+    document: { ...harbourDocument, id: 'doc-2' },
+  })
+  chat.send({
+    type: 'chat.fileAdded',
+    conversationId: 'elsewhere',
+    document: { ...harbourDocument, id: 'doc-3' },
+  })
+  expect(chat.getSnapshot().context.files.map((f) => f.id)).toEqual(['doc-h', 'doc-2'])
 })

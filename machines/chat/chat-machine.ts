@@ -13,8 +13,12 @@ import {
   type Message,
   type SearchHit,
   type SendMessageResponse,
+  type Source,
 } from '#contracts/chat.ts'
+import type { LibraryDocument } from '#contracts/documents.ts'
 import { actionNotProvided, notProvided } from '#machines/shared/effects.ts'
+import { failureOf } from '#machines/upload/upload-machine.ts'
+import type { FileFacts } from '#machines/upload/upload-rules.ts'
 import { chatActions, chatActors, reportingNotProvided } from './chat-effects.ts'
 import {
   adoptCreatedConversation,
@@ -31,12 +35,14 @@ import {
   noticeOf,
   outgoingOf,
   outgoingTarget,
+  plainText,
   restoreRegenerated,
   startRegenerating,
   startSending,
   stopRegenerated,
   storedStop,
   storeRegenerated,
+  storeStreamSources,
   toConversationItem,
   toMessageItem,
   withFeedback,
@@ -71,16 +77,27 @@ function isSendableText(text: string): boolean {
   return content !== '' && content.length <= MESSAGE_MAX_LENGTH
 }
 
+/** How long History's search waits after a keystroke before it asks the server. */
+export const SEARCH_PAUSE_MS = 250
+
 const chatSetup = setup({
+  delays: { searchPause: SEARCH_PAUSE_MS },
   types: {
     context: {} as ChatContext,
     events: {} as ChatEvent,
     emitted: {} as ChatEmitted,
-    tags: {} as 'loading' | 'sending' | 'streaming' | 'conversationsLoading',
+    tags: {} as 'loading' | 'sending' | 'streaming' | 'conversationsLoading' | 'searching',
   },
   actors: {
     listConversations: notProvided<Conversation[]>('listConversations'),
     listMessages: notProvided<Message[], { conversationId: string }>('listMessages'),
+    loadConversation: notProvided<
+      { messages: Message[]; files: LibraryDocument[] },
+      { conversationId: string }
+    >('loadConversation'),
+    uploadAttachment: reportingNotProvided<{ conversationId: string; name: string; content: Blob }>(
+      'uploadAttachment',
+    ),
     createConversation: notProvided<Conversation, { title: string }>('createConversation'),
     sendMessage: reportingNotProvided<{ conversationId: string; content: string }>('sendMessage'),
     regenerate: reportingNotProvided<{ conversationId: string; messageId: string }>('regenerate'),
@@ -96,11 +113,34 @@ const chatSetup = setup({
     openConversation: assign((_, params: { conversationId: string }) => ({
       selectedConversationId: params.conversationId,
       messages: [],
+      files: [],
+      attachment: null,
+      openSource: null,
+    })),
+    storeFiles: assign((_, params: { files: LibraryDocument[] }) => ({ files: params.files })),
+    addFile: assign(({ context }, params: { conversationId: string; document: LibraryDocument }) =>
+      context.selectedConversationId === params.conversationId
+        ? { files: [...context.files.filter((f) => f.id !== params.document.id), params.document] }
+        : {},
+    ),
+    storeAttachment: assign((_, params: { file: FileFacts; content: Blob }) => ({
+      attachment: { file: params.file, content: params.content, error: null },
+    })),
+    clearAttachment: assign({ attachment: null }),
+    storeAttachmentError: assign(({ context }, params: { error: unknown }) => ({
+      attachment: context.attachment && { ...context.attachment, error: failureOf(params.error) },
     })),
     storeMessages: assign((_, params: { messages: Message[] }) => ({
       messages: params.messages.map(toMessageItem),
     })),
-    clearConversation: assign({ selectedConversationId: null, messages: [] }),
+    clearConversation: assign({ selectedConversationId: null, messages: [], files: [], openSource: null }),
+    showSource: assign((_, params: { messageId: string; chunkId: string }) => ({
+      openSource: { messageId: params.messageId, chunkId: params.chunkId },
+    })),
+    closeSource: assign({ openSource: null }),
+    storeStreamSources: assign(({ context }, params: { sources: Source[] }) =>
+      storeStreamSources(context, params.sources),
+    ),
     showOutgoing: assign(({ context }, params: { content: string }) => startSending(context, params.content)),
     storeCreatedConversation: assign(({ context }, params: { conversation: Conversation }) =>
       adoptCreatedConversation(context, params.conversation),
@@ -155,14 +195,16 @@ const chatSetup = setup({
         s.id === params.conversation._id ? { ...s, title: params.conversation.title } : s,
       ),
     })),
-    storeSearchQuery: assign((_, params: { query: string }) => ({
-      searchQuery: params.query.trim(),
-      searchHits: null,
-    })),
+    // The last hits stay while the next keystroke's search runs (the list does not flash empty);
+    // a cleared search forgets them.
+    storeSearchQuery: assign(({ context }, params: { query: string }) => {
+      const searchQuery = params.query.trim()
+      return { searchQuery, searchHits: searchQuery === '' ? null : context.searchHits }
+    }),
     storeSearchHits: assign((_, params: { hits: SearchHit[] }) => ({
       searchHits: params.hits.map((hit) => ({
         conversation: toConversationItem(hit.session),
-        snippet: hit.snippet,
+        snippet: plainText(hit.snippet),
       })),
     })),
     logFailure: actionNotProvided<{ failure: string; error: unknown }>('logFailure'),
@@ -179,6 +221,11 @@ const chatSetup = setup({
     canRegenerate: ({ context, event }) =>
       event.type === 'chat.regenerate' && canRegenerate(context, event.messageId),
     hasOpenConversation: ({ context }) => context.selectedConversationId !== null,
+    hasAttachment: ({ context }) => context.attachment !== null,
+    isSourceOnScreen: ({ context }, params: { messageId: string; chunkId: string }) =>
+      context.messages.some(
+        (m) => m.id === params.messageId && m.sources.some((s) => s.chunkId === params.chunkId),
+      ),
     isOpenConversation: ({ context }, params: { conversationId: string }) =>
       context.selectedConversationId === params.conversationId,
     canDelete: ({ context }, params: { conversationId: string }) =>
@@ -207,8 +254,12 @@ const deleteCreatedConversation = chatSetup.enqueueActions(({ context, enqueue }
  */
 const announceStarted = chatSetup.enqueueActions(({ context, enqueue }) => {
   const conversationId = createdConversationOf(context)
-  if (conversationId && context.selectedConversationId === conversationId)
-    enqueue.emit({ type: 'chat.conversationStarted', conversationId })
+  const { outgoing } = context
+  if (!outgoing || outgoing.announced || !conversationId || context.selectedConversationId !== conversationId)
+    return
+  enqueue.emit({ type: 'chat.conversationStarted', conversationId })
+  // Once: a file uploaded first announces it, and the message that follows does not again.
+  enqueue.assign({ outgoing: { ...outgoing, announced: true } })
 })
 
 export const chatMachine = chatSetup.createMachine({
@@ -226,6 +277,9 @@ export const chatMachine = chatSetup.createMachine({
     sentCount: 0,
     deletingConversationIds: [],
     ratingMessageIds: [],
+    attachment: null,
+    files: [],
+    openSource: null,
     searchQuery: '',
     searchHits: null,
   },
@@ -327,6 +381,19 @@ export const chatMachine = chatSetup.createMachine({
           ],
           description: 'product §4: deleting the open conversation clears it and resets the selection.',
         },
+        'chat.showSource': {
+          guard: { type: 'isSourceOnScreen', params: ({ event }) => event },
+          actions: { type: 'showSource', params: ({ event }) => event },
+          description: 'One passage at a time, beside the conversation; another citation replaces it.',
+        },
+        'chat.closeSource': { actions: 'closeSource' },
+        'chat.attach': {
+          guard: not('hasOpenConversation'),
+          actions: { type: 'storeAttachment', params: ({ event }) => event },
+          description: 'Only a new chat takes a file in its composer; an open conversation uploads at once.',
+        },
+        'chat.detach': { guard: 'isConversationIdle', actions: 'clearAttachment' },
+        'chat.fileAdded': { actions: { type: 'addFile', params: ({ event }) => event } },
         'chat.rate': {
           guard: {
             type: 'canRate',
@@ -366,11 +433,14 @@ export const chatMachine = chatSetup.createMachine({
         loadingMessages: {
           tags: 'loading',
           invoke: {
-            src: 'listMessages',
+            src: 'loadConversation',
             input: ({ context }) => ({ conversationId: context.selectedConversationId ?? '' }),
             onDone: {
               target: 'idle',
-              actions: { type: 'storeMessages', params: ({ event }) => ({ messages: event.output }) },
+              actions: [
+                { type: 'storeMessages', params: ({ event }) => ({ messages: event.output.messages }) },
+                { type: 'storeFiles', params: ({ event }) => ({ files: event.output.files }) },
+              ],
             },
             onError: {
               target: 'idle',
@@ -412,17 +482,77 @@ export const chatMachine = chatSetup.createMachine({
           invoke: {
             src: 'createConversation',
             input: ({ context }) => ({ title: outgoingOf(context).content }),
-            onDone: {
-              target: 'sendingMessage',
-              actions: {
-                type: 'storeCreatedConversation',
-                params: ({ event }) => ({ conversation: event.output }),
+            onDone: [
+              {
+                guard: 'hasAttachment',
+                target: 'uploadingAttachment',
+                actions: {
+                  type: 'storeCreatedConversation',
+                  params: ({ event }) => ({ conversation: event.output }),
+                },
+                description: 'The file chosen in the new chat goes into the conversation before the message.',
               },
-            },
+              {
+                target: 'sendingMessage',
+                actions: {
+                  type: 'storeCreatedConversation',
+                  params: ({ event }) => ({ conversation: event.output }),
+                },
+              },
+            ],
             onError: {
               target: 'idle',
               actions: ['dropOutgoing', logAs('Creating a conversation')],
               description: 'product §4 step 5: the temporary message goes away silently.',
+            },
+          },
+        },
+        uploadingAttachment: {
+          tags: ['loading', 'sending'],
+          entry: announceStarted,
+          invoke: {
+            src: 'uploadAttachment',
+            input: ({ context }) => {
+              const { conversationId } = outgoingTarget(context)
+              if (!context.attachment) throw new Error('chat: no file to upload')
+              return {
+                conversationId,
+                name: context.attachment.file.name,
+                content: context.attachment.content,
+              }
+            },
+          },
+          on: {
+            'chat.attachmentUploaded': {
+              target: 'sendingMessage',
+              actions: [
+                {
+                  type: 'addFile',
+                  params: ({ context, event }) => ({
+                    conversationId: outgoingTarget(context).conversationId,
+                    document: event.document,
+                  }),
+                },
+                'clearAttachment',
+              ],
+            },
+            'chat.attachmentFailed': {
+              target: 'idle',
+              actions: [
+                deleteCreatedConversation,
+                'forgetCreatedConversation',
+                'dropOutgoing',
+                { type: 'storeAttachmentError', params: ({ event }) => ({ error: event.error }) },
+                logAs('Uploading an attached file'),
+              ],
+              description:
+                'As a failed first message: the text goes back into the composer, the file stays there ' +
+                'with the reason, and the conversation created for them is deleted.',
+            },
+            'chat.stop': {
+              target: 'idle',
+              actions: [deleteCreatedConversation, 'forgetCreatedConversation', 'dropOutgoing'],
+              description: 'Stopped before any word arrived: as if it had not been sent; the file stays.',
             },
           },
         },
@@ -432,6 +562,9 @@ export const chatMachine = chatSetup.createMachine({
           invoke: { src: 'sendMessage', input: ({ context }) => outgoingTarget(context) },
           on: {
             'chat.token': { actions: { type: 'appendToken', params: ({ event }) => ({ text: event.text }) } },
+            'chat.sources': {
+              actions: { type: 'storeStreamSources', params: ({ event }) => ({ sources: event.sources }) },
+            },
             'chat.replied': {
               target: 'idle',
               actions: { type: 'storeReply', params: ({ event }) => ({ reply: event.reply }) },
@@ -511,6 +644,9 @@ export const chatMachine = chatSetup.createMachine({
             'chat.token': {
               actions: { type: 'appendRegenerated', params: ({ event }) => ({ text: event.text }) },
             },
+            'chat.sources': {
+              actions: { type: 'storeStreamSources', params: ({ event }) => ({ sources: event.sources }) },
+            },
             'chat.replied': {
               target: 'idle',
               actions: { type: 'storeRegenerated', params: ({ event }) => ({ reply: event.reply }) },
@@ -538,16 +674,19 @@ export const chatMachine = chatSetup.createMachine({
             actions: { type: 'storeSearchQuery', params: ({ event }) => ({ query: event.query }) },
           },
           {
-            target: '.searching',
+            target: '.typing',
             reenter: true,
             actions: { type: 'storeSearchQuery', params: ({ event }) => ({ query: event.query }) },
-            description: 'A newer search replaces one under way.',
+            description:
+              'Searched as typed: each keystroke restarts the pause, and a newer search replaces one under way.',
           },
         ],
       },
       states: {
         idle: {},
+        typing: { tags: 'searching', after: { searchPause: 'searching' } },
         searching: {
+          tags: 'searching',
           invoke: {
             src: 'searchConversations',
             input: ({ context }) => ({ query: context.searchQuery }),

@@ -15,6 +15,7 @@ import type {
   ChatContext,
   ConversationItem,
   MessageItem,
+  OpenSource,
   Outgoing,
   Regenerating,
   StoppedSend,
@@ -185,6 +186,8 @@ export function startSending(context: ChatContext, text: string): Partial<ChatCo
       conversationId: context.selectedConversationId,
       createdConversation: false,
       answer: '',
+      sources: [],
+      announced: false,
     },
     messages: [...context.messages, shown],
     draft: '',
@@ -225,14 +228,56 @@ export function adoptCreatedConversation(
 export function applyReply(context: ChatContext, reply: SendMessageResponse): Partial<ChatContext> {
   const { tempId } = outgoingOf(context)
   const { conversationId } = outgoingTarget(context)
+  const messages =
+    context.selectedConversationId === conversationId
+      ? withReply(withoutMessage(context.messages, answerIdOf(tempId)), tempId, reply)
+      : context.messages
   return {
     conversations: withReplyInConversation(context.conversations, conversationId, reply),
-    messages:
-      context.selectedConversationId === conversationId
-        ? withReply(withoutMessage(context.messages, answerIdOf(tempId)), tempId, reply)
-        : context.messages,
+    messages,
     outgoing: null,
+    openSource: followOpenSource(context.openSource, messages, answerIdOf(tempId), reply.aiMessage._id),
   }
+}
+
+/**
+ * The passage open beside the conversation, once the answers on screen changed: still open when
+ * its answer (renamed `from` → `to` when it took its stored id) still cites it; closed otherwise.
+ */
+export function followOpenSource(
+  open: OpenSource | null,
+  messages: MessageItem[],
+  from?: string,
+  to?: string,
+): OpenSource | null {
+  if (!open) return null
+  const messageId = open.messageId === from && to !== undefined ? to : open.messageId
+  const message = messages.find((m) => m.id === messageId)
+  return message?.sources.some((s) => s.chunkId === open.chunkId) ? { ...open, messageId } : null
+}
+
+const onScreen = (context: ChatContext, r: Regenerating) =>
+  context.selectedConversationId === r.conversationId
+
+/**
+ * The stream's `sources`: before the first word, the passages the answer may cite, so each
+ * marker shows as a citation as it is written; after the last, those it cited (`done` repeats them).
+ */
+export function storeStreamSources(context: ChatContext, sources: Source[]): Partial<ChatContext> {
+  const shown = uniqueSources(sources)
+  if (context.outgoing) {
+    const id = answerIdOf(context.outgoing.tempId)
+    const messages = context.messages.map((m) => (m.id === id ? { ...m, sources: shown } : m))
+    return {
+      outgoing: { ...context.outgoing, sources },
+      messages,
+      openSource: followOpenSource(context.openSource, messages),
+    }
+  }
+  const r = context.regenerating
+  if (!r || !onScreen(context, r)) return {}
+  const messages = context.messages.map((m) => (m.id === r.messageId ? { ...m, sources: shown } : m))
+  return { messages, openSource: followOpenSource(context.openSource, messages) }
 }
 
 /** The id the answer on its way is shown with until the server's answer replaces it. */
@@ -250,7 +295,7 @@ export function appendToken(context: ChatContext, text: string): Partial<ChatCon
     content: answer,
     time: new Date().toISOString(),
     feedback: null,
-    sources: [],
+    sources: uniqueSources(outgoing.sources),
     stopped: false,
     streaming: true,
   }
@@ -269,10 +314,15 @@ export function appendToken(context: ChatContext, text: string): Partial<ChatCon
 export function dropOutgoing(context: ChatContext): Partial<ChatContext> {
   const { outgoing } = context
   if (!outgoing) return {}
+  const messages = withoutMessage(
+    withoutMessage(context.messages, outgoing.tempId),
+    answerIdOf(outgoing.tempId),
+  )
   return {
-    messages: withoutMessage(withoutMessage(context.messages, outgoing.tempId), answerIdOf(outgoing.tempId)),
+    messages,
     outgoing: null,
     draft: context.draft === '' ? outgoing.content : context.draft,
+    openSource: followOpenSource(context.openSource, messages),
   }
 }
 
@@ -326,11 +376,18 @@ export function adoptStoredStop(context: ChatContext, messages: Message[]): Part
   const stored = storedStop(context, messages)
   if (!stop || !stored) return { stoppedSend: null }
   const shown = context.messages.some((m) => m.id === stop.tempId)
+  const onScreenNow = shown
+    ? withReply(withoutMessage(context.messages, answerIdOf(stop.tempId)), stop.tempId, stored)
+    : context.messages
   return {
     stoppedSend: null,
-    messages: shown
-      ? withReply(withoutMessage(context.messages, answerIdOf(stop.tempId)), stop.tempId, stored)
-      : context.messages,
+    messages: onScreenNow,
+    openSource: followOpenSource(
+      context.openSource,
+      onScreenNow,
+      answerIdOf(stop.tempId),
+      stored.aiMessage._id,
+    ),
   }
 }
 
@@ -349,24 +406,18 @@ export function startRegenerating(context: ChatContext, messageId: string): Part
   const previous = context.messages.find((m) => m.id === messageId)
   if (!previous || context.selectedConversationId === null) return {}
   const regenerating: Regenerating = { conversationId: context.selectedConversationId, messageId, previous }
-  return {
-    regenerating,
-    notice: null,
-    messages: context.messages.map((m) =>
-      m.id === messageId
-        ? { ...m, content: '', sources: [], feedback: null, stopped: false, streaming: true }
-        : m,
-    ),
-  }
+  const messages = context.messages.map((m) =>
+    m.id === messageId
+      ? { ...m, content: '', sources: [], feedback: null, stopped: false, streaming: true }
+      : m,
+  )
+  return { regenerating, notice: null, messages, openSource: followOpenSource(context.openSource, messages) }
 }
 
 function regeneratingOf(context: ChatContext): Regenerating {
   if (!context.regenerating) throw new Error('chat: no answer is being written again')
   return context.regenerating
 }
-
-const onScreen = (context: ChatContext, r: Regenerating) =>
-  context.selectedConversationId === r.conversationId
 
 export function appendRegenerated(context: ChatContext, text: string): Partial<ChatContext> {
   const r = regeneratingOf(context)

@@ -3,8 +3,10 @@
  * awaited or being written in the conversation on screen, which answer may be written again, and
  * the open conversation's title. Pure functions of the snapshot, for `useSelector`.
  */
+import type { Source } from '#contracts/chat.ts'
 import type { ChatSnapshot } from './chat-machine.ts'
 import { answerIdOf, canRegenerate } from './chat-model.ts'
+import type { MessageItem } from './chat-types.ts'
 
 /**
  * The typing indicator (product §2): a reply is awaited for the conversation on screen and none of
@@ -40,4 +42,18 @@ export function regenerableIdOf(snapshot: ChatSnapshot): string | null {
 export function openTitleOf(snapshot: ChatSnapshot): string | null {
   const { conversations, selectedConversationId } = snapshot.context
   return conversations.find((c) => c.id === selectedConversationId)?.title ?? null
+}
+
+/** The passage open beside the conversation, with the answer that cites it; null when none is. */
+export function openSourceOf(snapshot: ChatSnapshot): { message: MessageItem; source: Source } | null {
+  const open = snapshot.context.openSource
+  if (!open) return null
+  const message = snapshot.context.messages.find((m) => m.id === open.messageId)
+  const source = message?.sources.find((s) => s.chunkId === open.chunkId)
+  return message && source ? { message, source } : null
+}
+
+/** The file attached in a new chat is being uploaded, before its message is sent. */
+export function isAttachingHere(snapshot: ChatSnapshot): boolean {
+  return snapshot.matches({ reply: 'uploadingAttachment' })
 }

@@ -11,7 +11,9 @@ import type {
   SendMessageResponse,
   Source,
 } from '#contracts/chat.ts'
+import type { LibraryDocument } from '#contracts/documents.ts'
 import type { Logger } from '#machines/shared/effects.ts'
+import type { FileFacts } from '#machines/upload/upload-rules.ts'
 
 /** product §3: the UI keeps id, title, lastMessage, timestamp, messageCount. */
 export type ConversationItem = {
@@ -49,6 +51,10 @@ export type Outgoing = {
   createdConversation: boolean
   /** The answer so far, as it streams in. */
   answer: string
+  /** The passages its markers may name (the stream's first `sources`), until the answer is stored. */
+  sources: Source[]
+  /** The app was told the conversation created for it started (once). */
+  announced: boolean
 }
 
 /**
@@ -64,6 +70,20 @@ export type StoppedSend = {
   /** How many times the conversation's messages were fetched to find it. */
   checks: number
 }
+
+/**
+ * A file chosen in a new chat before its first message (a chip in the composer): it is uploaded
+ * into the conversation that message creates, before the message is sent, so the answer can use it.
+ */
+export type Attachment = {
+  file: FileFacts
+  content: Blob
+  /** Why the last try to upload it failed (the server's sentence, or ours); null otherwise. */
+  error: string | null
+}
+
+/** A source of an answer on screen, named by the answer's id and the passage's chunk. */
+export type OpenSource = { messageId: string; chunkId: string }
 
 /** The last answer being written again: the old one comes back if that fails. */
 export type Regenerating = { conversationId: string; messageId: string; previous: MessageItem }
@@ -90,6 +110,12 @@ export type ChatContext = {
   /** Deletions and feedback waiting for the server (one at a time per conversation / message). */
   deletingConversationIds: string[]
   ratingMessageIds: string[]
+  /** The file waiting in the composer of a new chat, or null. */
+  attachment: Attachment | null
+  /** The files uploaded into the conversation on screen, oldest first. */
+  files: LibraryDocument[]
+  /** The passage open beside the conversation (a citation's), or null. */
+  openSource: OpenSource | null
   /** The search typed in History ('' for none) and what it found (null until it answers). */
   searchQuery: string
   searchHits: { conversation: ConversationItem; snippet: string }[] | null
@@ -107,6 +133,14 @@ export type ChatIntent =
   | { type: 'chat.regenerate'; messageId: string }
   | { type: 'chat.rename'; conversationId: string; title: string }
   | { type: 'chat.search'; query: string }
+  /** Opens a passage an answer cites beside the conversation; one at a time. */
+  | { type: 'chat.showSource'; messageId: string; chunkId: string }
+  /** A file for the first message of a new chat; another one replaces it. */
+  | { type: 'chat.attach'; file: FileFacts; content: Blob }
+  | { type: 'chat.detach' }
+  /** A file the upload dialog put into a conversation. */
+  | { type: 'chat.fileAdded'; conversationId: string; document: LibraryDocument }
+  | { type: 'chat.closeSource' }
 
 /** What the delete and feedback effects report back (several can be in flight at once). */
 export type ChatReport =
@@ -118,8 +152,13 @@ export type ChatReport =
   | { type: 'chat.renameFailed'; conversationId: string; error: unknown }
   /** What the streamed answer (a send or a regenerate) reports as it is written. */
   | { type: 'chat.token'; text: string }
+  /** The passages the answer may cite (before its first word), or did cite (after its last). */
+  | { type: 'chat.sources'; sources: Source[] }
   | { type: 'chat.replied'; reply: SendMessageResponse }
   | { type: 'chat.answerFailed'; error: unknown }
+  /** What uploading the file attached in a new chat reports. */
+  | { type: 'chat.attachmentUploaded'; document: LibraryDocument }
+  | { type: 'chat.attachmentFailed'; error: unknown }
 
 export type ChatEvent = ChatIntent | ChatReport
 
@@ -132,13 +171,21 @@ export type ChatEmitted =
   | { type: 'chat.conversationStarted'; conversationId: string }
   | { type: 'chat.conversationClosed'; conversationId: string }
 
-export type AnswerStream = { onToken: (text: string) => void; signal: AbortSignal }
+export type AnswerStream = {
+  onToken: (text: string) => void
+  onSources: (sources: Source[]) => void
+  signal: AbortSignal
+}
 
 /** The chat API of src/api/chat.ts satisfies this as it is; the app adds its logger. */
 export type ChatDeps = {
   listConversations: () => Promise<Conversation[]>
   createConversation: (title: string) => Promise<Conversation>
   listMessages: (conversationId: string) => Promise<Message[]>
+  /** The files uploaded into a conversation (product §7, ours). */
+  listConversationFiles: (conversationId: string) => Promise<LibraryDocument[]>
+  /** The spec's upload into a conversation; resolves once the file is read (or after a while). */
+  uploadFile: (conversationId: string, file: { name: string; content: Blob }) => Promise<LibraryDocument>
   /** The streamed send: `onToken` gets the answer as it is written; `signal` stops it. */
   sendMessage: (conversationId: string, content: string, stream: AnswerStream) => Promise<SendMessageResponse>
   /** Writes the last answer again, streamed the same way; resolves with the replaced answer. */

@@ -1,5 +1,6 @@
 import { expect, test, vi } from 'vitest'
 import { createActor, waitFor } from 'xstate'
+import { libraryDocument } from '../documents/documents-fixtures.ts'
 import { provideUploadMachine, UPLOAD_MESSAGES, type UploadDeps, uploadMachine } from './upload-machine.ts'
 import {
   type FileFacts,
@@ -44,7 +45,13 @@ test('opens with no file and nothing to upload', () => {
 
   expect(upload.getSnapshot().hasTag('open')).toBe(true)
   expect(upload.getSnapshot().hasTag('ready')).toBe(false)
-  expect(upload.getSnapshot().context).toEqual({ file: null, content: null, error: null, notice: null })
+  expect(upload.getSnapshot().context).toEqual({
+    into: 'chat',
+    file: null,
+    content: null,
+    error: null,
+    notice: null,
+  })
 })
 
 test('a rejected file is named with the reason and cannot be uploaded', () => {
@@ -58,6 +65,7 @@ test('a rejected file is named with the reason and cannot be uploaded', () => {
   expect(snapshot.hasTag('open')).toBe(true)
   expect(snapshot.hasTag('ready')).toBe(false)
   expect(snapshot.context).toEqual({
+    into: 'chat',
     file: pdf(100),
     content: null,
     error: UPLOAD_ERRORS.tooSmall,
@@ -82,7 +90,9 @@ test("'Upload to Drive' sends the file to Drive and stays open with the server's
   const message = 'report.pdf is in your Google Drive and in your library.'
   const uploadToDrive = vi.fn<UploadDeps['uploadToDrive']>().mockResolvedValue({ message })
   const uploadFile = vi.fn<UploadDeps['uploadFile']>()
-  const upload = createActor(provideUploadMachine({ uploadFile, uploadToDrive })).start()
+  const upload = createActor(
+    provideUploadMachine({ uploadFile, uploadToDrive, uploadToLibrary: vi.fn() }),
+  ).start()
   const content = new Blob(['%PDF'])
   upload.send({ type: 'upload.open' })
   upload.send({ type: 'upload.choose', file: pdf(20_000), content })
@@ -101,7 +111,9 @@ test("'Upload to Drive' sends the file to Drive and stays open with the server's
 
 test('after a Drive upload, choosing another file clears the sentence and enables the buttons', async () => {
   const uploadToDrive = vi.fn<UploadDeps['uploadToDrive']>().mockResolvedValue({ message: 'Done.' })
-  const upload = createActor(provideUploadMachine({ uploadFile: vi.fn(), uploadToDrive })).start()
+  const upload = createActor(
+    provideUploadMachine({ uploadFile: vi.fn(), uploadToDrive, uploadToLibrary: vi.fn() }),
+  ).start()
   upload.send({ type: 'upload.open' })
   upload.send({ type: 'upload.choose', file: pdf(20_000), content: new Blob(['x']) })
   upload.send({ type: 'upload.submit', destination: 'drive' })
@@ -119,7 +131,9 @@ test("a refused Drive upload keeps the dialog open with the server's sentence; a
     .fn<UploadDeps['uploadToDrive']>()
     .mockRejectedValueOnce(Object.assign(new Error(notConnected), { status: 409 }))
     .mockRejectedValueOnce(Object.assign(new Error('Internal error'), { status: 500 }))
-  const upload = createActor(provideUploadMachine({ uploadFile: vi.fn(), uploadToDrive })).start()
+  const upload = createActor(
+    provideUploadMachine({ uploadFile: vi.fn(), uploadToDrive, uploadToLibrary: vi.fn() }),
+  ).start()
   upload.send({ type: 'upload.open' })
   upload.send({ type: 'upload.choose', file: pdf(20_000), content: new Blob(['x']) })
 
@@ -135,9 +149,15 @@ test("a refused Drive upload keeps the dialog open with the server's sentence; a
   expect(upload.getSnapshot().hasTag('ready')).toBe(true)
 })
 
-test("'Upload' sends the file to the open conversation, then closes", async () => {
-  const uploadFile = vi.fn<UploadDeps['uploadFile']>().mockResolvedValue({})
-  const upload = createActor(provideUploadMachine({ uploadFile, uploadToDrive: vi.fn() })).start()
+const stored = libraryDocument('report.pdf', { id: 'doc-1', pages: 2, chunks: 3 })
+
+test("'Upload' sends the file to the open conversation, then closes and says what it uploaded", async () => {
+  const uploadFile = vi.fn<UploadDeps['uploadFile']>().mockResolvedValue(stored)
+  const upload = createActor(
+    provideUploadMachine({ uploadFile, uploadToDrive: vi.fn(), uploadToLibrary: vi.fn() }),
+  ).start()
+  const uploaded: unknown[] = []
+  upload.on('upload.uploaded', (event) => uploaded.push(event))
   const content = new Blob(['%PDF'])
   upload.send({ type: 'upload.open' })
   upload.send({ type: 'upload.choose', file: pdf(20_000), content })
@@ -147,6 +167,7 @@ test("'Upload' sends the file to the open conversation, then closes", async () =
   expect(upload.getSnapshot().hasTag('uploading')).toBe(true)
   await waitFor(upload, (s) => s.matches('closed'))
   expect(uploadFile).toHaveBeenCalledWith({ conversationId: 'conversation-1', file: pdf(20_000), content })
+  expect(uploaded).toEqual([{ type: 'upload.uploaded', conversationId: 'conversation-1', document: stored }])
 })
 
 test("a refused upload keeps the dialog open with the server's sentence; a failure with ours", async () => {
@@ -154,7 +175,9 @@ test("a refused upload keeps the dialog open with the server's sentence; a failu
     .fn<UploadDeps['uploadFile']>()
     .mockRejectedValueOnce(Object.assign(new Error('File size must be at least 10KB.'), { status: 400 }))
     .mockRejectedValueOnce(Object.assign(new Error('fetch failed'), { status: 0 }))
-  const upload = createActor(provideUploadMachine({ uploadFile, uploadToDrive: vi.fn() })).start()
+  const upload = createActor(
+    provideUploadMachine({ uploadFile, uploadToDrive: vi.fn(), uploadToLibrary: vi.fn() }),
+  ).start()
   upload.send({ type: 'upload.open' })
   upload.send({ type: 'upload.choose', file: pdf(20_000), content: new Blob(['x']) })
 
@@ -166,16 +189,46 @@ test("a refused upload keeps the dialog open with the server's sentence; a failu
   await waitFor(upload, (s) => s.matches({ open: 'accepted' }) && s.context.error === UPLOAD_MESSAGES.failed)
 })
 
-test("'Upload' with no conversation open says to open one, and sends nothing", () => {
+test("'Upload' in a new chat hands the file to the composer and closes, uploading nothing yet", () => {
   const uploadFile = vi.fn<UploadDeps['uploadFile']>()
-  const upload = createActor(provideUploadMachine({ uploadFile, uploadToDrive: vi.fn() })).start()
+  const upload = createActor(
+    provideUploadMachine({ uploadFile, uploadToDrive: vi.fn(), uploadToLibrary: vi.fn() }),
+  ).start()
+  const attached: unknown[] = []
+  upload.on('upload.attached', (event) => attached.push(event))
+  const content = new Blob(['x'])
   upload.send({ type: 'upload.open' })
-  upload.send({ type: 'upload.choose', file: pdf(20_000), content: new Blob(['x']) })
+  upload.send({ type: 'upload.choose', file: pdf(20_000), content })
 
   upload.send({ type: 'upload.submit', destination: 'chat', conversationId: null })
 
-  expect(upload.getSnapshot().context.error).toBe(UPLOAD_MESSAGES.noConversation)
+  expect(upload.getSnapshot().matches('closed')).toBe(true)
+  expect(attached).toEqual([{ type: 'upload.attached', file: pdf(20_000), content }])
   expect(uploadFile).not.toHaveBeenCalled()
+})
+
+test("opened from Documents, 'Upload' puts the file in the library alone, whatever conversation is open", async () => {
+  const uploadToLibrary = vi.fn<UploadDeps['uploadToLibrary']>().mockResolvedValue(stored)
+  const uploadFile = vi.fn<UploadDeps['uploadFile']>()
+  const upload = createActor(
+    provideUploadMachine({ uploadFile, uploadToDrive: vi.fn(), uploadToLibrary }),
+  ).start()
+  const uploaded: unknown[] = []
+  upload.on('upload.uploaded', (event) => uploaded.push(event))
+  const content = new Blob(['x'])
+  upload.send({ type: 'upload.open', into: 'library' })
+  upload.send({ type: 'upload.choose', file: pdf(20_000), content })
+
+  upload.send({ type: 'upload.submit', destination: 'chat', conversationId: 'conversation-1' })
+
+  expect(upload.getSnapshot().hasTag('uploading')).toBe(true)
+  await waitFor(upload, (s) => s.matches('closed'))
+  expect(uploadToLibrary).toHaveBeenCalledWith({ file: pdf(20_000), content })
+  expect(uploadFile).not.toHaveBeenCalled()
+  expect(uploaded).toEqual([{ type: 'upload.uploaded', conversationId: null, document: stored }])
+  // The next opening from the chat uploads into the chat again.
+  upload.send({ type: 'upload.open' })
+  expect(upload.getSnapshot().context.into).toBe('chat')
 })
 
 test('closing forgets the file; reopening starts empty', () => {
@@ -186,6 +239,12 @@ test('closing forgets the file; reopening starts empty', () => {
   upload.send({ type: 'upload.close' })
   upload.send({ type: 'upload.open' })
 
-  expect(upload.getSnapshot().context).toEqual({ file: null, content: null, error: null, notice: null })
+  expect(upload.getSnapshot().context).toEqual({
+    into: 'chat',
+    file: null,
+    content: null,
+    error: null,
+    notice: null,
+  })
   expect(upload.getSnapshot().hasTag('ready')).toBe(false)
 })

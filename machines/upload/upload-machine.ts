@@ -1,23 +1,30 @@
 /**
  * The Upload dialog (product §2, §5): closed, or open with no file, a rejected file (the reason to
- * show) or an accepted one. 'Upload' sends the file to the open conversation's upload call (it
- * lands in the person's library and is read at once, so the next question can use it) and
- * closes once the server has it. 'Upload to Drive' puts the file in the person's Google Drive
- * (which syncs it into the library) and stays open with the server's sentence on where it stands.
- * A refusal keeps the dialog open with the server's sentence. The calls come from
- * provideUploadMachine(deps).
+ * show) or an accepted one. Opened from the chat, 'Upload' sends the file to the open
+ * conversation's upload call (it lands in the person's library and is read at once, so the next
+ * question can use it) and closes once the server has it; in a new chat it hands the file to the
+ * composer instead (`upload.attached`: it goes with the first message, D88). Opened from the
+ * Documents section, 'Upload' puts it in the library alone. 'Upload to Drive' puts the file in the
+ * person's Google Drive (which syncs it into the library) and stays open with the server's
+ * sentence on where it stands. A refusal keeps the dialog open with the server's sentence. What
+ * was uploaded is emitted (`upload.uploaded`). The calls come from provideUploadMachine(deps).
  */
-import { assertEvent, assign, fromPromise, setup } from 'xstate'
+import { assertEvent, assign, emit, fromPromise, setup } from 'xstate'
+import type { LibraryDocument } from '#contracts/documents.ts'
 import { messageOf, notProvided, statusOf } from '#machines/shared/effects.ts'
 import { type FileFacts, uploadError } from './upload-rules.ts'
 
 export const UPLOAD_MESSAGES = {
   failed: 'Upload failed. Try again.',
   driveFailed: 'Upload to Google Drive failed. Try again.',
-  noConversation: 'Open a conversation first: the file is added to it and to your library.',
 } as const
 
+/** Where 'Upload' puts the file: the chat's conversation (or its first message), or the library alone. */
+export type UploadPlace = 'chat' | 'library'
+
 export type UploadContext = {
+  /** Where the dialog was opened from, which says what 'Upload' does. */
+  into: UploadPlace
   file: FileFacts | null
   /** The chosen file's bytes (a browser File); null until one is chosen. */
   content: Blob | null
@@ -27,7 +34,7 @@ export type UploadContext = {
 }
 
 export type UploadEvent =
-  | { type: 'upload.open' }
+  | { type: 'upload.open'; into?: UploadPlace }
   | { type: 'upload.close' }
   | { type: 'upload.choose'; file: FileFacts; content?: Blob }
   /** 'Upload to Drive' or 'Upload'; `conversationId`: the conversation on screen, if any. */
@@ -36,15 +43,22 @@ export type UploadEvent =
 export type UploadInput = { conversationId: string; file: FileFacts; content: Blob }
 export type DriveUploadInput = { file: FileFacts; content: Blob }
 
+/** What the dialog tells the app: a file for the composer of a new chat, or a file uploaded. */
+export type UploadEmitted =
+  | { type: 'upload.attached'; file: FileFacts; content: Blob }
+  | { type: 'upload.uploaded'; conversationId: string | null; document: LibraryDocument }
+
 export type UploadDeps = {
   /** Sends the file to the conversation's upload call; resolves once the server stored it. */
-  uploadFile: (input: UploadInput) => Promise<unknown>
+  uploadFile: (input: UploadInput) => Promise<LibraryDocument>
+  /** Sends the file to the library alone (the Documents section). */
+  uploadToLibrary: (input: DriveUploadInput) => Promise<LibraryDocument>
   /** Sends the file to the person's Google Drive; resolves with the server's sentence. */
   uploadToDrive: (input: DriveUploadInput) => Promise<{ message: string }>
 }
 
 /** A 4xx carries the server's sentence (the spec's size and type rules); other failures get ours. */
-function failureOf(error: unknown, fallback: string = UPLOAD_MESSAGES.failed): string {
+export function failureOf(error: unknown, fallback: string = UPLOAD_MESSAGES.failed): string {
   const status = statusOf(error)
   if (status !== undefined && status >= 400 && status < 500) return messageOf(error) ?? fallback
   // 503 carries a sentence too ("Google Drive is not configured…", "…busy right now…").
@@ -56,10 +70,12 @@ export const uploadMachine = setup({
   types: {
     context: {} as UploadContext,
     events: {} as UploadEvent,
+    emitted: {} as UploadEmitted,
     tags: {} as 'open' | 'ready' | 'uploading' | 'uploadingToDrive',
   },
   actors: {
-    uploadFile: notProvided<unknown, UploadInput>('uploadFile'),
+    uploadFile: notProvided<{ conversationId: string; document: LibraryDocument }, UploadInput>('uploadFile'),
+    uploadToLibrary: notProvided<LibraryDocument, DriveUploadInput>('uploadToLibrary'),
     uploadToDrive: notProvided<{ message: string }, DriveUploadInput>('uploadToDrive'),
   },
   actions: {
@@ -70,23 +86,35 @@ export const uploadMachine = setup({
       notice: null,
     })),
     clearFile: assign({ file: null, content: null, error: null, notice: null }),
+    storePlace: assign((_, params: { into: UploadPlace }) => ({ into: params.into })),
+    handOver: emit(({ context }) => {
+      if (!context.file || !context.content) throw new Error('Attaching needs an accepted file')
+      return { type: 'upload.attached' as const, file: context.file, content: context.content }
+    }),
     setError: assign((_, params: { error: string }) => ({ error: params.error })),
     setNotice: assign((_, params: { notice: string }) => ({ notice: params.notice, error: null })),
   },
   guards: {
     isAcceptable: (_, params: { file: FileFacts }) => uploadError(params.file) === null,
+    toLibrary: ({ context, event }) =>
+      event.type === 'upload.submit' && event.destination === 'chat' && context.into === 'library',
     toConversation: ({ event }) =>
       event.type === 'upload.submit' && event.destination === 'chat' && Boolean(event.conversationId),
-    toChatWithoutConversation: ({ event }) => event.type === 'upload.submit' && event.destination === 'chat',
+    toNewChat: ({ event }) => event.type === 'upload.submit' && event.destination === 'chat',
   },
 }).createMachine({
   id: 'upload',
-  context: { file: null, content: null, error: null, notice: null },
+  context: { into: 'chat', file: null, content: null, error: null, notice: null },
   initial: 'closed',
   states: {
     closed: {
       entry: 'clearFile',
-      on: { 'upload.open': 'open' },
+      on: {
+        'upload.open': {
+          target: 'open',
+          actions: { type: 'storePlace', params: ({ event }) => ({ into: event.into ?? 'chat' }) },
+        },
+      },
     },
     open: {
       tags: 'open',
@@ -120,10 +148,14 @@ export const uploadMachine = setup({
           tags: 'ready',
           on: {
             'upload.submit': [
+              { guard: 'toLibrary', target: 'uploadingToLibrary' },
               { guard: 'toConversation', target: 'uploading' },
               {
-                guard: 'toChatWithoutConversation',
-                actions: { type: 'setError', params: { error: UPLOAD_MESSAGES.noConversation } },
+                guard: 'toNewChat',
+                target: '#upload.closed',
+                actions: 'handOver',
+                description:
+                  'A new chat has no conversation yet: the file waits in the composer and goes with the first message.',
               },
               { target: 'uploadingToDrive' },
             ],
@@ -140,7 +172,14 @@ export const uploadMachine = setup({
               }
               return { conversationId: event.conversationId, file: context.file, content: context.content }
             },
-            onDone: '#upload.closed',
+            onDone: {
+              target: '#upload.closed',
+              actions: emit(({ event }) => ({
+                type: 'upload.uploaded' as const,
+                conversationId: event.output.conversationId,
+                document: event.output.document,
+              })),
+            },
             onError: {
               target: 'accepted',
               actions: { type: 'setError', params: ({ event }) => ({ error: failureOf(event.error) }) },
@@ -148,6 +187,29 @@ export const uploadMachine = setup({
           },
           on: { 'upload.close': {}, 'upload.choose': {} },
           description: 'Waits for the server: closing or choosing another file is ignored meanwhile.',
+        },
+        uploadingToLibrary: {
+          tags: 'uploading',
+          invoke: {
+            src: 'uploadToLibrary',
+            input: ({ context }) => {
+              if (!context.file || !context.content) throw new Error('An upload needs an accepted file')
+              return { file: context.file, content: context.content }
+            },
+            onDone: {
+              target: '#upload.closed',
+              actions: emit(({ event }) => ({
+                type: 'upload.uploaded' as const,
+                conversationId: null,
+                document: event.output,
+              })),
+            },
+            onError: {
+              target: 'accepted',
+              actions: { type: 'setError', params: ({ event }) => ({ error: failureOf(event.error) }) },
+            },
+          },
+          on: { 'upload.close': {}, 'upload.choose': {} },
         },
         uploadingToDrive: {
           tags: 'uploadingToDrive',
@@ -184,7 +246,11 @@ export const uploadMachine = setup({
 export function provideUploadMachine(deps: UploadDeps) {
   return uploadMachine.provide({
     actors: {
-      uploadFile: fromPromise(({ input }) => deps.uploadFile(input)),
+      uploadFile: fromPromise(async ({ input }) => ({
+        conversationId: input.conversationId,
+        document: await deps.uploadFile(input),
+      })),
+      uploadToLibrary: fromPromise(({ input }) => deps.uploadToLibrary(input)),
       uploadToDrive: fromPromise(({ input }) => deps.uploadToDrive(input)),
     },
   })

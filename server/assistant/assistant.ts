@@ -51,10 +51,12 @@ export type Question = {
 export type StageTimer = (stage: string, ms: number) => void
 
 /**
- * An answer in the making: its text as it comes (`tokens`), then the passages it used, which
+ * An answer in the making: the passages it may cite, each with its [n], known before it is
+ * written (`candidates`); its text as it comes (`tokens`); then the passages it used, which
  * depend on what it cited.
  */
 export type AnswerDraft = {
+  candidates(): UsedPassage[]
   tokens(signal?: AbortSignal): AsyncIterable<string>
   sourcesFor(content: string): UsedPassage[]
 }
@@ -116,6 +118,7 @@ export function createAssistant({ retrieve, llm }: { retrieve: Retrieve; llm: Ll
       if (!llm) {
         const { content, used } = extractiveAnswer(input.question, passages)
         return {
+          candidates: () => used.map(uncited),
           // One event per paragraph: the UI has one path whether or not a model answers.
           async *tokens() {
             const parts = content.split(/(?<=\n\n)/)
@@ -127,6 +130,7 @@ export function createAssistant({ retrieve, llm }: { retrieve: Retrieve; llm: Ll
       const prompt = buildPrompt(input.question, passages, turns)
       const model = llm
       return {
+        candidates: () => numbered(passages),
         tokens: (signal) =>
           capped(model.stream(prompt, { signal }), model.maxTokens * ANSWER_CHARS_PER_TOKEN),
         sourcesFor: (content) => citedOrAll(content, passages),
@@ -186,7 +190,12 @@ function uncited(p: Passage): UsedPassage {
  */
 export function citedOrAll(content: string, passages: Passage[]): UsedPassage[] {
   const cited = new Set([...content.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])))
-  const numbered = passages.map((p, i) => ({ ...p, citation: i + 1 }))
-  const picked = numbered.filter((p) => cited.has(p.citation))
-  return picked.length > 0 ? picked : numbered
+  const all = numbered(passages)
+  const picked = all.filter((p) => cited.has(p.citation))
+  return picked.length > 0 ? picked : all
+}
+
+/** The passages as the prompt numbers them: [1] is the first. */
+function numbered(passages: Passage[]): (Passage & { citation: number })[] {
+  return passages.map((p, i) => ({ ...p, citation: i + 1 }))
 }

@@ -28,7 +28,7 @@ export function toMessageDto(m: MessageRecord): Message {
   }
 }
 
-function toSourceDto(s: SourceSnapshot): Source {
+export function toSourceDto(s: SourceSnapshot): Source {
   return {
     documentId: s.documentId,
     documentName: s.documentName,

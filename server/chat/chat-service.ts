@@ -20,7 +20,7 @@ import { type AnswerDraft, type Assistant, type StageTimer, timed } from '../ass
 import { LlmAbortedError, LlmUnavailableError } from '../assistant/llm.ts'
 import { MAX_HISTORY_TURNS } from '../assistant/prompt.ts'
 import { serverError } from '../http/errors.ts'
-import { toConversationDto, toMessageDto, toSourceSnapshot } from './chat-dto.ts'
+import { toConversationDto, toMessageDto, toSourceDto, toSourceSnapshot } from './chat-dto.ts'
 import type { ChatRepository } from './chat-repository.ts'
 
 export const CONVERSATION_NOT_FOUND = 'Conversation not found'
@@ -126,8 +126,13 @@ export function createChatService({ chats, assistant, now, answersPerPerson }: D
       try {
         let text = ''
         let stopped = false
+        let announced = false
         try {
           for await (const token of draft.tokens(signal)) {
+            // With the first word, the passages its markers may name: the browser shows each [n]
+            // as a citation the moment it is written, not only once the answer is complete.
+            if (!announced) sink.sources(draft.candidates().map((p) => toSourceDto(toSourceSnapshot(p))))
+            announced = true
             text += token
             sink.token(token)
             if (signal.aborted) break
@@ -350,6 +355,7 @@ export function createChatService({ chats, assistant, now, answersPerPerson }: D
  * the run ends as any answer stopped before its first word does (D20: nothing is stored).
  */
 const NOTHING_WRITTEN: AnswerDraft = {
+  candidates: () => [],
   async *tokens() {},
   sourcesFor: () => [],
 }

@@ -415,3 +415,29 @@ export const driveSyncs = pgTable('drive_syncs', {
    */
   pageToken: text('page_token'),
 })
+
+/**
+ * The files uploaded into a conversation (the spec's upload call, or attached before its first
+ * message): the conversation lists them. A file leaves the list when it leaves the library; the
+ * rows go with the conversation.
+ */
+export const chatAttachments = pgTable(
+  'chat_attachments',
+  {
+    conversationId: uuid('session_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    libraryDocumentId: uuid('library_document_id')
+      .notNull()
+      .references(() => libraryDocuments.id, { onDelete: 'cascade' }),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.conversationId, t.libraryDocumentId] }),
+    index('chat_attachments_library_document_id_idx').on(t.libraryDocumentId),
+    foreignKey({
+      name: 'chat_attachments_session_owner_fk',
+      columns: [t.conversationId, t.userId],
+      foreignColumns: [chatConversations.id, chatConversations.userId],
+    }).onDelete('cascade'),
+  ],
+)

@@ -1,6 +1,7 @@
 /**
  * The document library's calls (contracts/documents.ts), all behind sign-in and owner checks, and
- * the spec's upload call, whose multipart body is accepted in this encapsulated context only.
+ * the uploads (the spec's into a conversation, ours into the library alone), whose multipart
+ * bodies are accepted in this encapsulated context only.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { documentEndpoints } from '#contracts/documents.ts'
@@ -8,7 +9,16 @@ import { defineRoute } from '../http/define-route.ts'
 import { acceptUploads, readUpload, UPLOAD_BODY_LIMIT } from './multipart-upload.ts'
 
 export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { listDocuments, deleteDocument, retryDocument, restoreDocument, uploadFile } = documentEndpoints
+  const {
+    listDocuments,
+    deleteDocument,
+    retryDocument,
+    restoreDocument,
+    uploadFile,
+    uploadToLibrary,
+    listConversationFiles,
+    firstRun,
+  } = documentEndpoints
 
   await acceptUploads(app)
 
@@ -20,6 +30,22 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
       return app.library.upload(user.id, params.id, file)
     },
   })
+
+  defineRoute(app, uploadToLibrary, {
+    auth: 'user',
+    bodyLimit: UPLOAD_BODY_LIMIT,
+    async handler({ user, request }) {
+      const file = await readUpload(request)
+      return app.library.upload(user.id, null, file)
+    },
+  })
+
+  defineRoute(app, listConversationFiles, {
+    auth: 'user',
+    handler: ({ user, params }) => app.library.attachedTo(user.id, params.id),
+  })
+
+  defineRoute(app, firstRun, { auth: 'user', handler: ({ user }) => app.library.firstRun(user.id) })
 
   defineRoute(app, listDocuments, { auth: 'user', handler: ({ user }) => app.library.list(user.id) })
 

@@ -5,7 +5,15 @@
  */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
-import { type LibraryStatus, libraryDocuments } from '../db/schema.ts'
+import { queryRows } from '../db/query-rows.ts'
+import {
+  chatAttachments,
+  chatConversations,
+  documentChunks,
+  documents,
+  type LibraryStatus,
+  libraryDocuments,
+} from '../db/schema.ts'
 
 export type LibraryRow = typeof libraryDocuments.$inferSelect
 
@@ -30,6 +38,45 @@ export type LibraryRepository = ReturnType<typeof createLibraryRepository>
 
 export function createLibraryRepository(db: Db) {
   return {
+    /**
+     * How many of the user's documents are ready, and for the `limit` most recently changed ready
+     * ones that have headings, the first heading of each (short ones only, and not the document's
+     * own name: a question must read well).
+     */
+    async firstRun(
+      userId: string,
+      limit: number,
+    ): Promise<{ ready: number; headings: { heading: string; name: string }[] }> {
+      const [counted] = await db
+        .select({ ready: sql<number>`count(*)::int` })
+        .from(libraryDocuments)
+        .where(
+          and(
+            eq(libraryDocuments.userId, userId),
+            eq(libraryDocuments.excluded, false),
+            eq(libraryDocuments.status, 'ready'),
+          ),
+        )
+      const headings = await queryRows<{ heading: string; name: string }>(
+        db,
+        sql`
+        select heading, name from (
+          select distinct on (l.id) c.heading, l.name, l.updated_at
+          from ${libraryDocuments} l
+          join ${documents} d on d.user_id = l.user_id and d.source = l.source and d.external_id = l.external_id
+          join ${documentChunks} c on c.document_id = d.id and c.user_id = d.user_id
+          where l.user_id = ${userId} and l.status = 'ready' and not l.excluded
+            and c.heading is not null and char_length(c.heading) between 3 and 80
+            -- A heading that only repeats the document's name asks nothing.
+            and lower(c.heading) <> lower(regexp_replace(l.name, '[.][^.]*$', ''))
+          order by l.id, c.ordinal
+        ) firsts
+        order by updated_at desc, name
+        limit ${limit}`,
+      )
+      return { ready: counted?.ready ?? 0, headings }
+    },
+
     /** The user's library, excluded files left out, oldest first (a stable order while it syncs). */
     async list(userId: string): Promise<LibraryRow[]> {
       return db
@@ -37,6 +84,37 @@ export function createLibraryRepository(db: Db) {
         .from(libraryDocuments)
         .where(and(eq(libraryDocuments.userId, userId), eq(libraryDocuments.excluded, false)))
         .orderBy(asc(libraryDocuments.createdAt), asc(libraryDocuments.name))
+    },
+
+    /**
+     * Records a file as uploaded into one of the user's conversations. A conversation deleted
+     * meanwhile gets nothing: the file stays in the library, attached to nothing.
+     */
+    async attach(userId: string, conversationId: string, libraryDocumentId: string, at: Date): Promise<void> {
+      await db.execute(sql`
+        insert into ${chatAttachments} (session_id, user_id, library_document_id, created_at)
+        select ${chatConversations.id}, ${chatConversations.userId}, ${libraryDocumentId}::uuid,
+          ${at.toISOString()}::timestamptz
+        from ${chatConversations}
+        where ${chatConversations.id} = ${conversationId} and ${chatConversations.userId} = ${userId}
+        on conflict do nothing`)
+    },
+
+    /** The files uploaded into one of the user's conversations, in the order they came; removed ones left out. */
+    async attachedTo(userId: string, conversationId: string): Promise<LibraryRow[]> {
+      const rows = await db
+        .select({ row: libraryDocuments })
+        .from(chatAttachments)
+        .innerJoin(libraryDocuments, eq(libraryDocuments.id, chatAttachments.libraryDocumentId))
+        .where(
+          and(
+            eq(chatAttachments.conversationId, conversationId),
+            eq(chatAttachments.userId, userId),
+            eq(libraryDocuments.excluded, false),
+          ),
+        )
+        .orderBy(asc(chatAttachments.createdAt), asc(libraryDocuments.name))
+      return rows.map((r) => r.row)
     },
 
     /** The Drive files the user removed from the library, by name. */

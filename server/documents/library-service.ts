@@ -6,7 +6,7 @@
  */
 import { httpErrors } from '@fastify/sensible'
 import { and, eq, inArray } from 'drizzle-orm'
-import type { Library, LibraryDocument } from '#contracts/documents.ts'
+import { type FirstRun, type Library, type LibraryDocument, STARTER_QUESTIONS } from '#contracts/documents.ts'
 import type { Db } from '../db/database.ts'
 import {
   chatConversations,
@@ -53,13 +53,28 @@ export function toLibraryDocument(row: LibraryRow): LibraryDocument {
     ocrPages: row.ocrPages ?? null,
     updatedAt: row.updatedAt.toISOString(),
     webViewLink: row.webViewLink,
+    driveFileId: row.source === DRIVE_SOURCE ? row.externalId : null,
+    modifiedTime: row.modifiedTime?.toISOString() ?? null,
   }
+}
+
+/** A question about one heading of one document, in the person's own words for it. */
+export function starterQuestion({ heading, name }: { heading: string; name: string }): string {
+  return `What does ${name} say about “${heading}”?`
 }
 
 export type LibraryService = ReturnType<typeof createLibraryService>
 
 export function createLibraryService({ db, jobs: queue, now }: { db: Db; jobs: JobQueue; now: () => Date }) {
   const repository = createLibraryRepository(db)
+
+  async function ownConversation(userId: string, conversationId: string): Promise<void> {
+    const [conversation] = await db
+      .select({ id: chatConversations.id })
+      .from(chatConversations)
+      .where(and(eq(chatConversations.id, conversationId), eq(chatConversations.userId, userId)))
+    if (!conversation) throw httpErrors.notFound(LIBRARY_MESSAGES.conversationNotFound)
+  }
 
   async function owned(userId: string, id: string): Promise<LibraryRow> {
     const row = await repository.findOwned(userId, id)
@@ -70,22 +85,22 @@ export function createLibraryService({ db, jobs: queue, now }: { db: Db; jobs: J
   return {
     /**
      * Stores an uploaded file in the person's library and has it read like any other document;
-     * answers once it is read (or after UPLOAD_WAIT_MS, still queued). The conversation in the
-     * path must be the person's (404 otherwise, like a missing one).
+     * answers once it is read (or after UPLOAD_WAIT_MS, still queued). Into a conversation (the
+     * spec's call), which must be the person's (404 otherwise, like a missing one), the file is
+     * recorded as attached to it; `null` for an upload into the library alone.
      */
     async upload(
       userId: string,
-      conversationId: string,
+      conversationId: string | null,
       file: { name: string; mimeType: string; bytes: Uint8Array },
       waitMs = UPLOAD_WAIT_MS,
     ): Promise<LibraryDocument> {
-      const [conversation] = await db
-        .select({ id: chatConversations.id })
-        .from(chatConversations)
-        .where(and(eq(chatConversations.id, conversationId), eq(chatConversations.userId, userId)))
-      if (!conversation) throw httpErrors.notFound(LIBRARY_MESSAGES.conversationNotFound)
+      if (conversationId !== null) await ownConversation(userId, conversationId)
       const mimeType = checkUpload(file.name, file.mimeType, file.bytes.length)
       const id = await storeUpload(db, { userId, name: file.name, mimeType, bytes: file.bytes }, now())
+      if (conversationId !== null) {
+        await repository.attach(userId, conversationId, id, now())
+      }
       queue.wake()
       const deadline = performance.now() + waitMs
       for (;;) {
@@ -95,6 +110,12 @@ export function createLibraryService({ db, jobs: queue, now }: { db: Db; jobs: J
         if (!pending || performance.now() >= deadline) return toLibraryDocument(row)
         await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS))
       }
+    },
+
+    /** The files uploaded into one of the person's conversations (404 for anyone else's). */
+    async attachedTo(userId: string, conversationId: string): Promise<LibraryDocument[]> {
+      await ownConversation(userId, conversationId)
+      return (await repository.attachedTo(userId, conversationId)).map(toLibraryDocument)
     },
 
     /**
@@ -115,6 +136,12 @@ export function createLibraryService({ db, jobs: queue, now }: { db: Db; jobs: J
         if (!pending || performance.now() >= deadline) return toLibraryDocument(row)
         await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS))
       }
+    },
+
+    /** The empty chat's first run: the ready count, and a question about a heading of each of the newest ready documents. */
+    async firstRun(userId: string): Promise<FirstRun> {
+      const { ready, headings } = await repository.firstRun(userId, STARTER_QUESTIONS)
+      return { ready, questions: headings.map(starterQuestion) }
     },
 
     async list(userId: string): Promise<Library> {

@@ -1,5 +1,5 @@
 /** One client function per document-library endpoint; the deps injected into the library machine. */
-import { documentEndpoints, type Library, type LibraryDocument } from '#contracts/documents.ts'
+import { documentEndpoints, type FirstRun, type Library, type LibraryDocument } from '#contracts/documents.ts'
 import { ErrorEnvelopeSchema, fillPath } from '#contracts/endpoint.ts'
 import { ApiError, type Http } from './client.ts'
 
@@ -16,6 +16,14 @@ export function createDocumentsApi(http: Http) {
     },
     async restoreDocument(id: string): Promise<LibraryDocument> {
       return (await http(documentEndpoints.restoreDocument, { params: { id } })).data
+    },
+    /** The empty chat's first run: the ready count and starter questions. */
+    async firstRun(): Promise<FirstRun> {
+      return (await http(documentEndpoints.firstRun)).data
+    },
+    /** The files uploaded into a conversation, oldest first. */
+    async listConversationFiles(conversationId: string): Promise<LibraryDocument[]> {
+      return (await http(documentEndpoints.listConversationFiles, { params: { id: conversationId } })).data
     },
   }
 }
@@ -61,4 +69,13 @@ export function uploadFile(
 ): Promise<LibraryDocument> {
   const { uploadFile: endpoint } = documentEndpoints
   return postFile(fillPath(endpoint.path, { id: input.conversationId }), endpoint.response, input, doFetch)
+}
+
+/** An upload into the library alone (the Documents section): no conversation. */
+export function uploadToLibrary(
+  input: { name: string; content: Blob },
+  doFetch?: typeof fetch,
+): Promise<LibraryDocument> {
+  const { uploadToLibrary: endpoint } = documentEndpoints
+  return postFile(endpoint.path, endpoint.response, input, doFetch)
 }

@@ -139,6 +139,19 @@ test('the server honours every interaction in the pact', async () => {
         const { aiMessage } = await sendOk(app, cookie, conversation._id, 'Hello')
         return { sessionId: conversation._id, answerId: aiMessage._id }
       },
+      'alice@example.com is signed in with a file uploaded into a chat session': async () => {
+        await ensureAccount('alice@example.com', 'alice-password')
+        const alice = await signIn(app, 'alice@example.com', 'alice-password')
+        cookie = alice.cookie
+        const conversation = await createConversation(app, cookie, 'With a file')
+        const text = 'The harbour notes list every mooring. '.repeat(400)
+        await app.library.upload(alice.user._id, conversation._id, {
+          name: 'harbour-notes.txt',
+          mimeType: 'text/plain',
+          bytes: new TextEncoder().encode(text),
+        })
+        return { sessionId: conversation._id }
+      },
       'alice@example.com is signed in with an empty chat session': async () => {
         cookie = await signInAs('alice@example.com', 'alice-password')
         const conversation = await createConversation(app, cookie, 'Empty')

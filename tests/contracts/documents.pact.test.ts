@@ -57,6 +57,25 @@ test('the library lists each document with its status and the overall progress',
     })
 })
 
+test("the empty chat's first run answers the ready count and starter questions", async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in with a synced Drive library')
+    .uponReceiving("a request for the empty chat's first run")
+    .withRequest('GET', '/api/v1/documents/first-run')
+    .willRespondWith(200, (b) =>
+      b.jsonBody({
+        success: true,
+        // Her one text file has no headings: no question to ask about it.
+        data: { ready: integer(1), questions: [] },
+      }),
+    )
+    .executeTest(async (server) => {
+      const firstRun = await api(server.url).firstRun()
+      expect(firstRun).toEqual({ ready: 1, questions: [] })
+    })
+})
+
 test('deleting a document answers null', async () => {
   await createPact()
     .addInteraction()
@@ -122,5 +141,34 @@ test('adding back a document removed from the library queues it to be read', asy
     .executeTest(async (server) => {
       const document = await api(server.url).restoreDocument(DOCUMENT_ID)
       expect(document.status).toBe('queued')
+    })
+})
+
+test('a conversation lists the files uploaded into it', async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in with a file uploaded into a chat session')
+    .uponReceiving('a request for the files of a chat session')
+    .withRequest(
+      'GET',
+      fromProviderState(
+        `/api/v1/chat/sessions/\${sessionId}/files`,
+        '/api/v1/chat/sessions/3f1c2b7e-3d4a-4b8e-9a0f-1c2d3e4f5a6b/files',
+      ),
+    )
+    .willRespondWith(200, (b) =>
+      b.jsonBody({
+        success: true,
+        data: eachLike({
+          ...readyText,
+          name: string('harbour-notes.txt'),
+          source: regex(/^(drive|upload)$/, 'upload'),
+          webViewLink: null,
+        }),
+      }),
+    )
+    .executeTest(async (server) => {
+      const files = await api(server.url).listConversationFiles('3f1c2b7e-3d4a-4b8e-9a0f-1c2d3e4f5a6b')
+      expect(files[0]?.source).toBe('upload')
     })
 })

@@ -60,6 +60,10 @@ test('an answer streams in word by word, renders as markdown, regenerates, and k
   await expect(chat.getByRole('cell', { name: '120' })).toBeVisible()
   await expect(chat.locator('pre', { hasText: 'npm run expenses' })).toBeVisible()
   await expect(chat.getByRole('button', { name: 'Copy code' })).toBeVisible()
+  // The copy button sits in the block's header, above the code, never drawn over it.
+  const copyBox = await chat.getByRole('button', { name: 'Copy code' }).boundingBox()
+  const codeBox = await chat.locator('pre', { hasText: 'npm run expenses' }).boundingBox()
+  expect((copyBox?.y ?? 0) + (copyBox?.height ?? 0)).toBeLessThanOrEqual(codeBox?.y ?? 0)
   await expect(chat.getByRole('heading', { name: 'Travel costs' })).toBeVisible()
   await expect(page).toHaveURL(/\/dashboard\/c\/[0-9a-f-]{36}$/)
   const url = page.url()

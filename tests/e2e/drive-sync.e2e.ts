@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test'
+import { deleteDocument, documentRow } from './documents-table.ts'
 import { snap } from './screens.ts'
 import { signUpAndIn, uniqueEmail } from './session.ts'
 
@@ -55,8 +56,7 @@ test('a UTF-16 Drive file is answerable; an edit and a deletion in Drive reach t
     // First sync: both read, the UTF-16 one included.
     await page.getByRole('link', { name: 'Documents', exact: true }).click()
     await ingest(page)
-    const library = main.getByRole('list', { name: 'Library documents' })
-    const item = (name: string) => library.getByRole('listitem', { name })
+    const item = (name: string) => documentRow(page, name)
     await expect(item('windows-notes.txt')).toContainText('Ready')
     await expect(item('tide-table.txt')).toContainText('Ready')
 
@@ -82,7 +82,7 @@ test('a UTF-16 Drive file is answerable; an edit and a deletion in Drive reach t
     await snap(page, '41-library-after-incremental-sync')
 
     // Remove the tide table from the library, then add it back.
-    await item('tide-table.txt').getByRole('button', { name: 'Delete' }).click()
+    await deleteDocument(page, 'tide-table.txt')
     await expect(item('tide-table.txt')).toHaveCount(0)
     await main.getByText('Removed from the library (1)').click()
     await main

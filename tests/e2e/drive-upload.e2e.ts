@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
+import { documentRow } from './documents-table.ts'
 import { snap } from './screens.ts'
 import { signUpAndIn, uniqueEmail } from './session.ts'
 
@@ -72,8 +73,7 @@ test("'Upload to Drive' puts the file in the person's Drive and library; the nex
     await expect(main.getByText(FILE_NAME).last()).toBeVisible()
 
     await page.getByRole('link', { name: 'Documents', exact: true }).click()
-    const library = main.getByRole('list', { name: 'Library documents' })
-    await expect(library.getByRole('listitem', { name: FILE_NAME })).toContainText('Ready')
+    await expect(documentRow(page, FILE_NAME)).toContainText('Ready')
   } finally {
     for (const file of await bobsUploads())
       await emulator('DELETE', `/files/${file.id}`).catch(() => undefined)

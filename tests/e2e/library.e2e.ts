@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
+import { deleteDocument, documentRow } from './documents-table.ts'
 import { snap } from './screens.ts'
 import { signUpAndIn, uniqueEmail } from './session.ts'
 
@@ -29,8 +30,7 @@ test('the library shows each file’s outcome; an uploaded PDF is cited, once de
   await expect(popup.getByText(/Google Drive connected/)).toBeVisible()
   await page.getByRole('link', { name: 'Documents', exact: true }).click()
   await main.getByRole('button', { name: 'Ingest Documents' }).click()
-  const library = main.getByRole('list', { name: 'Library documents' })
-  const item = (name: string) => library.getByRole('listitem', { name })
+  const item = (name: string) => documentRow(page, name)
   await expect(item('broken-scan.pdf')).toContainText('Failed: the file is not a readable PDF', {
     timeout: 60_000,
   })
@@ -66,7 +66,7 @@ test('the library shows each file’s outcome; an uploaded PDF is cited, once de
   // Delete it from the library: the same question no longer finds it.
   await page.getByRole('link', { name: 'Documents', exact: true }).click()
   await expect(item('harbour-survey.pdf')).toContainText('Ready')
-  await item('harbour-survey.pdf').getByRole('button', { name: 'Delete' }).click()
+  await deleteDocument(page, 'harbour-survey.pdf')
   await expect(item('harbour-survey.pdf')).toHaveCount(0)
   await page.reload()
   await page.getByRole('link', { name: 'Documents', exact: true }).click()

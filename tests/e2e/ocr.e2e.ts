@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { scannedPdf } from '../fakes/scans.ts'
+import { documentRow } from './documents-table.ts'
 import { snap } from './screens.ts'
 import { connectDrive, signUpAndIn, uniqueEmail } from './session.ts'
 
@@ -42,9 +43,7 @@ test('a scanned PDF uploaded through the dialog is read by OCR, the answer quote
   await snap(page, '35-answer-from-scanned-pdf')
 
   await page.getByRole('link', { name: 'Documents', exact: true }).click()
-  const item = main.getByRole('list', { name: 'Library documents' }).getByRole('listitem', {
-    name: 'signed-contract.pdf',
-  })
+  const item = documentRow(page, 'signed-contract.pdf')
   await expect(item).toContainText('Ready')
   await expect(item).toContainText(/2 pages, \d+ passages, page 2 read by OCR/)
   await snap(page, '36-library-scan-read-by-ocr')

@@ -24,6 +24,9 @@ export async function signUpAndIn(page: Page, email: string): Promise<void> {
  * emulator's consent window (its first account, Ada, unless `account` names another), Allow.
  */
 export async function connectDrive(page: Page, account?: string): Promise<void> {
+  // On a phone the sections are in the menu drawer.
+  const menu = page.getByRole('button', { name: 'Menu' })
+  if (await menu.isVisible()) await menu.click()
   await page.getByRole('link', { name: 'Integrations', exact: true }).click()
   const popupOpened = page.waitForEvent('popup')
   await page.getByRole('button', { name: 'Connect Now' }).click()

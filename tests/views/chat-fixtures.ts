@@ -4,6 +4,7 @@
  * server) and answer bodies typed from contracts/chat.ts. Replies can be held to see what a
  * person sees meanwhile; single calls can be made to fail with `server.use(fail(...))`.
  */
+
 import { screen, waitFor, within } from '@testing-library/react'
 import { HttpResponse, http } from 'msw'
 import { expect } from 'vitest'
@@ -18,6 +19,8 @@ import {
   type SendMessageResponse,
   type Source,
 } from '#contracts/chat.ts'
+import { documentEndpoints, type LibraryDocument } from '#contracts/documents.ts'
+import { libraryDocument } from '#machines/documents/documents-fixtures.ts'
 import { ada, errorResponse, okResponse, server, signedIn, urlOf } from './msw-server.ts'
 import { renderApp } from './render-app.tsx'
 
@@ -70,7 +73,21 @@ export function source(fields: Partial<Source> = {}): Source {
   }
 }
 
-type Seed = { conversations?: Conversation[]; messages?: Record<string, Message[]> }
+export function libraryFile(fields: Partial<LibraryDocument> = {}): LibraryDocument {
+  return libraryDocument('report.pdf', {
+    id: 'file-1',
+    pages: 2,
+    chunks: 4,
+    updatedAt: new Date().toISOString(),
+    ...fields,
+  })
+}
+
+type Seed = {
+  conversations?: Conversation[]
+  messages?: Record<string, Message[]>
+  files?: Record<string, LibraryDocument[]>
+}
 
 /** The answer the fake assistant gives, with the sources it cites. */
 export const answerTo = (content: string) => `You asked: ${content}`
@@ -78,7 +95,11 @@ export const answerTo = (content: string) => `You asked: ${content}`
 export function chatBackend(seed: Seed = {}) {
   let conversations = [...(seed.conversations ?? [])]
   const messages = new Map(Object.entries(seed.messages ?? {}))
+  const files = new Map(Object.entries(seed.files ?? {}))
   const calls = {
+    /** Every create, upload and send, in the order they reached the server. */
+    order: [] as string[],
+    uploaded: [] as string[],
     listConversations: 0,
     created: [] as string[],
     sent: [] as { conversationId: string; content: string }[],
@@ -86,6 +107,8 @@ export function chatBackend(seed: Seed = {}) {
     feedback: [] as { messageId: string; feedback: string }[],
   }
   let replyGate: Promise<void> | null = null
+  let uploadName = 'report.pdf'
+  let uploadFailure: { status: number; message: string } | null = null
   let nextId = 1
   const newId = (prefix: string) => `${prefix}-${nextId++}`
 
@@ -109,6 +132,7 @@ export function chatBackend(seed: Seed = {}) {
       const body = CreateConversationRequestSchema.safeParse(await request.json())
       if (!body.success) return errorResponse(400, 'Bad conversation request')
       calls.created.push(body.data.title)
+      calls.order.push('create')
       const created = chatConversation(newId('conversation'), {
         title: body.data.title,
         updatedAt: new Date().toISOString(),
@@ -135,8 +159,25 @@ export function chatBackend(seed: Seed = {}) {
       if (!body.success) return errorResponse(400, 'Bad message')
       const conversationId = String(params.id)
       calls.sent.push({ conversationId, content: body.data.content })
+      calls.order.push('send')
       if (replyGate) await replyGate
       return eventStream(await answer(conversationId, body.data.content))
+    }),
+    http.get(urlOf(documentEndpoints.listConversationFiles), ({ params }) =>
+      okResponse(documentEndpoints.listConversationFiles, {
+        success: true,
+        data: files.get(String(params.id)) ?? [],
+      }),
+    ),
+    // The file's bytes cannot be read back here (jsdom's File in Node's fetch): the test names it.
+    http.post(urlOf(documentEndpoints.uploadFile), ({ params }) => {
+      const conversationId = String(params.id)
+      calls.uploaded.push(conversationId)
+      calls.order.push('upload')
+      if (uploadFailure) return errorResponse(uploadFailure.status, uploadFailure.message)
+      const document = libraryFile({ id: newId('file'), name: uploadName })
+      files.set(conversationId, [...(files.get(conversationId) ?? []), document])
+      return okResponse(documentEndpoints.uploadFile, { success: true, data: document }, 201)
     }),
     http.patch(urlOf(chatEndpoints.renameConversation), async ({ request, params }) => {
       const body = RenameConversationRequestSchema.safeParse(await request.json())
@@ -174,6 +215,14 @@ export function chatBackend(seed: Seed = {}) {
   return {
     handlers,
     calls,
+    /** The name the next uploads are stored under. */
+    uploadsAs(name: string) {
+      uploadName = name
+    },
+    /** Uploads are refused with this status and sentence (null: accepted again). */
+    failUploads(failure: { status: number; message: string } | null) {
+      uploadFailure = failure
+    },
     /** Replies wait until the returned release() is called. */
     holdReplies() {
       const { promise, resolve } = Promise.withResolvers<void>()
@@ -186,10 +235,14 @@ export function chatBackend(seed: Seed = {}) {
   }
 }
 
-/** `text/event-stream` as the server writes it: the answer's words, its sources, then done. */
+/**
+ * `text/event-stream` as the server writes it: the passages the answer may cite, its words, the
+ * sources it cited, then done.
+ */
 export function eventStream(reply: SendMessageResponse): Response {
   const words = reply.aiMessage.content.match(/\s*\S+\s*/g) ?? []
   const events = [
+    ['sources', { sources: reply.aiMessage.sources }] as const,
     ...words.map((text) => ['token', { text }] as const),
     ['sources', { sources: reply.aiMessage.sources }] as const,
     ['done', reply] as const,

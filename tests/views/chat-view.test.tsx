@@ -1,8 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { expect, test } from 'vitest'
 import { chatEndpoints, MESSAGE_MAX_LENGTH } from '#contracts/chat.ts'
+import { documentEndpoints } from '#contracts/documents.ts'
 import { answerTo, chatBackend, chatConversation, chatMessage, openChat, source } from './chat-fixtures.ts'
-import { fail, server, signedIn } from './msw-server.ts'
+import { fail, ok, server, signedIn } from './msw-server.ts'
 import { renderApp } from './render-app.tsx'
 
 const question = 'What does my report say about Q1?'
@@ -69,7 +70,7 @@ test('a new conversation appears first in Recent Conversations and in History', 
   await goTo('Conversation History')
 
   const recent = screen.getByRole('region', { name: 'Recent Conversations' })
-  const [first, second] = within(recent).getAllByRole('button')
+  const [first, second] = within(recent).getAllByRole('link')
   expect(within(first as HTMLElement).getByText(question)).toBeTruthy()
   expect(within(first as HTMLElement).getByText(answerTo(question))).toBeTruthy()
   expect(within(first as HTMLElement).getByText('Just now')).toBeTruthy()
@@ -335,7 +336,11 @@ test('an answer renders as markdown: a table, a code block with Copy code, safe 
   expect(within(table).getByRole('cell', { name: '45' })).toBeTruthy()
   expect(within(main).getByRole('heading', { name: 'Costs' })).toBeTruthy()
   expect(within(main).getByText('npm start').closest('pre')).toBeTruthy()
-  expect(within(main).getByRole('button', { name: 'Copy code' })).toBeTruthy()
+  // The copy button is in the block's header, before the code, not inside it.
+  const copyCode = within(main).getByRole('button', { name: 'Copy code' })
+  const pre = within(main).getByText('npm start').closest('pre') as HTMLElement
+  expect(pre.contains(copyCode)).toBe(false)
+  expect(copyCode.compareDocumentPosition(pre) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
   const link = within(main).getByRole('link', { name: 'Docs' })
   expect(link.getAttribute('rel')).toBe('noopener noreferrer')
   expect(within(main).queryByRole('link', { name: 'bad' })).toBeNull()
@@ -356,4 +361,44 @@ test('a [1] citation shows its passage, its document and page; a marker naming n
     'https://drive.example/file/d/doc-1/view',
   )
   expect(within(main).queryByText(/\[7\]/)).toBeNull()
+})
+
+test('the empty chat says how many documents are ready and offers starter questions from their headings; one is sent as asked', async () => {
+  const backend = chatBackend()
+  server.use(
+    ok(documentEndpoints.firstRun, {
+      success: true,
+      data: {
+        ready: 12,
+        questions: ['What does budget.md say about “Travel costs”?', 'What does plan.md say about “Goals”?'],
+      },
+    }),
+  )
+  const { user, main } = await openChat(backend)
+
+  expect(await within(main).findByText('12 documents are ready to ask about.')).toBeTruthy()
+  const starters = within(main).getByRole('list', { name: 'Starter questions' })
+  expect(
+    within(starters)
+      .getAllByRole('button')
+      .map((b) => b.textContent),
+  ).toEqual(['What does budget.md say about “Travel costs”?', 'What does plan.md say about “Goals”?'])
+  await user.click(
+    within(starters).getByRole('button', { name: 'What does budget.md say about “Travel costs”?' }),
+  )
+
+  expect(
+    await within(main).findByText(answerTo('What does budget.md say about “Travel costs”?')),
+  ).toBeTruthy()
+  expect(within(main).queryByRole('list', { name: 'Starter questions' })).toBeNull()
+})
+
+test('with no document ready, the empty chat says so and where to add some', async () => {
+  const { main } = await openChat(chatBackend())
+
+  expect(await within(main).findByText(/No documents are ready yet/)).toBeTruthy()
+  expect(within(main).getByRole('link', { name: 'Connect Google Drive' }).getAttribute('href')).toBe(
+    '/dashboard/integrations',
+  )
+  expect(within(main).queryByRole('list', { name: 'Starter questions' })).toBeNull()
 })

@@ -168,15 +168,32 @@ test('every section has one h1 and its own document title', async () => {
   }
 })
 
-test('on a phone the section extras sit behind "More" and open in place', async () => {
+test('on a phone the sections and their extras are a drawer behind "Menu": a link, Escape or Close shuts it', async () => {
   server.use(listFiles([]).handler)
-  const { user, sidebar } = await openDashboard()
-  await user.click(within(sidebar).getByRole('link', { name: 'Integrations' }))
+  const { user } = await openDashboard()
+  const menu = screen.getByRole('button', { name: 'Menu' })
+  const drawer = () => document.getElementById(menu.getAttribute('aria-controls') ?? '')
+  expect(menu.getAttribute('aria-expanded')).toBe('false')
+  expect(drawer()?.hasAttribute('data-open')).toBe(false)
 
-  const more = screen.getByRole('button', { name: 'More' })
-  expect(more.getAttribute('aria-expanded')).toBe('false')
-  await user.click(more)
+  await user.click(menu)
 
-  expect(screen.getByRole('button', { name: 'Less' }).getAttribute('aria-expanded')).toBe('true')
-  expect(screen.getByRole('button', { name: 'Google Drive' })).toBeTruthy()
+  expect(menu.getAttribute('aria-expanded')).toBe('true')
+  expect(drawer()?.hasAttribute('data-open')).toBe(true)
+  // The focus moves into it: its first section.
+  await waitFor(() => expect(document.activeElement?.textContent).toBe('Chat with Docs'))
+  await user.keyboard('{Escape}')
+  expect(menu.getAttribute('aria-expanded')).toBe('false')
+  expect(document.activeElement).toBe(menu)
+
+  await user.click(menu)
+  await user.click(within(drawer() as HTMLElement).getByRole('link', { name: 'Integrations' }))
+  expect(menu.getAttribute('aria-expanded')).toBe('false')
+  expect(await screen.findByRole('heading', { name: 'Apps & Integrations' })).toBeTruthy()
+  // The section's extras are in the drawer too.
+  await user.click(menu)
+  expect(within(drawer() as HTMLElement).getByRole('button', { name: 'Google Drive' })).toBeTruthy()
+  await user.click(within(drawer() as HTMLElement).getByRole('button', { name: 'Close' }))
+  expect(menu.getAttribute('aria-expanded')).toBe('false')
+  expect(document.activeElement).toBe(menu)
 })

@@ -75,7 +75,7 @@ test('Recent Conversations shows title, last message and relative time', async (
   await openHistory()
 
   const recent = within(screen.getByRole('region', { name: 'Recent Conversations' }))
-  const buttons = recent.getAllByRole('button')
+  const buttons = recent.getAllByRole('link')
   expect(buttons).toHaveLength(4)
   const first = within(buttons[0] as HTMLElement)
   expect(first.getByText('Budget questions')).toBeTruthy()
@@ -112,9 +112,12 @@ test('a recent conversation in the sidebar opens in the chat view too', async ()
   const { user, main } = await openHistory(backend)
 
   const recent = within(screen.getByRole('region', { name: 'Recent Conversations' }))
-  await user.click(recent.getByRole('button', { name: /Budget questions/ }))
+  await user.click(recent.getByRole('link', { name: /Budget questions/ }))
 
   expect(await within(main).findByText('What is the budget?')).toBeTruthy()
+  // Now the chat's own list is beside it, with the open conversation marked.
+  const beside = within(screen.getByRole('region', { name: 'Recent Conversations' }))
+  expect(beside.getByRole('link', { name: /Budget questions/ }).getAttribute('aria-current')).toBe('page')
 })
 
 test('delete removes the conversation from History and Recent Conversations', async () => {
@@ -186,4 +189,45 @@ test('search finds conversations by what was said and opens one', async () => {
   ).toEqual([expect.stringContaining('Contract review')])
   await user.click(within(results).getByRole('button'))
   expect(await within(main).findByRole('heading', { name: 'Contract review' })).toBeTruthy()
+})
+
+test('the list is filtered as I type, without Enter: only the matches, their passage in plain text with my words marked', async () => {
+  const withMarkdown = chatConversation('md', {
+    title: 'Budget review',
+    lastMessage: '**The budget** for Q3 is [5k](https://example.com) [1]',
+    updatedAt: ago(2 * HOUR),
+  })
+  const { user, main } = await openHistory(
+    chatBackend({ conversations: [lastMonth, thisWeek, today, yesterday, withMarkdown] }),
+  )
+  expect(await within(main).findByText('Old notes')).toBeTruthy()
+
+  await user.type(within(main).getByRole('searchbox', { name: 'Search conversations' }), 'budget')
+
+  const results = await within(main).findByRole('list', { name: 'Search results' })
+  await waitFor(() =>
+    expect(
+      within(results)
+        .getAllByRole('button')
+        .map((b) => b.querySelector('span')?.textContent),
+    ).toEqual(['Budget questions', 'Budget review']),
+  )
+  // The rest of the list is gone while the search is on, not listed below the results.
+  expect(within(main).queryByText('Old notes')).toBeNull()
+  expect(within(main).queryByRole('region', { name: 'Today' })).toBeNull()
+  const review = within(results).getByRole('button', { name: /Budget review/ })
+  expect(review.textContent).toContain('The budget for Q3 is 5k')
+  expect(review.textContent).not.toContain('**')
+  expect(Array.from(review.querySelectorAll('mark')).map((m) => m.textContent?.toLowerCase())).toEqual([
+    'budget',
+    'budget',
+  ])
+
+  await user.type(within(main).getByRole('searchbox', { name: 'Search conversations' }), 'zzz')
+  expect(await within(main).findByText('No conversations match “budgetzzz”.')).toBeTruthy()
+  expect(within(main).queryByRole('list', { name: 'Search results' })).toBeNull()
+
+  await user.click(within(main).getByRole('button', { name: 'Clear' }))
+  expect(await within(main).findByText('Old notes')).toBeTruthy()
+  expect(within(main).queryByRole('list', { name: 'Search results' })).toBeNull()
 })

@@ -1,8 +1,9 @@
 /**
- * The library on the Documents screen: each document's status with its reason, the progress while
- * files are read (updated live, also after a reload), Retry for a failed one and Delete.
+ * The library in the Documents table: each document's status with its reason, the progress while
+ * files are read (updated live, also after a reload), Retry for a failed one and Delete (behind
+ * the row's menu, asked first).
  */
-import { screen, within } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import { http } from 'msw'
 import { expect, test } from 'vitest'
 import { documentEndpoints, type Library, type LibraryDocument } from '#contracts/documents.ts'
@@ -45,7 +46,8 @@ async function openDocuments(...handlers: Parameters<typeof server.use>) {
   return { ...app, main: screen.getByRole('main') }
 }
 
-const itemOf = (name: string) => screen.getByRole('listitem', { name })
+/** The table's row for a document (a row is named by its cells, the document's name first). */
+const itemOf = (name: string) => screen.getByRole('row', { name: new RegExp(`^${name.replace('.', '\\.')}`) })
 
 test('while files are read it shows the progress and each status, live, until all are done', async () => {
   const brief = doc('brief.pdf', 'ready', { pages: 2, chunks: 3 })
@@ -62,7 +64,8 @@ test('while files are read it shows the progress and each status, live, until al
   expect(within(itemOf('brief.pdf')).getByText(/2 pages, 3 passages/)).toBeTruthy()
   expect(within(itemOf('scan.pdf')).getByText('Reading')).toBeTruthy()
 
-  expect(await within(main).findByText('Failed', {}, { timeout: 5000 })).toBeTruthy()
+  // In the row: the status filter offers "Failed" too.
+  expect(await waitFor(() => within(itemOf('scan.pdf')).getByText('Failed'), { timeout: 5000 })).toBeTruthy()
   expect(within(itemOf('scan.pdf')).getByText(/the file is not a readable PDF/)).toBeTruthy()
   expect(within(main).queryByText(/Reading documents/)).toBeNull()
   expect(within(itemOf('scan.pdf')).getByRole('button', { name: 'Retry' })).toBeTruthy()
@@ -98,9 +101,20 @@ test('Retry queues a failed document and Delete removes one, each read again fro
 
   await user.click(await within(main).findByRole('button', { name: 'Retry' }))
   expect(await within(itemOf('scan.pdf')).findByText('Ready')).toBeTruthy()
+  await user.click(within(itemOf('notes.txt')).getByRole('button', { name: 'More actions for notes.txt' }))
   await user.click(within(itemOf('notes.txt')).getByRole('button', { name: 'Delete' }))
+  // Asked first: Cancel keeps it.
+  const confirm = screen.getByRole('dialog', { name: 'Delete document' })
+  expect(within(confirm).getByText(/Delete “notes.txt” from your library\?/)).toBeTruthy()
+  await user.click(within(confirm).getByRole('button', { name: 'Cancel' }))
+  expect(calls).toEqual(['retry'])
+  await user.click(within(itemOf('notes.txt')).getByRole('button', { name: 'More actions for notes.txt' }))
+  await user.click(within(itemOf('notes.txt')).getByRole('button', { name: 'Delete' }))
+  await user.click(
+    within(screen.getByRole('dialog', { name: 'Delete document' })).getByRole('button', { name: 'Delete' }),
+  )
 
-  await within(main).findByRole('list', { name: 'Library documents' })
+  await within(main).findByRole('table', { name: 'Documents' })
   await expect.poll(() => within(main).queryByText('notes.txt')).toBeNull()
   expect(calls).toEqual(['retry', 'delete'])
 })

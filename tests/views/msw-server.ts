@@ -21,6 +21,7 @@ export const server = setupServer(
     success: true,
     data: { documents: [], progress: { running: false, done: 0, total: 0 }, removed: [] },
   }),
+  ok(documentEndpoints.firstRun, { success: true, data: { ready: 0, questions: [] } }),
 )
 
 export const ada: User = { _id: 'u1', email: 'ada@example.com', createdAt: '2026-01-01T00:00:00.000Z' }

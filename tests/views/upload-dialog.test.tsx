@@ -2,7 +2,6 @@ import { fireEvent, screen, within } from '@testing-library/react'
 import { HttpResponse, http } from 'msw'
 import { expect, test } from 'vitest'
 import { type DriveUpload, driveEndpoints } from '#contracts/drive.ts'
-import { UPLOAD_MESSAGES } from '#machines/upload/upload-machine.ts'
 import { UPLOAD_MAX_BYTES, UPLOAD_MIN_BYTES } from '#machines/upload/upload-rules.ts'
 import { chatBackend, openChat } from './chat-fixtures.ts'
 import { fail, server, urlOf } from './msw-server.ts'
@@ -139,15 +138,6 @@ test("a refused 'Upload to Drive' shows the server's sentence and lets the perso
   expect((await within(dialog).findByRole('alert')).textContent).toBe(notConnected)
   expect(within(dialog).queryByRole('status')).toBeNull()
   expect(button('Upload to Drive').disabled).toBe(false)
-})
-
-test("'Upload' with no conversation open says to open one first", async () => {
-  const { user, dialog, picker, button } = await openUpload()
-  await user.upload(picker, goodPdf())
-
-  await user.click(button('Upload'))
-
-  expect(within(dialog).getByRole('alert').textContent).toBe(UPLOAD_MESSAGES.noConversation)
 })
 
 test('Escape closes the dialog, gives focus back to the paperclip and forgets the file', async () => {

@@ -1,7 +1,17 @@
-import type { ReactNode } from 'react'
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import { Link } from 'wouter'
 import type { DashboardSection } from '#machines/dashboard/dashboard-machine.ts'
-import { AppsIcon, ChatIcon, DocumentIcon, HistoryIcon, SettingsIcon } from '#src/components/ui/icons.tsx'
+import { Button } from '#src/components/ui/button.tsx'
+import { CloseIcon } from '#src/components/ui/chat-icons.tsx'
+import {
+  AppsIcon,
+  ChatIcon,
+  DocumentIcon,
+  HistoryIcon,
+  MenuIcon,
+  PlusIcon,
+  SettingsIcon,
+} from '#src/components/ui/icons.tsx'
 import { paths } from '#src/lib/paths.ts'
 import { css } from '../../../styled-system/css'
 import { SidebarExtras } from './sidebar-extras.tsx'
@@ -42,12 +52,93 @@ const itemStyle = css({
   },
 })
 
+const newChatStyle = css({
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'center',
+  gap: '2',
+  h: '10',
+  px: '4',
+  flex: { base: '1', md: 'none' },
+  mb: { base: '0', md: '4' },
+  borderRadius: 'lg',
+  fontSize: 'sm',
+  fontWeight: 'medium',
+  textDecoration: 'none',
+  bg: 'accent',
+  color: 'onAccent',
+  transition: 'background 0.15s',
+  _hover: { bg: 'accentHover' },
+})
+
 /**
- * The five sections of product §2, each a link to its address (open it in a new tab, bookmark it); a
- * top strip on narrow screens, a column beside the content on wide ones.
+ * "New chat", first in the sidebar as every chat app has it (D86): a link to the chat section,
+ * which starts a new chat (product §2), from any section or conversation.
+ */
+function NewChatLink() {
+  const { isShown, startNewChat } = useDashboard()
+  return (
+    <Link href={paths.chat} replace={isShown('chat')} className={newChatStyle} onClick={startNewChat}>
+      <PlusIcon size={16} />
+      New chat
+    </Link>
+  )
+}
+
+/** Below 768 px the sections and their extras are a drawer over the page, opened by "Menu". */
+const drawerStyle = css({
+  display: 'none',
+  '&[data-open]': {
+    display: 'flex',
+    position: 'fixed',
+    top: '0',
+    bottom: '0',
+    left: '0',
+    zIndex: '50',
+    w: 'min(20rem, 85vw)',
+    p: '4',
+    bg: 'surface',
+    borderRightWidth: '1px',
+    borderColor: 'border',
+    boxShadow: 'xl',
+    overflowY: 'auto',
+    overscrollBehavior: 'contain',
+  },
+  flexDirection: 'column',
+  md: {
+    display: 'flex',
+    '&[data-open]': { position: 'static', w: 'auto', p: '0', boxShadow: 'none', borderRightWidth: '0' },
+  },
+})
+const backdropStyle = css({
+  position: 'fixed',
+  inset: '0',
+  zIndex: '40',
+  bg: 'rgba(15, 23, 42, 0.45)',
+  md: { display: 'none' },
+})
+const barStyle = css({ display: 'flex', gap: '2', alignItems: 'center', md: { display: 'block' } })
+
+/**
+ * The five sections of product §2, each a link to its address (open it in a new tab, bookmark it),
+ * with "New chat" above them and the section's extras below: a column beside the content on wide
+ * screens; on phones a drawer behind "Menu" ("New chat" stays beside it, in reach), closed by
+ * choosing a link, Escape, Close or a tap beside it, which give the focus back to "Menu".
  */
 export function DashboardSidebar() {
   const { section, isShown, startNewChat, show } = useDashboard()
+  const [open, setOpen] = useState(false)
+  const menuButton = useRef<HTMLButtonElement>(null)
+  const drawer = useRef<HTMLDivElement>(null)
+  // Opening moves the focus into the drawer (its first link).
+  useEffect(() => {
+    if (open) drawer.current?.querySelector<HTMLElement>('a[href]')?.focus()
+  }, [open])
+  const drawerId = useId()
+  const close = (returnFocus: boolean) => {
+    setOpen(false)
+    if (returnFocus) menuButton.current?.focus()
+  }
   return (
     <aside
       className={css({
@@ -61,33 +152,69 @@ export function DashboardSidebar() {
         overflowY: { md: 'auto' },
       })}
     >
-      <nav aria-label="Dashboard sections">
-        <ul
-          className={css({
-            display: 'flex',
-            flexDirection: { base: 'row', md: 'column' },
-            gap: '1',
-            overflowX: { base: 'auto', md: 'visible' },
-          })}
+      <div className={barStyle}>
+        <Button
+          ref={menuButton}
+          variant="secondary"
+          className={css({ md: { display: 'none' } })}
+          aria-expanded={open}
+          aria-controls={drawerId}
+          onClick={() => setOpen(!open)}
         >
-          {SECTIONS.map(({ id, label, icon }) => (
-            <li key={id} className={css({ flexShrink: 0 })}>
-              <Link
-                href={paths[id]}
-                replace={isShown(id)}
-                className={itemStyle}
-                aria-current={section === id ? 'page' : undefined}
-                onClick={id === 'chat' ? startNewChat : undefined}
-              >
-                {icon}
-                {label}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      {/* A new section starts with its extras folded away again (on phones). */}
-      <SidebarExtras key={section} section={section} onOpenIntegrations={() => show('integrations')} />
+          <MenuIcon size={16} />
+          Menu
+        </Button>
+        <NewChatLink />
+      </div>
+      {open ? <div aria-hidden="true" className={backdropStyle} onClick={() => close(true)} /> : null}
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: Escape and a followed link close the drawer; the controls inside are the interactive elements */}
+      <div
+        id={drawerId}
+        data-open={open ? '' : undefined}
+        className={drawerStyle}
+        ref={drawer}
+        onKeyDown={(event) => {
+          if (open && event.key === 'Escape') {
+            event.preventDefault()
+            close(true)
+          }
+        }}
+        onClick={(event) => {
+          // Following a link closes the drawer: the page it opens is what the person wants to see.
+          if (open && (event.target as Element).closest('a[href]')) close(false)
+        }}
+      >
+        {open ? (
+          <Button
+            variant="ghost"
+            size="sm"
+            className={css({ alignSelf: 'flex-end', mb: '2', md: { display: 'none' } })}
+            onClick={() => close(true)}
+          >
+            <CloseIcon size={14} />
+            Close
+          </Button>
+        ) : null}
+        <nav aria-label="Dashboard sections">
+          <ul className={css({ display: 'flex', flexDirection: 'column', gap: '1' })}>
+            {SECTIONS.map(({ id, label, icon }) => (
+              <li key={id}>
+                <Link
+                  href={paths[id]}
+                  replace={isShown(id)}
+                  className={itemStyle}
+                  aria-current={section === id ? 'page' : undefined}
+                  onClick={id === 'chat' ? startNewChat : undefined}
+                >
+                  {icon}
+                  {label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <SidebarExtras key={section} section={section} onOpenIntegrations={() => show('integrations')} />
+      </div>
     </aside>
   )
 }

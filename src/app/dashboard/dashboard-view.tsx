@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { Redirect } from 'wouter'
 import { dashboardMachine } from '#machines/dashboard/dashboard-machine.ts'
 import { ChatProvider } from '#src/features/chat/chat-provider.tsx'
+import { UploadProvider } from '#src/features/chat/upload-provider.tsx'
 import { DriveProvider } from '#src/features/drive/drive-provider.tsx'
 import { useAppDeps } from '#src/lib/app-deps.ts'
 import { paths } from '#src/lib/paths.ts'
@@ -69,40 +70,43 @@ export function DashboardView() {
       {/* Chat state outlives a section switch: the sidebar, Chat and History share it. */}
       <ChatProvider>
         {route ? <RouteToMachines route={route} /> : <Redirect to={paths.chat} replace />}
-        <div
-          className={css({
-            // The shell fills the viewport and each part scrolls on its own: the chat keeps its
-            // composer in view while the messages scroll.
-            h: '100dvh',
-            display: 'grid',
-            gridTemplateRows: 'auto auto 1fr',
-            // minmax(0, …): a column never grows past the window to fit its widest line, so at
-            // 320 px (or 400 % zoom) nothing scrolls sideways and Logout stays on screen.
-            gridTemplateColumns: 'minmax(0, 1fr)',
-            md: { gridTemplateRows: 'auto 1fr', gridTemplateColumns: '16rem minmax(0, 1fr)' },
-          })}
-        >
-          <SkipLink />
-          <DashboardHeader />
-          <DashboardSidebar />
-          <main
-            id={MAIN_ID}
-            tabIndex={-1}
+        {/* The Upload dialog opens from the chat and from the sidebar: one for the dashboard. */}
+        <UploadProvider>
+          <div
             className={css({
-              _focusVisible: { outline: 'none' },
-              minW: '0',
-              minH: '0',
-              overflowY: 'auto',
-              px: { base: '4', md: '8' },
-              py: { base: '6', md: '8' },
+              // The shell fills the viewport and each part scrolls on its own: the chat keeps its
+              // composer in view while the messages scroll.
+              h: '100dvh',
+              display: 'grid',
+              gridTemplateRows: 'auto auto 1fr',
+              // minmax(0, …): a column never grows past the window to fit its widest line, so at
+              // 320 px (or 400 % zoom) nothing scrolls sideways and Logout stays on screen.
+              gridTemplateColumns: 'minmax(0, 1fr)',
+              md: { gridTemplateRows: 'auto 1fr', gridTemplateColumns: '16rem minmax(0, 1fr)' },
             })}
           >
-            {/* Drive state outlives a section switch: Documents and Integrations share it. */}
-            <DriveProvider>
-              <SectionOutlet />
-            </DriveProvider>
-          </main>
-        </div>
+            <SkipLink />
+            <DashboardHeader />
+            <DashboardSidebar />
+            <main
+              id={MAIN_ID}
+              tabIndex={-1}
+              className={css({
+                _focusVisible: { outline: 'none' },
+                minW: '0',
+                minH: '0',
+                overflowY: 'auto',
+                px: { base: '4', md: '8' },
+                py: { base: '6', md: '8' },
+              })}
+            >
+              {/* Drive state outlives a section switch: Documents and Integrations share it. */}
+              <DriveProvider>
+                <SectionOutlet />
+              </DriveProvider>
+            </main>
+          </div>
+        </UploadProvider>
       </ChatProvider>
     </DashboardActor.Provider>
   )

@@ -1,22 +1,28 @@
+import { useEffect } from 'react'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
 import { Card } from '#src/components/ui/card.tsx'
 import { SectionHeader } from '#src/components/ui/section-header.tsx'
+import { UploadActor } from '#src/features/chat/upload-actor.ts'
+import { LibraryActor } from '#src/features/documents/library-actor.ts'
 import { LibraryPanel } from '#src/features/documents/library-panel.tsx'
 import { LibraryProvider } from '#src/features/documents/library-provider.tsx'
-import { FileGrid } from '#src/features/drive/file-grid.tsx'
 import { useDocuments } from '#src/features/drive/use-documents.ts'
 import { css } from '../../../styled-system/css'
+import { DocumentsTable } from './documents-table.tsx'
+import { DocumentsToolbar } from './documents-toolbar.tsx'
+import { useDocumentsTable } from './use-documents-table.ts'
 
 const quietCard = css({ textAlign: 'center', color: 'muted', py: '10' })
 
 /**
- * product §2 Documents: 'Ingest Documents' with its result banner, the library (each document's
- * status, live while files are read: library-panel.tsx), and the Drive files. A failed
- * listing replaces everything under the heading (product §8), with the server's reason when it gave one.
+ * product §2 Documents: 'Ingest Documents' with its result banner, then every file (the library's
+ * and the Drive's) in one table with search, filters and sort (D89), the library's reading
+ * progress live above it. A failed listing replaces everything under the heading (product §8),
+ * with the server's reason when it gave one.
  */
 export function DocumentsView() {
-  const { state, ingesting, ingestOutcome, ingest, download, reload, connect } = useDocuments()
+  const { state, ingesting, ingestOutcome, ingest, reload, connect } = useDocuments()
 
   if (state.status === 'failed') {
     return (
@@ -68,19 +74,70 @@ export function DocumentsView() {
         </div>
       ) : null}
       <LibraryProvider>
-        <LibraryPanel ingesting={ingesting} />
+        <LibraryFollowsUploads />
+        <LibraryPanel ingesting={ingesting}>
+          {state.status === 'loading' ? (
+            <p role="status" className={quietCard}>
+              Loading documents...
+            </p>
+          ) : (
+            <DocumentsList ingesting={ingesting} />
+          )}
+        </LibraryPanel>
       </LibraryProvider>
-      {state.status === 'loading' ? (
-        <p role="status" className={quietCard}>
-          Loading documents...
-        </p>
-      ) : state.files.length === 0 ? (
-        <Card className={quietCard}>
-          <p>No documents found.</p>
-        </Card>
-      ) : (
-        <FileGrid files={state.files} onDownload={download} />
-      )}
     </section>
   )
+}
+
+/** The table, or what to say when there is nothing to list (or nothing matches). */
+function DocumentsList({ ingesting }: { ingesting: boolean }) {
+  const table = useDocumentsTable()
+  if (table.all.length === 0) {
+    return (
+      <Card className={quietCard}>
+        <p>No documents found.</p>
+      </Card>
+    )
+  }
+  return (
+    <>
+      {table.beforeFirstIngest && !ingesting ? <FirstIngest count={table.all.length} /> : null}
+      <DocumentsToolbar table={table} />
+      {table.page.total === 0 ? (
+        <Card className={quietCard}>
+          <p>No documents match your search and filters.</p>
+          <Button variant="secondary" size="sm" className={css({ mt: '3' })} onClick={table.clearFilters}>
+            Clear search and filters
+          </Button>
+        </Card>
+      ) : (
+        <DocumentsTable table={table} />
+      )}
+    </>
+  )
+}
+
+/** Before the first ingest, one thing to do: the header's 'Ingest Documents'. */
+function FirstIngest({ count }: { count: number }) {
+  return (
+    <Card className={css({ mb: '4', borderColor: 'brand.100', bg: 'brand.50' })}>
+      <h2 className={css({ fontWeight: 'semibold', mb: '1' })}>Your library is empty</h2>
+      <p className={css({ fontSize: 'sm' })}>
+        {`Google Drive lists ${count} ${count === 1 ? 'file' : 'files'} below. Press Ingest Documents to read them into your library, so the assistant can answer from them.`}
+      </p>
+    </Card>
+  )
+}
+
+/** A file uploaded into the library (the sidebar's 'Upload Document') joins the table at once. */
+function LibraryFollowsUploads() {
+  const upload = UploadActor.useActorRef()
+  const library = LibraryActor.useActorRef()
+  useEffect(() => {
+    const subscription = upload.on('upload.uploaded', ({ conversationId }) => {
+      if (conversationId === null) library.send({ type: 'library.load' })
+    })
+    return () => subscription.unsubscribe()
+  }, [upload, library])
+  return null
 }

@@ -1,23 +1,14 @@
 import type { ReactNode } from 'react'
-import { useId, useState } from 'react'
 import type { DashboardSection } from '#machines/dashboard/dashboard-machine.ts'
 import { Button } from '#src/components/ui/button.tsx'
 import { Card } from '#src/components/ui/card.tsx'
 import { DriveMark, UploadIcon } from '#src/components/ui/icons.tsx'
+import { useUpload } from '#src/features/chat/use-upload.ts'
 import { css } from '../../../styled-system/css'
 import { RecentConversations } from './recent-conversations.tsx'
 
-// On phones the panel is behind a "More" toggle (the strip above the content stays one line);
-// on wide screens it is always shown under the sections.
-const panelStyle = css({
-  display: 'none',
-  flexDirection: 'column',
-  gap: '3',
-  mt: { base: '2', md: '6' },
-  md: { display: 'flex' },
-  '[data-expanded] > &': { display: 'flex' },
-})
-const toggleStyle = css({ mt: '1', md: { display: 'none' } })
+// On phones the panel is in the menu drawer with the sections (dashboard-sidebar.tsx).
+const panelStyle = css({ display: 'flex', flexDirection: 'column', gap: '3', mt: '6' })
 const panelTitleStyle = css({
   fontSize: 'xs',
   fontWeight: 'semibold',
@@ -27,29 +18,14 @@ const panelTitleStyle = css({
   px: '3',
 })
 
+/** How many conversations the chat section lists beside it; History has them all. */
+const CHAT_RECENT_LIMIT = 20
+
 type SidebarExtrasProps = { section: DashboardSection; onOpenIntegrations: () => void }
 
-/** product §2 sidebar extras, shown for the section on screen; on phones one tap away. */
+/** product §2 sidebar extras, shown for the section on screen (on phones, in the menu drawer). */
 export function SidebarExtras({ section, onOpenIntegrations }: SidebarExtrasProps) {
-  const [expanded, setExpanded] = useState(false)
-  const panelId = useId()
-  const panel = extrasPanel(section, onOpenIntegrations)
-  if (!panel) return null
-  return (
-    <div id={panelId} data-expanded={expanded ? '' : undefined}>
-      <Button
-        variant="ghost"
-        size="sm"
-        className={toggleStyle}
-        aria-expanded={expanded}
-        aria-controls={panelId}
-        onClick={() => setExpanded(!expanded)}
-      >
-        {expanded ? 'Less' : 'More'}
-      </Button>
-      {panel}
-    </div>
-  )
+  return extrasPanel(section, onOpenIntegrations)
 }
 
 function extrasPanel(section: DashboardSection, onOpenIntegrations: () => void): ReactNode {
@@ -67,10 +43,7 @@ function extrasPanel(section: DashboardSection, onOpenIntegrations: () => void):
       return (
         <Card className={panelStyle}>
           <h2 className={css({ fontWeight: 'semibold' })}>Document Library</h2>
-          <Button variant="secondary" size="sm">
-            <UploadIcon size={16} />
-            Upload Document
-          </Button>
+          <UploadDocumentButton />
         </Card>
       )
     case 'settings':
@@ -93,6 +66,24 @@ function extrasPanel(section: DashboardSection, onOpenIntegrations: () => void):
         </div>
       )
     case 'chat':
-      return null
+      return (
+        <section aria-labelledby="chat-recent-conversations" className={panelStyle}>
+          <h2 id="chat-recent-conversations" className={panelTitleStyle}>
+            Recent Conversations
+          </h2>
+          <RecentConversations limit={CHAT_RECENT_LIMIT} />
+        </section>
+      )
   }
+}
+
+/** The spec's 'Upload Document': the Upload dialog, for the library (issue 26: no dead controls). */
+function UploadDocumentButton() {
+  const upload = useUpload()
+  return (
+    <Button variant="secondary" size="sm" aria-haspopup="dialog" onClick={() => upload.open('library')}>
+      <UploadIcon size={16} />
+      Upload Document
+    </Button>
+  )
 }

@@ -86,21 +86,20 @@ export function Dialog({ title, onClose, children, footer }: DialogProps) {
           gap: '4',
         })}
       >
-        <header className={css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between' })}>
+        {/* Plain boxes, not <header>/<footer>: outside a section those are the page's banner and contentinfo landmarks. */}
+        <div className={css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between' })}>
           <h2 id={titleId} className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
             {title}
           </h2>
           <Button variant="ghost" size="icon" aria-label="Close" onClick={onClose}>
             <CloseIcon />
           </Button>
-        </header>
+        </div>
         {children}
         {footer ? (
-          <footer
-            className={css({ display: 'flex', justifyContent: 'flex-end', gap: '2', flexWrap: 'wrap' })}
-          >
+          <div className={css({ display: 'flex', justifyContent: 'flex-end', gap: '2', flexWrap: 'wrap' })}>
             {footer}
-          </footer>
+          </div>
         ) : null}
       </dialog>
     </div>

@@ -1,7 +1,7 @@
 import { type KeyboardEvent, useEffect, useRef } from 'react'
 import { MESSAGE_MAX_LENGTH } from '#contracts/chat.ts'
 import { Button } from '#src/components/ui/button.tsx'
-import { PaperclipIcon } from '#src/components/ui/chat-icons.tsx'
+import { CloseIcon, FileIcon, PaperclipIcon } from '#src/components/ui/chat-icons.tsx'
 import { SendIcon } from '#src/components/ui/icons.tsx'
 import { css } from '../../../styled-system/css'
 
@@ -16,6 +16,11 @@ type ChatComposerProps = {
   /** An answer is being written: Stop shows instead of Send. */
   streaming: boolean
   onStop: () => void
+  /** The file attached in a new chat, shown as a chip until it goes with the first message. */
+  attachment: { name: string; error: string | null } | null
+  /** The attached file is on its way (the first message was sent). */
+  attaching: boolean
+  onDetach: () => void
 }
 
 /**
@@ -30,6 +35,9 @@ export function ChatComposer({
   onAttach,
   streaming,
   onStop,
+  attachment,
+  attaching,
+  onDetach,
 }: ChatComposerProps) {
   const input = useRef<HTMLTextAreaElement>(null)
   // Disabling the focused input drops focus; give it back when the reply has come.
@@ -55,6 +63,9 @@ export function ChatComposer({
         submit()
       }}
     >
+      {attachment ? (
+        <AttachmentChip attachment={attachment} attaching={attaching} onDetach={onDetach} />
+      ) : null}
       <div
         className={css({
           display: 'flex',
@@ -115,6 +126,62 @@ export function ChatComposer({
         Press Enter to send, Shift + Enter for new line
       </p>
     </form>
+  )
+}
+
+/** The file that goes with the first message of a new chat; removable until it is sent. */
+function AttachmentChip({
+  attachment,
+  attaching,
+  onDetach,
+}: {
+  attachment: { name: string; error: string | null }
+  attaching: boolean
+  onDetach: () => void
+}) {
+  return (
+    <div className={css({ mb: '2', display: 'flex', flexDirection: 'column', gap: '1' })}>
+      <span
+        className={css({
+          display: 'inline-flex',
+          alignItems: 'center',
+          gap: '2',
+          alignSelf: 'flex-start',
+          maxW: 'full',
+          pl: '3',
+          pr: '1',
+          py: '1',
+          fontSize: 'sm',
+          bg: 'surface',
+          borderWidth: '1px',
+          borderColor: attachment.error ? 'dangerBorder' : 'border',
+          borderRadius: 'full',
+        })}
+      >
+        <FileIcon size={14} />
+        <span className={css({ truncate: true, minW: '0' })}>{attachment.name}</span>
+        {attaching ? (
+          <span role="status" className={css({ color: 'muted', pr: '2', whiteSpace: 'nowrap' })}>
+            Uploading...
+          </span>
+        ) : (
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label={`Remove ${attachment.name}`}
+            className={css({ h: '7', w: '7' })}
+            onClick={onDetach}
+          >
+            <CloseIcon size={14} />
+          </Button>
+        )}
+      </span>
+      {attachment.error ? (
+        <p role="alert" className={css({ fontSize: 'sm', color: 'danger' })}>
+          {attachment.error}
+        </p>
+      ) : null}
+    </div>
   )
 }
 

@@ -3,6 +3,7 @@ import { provideChatMachine } from '#machines/chat/chat-machine.ts'
 import type { ChatDeps } from '#machines/chat/chat-types.ts'
 import { createChatApi } from '#src/api/chat.ts'
 import { createStreamCall } from '#src/api/chat-stream.ts'
+import { createDocumentsApi, uploadFile } from '#src/api/documents.ts'
 import { useAppDeps } from '#src/lib/app-deps.ts'
 import { ChatActor } from './chat-actor.ts'
 
@@ -33,6 +34,8 @@ export function ChatProvider({ children }: { children: ReactNode }) {
     const deps: ChatDeps = {
       ...api,
       listConversations: shareInFlight(api.listConversations),
+      listConversationFiles: createDocumentsApi(http).listConversationFiles,
+      uploadFile: (conversationId, file) => uploadFile({ conversationId, ...file }),
       // The SPA sends through the streamed call: the answer grows as it is written.
       sendMessage: api.streamMessage,
       log,

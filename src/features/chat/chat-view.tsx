@@ -1,53 +1,134 @@
+import { useCallback, useMemo, useRef } from 'react'
+import type { Source } from '#contracts/chat.ts'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { EmptyState } from '#src/components/ui/empty-state.tsx'
 import { ChatIcon } from '#src/components/ui/icons.tsx'
-import { css } from '../../../styled-system/css'
+import { css, cx } from '../../../styled-system/css'
 import { ChatComposer } from './chat-composer.tsx'
+import { CitationPanel } from './citation-panel.tsx'
+import { ConversationFiles } from './conversation-files.tsx'
 import { ConversationTitle } from './conversation-title.tsx'
+import { FirstRun } from './first-run.tsx'
 import { MessageList } from './message-list.tsx'
-import { UploadDialog } from './upload-dialog.tsx'
 import { useConversation } from './use-chat.ts'
 import { useUpload } from './use-upload.ts'
 
-/** product §2 Chat view: the conversation (or its empty state), the composer and the upload dialog. */
+const layoutStyle = css({ display: 'grid', gap: '6', h: 'full', gridTemplateColumns: 'minmax(0, 1fr)' })
+// The passage gets a column of its own beside the conversation; on a phone it is a sheet instead.
+const withPanelStyle = css({ md: { gridTemplateColumns: 'minmax(0, 1fr) minmax(16rem, 24rem)' } })
+
+/**
+ * product §2 Chat view: the conversation (or its empty state), the composer and the upload dialog,
+ * and beside them the passage a citation opened (D87).
+ */
 export function ChatView() {
   const chat = useConversation()
-  const { messages, loading, awaitingReply, ratingMessageIds, rate } = chat
+  const { messages, loading, awaitingReply, ratingMessageIds, rate, openSource } = chat
   const upload = useUpload()
+  const returnFocus = useReturnFocus()
+  const { showSource, closeSource } = chat
+  const onShowSource = useCallback(
+    (messageId: string, source: Source, opener: HTMLElement) => {
+      returnFocus.remember(opener)
+      showSource(messageId, source.chunkId)
+    },
+    [returnFocus, showSource],
+  )
   const empty = messages.length === 0
   return (
-    <section
-      aria-label="Chat with Docs"
-      className={css({ display: 'flex', flexDirection: 'column', h: 'full', maxW: '3xl', mx: 'auto' })}
-    >
-      {chat.title === null ? null : <ConversationTitle title={chat.title} onRename={chat.rename} />}
-      {empty && !loading ? (
-        <div className={css({ flex: '1', display: 'grid', placeItems: 'center', overflowY: 'auto' })}>
-          <EmptyState icon={<ChatIcon size={24} />} title="Start a conversation">
-            Ask questions about your documents or start a general conversation. I'm here to help!
-          </EmptyState>
-        </div>
-      ) : (
-        <MessageList
-          messages={messages}
-          awaitingReply={awaitingReply}
-          ratingMessageIds={ratingMessageIds}
-          onRate={rate}
-          regenerableId={chat.regenerableId}
-          onRegenerate={chat.regenerate}
+    <section aria-label="Chat with Docs" className={cx(layoutStyle, openSource ? withPanelStyle : undefined)}>
+      <div
+        className={css({
+          display: 'flex',
+          flexDirection: 'column',
+          minH: '0',
+          w: 'full',
+          maxW: '3xl',
+          mx: 'auto',
+        })}
+      >
+        {chat.title === null ? null : <ConversationTitle title={chat.title} onRename={chat.rename} />}
+        <ConversationFiles files={chat.files} />
+        {empty && !loading ? (
+          <div
+            className={css({
+              flex: '1',
+              display: 'flex',
+              flexDirection: 'column',
+              alignItems: 'center',
+              justifyContent: 'center',
+              gap: '2',
+              overflowY: 'auto',
+              pb: '4',
+            })}
+          >
+            <EmptyState icon={<ChatIcon size={24} />} title="Start a conversation">
+              Ask questions about your documents or start a general conversation. I'm here to help!
+            </EmptyState>
+            <FirstRun onAsk={chat.send} />
+          </div>
+        ) : (
+          <MessageList
+            messages={messages}
+            awaitingReply={awaitingReply}
+            ratingMessageIds={ratingMessageIds}
+            onRate={rate}
+            regenerableId={chat.regenerableId}
+            onRegenerate={chat.regenerate}
+            onShowSource={onShowSource}
+          />
+        )}
+        {chat.notice === null ? null : <Alert>{chat.notice}</Alert>}
+        <ChatComposer
+          disabled={loading}
+          draft={chat.draft}
+          onDraft={chat.type}
+          onSend={chat.send}
+          onAttach={() => upload.open('chat')}
+          streaming={chat.streaming}
+          onStop={chat.stop}
+          attachment={chat.attachment && { name: chat.attachment.file.name, error: chat.attachment.error }}
+          attaching={chat.attaching}
+          onDetach={chat.detach}
         />
-      )}
-      {chat.notice === null ? null : <Alert>{chat.notice}</Alert>}
-      <ChatComposer
-        disabled={loading}
-        draft={chat.draft}
-        onDraft={chat.type}
-        onSend={chat.send}
-        onAttach={upload.open}
-        streaming={chat.streaming}
-        onStop={chat.stop}
-      />
-      {upload.isOpen ? <UploadDialog upload={upload} /> : null}
+      </div>
+      {openSource ? (
+        <CitationPanel
+          // Another passage is another panel: the focus moves into it again.
+          key={`${openSource.message.id}:${openSource.source.chunkId}`}
+          source={openSource.source}
+          answer={openSource.message.content}
+          onClose={() => {
+            closeSource()
+            returnFocus.restore(openSource.message.id, openSource.source)
+          }}
+        />
+      ) : null}
     </section>
+  )
+}
+
+/**
+ * Where the focus goes when a passage closes: the marker (or source) that opened it. An answer
+ * that took its stored id meanwhile was drawn again: its marker is found again in it.
+ */
+function useReturnFocus() {
+  const opener = useRef<HTMLElement | null>(null)
+  return useMemo(
+    () => ({
+      remember(element: HTMLElement) {
+        opener.current = element
+      },
+      restore(messageId: string, source: Source) {
+        const was = opener.current
+        opener.current = null
+        if (was?.isConnected) return was.focus()
+        const marker = source.citation
+          ? `[data-citation="${source.citation}"]`
+          : `[data-source="${source.chunkId}"]`
+        document.querySelector<HTMLElement>(`[data-message-id="${messageId}"] ${marker}`)?.focus()
+      },
+    }),
+    [],
   )
 }

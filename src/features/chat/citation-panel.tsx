@@ -1,5 +1,8 @@
+import type { KeyboardEvent } from 'react'
 import type { Source } from '#contracts/chat.ts'
+import { citedSpans, markedPieces } from '#machines/chat/cited-words.ts'
 import { Button } from '#src/components/ui/button.tsx'
+import { CloseIcon } from '#src/components/ui/chat-icons.tsx'
 import { css } from '../../../styled-system/css'
 
 /** Only https links open: the Drive file, never another scheme from stored data. */
@@ -11,53 +14,118 @@ export const sourceLabel = (source: Source) =>
     .filter(Boolean)
     .join(' · ')
 
-/** The passage an answer cited, as it was when the answer was written: check it against the answer. */
-export function CitationPanel({ source, onClose }: { source: Source; onClose: () => void }) {
+/**
+ * Beside the conversation on a wide screen (its own column, scrolling on its own); a sheet over
+ * the bottom of the screen on a phone, where there is no room beside it.
+ */
+const panelStyle = css({
+  display: 'flex',
+  flexDirection: 'column',
+  gap: '3',
+  p: '4',
+  bg: 'surface',
+  borderColor: 'border',
+  fontSize: 'sm',
+  overflowY: 'auto',
+  position: 'fixed',
+  insetX: '0',
+  bottom: '0',
+  zIndex: '40',
+  maxH: '70dvh',
+  borderTopWidth: '1px',
+  borderTopRadius: '2xl',
+  boxShadow: 'xl',
+  md: {
+    position: 'sticky',
+    top: '0',
+    insetX: 'auto',
+    zIndex: 'auto',
+    alignSelf: 'start',
+    maxH: 'full',
+    borderWidth: '1px',
+    borderRadius: 'xl',
+    boxShadow: 'sm',
+  },
+})
+
+const markStyle = css({ bg: 'brand.100', color: 'text', borderRadius: 'sm', px: '0.5' })
+
+type CitationPanelProps = {
+  source: Source
+  /** The answer citing it: the words it leans on are marked in the passage. */
+  answer: string
+  onClose: () => void
+}
+
+/**
+ * The passage an answer cited, as it was when the answer was written, to check against the
+ * answer: its document, page and heading, the sentences the answer leans on marked. The focus
+ * moves in when it opens; Escape or Close closes it (the caller gives the focus back to the
+ * marker that opened it). Links to the document go in its footer.
+ */
+export function CitationPanel({ source, answer, onClose }: CitationPanelProps) {
+  const label = `Passage ${source.citation ?? ''} from ${source.documentName}`.replace('  ', ' ')
   return (
     <section
-      aria-label={`Passage ${source.citation ?? ''} from ${source.documentName}`.replace('  ', ' ')}
-      className={css({
-        maxW: { base: '90%', md: '80%' },
-        p: '3',
-        bg: 'surface',
-        borderWidth: '1px',
-        borderColor: 'border',
-        borderRadius: 'lg',
-        boxShadow: 'sm',
-        fontSize: 'sm',
-        display: 'flex',
-        flexDirection: 'column',
-        gap: '2',
-      })}
+      aria-label={label}
+      ref={focusOnOpen}
+      tabIndex={-1}
+      onKeyDown={(event: KeyboardEvent) => {
+        if (event.key !== 'Escape') return
+        event.preventDefault()
+        onClose()
+      }}
+      className={panelStyle}
     >
-      <div className={css({ display: 'flex', justifyContent: 'space-between', gap: '2' })}>
-        <strong>
+      <header className={css({ display: 'flex', alignItems: 'flex-start', gap: '2' })}>
+        <h2 className={css({ flex: '1', minW: '0', fontWeight: 'semibold', overflowWrap: 'anywhere' })}>
           {source.citation ? `[${source.citation}] ` : ''}
           {sourceLabel(source)}
-        </strong>
+        </h2>
         <Button variant="ghost" size="sm" onClick={onClose}>
+          <CloseIcon size={14} />
           Close
         </Button>
-      </div>
+      </header>
       {source.quote ? (
         <blockquote
           className={css({ borderLeftWidth: '3px', borderColor: 'border', pl: '3', whiteSpace: 'pre-wrap' })}
         >
-          {source.quote}
+          {markedPieces(source.quote, citedSpans(answer, source.citation, source.quote)).map((piece, i) =>
+            piece.marked ? (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one text, in order, never reordered
+              <mark key={i} className={markStyle}>
+                {piece.text}
+              </mark>
+            ) : (
+              piece.text
+            ),
+          )}
         </blockquote>
       ) : (
         <p className={css({ color: 'muted' })}>This answer was stored before passages were kept with it.</p>
       )}
-      {isHttpsLink(source.link) ? (
-        <a
-          href={source.link}
-          target="_blank"
-          rel="noopener noreferrer"
-          className={css({ color: 'accent', textDecoration: 'underline' })}
-        >
-          Open {source.documentName}
-        </a>
-      ) : null}
+      <footer className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', mt: 'auto' })}>
+        {isHttpsLink(source.link) ? (
+          <a
+            href={source.link}
+            target="_blank"
+            rel="noopener noreferrer"
+            className={css({ color: 'accent', textDecoration: 'underline', overflowWrap: 'anywhere' })}
+          >
+            Open {source.documentName}
+          </a>
+        ) : null}
+      </footer>
     </section>
   )
+}
+
+/**
+ * The focus moves into the panel as it opens, so the keyboard is where the eyes went, and the
+ * first marked sentence scrolls into view in a long passage.
+ */
+function focusOnOpen(panel: HTMLElement | null) {
+  panel?.focus()
+  panel?.querySelector('mark')?.scrollIntoView?.({ block: 'nearest' })
 }

@@ -1,21 +1,28 @@
-import { useState } from 'react'
+import { Fragment, useState } from 'react'
 import { SEARCH_MAX_LENGTH } from '#contracts/chat.ts'
 import type { ConversationItem } from '#machines/chat/chat-types.ts'
 import { Button } from '#src/components/ui/button.tsx'
 import { css } from '../../../styled-system/css'
 
+type Hit = { conversation: ConversationItem; snippet: string }
+
 type ConversationSearchProps = {
   query: string
-  hits: { conversation: ConversationItem; snippet: string }[] | null
   onSearch: (query: string) => void
-  onOpen: (conversationId: string) => void
 }
 
-/** Search across my conversations' titles and messages; Enter searches, Clear goes back to the list. */
-export function ConversationSearch({ query, hits, onSearch, onOpen }: ConversationSearchProps) {
+/**
+ * The search box above History's list: it searches as the person types (the chat machine waits
+ * for a pause); Clear goes back to the whole list. The list itself is `SearchResults`.
+ */
+export function ConversationSearch({ query, onSearch }: ConversationSearchProps) {
   const [typed, setTyped] = useState(query)
+  const type = (text: string) => {
+    setTyped(text)
+    onSearch(text)
+  }
   return (
-    <section aria-label="Search conversations" className={css({ maxW: '3xl', mb: '6' })}>
+    <search aria-label="Search conversations" className={css({ maxW: '3xl', mb: '6' })}>
       <form
         className={css({ display: 'flex', gap: '2' })}
         onSubmit={(event) => {
@@ -29,7 +36,7 @@ export function ConversationSearch({ query, hits, onSearch, onOpen }: Conversati
           placeholder="Search your conversations..."
           value={typed}
           maxLength={SEARCH_MAX_LENGTH}
-          onChange={(event) => setTyped(event.target.value)}
+          onChange={(event) => type(event.target.value)}
           className={css({
             flex: '1',
             minW: '0',
@@ -41,62 +48,126 @@ export function ConversationSearch({ query, hits, onSearch, onOpen }: Conversati
             bg: 'surface',
           })}
         />
-        <Button type="submit" variant="secondary">
-          Search
-        </Button>
-        {query ? (
-          <Button
-            variant="ghost"
-            onClick={() => {
-              setTyped('')
-              onSearch('')
-            }}
-          >
+        {typed ? (
+          <Button variant="ghost" onClick={() => type('')}>
             Clear
           </Button>
         ) : null}
       </form>
-      {query && hits !== null ? (
-        hits.length === 0 ? (
-          <p className={css({ mt: '3', color: 'muted', fontSize: 'sm' })}>
-            No conversations match “{query}”.
-          </p>
-        ) : (
-          <ul
-            aria-label="Search results"
-            className={css({ mt: '3', display: 'flex', flexDirection: 'column', gap: '2' })}
+    </search>
+  )
+}
+
+/**
+ * What History lists for a query: the server's hits (words in any message, stemmed) together with
+ * the conversations whose title or last message contain what was typed, so a word half typed
+ * ("budg") already finds them; newest first, each once, the server's passage preferred.
+ */
+export function matchesOf(
+  conversations: readonly ConversationItem[],
+  query: string,
+  hits: Hit[] | null,
+): Hit[] {
+  const needle = query.toLowerCase()
+  const found = new Map((hits ?? []).map((hit) => [hit.conversation.id, hit]))
+  for (const conversation of conversations) {
+    if (found.has(conversation.id)) continue
+    if (
+      conversation.title.toLowerCase().includes(needle) ||
+      conversation.lastMessage.toLowerCase().includes(needle)
+    )
+      found.set(conversation.id, { conversation, snippet: conversation.lastMessage })
+  }
+  return [...found.values()].sort((a, b) => b.conversation.timestamp.localeCompare(a.conversation.timestamp))
+}
+
+/** History's list while a search is typed: only the matches, each with its passage, the words searched marked. */
+export function SearchResults({
+  query,
+  hits,
+  searching,
+  onOpen,
+}: {
+  query: string
+  hits: Hit[]
+  /** The server has not answered this query yet. */
+  searching: boolean
+  onOpen: (conversationId: string) => void
+}) {
+  if (hits.length === 0)
+    return (
+      <p role="status" className={css({ color: 'muted', fontSize: 'sm', maxW: '3xl' })}>
+        {searching ? 'Searching...' : `No conversations match “${query}”.`}
+      </p>
+    )
+  return (
+    <ul
+      aria-label="Search results"
+      className={css({ display: 'flex', flexDirection: 'column', gap: '2', maxW: '3xl' })}
+    >
+      {hits.map(({ conversation, snippet }) => (
+        <li key={conversation.id}>
+          <button
+            type="button"
+            onClick={() => onOpen(conversation.id)}
+            className={css({
+              w: 'full',
+              textAlign: 'left',
+              px: '4',
+              py: '3',
+              bg: 'surface',
+              borderWidth: '1px',
+              borderColor: 'border',
+              borderRadius: 'xl',
+              cursor: 'pointer',
+              _hover: { borderColor: 'borderStrong' },
+            })}
           >
-            {hits.map(({ conversation, snippet }) => (
-              <li key={conversation.id}>
-                <button
-                  type="button"
-                  onClick={() => onOpen(conversation.id)}
-                  className={css({
-                    w: 'full',
-                    textAlign: 'left',
-                    px: '4',
-                    py: '3',
-                    bg: 'surface',
-                    borderWidth: '1px',
-                    borderColor: 'border',
-                    borderRadius: 'xl',
-                    cursor: 'pointer',
-                  })}
-                >
-                  <span className={css({ display: 'block', fontWeight: 'medium', truncate: true })}>
-                    {conversation.title}
-                  </span>
-                  {snippet ? (
-                    <span className={css({ display: 'block', fontSize: 'sm', color: 'muted' })}>
-                      {snippet}
-                    </span>
-                  ) : null}
-                </button>
-              </li>
-            ))}
-          </ul>
-        )
-      ) : null}
-    </section>
+            <span className={css({ display: 'block', fontWeight: 'medium', truncate: true })}>
+              <Marked text={conversation.title} query={query} />
+            </span>
+            {snippet ? (
+              <span className={css({ display: 'block', fontSize: 'sm', color: 'muted' })}>
+                <Marked text={snippet} query={query} />
+              </span>
+            ) : null}
+          </button>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/**
+ * `text` with each word of `query` marked where it starts a word (the server's search matches
+ * word forms: "budget" finds "budgets").
+ */
+export function Marked({ text, query }: { text: string; query: string }) {
+  const words = query
+    .split(/\s+/)
+    .map((word) => word.replace(/^[-"]+|"+$/g, ''))
+    .filter((word) => word.length > 1)
+  if (words.length === 0) return text
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(${words.map(escaped).join('|')})`, 'giu')
+  const parts = text.split(pattern)
+  return (
+    <>
+      {parts.map((part, i) =>
+        i % 2 === 1 ? (
+          <mark
+            // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed text, in order
+            key={i}
+            className={css({ bg: 'brand.100', color: 'inherit', borderRadius: 'sm' })}
+          >
+            {part}
+          </mark>
+        ) : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed text, in order
+          <Fragment key={i}>{part}</Fragment>
+        ),
+      )}
+    </>
   )
 }

@@ -16,7 +16,8 @@ type MarkdownAnswerProps = {
   text: string
   /** The [n] numbers that name a passage of this answer. */
   citations: number[]
-  onCite: (n: number) => void
+  /** A marker was chosen; `opener` is its button, where the focus goes back when the passage closes. */
+  onCite: (n: number, opener: HTMLElement) => void
 }
 
 const SAFE_LINK = /^(https?:|mailto:)/i
@@ -75,7 +76,7 @@ function AnswerLink({
 }: {
   href?: string | undefined
   children: ReactNode
-  onCite: (n: number) => void
+  onCite: (n: number, opener: HTMLElement) => void
 }) {
   const cite = href ? CITE_LINK.exec(href) : null
   if (cite) {
@@ -84,7 +85,8 @@ function AnswerLink({
       <button
         type="button"
         aria-label={`Show passage ${n}`}
-        onClick={() => onCite(n)}
+        data-citation={n}
+        onClick={(event) => onCite(n, event.currentTarget)}
         className={css({
           color: 'accent',
           fontSize: 'xs',
@@ -105,15 +107,36 @@ function AnswerLink({
   )
 }
 
+/** A code block with a header bar that holds its copy button, so the button never covers the code. */
 function CodeBlock({ children }: ComponentProps<'pre'>) {
   const code = textOf(children)
   const { copied, copy } = useCopyText(code)
   return (
-    <div className={css({ position: 'relative' })}>
+    <div
+      className={css({
+        bg: 'surfaceMuted',
+        borderRadius: 'md',
+        borderWidth: '1px',
+        borderColor: 'border',
+        overflow: 'hidden',
+      })}
+    >
+      <div
+        className={css({
+          display: 'flex',
+          justifyContent: 'flex-end',
+          px: '1',
+          py: '0.5',
+          borderBottomWidth: '1px',
+          borderColor: 'border',
+        })}
+      >
+        <Button variant="ghost" size="sm" onClick={copy}>
+          <span aria-live="polite">{copied ? 'Copied code' : 'Copy code'}</span>
+        </Button>
+      </div>
       <pre
         className={css({
-          bg: 'surfaceMuted',
-          borderRadius: 'md',
           p: '3',
           overflowX: 'auto',
           fontSize: 'sm',
@@ -123,14 +146,6 @@ function CodeBlock({ children }: ComponentProps<'pre'>) {
       >
         {children}
       </pre>
-      <Button
-        variant="ghost"
-        size="sm"
-        className={css({ position: 'absolute', top: '1', right: '1' })}
-        onClick={copy}
-      >
-        <span aria-live="polite">{copied ? 'Copied code' : 'Copy code'}</span>
-      </Button>
     </div>
   )
 }

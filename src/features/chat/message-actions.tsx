@@ -22,7 +22,8 @@ const pressedStyle = css({ '&[aria-pressed=true]': { color: 'accent', bg: 'brand
 export function MessageActions({ message, rating, onRate, onRegenerate }: MessageActionsProps) {
   const { copied, copy } = useCopyText(message.content)
   return (
-    <div className={css({ display: 'flex', alignItems: 'center', gap: '1' })}>
+    // On a narrow screen the actions wrap onto a second line rather than being cut off.
+    <div className={css({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '1' })}>
       <Button variant="ghost" size="sm" onClick={copy}>
         {copied ? <CheckIcon size={14} /> : <CopyIcon size={14} />}
         <span aria-live="polite">{copied ? 'Copied' : 'Copy'}</span>

@@ -1,11 +1,10 @@
-import { type ComponentProps, lazy, memo, Suspense, useState } from 'react'
+import { type ComponentProps, lazy, memo, Suspense } from 'react'
 import type { Feedback, Source } from '#contracts/chat.ts'
 import { clockTime } from '#machines/chat/chat-time.ts'
 import type { MessageItem } from '#machines/chat/chat-types.ts'
 import { ErrorBoundary } from '#src/components/ui/error-boundary.tsx'
 import { useAppDeps } from '#src/lib/app-deps.ts'
 import { css, cx } from '../../../styled-system/css'
-import { CitationPanel } from './citation-panel.tsx'
 import { MessageActions } from './message-actions.tsx'
 import { MessageSources } from './message-sources.tsx'
 
@@ -65,6 +64,8 @@ type MessageBubbleProps = {
   onRate: (messageId: string, feedback: Feedback) => void
   /** Given for the answer that can be written again. */
   onRegenerate?: ((messageId: string) => void) | undefined
+  /** Opens a passage this answer cites beside the conversation; `opener` gets the focus back. */
+  onShowSource: (messageId: string, source: Source, opener: HTMLElement) => void
 }
 
 const bubbleStyle = css({
@@ -94,17 +95,22 @@ export const MessageBubble = memo(function MessageBubble({
   rating,
   onRate,
   onRegenerate,
+  onShowSource,
 }: MessageBubbleProps) {
   const mine = message.sender === 'user'
   // An answer still being written (or not yet stored) has no actions: there is nothing to rate yet.
   const settled = !message.streaming && !message.id.startsWith('temp-')
-  const [shown, setShown] = useState<Source | null>(null)
   if (message.streaming && message.content === '') return null
   const citations = message.sources.flatMap((s) => (s.citation ? [s.citation] : []))
-  const cite = (n: number) => setShown(message.sources.find((s) => s.citation === n) ?? null)
+  const show = (source: Source, opener: HTMLElement) => onShowSource(message.id, source, opener)
+  const cite = (n: number, opener: HTMLElement) => {
+    const source = message.sources.find((s) => s.citation === n)
+    if (source) show(source, opener)
+  }
   return (
     <li
       data-sender={message.sender}
+      data-message-id={message.id}
       data-streaming={message.streaming}
       className={css({
         display: 'flex',
@@ -124,8 +130,7 @@ export const MessageBubble = memo(function MessageBubble({
       {message.stopped ? (
         <span className={css({ fontSize: 'xs', color: 'muted', fontStyle: 'italic' })}>Stopped</span>
       ) : null}
-      {mine ? null : <MessageSources sources={message.sources} onShow={setShown} />}
-      {shown ? <CitationPanel source={shown} onClose={() => setShown(null)} /> : null}
+      {mine ? null : <MessageSources sources={message.sources} onShow={show} />}
       <div
         className={css({ display: 'flex', alignItems: 'center', gap: '2', fontSize: 'xs', color: 'muted' })}
       >

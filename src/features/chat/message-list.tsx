@@ -1,4 +1,4 @@
-import type { Feedback } from '#contracts/chat.ts'
+import type { Feedback, Source } from '#contracts/chat.ts'
 import type { MessageItem } from '#machines/chat/chat-types.ts'
 import { css } from '../../../styled-system/css'
 import { MessageBubble } from './message-bubble.tsx'
@@ -12,6 +12,7 @@ type MessageListProps = {
   /** The answer that can be written again (the last one), if any. */
   regenerableId: string | null
   onRegenerate: (messageId: string) => void
+  onShowSource: (messageId: string, source: Source, opener: HTMLElement) => void
 }
 
 /**
@@ -37,6 +38,7 @@ export function MessageList({
   onRate,
   regenerableId,
   onRegenerate,
+  onShowSource,
 }: MessageListProps) {
   const last = messages.at(-1)
   return (
@@ -61,6 +63,7 @@ export function MessageList({
             rating={ratingMessageIds.includes(message.id)}
             onRate={onRate}
             onRegenerate={message.id === regenerableId ? onRegenerate : undefined}
+            onShowSource={onShowSource}
           />
         ))}
       </ol>

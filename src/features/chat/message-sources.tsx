@@ -8,7 +8,13 @@ const label = (source: Source) => `${source.documentName}${source.page ? ` p. ${
  * The passages of the person's own documents an answer drew on, under that answer; each opens its
  * passage (`onShow`), and its document when it has a web link.
  */
-export function MessageSources({ sources, onShow }: { sources: Source[]; onShow: (source: Source) => void }) {
+export function MessageSources({
+  sources,
+  onShow,
+}: {
+  sources: Source[]
+  onShow: (source: Source, opener: HTMLElement) => void
+}) {
   if (sources.length === 0) return null
   return (
     <div className={css({ fontSize: 'xs', color: 'muted', display: 'flex', gap: '1', flexWrap: 'wrap' })}>
@@ -33,7 +39,8 @@ export function MessageSources({ sources, onShow }: { sources: Source[]; onShow:
               <button
                 type="button"
                 aria-label={`Show the passage from ${label(source)}`}
-                onClick={() => onShow(source)}
+                data-source={source.chunkId}
+                onClick={(event) => onShow(source, event.currentTarget)}
                 className={css({ ml: '1', color: 'accent', cursor: 'pointer' })}
               >
                 {source.citation ? `[${source.citation}]` : '“…”'}

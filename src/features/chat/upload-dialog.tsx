@@ -37,6 +37,7 @@ export function UploadDialog({ upload }: { upload: Upload }) {
   )
   return (
     <Dialog title="Upload File" onClose={upload.close} footer={footer}>
+      <p className={css({ fontSize: 'sm' })}>{upload.explanation}</p>
       <ul className={css({ fontSize: 'sm', color: 'muted', listStyle: 'disc', pl: '5' })}>
         <li>Allowed types: PDF and Text</li>
         <li>Minimum size: 10KB</li>

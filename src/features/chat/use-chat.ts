@@ -6,8 +6,10 @@
 import { useMemo } from 'react'
 import type { Feedback } from '#contracts/chat.ts'
 import {
+  isAttachingHere,
   isAwaitingReplyHere,
   isStreamingHere,
+  openSourceOf,
   openTitleOf,
   regenerableIdOf,
 } from '#machines/chat/chat-selectors.ts'
@@ -46,6 +48,16 @@ export function useConversation() {
       rate(messageId: string, feedback: Feedback) {
         chat.send({ type: 'chat.rate', messageId, feedback })
       },
+      showSource(messageId: string, chunkId: string) {
+        chat.send({ type: 'chat.showSource', messageId, chunkId })
+      },
+      closeSource() {
+        chat.send({ type: 'chat.closeSource' })
+      },
+      /** Takes the file attached in a new chat back out of the composer. */
+      detach() {
+        chat.send({ type: 'chat.detach' })
+      },
     }),
     [chat],
   )
@@ -65,8 +77,19 @@ export function useConversation() {
     ratingMessageIds: ChatActor.useSelector((snapshot) => snapshot.context.ratingMessageIds),
     /** The open conversation's title, null for a new chat. */
     title: ChatActor.useSelector(openTitleOf),
+    /** The file waiting in a new chat's composer (with why its upload failed, if it did). */
+    attachment: ChatActor.useSelector((snapshot) => snapshot.context.attachment),
+    attaching: ChatActor.useSelector(isAttachingHere),
+    /** The files uploaded into the conversation on screen. */
+    files: ChatActor.useSelector((snapshot) => snapshot.context.files),
+    /** The passage open beside the conversation, with the answer citing it. */
+    openSource: ChatActor.useSelector(openSourceOf, sameOpenSource),
     ...intents,
   }
+}
+
+function sameOpenSource(a: ReturnType<typeof openSourceOf>, b: ReturnType<typeof openSourceOf>) {
+  return a?.message === b?.message && a?.source === b?.source
 }
 
 export function useConversations() {
@@ -80,8 +103,10 @@ export function useConversations() {
       chat.send({ type: 'chat.delete', conversationId })
     },
     searchQuery: ChatActor.useSelector((snapshot) => snapshot.context.searchQuery),
-    /** What the search found; null while it runs or when there is none. */
+    /** What the last search found (kept while the next one runs); null before the first answers or with no search. */
     searchHits: ChatActor.useSelector((snapshot) => snapshot.context.searchHits),
+    /** A search typed is waiting for its pause or for the server. */
+    searching: ChatActor.useSelector((snapshot) => snapshot.hasTag('searching')),
     search(query: string) {
       chat.send({ type: 'chat.search', query })
     },

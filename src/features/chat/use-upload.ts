@@ -1,30 +1,37 @@
 /**
- * Facade for the Upload dialog: its own small actor, living as long as the Chat view. 'Upload'
- * sends the file to the conversation on screen (its id comes from the chat actor); 'Upload to
- * Drive' to the person's Google Drive.
+ * Facade for the Upload dialog (one actor for the dashboard, upload-provider.tsx). Opened from the
+ * chat, 'Upload' sends the file to the conversation on screen (its id comes from the chat actor),
+ * or in a new chat hands it to the composer; opened from Documents, to the library. 'Upload to
+ * Drive' sends it to the person's Google Drive.
  */
-import { useActorRef, useSelector } from '@xstate/react'
-import { useState } from 'react'
-import { provideUploadMachine } from '#machines/upload/upload-machine.ts'
-import { uploadFile } from '#src/api/documents.ts'
-import { uploadToDrive } from '#src/api/drive.ts'
-import { useAppDeps } from '#src/lib/app-deps.ts'
+import { useSelector } from '@xstate/react'
+import type { UploadPlace } from '#machines/upload/upload-machine.ts'
 import { ChatActor } from './chat-actor.ts'
+import { UploadActor } from './upload-actor.ts'
 
 export type Upload = ReturnType<typeof useUpload>
 
+/** The dialog's one line on what each button does, for where it was opened (D88). */
+export const UPLOAD_EXPLANATIONS = {
+  conversation:
+    'Upload adds the file to this conversation and your library; Upload to Drive puts it in your Google Drive, which syncs it into your library.',
+  newChat:
+    'Upload attaches the file to your first message (it joins your library too); Upload to Drive puts it in your Google Drive, which syncs it into your library.',
+  library:
+    'Upload adds the file to your library; Upload to Drive puts it in your Google Drive, which syncs it into your library.',
+} as const
+
 export function useUpload() {
-  const { inspect } = useAppDeps()
-  const [logic] = useState(() =>
-    provideUploadMachine({
-      uploadFile: ({ conversationId, file, content }) =>
-        uploadFile({ conversationId, name: file.name, content }),
-      uploadToDrive: ({ file, content }) => uploadToDrive({ name: file.name, content }),
-    }),
-  )
-  const upload = useActorRef(logic, { inspect })
+  const upload = UploadActor.useActorRef()
   const conversationId = ChatActor.useSelector((snapshot) => snapshot.context.selectedConversationId)
+  const into = useSelector(upload, (snapshot) => snapshot.context.into)
   return {
+    explanation:
+      into === 'library'
+        ? UPLOAD_EXPLANATIONS.library
+        : conversationId
+          ? UPLOAD_EXPLANATIONS.conversation
+          : UPLOAD_EXPLANATIONS.newChat,
     isOpen: useSelector(upload, (snapshot) => snapshot.hasTag('open')),
     /** A valid file is chosen and nothing is under way: the upload buttons are enabled. */
     ready: useSelector(upload, (snapshot) => snapshot.hasTag('ready')),
@@ -34,8 +41,9 @@ export function useUpload() {
     notice: useSelector(upload, (snapshot) => snapshot.context.notice),
     fileName: useSelector(upload, (snapshot) => snapshot.context.file?.name),
     error: useSelector(upload, (snapshot) => snapshot.context.error),
-    open() {
-      upload.send({ type: 'upload.open' })
+    /** Opens the dialog for the chat (the paperclip) or the library (the Documents section). */
+    open(into: UploadPlace = 'chat') {
+      upload.send({ type: 'upload.open', into })
     },
     close() {
       upload.send({ type: 'upload.close' })
@@ -48,7 +56,7 @@ export function useUpload() {
         content: file,
       })
     },
-    /** 'Upload' sends the file to the open conversation; 'Upload to Drive' to the person's Drive. */
+    /** 'Upload' sends the file where the dialog was opened for; 'Upload to Drive' to the person's Drive. */
     submit(destination: 'drive' | 'chat') {
       upload.send({ type: 'upload.submit', destination, conversationId })
     },

@@ -1,5 +1,6 @@
 /**
- * Facade for the library panel: the documents, the progress, the last problem, and the intents.
+ * Facade for the library panel: the library, the last problem, and adding a removed file back
+ * (Retry and Delete are the Documents table's, src/app/dashboard/use-documents-table.ts).
  * It loads the library when shown and follows a Drive ingest while `ingesting` (the screen that
  * composes the panel reads it from the drive feature), so the statuses move while the ingest runs.
  */
@@ -27,12 +28,6 @@ export function useLibrary(ingesting: boolean) {
   return {
     library: LibraryActor.useSelector((snapshot) => snapshot.context.library),
     problem: LibraryActor.useSelector((snapshot) => snapshot.context.problem),
-    remove(id: string) {
-      library.send({ type: 'library.delete', id })
-    },
-    retry(id: string) {
-      library.send({ type: 'library.retry', id })
-    },
     restore(id: string) {
       library.send({ type: 'library.restore', id })
     },

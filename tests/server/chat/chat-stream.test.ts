@@ -67,7 +67,7 @@ afterAll(async () => {
   await llm?.close()
 })
 
-test('the answer streams as token events, then its sources, then done with what send returns', async () => {
+test('the answer streams the passages it may cite, then token events, then its sources, then done with what send returns', async () => {
   const conversation = await createConversation(app, cookie, 'Travel')
   llm.reply({ kind: 'text', text: 'It is **45 euros** a day [1].' })
   const response = await stream(app, cookie, conversation._id, 'What is the meal allowance abroad?')
@@ -79,6 +79,15 @@ test('the answer streams as token events, then its sources, then done with what 
   const names = events.map((e) => e.event)
   expect(names.filter((n) => n === 'token').length).toBeGreaterThan(3)
   expect(names.slice(-2)).toEqual(['sources', 'done'])
+  // Before the first word: the passages the markers may name, each with its [n].
+  expect(names[0]).toBe('sources')
+  const candidates = events[0] as Extract<StreamEvent, { event: 'sources' }>
+  expect(candidates.data.sources[0]).toEqual(
+    expect.objectContaining({
+      citation: 1,
+      quote: 'The daily meal allowance abroad is 45 euros per person.',
+    }),
+  )
   const text = events.flatMap((e) => (e.event === 'token' ? [e.data.text] : [])).join('')
   expect(text).toBe('It is **45 euros** a day [1].')
 
@@ -95,7 +104,8 @@ test('the answer streams as token events, then its sources, then done with what 
       link: 'https://drive.example.com/travel',
     }),
   ])
-  const sources = events.find((e) => e.event === 'sources')
+  // The last sources event (the first named what the answer might cite) is what it did cite.
+  const sources = events.findLast((e) => e.event === 'sources')
   expect(sources?.data).toEqual({ sources: done.data.aiMessage.sources })
   expect(await listMessages(app, cookie, conversation._id)).toEqual([
     done.data.userMessage,

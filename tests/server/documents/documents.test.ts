@@ -29,7 +29,7 @@ setUpDriveApp((started) => {
 })
 
 const F = FIXTURE_FILES
-const { listDocuments, deleteDocument, retryDocument, restoreDocument } = documentEndpoints
+const { listDocuments, deleteDocument, retryDocument, restoreDocument, firstRun } = documentEndpoints
 
 async function synced(): Promise<Person> {
   const person = await newPerson(app)
@@ -68,6 +68,9 @@ test('after a sync the library lists every file with its outcome, pages and chun
   expect(brief?.chunks).toBeGreaterThan(0)
   expect(brief?.webViewLink).toMatch(/^https?:\/\//)
   expect(Number.isNaN(Date.parse(brief?.updatedAt ?? ''))).toBe(false)
+  // The Drive file it was read from and when that file last changed (the Documents table's row).
+  expect(brief?.driveFileId).toBe(F.zephyrBrief.id)
+  expect(brief?.modifiedTime).toBe(new Date(F.zephyrBrief.modifiedTime).toISOString())
   expect(documents.find((d) => d.name === 'broken-scan.pdf')).toMatchObject({
     status: 'failed',
     reason: 'the file is not a readable PDF',
@@ -90,6 +93,34 @@ test('the library needs a signed-in person and is empty before any sync', async 
     progress: { running: false, done: 0, total: 0 },
     removed: [],
   })
+})
+
+test("the empty chat's first run: how many documents are ready, and questions from their own headings", async () => {
+  const newcomer = await newPerson(app)
+  const before = await call(app, firstRun, { cookie: newcomer.cookie })
+  expect(before.statusCode).toBe(200)
+  expect(firstRun.response.parse(before.json()).data).toEqual({ ready: 0, questions: [] })
+  expect((await call(app, firstRun)).statusCode).toBe(401)
+
+  const ada = await synced()
+  const { data } = firstRun.response.parse((await call(app, firstRun, { cookie: ada.cookie })).json())
+
+  const ready = (await library(ada)).documents.filter((d) => d.status === 'ready')
+  expect(data.ready).toBe(ready.length)
+  expect(data.questions).toHaveLength(3)
+  // Each about a different ready document, by a heading found in it.
+  const named = data.questions.map((q) => ready.find((d) => q.startsWith(`What does ${d.name} say about “`)))
+  expect(new Set(named.map((d) => d?.id)).size).toBe(3)
+  expect(named.every((d) => d !== undefined)).toBe(true)
+  // A heading that only repeats its document's name ("Onboarding Handbook" in "Onboarding Handbook") is passed over.
+  for (const [i, question] of data.questions.entries()) {
+    const heading = /“(.+)”\?$/.exec(question)?.[1] ?? ''
+    expect(heading.toLowerCase()).not.toBe(named[i]?.name.replace(/\.[^.]*$/, '').toLowerCase())
+  }
+  // The newcomer's answer is still their own.
+  expect(
+    firstRun.response.parse((await call(app, firstRun, { cookie: newcomer.cookie })).json()).data.ready,
+  ).toBe(0)
 })
 
 test('deleting a document removes its passages at once, and the next sync leaves the Drive file out', async () => {

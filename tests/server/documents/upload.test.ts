@@ -22,7 +22,19 @@ afterAll(async () => {
   await app.close()
 })
 
-const { uploadFile, listDocuments, deleteDocument } = documentEndpoints
+const { uploadFile, listDocuments, deleteDocument, listConversationFiles, uploadToLibrary } =
+  documentEndpoints
+
+async function filesOf(person: Pick<Person, 'cookie'>, conversationId: string) {
+  const response = await call(app, listConversationFiles, {
+    cookie: person.cookie,
+    params: { id: conversationId },
+  })
+  return {
+    status: response.statusCode,
+    files: response.statusCode === 200 ? listConversationFiles.response.parse(response.json()).data : [],
+  }
+}
 
 async function pdfFile(name: string, fact: string): Promise<Part> {
   const { PDFDocument, StandardFonts } = await import('pdf-lib')
@@ -54,6 +66,9 @@ test('an uploaded PDF is read at once, listed in the library, and the next answe
     (await call(app, listDocuments, { cookie: ada.cookie })).json(),
   )
   expect(library.data.documents.map((d) => d.name)).toEqual(['pier-survey.pdf'])
+  // No Drive file behind an upload; it was last changed when it came.
+  expect(library.data.documents[0]?.driveFileId).toBeNull()
+  expect(Number.isNaN(Date.parse(library.data.documents[0]?.modifiedTime ?? ''))).toBe(false)
   const { aiMessage } = await sendOk(
     app,
     ada.cookie,
@@ -127,4 +142,74 @@ test('a deleted upload is never cited again', async () => {
   const { aiMessage } = await sendOk(app, ada.cookie, ada.conversationId, 'What is the vault combination?')
   expect(aiMessage.content).not.toContain('OSPREY-3141')
   expect(aiMessage.sources).toEqual([])
+})
+
+test('a conversation lists the files uploaded into it, in order, until they leave the library', async () => {
+  const ada = await person()
+  const other = await createConversation(app, ada.cookie, 'Elsewhere')
+  const first = uploadFile.response.parse(
+    (await postUpload(app, ada, ada.conversationId, textFile('first.txt', 'The first file.'))).json(),
+  ).data
+  await postUpload(app, ada, ada.conversationId, textFile('second.txt', 'The second file.'))
+  await postUpload(app, ada, other._id, textFile('elsewhere.txt', 'Another conversation.'))
+
+  const listed = await filesOf(ada, ada.conversationId)
+
+  expect(listed.status).toBe(200)
+  expect(listed.files.map((f) => [f.name, f.status])).toEqual([
+    ['first.txt', 'ready'],
+    ['second.txt', 'ready'],
+  ])
+  await call(app, deleteDocument, { cookie: ada.cookie, params: { id: first.id } })
+  expect((await filesOf(ada, ada.conversationId)).files.map((f) => f.name)).toEqual(['second.txt'])
+  expect((await filesOf(ada, other._id)).files.map((f) => f.name)).toEqual(['elsewhere.txt'])
+})
+
+test("another person's conversation files answer 404 like a missing conversation's", async () => {
+  const ada = await person()
+  const bob = await person()
+  await postUpload(app, ada, ada.conversationId, textFile('private.txt', 'Only for Ada.'))
+
+  const theirs = await call(app, listConversationFiles, {
+    cookie: bob.cookie,
+    params: { id: ada.conversationId },
+  })
+  const missing = await call(app, listConversationFiles, {
+    cookie: bob.cookie,
+    params: { id: '0b5c7a52-6c2f-4f4e-9a51-5d1c43e0a111' },
+  })
+
+  expect(theirs.statusCode).toBe(404)
+  expect(theirs.json()).toEqual(missing.json())
+})
+
+test('an upload into the library alone is read, listed, attached to no conversation, with the same rules', async () => {
+  const ada = await person()
+
+  const response = await postUpload(
+    app,
+    ada,
+    null,
+    textFile('handbook.txt', 'The harbour code is HERON-5150.'),
+  )
+
+  expect(response.statusCode).toBe(201)
+  expect(uploadToLibrary.response.parse(response.json()).data).toMatchObject({
+    name: 'handbook.txt',
+    source: 'upload',
+    status: 'ready',
+  })
+  const library = listDocuments.response.parse(
+    (await call(app, listDocuments, { cookie: ada.cookie })).json(),
+  )
+  expect(library.data.documents.map((d) => d.name)).toEqual(['handbook.txt'])
+  expect((await filesOf(ada, ada.conversationId)).files).toEqual([])
+  const { aiMessage } = await sendOk(app, ada.cookie, ada.conversationId, 'What is the harbour code?')
+  expect(aiMessage.content).toContain('HERON-5150')
+  const refused = await postUpload(app, ada, null, textFile('small.txt', 'tiny', 5 * 1024))
+  expect({ status: refused.statusCode, message: errorOf(refused) }).toEqual({
+    status: 400,
+    message: 'File size must be at least 10KB.',
+  })
+  expect((await postUpload(app, { cookie: '' }, null, textFile('x.txt', 'x'))).statusCode).toBe(401)
 })

@@ -1,7 +1,8 @@
 /**
  * The spec's upload call as a browser sends it: a multipart/form-data body with the file in
- * `file` (and an empty `message`), to one conversation of a signed-in person; the body alone, for
- * either upload call (`multipart`); a text file of a given size to put in one.
+ * `file` (and an empty `message`), to one conversation of a signed-in person or (ours) into the
+ * library alone; the body alone, for either upload call (`multipart`); a text file of a given size
+ * to put in one.
  */
 import type { LightMyRequestResponse } from 'fastify'
 import { documentEndpoints } from '#contracts/documents.ts'
@@ -38,10 +39,11 @@ export function multipart(parts: { field: string; file?: Part; value?: string }[
 export function postUpload(
   app: App,
   person: { cookie: string },
-  conversationId: string,
+  /** null: the library's own upload (`/documents/upload`), from the Documents section. */
+  conversationId: string | null,
   file?: Part,
 ): Promise<LightMyRequestResponse> {
-  const { uploadFile } = documentEndpoints
+  const { uploadFile, uploadToLibrary } = documentEndpoints
   const body = multipart(
     file
       ? [
@@ -52,7 +54,7 @@ export function postUpload(
   )
   return app.inject({
     method: uploadFile.method,
-    url: fillPath(uploadFile.path, { id: conversationId }),
+    url: conversationId === null ? uploadToLibrary.path : fillPath(uploadFile.path, { id: conversationId }),
     headers: { cookie: person.cookie, 'content-type': body.contentType },
     payload: body.payload,
   })

@@ -1,0 +1,329 @@
+// biome-ignore-all lint/a11y/noRedundantRoles: on a phone the table is drawn as cards (CSS display), which makes some browsers drop its table semantics; the explicit roles keep it a table for screen readers.
+import type { KeyboardEvent } from 'react'
+import type { DocumentRow, RowStatus, SortColumn } from '#machines/documents/documents-table.ts'
+import { STATUS_LABELS } from '#machines/documents/documents-table.ts'
+import { Button } from '#src/components/ui/button.tsx'
+import { Dialog } from '#src/components/ui/dialog.tsx'
+import { MoreIcon } from '#src/components/ui/icons.tsx'
+import { formatModified } from '#src/lib/format-date.ts'
+import { css, cx } from '../../../styled-system/css'
+import type { DocumentsTableApi } from './use-documents-table.ts'
+
+/** Static classes (Panda extracts them at build time): the status word's colour. */
+const STATUS_CLASSES: Record<RowStatus, string> = {
+  queued: css({ color: 'muted' }),
+  processing: css({ color: 'accent' }),
+  ready: css({ color: 'text' }),
+  failed: css({ color: 'danger' }),
+  skipped: css({ color: 'muted' }),
+  notInLibrary: css({ color: 'muted' }),
+}
+
+// On a phone there is no room for six columns: each row is a card, its cells lines of it. The
+// elements keep their table roles (explicit below), so a screen reader still reads a table.
+const tableStyle = css({
+  w: 'full',
+  borderCollapse: 'collapse',
+  fontSize: 'sm',
+  display: { base: 'block', md: 'table' },
+  '& tbody': { display: { base: 'flex', md: 'table-row-group' }, flexDirection: 'column', gap: '3' },
+})
+const headStyle = css({ display: { base: 'none', md: 'table-header-group' } })
+const headerCellStyle = css({
+  textAlign: 'left',
+  fontWeight: 'semibold',
+  color: 'muted',
+  px: '3',
+  py: '2',
+  borderBottomWidth: '1px',
+  borderColor: 'border',
+  whiteSpace: 'nowrap',
+})
+const rowStyle = css({
+  display: { base: 'grid', md: 'table-row' },
+  gridTemplateColumns: '1fr auto',
+  gap: '1',
+  p: { base: '3', md: '0' },
+  bg: { base: 'surface', md: 'transparent' },
+  borderWidth: { base: '1px', md: '0' },
+  borderColor: 'border',
+  borderRadius: { base: 'xl', md: 'none' },
+  '& > td': {
+    md: { px: '3', py: '2.5', borderBottomWidth: '1px', borderColor: 'border', verticalAlign: 'top' },
+  },
+})
+// On a phone the source, type and date read as one line under the name instead (phoneMetaStyle).
+const metaCellStyle = css({
+  display: { base: 'none', md: 'table-cell' },
+  color: 'muted',
+  whiteSpace: 'nowrap',
+})
+const phoneMetaStyle = css({ display: { base: 'block', md: 'none' }, color: 'muted', fontWeight: 'normal' })
+
+const COLUMNS: { label: string; sort?: SortColumn }[] = [
+  { label: 'Name', sort: 'name' },
+  { label: 'Source' },
+  { label: 'Type' },
+  { label: 'Modified', sort: 'modified' },
+  { label: 'Status', sort: 'status' },
+  { label: 'Actions' },
+]
+
+/**
+ * The library and the Drive listing as one table (D89): name, source, readable type, modified,
+ * status with its reason, and each row's actions (the spec's 'Download' for a Drive file, Retry
+ * for one that failed, Delete behind its menu, asked first). A page of PAGE_SIZE rows at a time.
+ */
+export function DocumentsTable({ table }: { table: DocumentsTableApi }) {
+  const { page, view } = table
+  return (
+    <>
+      <table className={tableStyle} role="table" aria-label="Documents" aria-rowcount={page.total + 1}>
+        <thead className={headStyle} role="rowgroup">
+          <tr role="row">
+            {COLUMNS.map(({ label, sort }) => (
+              <th
+                key={label}
+                role="columnheader"
+                scope="col"
+                className={headerCellStyle}
+                aria-sort={sort && view.sort.column === sort ? view.sort.direction : undefined}
+              >
+                {sort ? (
+                  <button
+                    type="button"
+                    onClick={() => table.sort(sort)}
+                    className={css({ fontWeight: 'semibold', cursor: 'pointer', _hover: { color: 'text' } })}
+                  >
+                    {label}
+                    <span aria-hidden="true">
+                      {view.sort.column === sort ? (view.sort.direction === 'ascending' ? ' ↑' : ' ↓') : ''}
+                    </span>
+                  </button>
+                ) : label === 'Actions' ? (
+                  <span className={css({ srOnly: true })}>{label}</span>
+                ) : (
+                  label
+                )}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody role="rowgroup">
+          {page.rows.map((row, i) => (
+            <DocumentRowView key={row.key} row={row} index={page.from + i} table={table} />
+          ))}
+        </tbody>
+      </table>
+      <Pager table={table} />
+      {table.confirming ? (
+        <Dialog
+          title="Delete document"
+          onClose={table.cancelDelete}
+          footer={
+            <>
+              <Button variant="secondary" onClick={table.cancelDelete}>
+                Cancel
+              </Button>
+              <Button onClick={table.confirmDelete}>Delete</Button>
+            </>
+          }
+        >
+          <p>
+            {`Delete “${table.confirming.name}” from your library? The assistant will no longer answer from it. A file from Google Drive stays in your Drive; you can add it back later.`}
+          </p>
+        </Dialog>
+      ) : null}
+    </>
+  )
+}
+
+function DocumentRowView({
+  row,
+  index,
+  table,
+}: {
+  row: DocumentRow
+  index: number
+  table: DocumentsTableApi
+}) {
+  const nameId = `document-${row.key}`
+  const source = row.source === 'drive' ? 'Google Drive' : 'Uploaded'
+  const modified = row.modified ? formatModified(row.modified) : '—'
+  return (
+    <tr role="row" aria-rowindex={index + 1} className={rowStyle}>
+      <td role="cell" className={css({ gridColumn: '1', fontWeight: 'medium', overflowWrap: 'anywhere' })}>
+        <span id={nameId}>{row.name}</span>
+        <span className={phoneMetaStyle}>{[source, row.type, modified].join(' · ')}</span>
+      </td>
+      <td role="cell" className={metaCellStyle}>
+        {source}
+      </td>
+      <td role="cell" className={metaCellStyle}>
+        {row.type}
+      </td>
+      <td role="cell" className={metaCellStyle}>
+        {row.modified ? <time dateTime={row.modified}>{modified}</time> : modified}
+      </td>
+      <td role="cell" className={css({ gridColumn: '1' })}>
+        <span className={cx(css({ fontWeight: 'medium' }), STATUS_CLASSES[row.status])}>
+          {STATUS_LABELS[row.status]}
+        </span>
+        {row.reason ? <span className={css({ color: 'muted' })}>{`: ${row.reason}`}</span> : null}
+        {row.details ? <span className={css({ color: 'muted' })}>{` · ${row.details}`}</span> : null}
+      </td>
+      <td
+        role="cell"
+        className={css({
+          gridColumn: '2',
+          gridRow: '1 / span 5',
+          alignSelf: 'start',
+          whiteSpace: { md: 'nowrap' },
+        })}
+      >
+        <RowActions row={row} nameId={nameId} table={table} />
+      </td>
+    </tr>
+  )
+}
+
+/** The spec's 'Download' and Retry in sight; the rest (Delete) behind the row's menu. */
+function RowActions({ row, nameId, table }: { row: DocumentRow; nameId: string; table: DocumentsTableApi }) {
+  const open = table.menuFor === row.key
+  const deletable = row.libraryId !== null && row.status !== 'skipped'
+  const menuId = `${nameId}-menu`
+  return (
+    <div
+      className={css({
+        display: 'flex',
+        flexWrap: { base: 'wrap', md: 'nowrap' },
+        gap: '1',
+        justifyContent: 'flex-end',
+        position: 'relative',
+      })}
+    >
+      {row.driveFileId ? (
+        <Button
+          variant="secondary"
+          size="sm"
+          aria-describedby={nameId}
+          onClick={() => row.driveFileId && table.download(row.driveFileId)}
+        >
+          Download
+        </Button>
+      ) : null}
+      {row.status === 'failed' && row.libraryId ? (
+        <Button
+          variant="secondary"
+          size="sm"
+          aria-describedby={nameId}
+          onClick={() => row.libraryId && table.retry(row.libraryId)}
+        >
+          Retry
+        </Button>
+      ) : null}
+      {deletable ? (
+        <>
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label={`More actions for ${row.name}`}
+            aria-expanded={open}
+            aria-controls={open ? menuId : undefined}
+            className={css({ h: '8', w: '8' })}
+            onClick={() => (open ? table.closeMenu() : table.openMenu(row.key))}
+          >
+            <MoreIcon size={16} />
+          </Button>
+          {open ? (
+            <ul
+              id={menuId}
+              aria-label={`Actions for ${row.name}`}
+              onKeyDown={(event: KeyboardEvent) => {
+                if (event.key !== 'Escape') return
+                event.preventDefault()
+                table.closeMenu()
+                document.querySelector<HTMLElement>(`[aria-controls="${menuId}"]`)?.focus()
+              }}
+              className={css({
+                position: 'absolute',
+                top: 'full',
+                right: '0',
+                zIndex: '20',
+                mt: '1',
+                minW: '10rem',
+                p: '1',
+                bg: 'surface',
+                borderWidth: '1px',
+                borderColor: 'border',
+                borderRadius: 'lg',
+                boxShadow: 'lg',
+              })}
+            >
+              <li>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  block
+                  ref={focusOnMount}
+                  className={css({ justifyContent: 'flex-start', color: 'danger' })}
+                  onClick={() => row.libraryId && table.askDelete(row.libraryId, row.name)}
+                >
+                  Delete
+                </Button>
+              </li>
+            </ul>
+          ) : null}
+        </>
+      ) : null}
+    </div>
+  )
+}
+
+/** The menu's first item takes the focus when the menu opens (once: the table redraws while files are read). */
+function focusOnMount(element: HTMLElement | null) {
+  element?.focus()
+}
+
+/** "Showing 1–50 of 5,000", with Previous and Next while there is more than one page. */
+function Pager({ table }: { table: DocumentsTableApi }) {
+  const { page } = table
+  const count = new Intl.NumberFormat()
+  return (
+    <nav
+      aria-label="Document pages"
+      className={css({
+        display: 'flex',
+        alignItems: 'center',
+        gap: '2',
+        flexWrap: 'wrap',
+        mt: '3',
+        fontSize: 'sm',
+      })}
+    >
+      <p role="status" className={css({ color: 'muted', mr: 'auto' })}>
+        {`Showing ${count.format(page.from)}–${count.format(page.to)} of ${count.format(page.total)}`}
+      </p>
+      {page.pages > 1 ? (
+        <>
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={page.page === 0}
+            onClick={() => table.turnPage(page.page - 1)}
+          >
+            Previous
+          </Button>
+          <Button
+            variant="secondary"
+            size="sm"
+            disabled={page.page >= page.pages - 1}
+            onClick={() => table.turnPage(page.page + 1)}
+          >
+            Next
+          </Button>
+        </>
+      ) : null}
+    </nav>
+  )
+}

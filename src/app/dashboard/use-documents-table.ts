@@ -1,0 +1,104 @@
+/**
+ * Facade for the Documents table (D89): the library's documents and the Drive listing merged into
+ * rows (documents-table.ts), the person's view of them (the table machine), and the intents of
+ * each row, carried out by the library actor (Retry, Delete) and the drive actor (the spec's
+ * 'Download'). Lives in src/app: it combines the documents and drive features.
+ */
+import { useActorRef, useSelector } from '@xstate/react'
+import { useEffect, useMemo } from 'react'
+import type { SortColumn, StatusFilter, TableView } from '#machines/documents/documents-table.ts'
+import { pageOfSorted, sortRows, toRows, typesOf } from '#machines/documents/documents-table.ts'
+import { documentsTableMachine } from '#machines/documents/documents-table-machine.ts'
+import { LibraryActor } from '#src/features/documents/library-actor.ts'
+import { DriveActor } from '#src/features/drive/drive-actor.ts'
+import { useAppDeps } from '#src/lib/app-deps.ts'
+
+const NO_FILES: never[] = []
+
+export function useDocumentsTable() {
+  const { inspect } = useAppDeps()
+  const table = useActorRef(documentsTableMachine, { inspect })
+  const library = LibraryActor.useActorRef()
+  const drive = DriveActor.useActorRef()
+  const documents = LibraryActor.useSelector((snapshot) => snapshot.context.library?.documents ?? NO_FILES)
+  const removed = LibraryActor.useSelector((snapshot) => snapshot.context.library?.removed ?? NO_FILES)
+  const files = DriveActor.useSelector((snapshot) => snapshot.context.files ?? NO_FILES)
+  const view = useSelector(table, (snapshot) => snapshot.context.view)
+  const rows = useMemo(() => toRows(documents, files, removed), [documents, files, removed])
+  // Sorted once per library read or sort change, not per keystroke (bench/documents-table.ts).
+  const sorted = useMemo(() => sortRows(rows, view.sort), [rows, view.sort])
+  const page = useMemo(() => pageOfSorted(sorted, view), [sorted, view])
+  const types = useMemo(() => typesOf(rows), [rows])
+
+  // A deletion the person confirmed is the library's to carry out.
+  useEffect(() => {
+    const subscription = table.on('table.deleteConfirmed', ({ libraryId }) =>
+      library.send({ type: 'library.delete', id: libraryId }),
+    )
+    return () => subscription.unsubscribe()
+  }, [table, library])
+
+  return {
+    /** Every file, before the view's search and filters. */
+    all: rows,
+    page,
+    view,
+    types,
+    /** No document is in the library yet, but Drive lists some: the first ingest is the thing to do. */
+    beforeFirstIngest: documents.length === 0 && rows.length > 0,
+    menuFor: useSelector(table, (snapshot) => snapshot.context.menuFor),
+    confirming: useSelector(table, (snapshot) => snapshot.context.confirming),
+    search(query: string) {
+      table.send({ type: 'table.search', query })
+    },
+    filterStatus(status: StatusFilter) {
+      table.send({ type: 'table.filter', status })
+    },
+    filterSource(source: TableView['source']) {
+      table.send({ type: 'table.filter', source })
+    },
+    filterType(typeLabel: string) {
+      table.send({ type: 'table.filter', typeLabel })
+    },
+    clearFilters() {
+      table.send({ type: 'table.search', query: '' })
+      table.send({ type: 'table.filter', status: 'all', source: 'all', typeLabel: 'all' })
+    },
+    sort(column: SortColumn) {
+      table.send({ type: 'table.sort', column })
+    },
+    /** The phone's sort menu: a column and a direction at once. */
+    sortBy(column: SortColumn, direction: TableView['sort']['direction']) {
+      if (view.sort.column !== column) table.send({ type: 'table.sort', column })
+      const after = table.getSnapshot().context.view.sort
+      if (after.direction !== direction) table.send({ type: 'table.sort', column })
+    },
+    turnPage(to: number) {
+      table.send({ type: 'table.page', page: to })
+    },
+    openMenu(key: string) {
+      table.send({ type: 'table.openMenu', key })
+    },
+    closeMenu() {
+      table.send({ type: 'table.closeMenu' })
+    },
+    askDelete(libraryId: string, name: string) {
+      table.send({ type: 'table.askDelete', libraryId, name })
+    },
+    cancelDelete() {
+      table.send({ type: 'table.cancelDelete' })
+    },
+    confirmDelete() {
+      table.send({ type: 'table.confirmDelete' })
+    },
+    retry(libraryId: string) {
+      library.send({ type: 'library.retry', id: libraryId })
+    },
+    /** The spec's 'Download': call it straight from the click (the tab opens in it). */
+    download(driveFileId: string) {
+      drive.send({ type: 'drive.download', fileId: driveFileId })
+    },
+  }
+}
+
+export type DocumentsTableApi = ReturnType<typeof useDocumentsTable>

@@ -1,0 +1,73 @@
+import { useActorRef, useSelector } from '@xstate/react'
+import { useState } from 'react'
+import { Link } from 'wouter'
+import { provideFirstRunMachine } from '#machines/first-run/first-run-machine.ts'
+import { createDocumentsApi } from '#src/api/documents.ts'
+import { Button } from '#src/components/ui/button.tsx'
+import { useAppDeps } from '#src/lib/app-deps.ts'
+import { paths } from '#src/lib/paths.ts'
+import { css } from '../../../styled-system/css'
+
+/**
+ * Under the empty chat (D86): how many documents are ready to ask about, or that there are none
+ * yet and where to add some, and up to three starter questions from the person's own documents'
+ * headings, each sent as the first message when chosen. Nothing while it loads or if it cannot.
+ */
+export function FirstRun({ onAsk }: { onAsk: (question: string) => void }) {
+  const { http, inspect } = useAppDeps()
+  const [logic] = useState(() => provideFirstRunMachine(createDocumentsApi(http)))
+  const actor = useActorRef(logic, { inspect })
+  const firstRun = useSelector(actor, (snapshot) => snapshot.context.firstRun)
+  if (!firstRun) return null
+  if (firstRun.ready === 0)
+    return (
+      <p className={css({ fontSize: 'sm', color: 'muted', maxW: 'md', textAlign: 'center' })}>
+        No documents are ready yet.{' '}
+        <Link href={paths.integrations} className={css({ color: 'accent', textDecoration: 'underline' })}>
+          Connect Google Drive
+        </Link>{' '}
+        and ingest your documents, or attach a file with the paperclip.
+      </p>
+    )
+  return (
+    <section
+      aria-label="Start from your documents"
+      className={css({
+        display: 'flex',
+        flexDirection: 'column',
+        alignItems: 'center',
+        gap: '3',
+        maxW: 'xl',
+      })}
+    >
+      <p className={css({ fontSize: 'sm', color: 'muted' })}>
+        {`${firstRun.ready} ${firstRun.ready === 1 ? 'document is' : 'documents are'} ready to ask about.`}
+      </p>
+      {firstRun.questions.length > 0 ? (
+        <ul
+          aria-label="Starter questions"
+          className={css({ display: 'flex', flexDirection: 'column', gap: '2', w: 'full' })}
+        >
+          {firstRun.questions.map((question) => (
+            <li key={question}>
+              <Button
+                variant="secondary"
+                block
+                className={css({
+                  justifyContent: 'flex-start',
+                  textAlign: 'left',
+                  h: 'auto',
+                  py: '2',
+                  whiteSpace: 'normal',
+                })}
+                onClick={() => onAsk(question)}
+              >
+                {question}
+              </Button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  )
+}
