@@ -26,11 +26,9 @@ async function download(file: typeof report) {
   await screen.findByText(ada.email)
   const sidebar = screen.getByRole('navigation', { name: 'Dashboard sections' })
   await app.user.click(within(sidebar).getByRole('link', { name: 'Documents' }))
-  await app.user.click(
-    within(await screen.findByRole('listitem', { name: file.name })).getByRole('button', {
-      name: 'Download',
-    }),
-  )
+  // The Documents table's row for the file (a row is named by its cells, the name first).
+  const row = await screen.findByRole('row', { name: new RegExp(`^${file.name.replace('.', '\\.')}`) })
+  await app.user.click(within(row).getByRole('button', { name: 'Download' }))
   return { tab, open, alert }
 }
 
