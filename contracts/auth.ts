@@ -3,7 +3,7 @@
  * The same schemas validate the sign-in and sign-up forms and the server's request bodies.
  */
 import { z } from 'zod'
-import { endpoint, okEnvelope } from './endpoint.ts'
+import { API_PREFIX, endpoint, okEnvelope } from './endpoint.ts'
 
 export const PASSWORD_MIN_LENGTH = 6
 /** argon2 work is bounded: a longer password is refused before it is hashed. */
@@ -26,23 +26,72 @@ export const LoginRequestSchema = z.strictObject({
 })
 export type LoginRequest = z.infer<typeof LoginRequestSchema>
 
+/** A new password, with product §5's rules and texts (sign-up, reset, change). */
+export const NewPasswordSchema = z
+  .string({ error: 'Password is required' })
+  .min(1, 'Password is required')
+  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(PASSWORD_MAX_LENGTH, 'Password is too long')
+/** The check and the message every new-password form shares (product §5). */
+export const passwordsMatch = (v: { password: string; confirmPassword: string }) =>
+  v.password === v.confirmPassword
+export const PASSWORDS_MUST_MATCH = { message: 'Passwords must match', path: ['confirmPassword'] }
+export const ConfirmPasswordSchema = z
+  .string({ error: 'Confirm Password is required' })
+  .min(1, 'Confirm Password is required')
+
 export const RegisterRequestSchema = z
-  .strictObject({
-    email: EmailSchema,
-    password: z
-      .string({ error: 'Password is required' })
-      .min(1, 'Password is required')
-      .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
-      .max(PASSWORD_MAX_LENGTH, 'Password is too long'),
-    confirmPassword: z
-      .string({ error: 'Confirm Password is required' })
-      .min(1, 'Confirm Password is required'),
-  })
-  .refine((v) => v.password === v.confirmPassword, {
-    message: 'Passwords must match',
-    path: ['confirmPassword'],
-  })
+  .strictObject({ email: EmailSchema, password: NewPasswordSchema, confirmPassword: ConfirmPasswordSchema })
+  .refine(passwordsMatch, PASSWORDS_MUST_MATCH)
 export type RegisterRequest = z.infer<typeof RegisterRequestSchema>
+
+export const ForgotPasswordRequestSchema = z.strictObject({ email: EmailSchema })
+export type ForgotPasswordRequest = z.infer<typeof ForgotPasswordRequestSchema>
+
+/** A mailed link's token: 256 random bits, base64url (43 characters); anything far off is refused early. */
+const LinkTokenSchema = z
+  .string({ error: 'The link is incomplete. Open it again from the mail.' })
+  .min(20, 'The link is incomplete. Open it again from the mail.')
+  .max(200, 'The link is not valid.')
+  .regex(/^[A-Za-z0-9_-]+$/, 'The link is not valid.')
+
+export const ResetPasswordRequestSchema = z
+  .strictObject({ token: LinkTokenSchema, password: NewPasswordSchema, confirmPassword: ConfirmPasswordSchema })
+  .refine(passwordsMatch, PASSWORDS_MUST_MATCH)
+export type ResetPasswordRequest = z.infer<typeof ResetPasswordRequestSchema>
+
+export const ConfirmEmailRequestSchema = z.strictObject({ token: LinkTokenSchema })
+export type ConfirmEmailRequest = z.infer<typeof ConfirmEmailRequestSchema>
+
+/** What the account screens offer on this server (D70, D71, D73). */
+export const AuthOptionsSchema = z.object({
+  /** Sign in with Google is configured. */
+  google: z.boolean(),
+  /** Mail can be sent, so 'Forgot password?' works. */
+  passwordReset: z.boolean(),
+  signup: z.enum(['open', 'domains', 'closed']),
+  /** A new account confirms its email before it can sign in. */
+  emailVerification: z.boolean(),
+})
+export type AuthOptions = z.infer<typeof AuthOptionsSchema>
+
+/** The browser goes here (a page, not a fetch) to sign in with Google; Google sends it back to the callback. */
+export const GOOGLE_SIGN_IN_PATH = `${API_PREFIX}/auth/google`
+export const GOOGLE_SIGN_IN_CALLBACK_PATH = `${API_PREFIX}/auth/google/callback`
+
+/** Why Sign in with Google came back to /login (`/login?google=<reason>`), and what the person reads. */
+export const GOOGLE_SIGN_IN_MESSAGES = {
+  'not-configured': 'Sign in with Google is not configured on this server.',
+  cancelled: 'Sign in with Google was cancelled.',
+  expired: 'Sign in with Google took too long or was opened twice. Try again.',
+  failed: 'Google could not confirm who you are. Try again.',
+  unverified: 'Google has not verified this email address, so it cannot be used to sign in here.',
+  'signup-closed': 'Sign-up is closed on this server, and no account here uses this Google address.',
+  'signup-domain': 'Sign-up is not open to this email address, and no account here uses it.',
+  disabled: 'This account is disabled. Ask the operator of this server.',
+  'too-many': 'Too many attempts. Try again in a few minutes.',
+} as const
+export type GoogleSignInOutcome = keyof typeof GOOGLE_SIGN_IN_MESSAGES
 
 /** What the API says about a person: never a hash, never a token. */
 export const UserSchema = z.object({
@@ -73,6 +122,26 @@ export const authEndpoints = {
   /** product §7: "data.data is the current user". */
   me: endpoint({ method: 'GET', path: '/auth/me', data: UserSchema }),
   refreshToken: endpoint({ method: 'POST', path: '/auth/refresh-token', data: UserPayloadDataSchema }),
+  options: endpoint({ method: 'GET', path: '/auth/options', data: AuthOptionsSchema }),
+  /** Answers the same for any well-formed email, whether or not it has an account. */
+  forgotPassword: endpoint({
+    method: 'POST',
+    path: '/auth/forgot-password',
+    request: ForgotPasswordRequestSchema,
+    data: z.null(),
+  }),
+  resetPassword: endpoint({
+    method: 'POST',
+    path: '/auth/reset-password',
+    request: ResetPasswordRequestSchema,
+    data: z.null(),
+  }),
+  confirmEmail: endpoint({
+    method: 'POST',
+    path: '/auth/confirm-email',
+    request: ConfirmEmailRequestSchema,
+    data: z.null(),
+  }),
 } as const
 
 /** A liveness probe: answered bare, outside the envelope. */

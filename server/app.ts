@@ -1,7 +1,7 @@
 /**
  * Builds the Fastify app: the shared HTTP pieces (errors, security headers, cookies, request
- * guards), the database, then one plugin per domain (operations, auth, assistant, chat, jobs, the
- * library, Google Drive), each with its calls, then the SPA. Each plugin names the plugins it
+ * guards), the database, then one plugin per domain (operations, mail, auth, assistant, chat, jobs,
+ * the library, Google Drive, the account as a whole), each with its calls, then the SPA. Each plugin names the plugins it
  * needs (fastify-plugin `dependencies`), and Fastify refuses to start when one is missing or comes
  * later. Used by main.ts and by every server test (`app.inject`); nothing listens here.
  */
@@ -10,6 +10,7 @@ import cookie from '@fastify/cookie'
 import Fastify, { type FastifyBaseLogger } from 'fastify'
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import { type Logger, type LoggerOptions, pino } from 'pino'
+import { accountPlugin } from './account/account-plugin.ts'
 import { assistantPlugin } from './assistant/assistant-plugin.ts'
 import { authPlugin } from './auth/auth-plugin.ts'
 import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from './auth/rate-limits.ts'
@@ -36,6 +37,7 @@ import {
 } from './http/server-timeouts.ts'
 import { spaPlugin } from './http/spa.ts'
 import { jobsPlugin } from './jobs/jobs-plugin.ts'
+import { mailPlugin } from './mail/mail-plugin.ts'
 import { operationsPlugin } from './operations/operations-plugin.ts'
 
 declare module 'fastify' {
@@ -104,15 +106,13 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
     await app.register(operationsPlugin, { metrics: config.metrics })
     const now = options.now ?? (() => new Date())
     await app.register(rateLimitPlugin, { now })
-    await app.register(authPlugin, {
-      appSecret: config.appSecret,
-      now,
-      rateLimits: {
-        ...DEFAULT_AUTH_RATE_LIMITS,
-        registerPerIp: { ...DEFAULT_AUTH_RATE_LIMITS.registerPerIp, max: config.signupLimitPerAddress },
-        ...options.rateLimits,
-      },
-    })
+    await app.register(mailPlugin, { mail: config.mail })
+    const rateLimits = {
+      ...DEFAULT_AUTH_RATE_LIMITS,
+      registerPerIp: { ...DEFAULT_AUTH_RATE_LIMITS.registerPerIp, max: config.signupLimitPerAddress },
+      ...options.rateLimits,
+    }
+    await app.register(authPlugin, { appSecret: config.appSecret, google: config.google, now, rateLimits })
     await app.register(assistantPlugin, {
       llm: config.llm,
       retrieval: config.retrieval,
@@ -137,6 +137,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
       syncIntervalMs: options.driveSyncIntervalMs ?? config.driveSyncIntervalMs,
       ...(options.googleRetry ? { retry: options.googleRetry } : {}),
     })
+    await app.register(accountPlugin, { rateLimits })
     await app.register(spaPlugin, { distDir: options.distDir ?? DEFAULT_DIST_DIR })
   } catch (error) {
     // Whatever opened before the failure (the database, its lock) must be released.

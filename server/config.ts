@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
+import { GOOGLE_SIGN_IN_CALLBACK_PATH } from '#contracts/auth.ts'
 import { DRIVE_CALLBACK_PATH } from '#contracts/drive.ts'
 
 export const APP_SECRET_MIN_LENGTH = 32
@@ -76,7 +77,22 @@ export type Config = {
   driveSyncIntervalMs: number
   /** Reading scanned pages and images (OCR, OCR_LANGUAGES…); null: OCR=off (D74). */
   ocr: OcrConfig | null
+  /** How mail (password resets, email confirmations) leaves the server (D70). */
+  mail: MailConfig
+  /** Who may create an account (SIGNUP, SIGNUP_DOMAINS). */
+  signup: SignupConfig
+  /** EMAIL_VERIFICATION=required: a new account confirms its email by a mailed link before signing in. */
+  emailVerification: boolean
 }
+
+/**
+ * `smtp`: sent through SMTP_URL. `log`: no SMTP_URL outside production, so each mail (with its
+ * link) is written to the server log. `off`: production without SMTP_URL; what needs mail says so.
+ */
+export type MailConfig = { transport: 'smtp'; url: string; from: string } | { transport: 'log' | 'off'; from: string }
+
+export type SignupMode = 'open' | 'domains' | 'closed'
+export type SignupConfig = { mode: SignupMode; domains: string[] }
 
 /** Tesseract's languages ('eng+fra') and the limits on one document's OCR. */
 export type OcrConfig = { languages: string; maxPages: number; pageTimeMs: number }
@@ -112,8 +128,15 @@ export type GoogleConfig = {
   clientSecret: string
   /** PUBLIC_URL's origin + DRIVE_CALLBACK_PATH: what the Cloud console must list, exactly. */
   redirectUri: string
-  /** OAuth2Client `endpoints`. */
-  endpoints: { oauth2AuthBaseUrl: string; oauth2TokenUrl: string; oauth2RevokeUrl: string }
+  /** PUBLIC_URL's origin + GOOGLE_SIGN_IN_CALLBACK_PATH: Sign in with Google's redirect (D71). */
+  signInRedirectUri: string
+  /** OAuth2Client `endpoints`; the certs URL is where ID tokens' keys are fetched from. */
+  endpoints: {
+    oauth2AuthBaseUrl: string
+    oauth2TokenUrl: string
+    oauth2RevokeUrl: string
+    oauth2FederatedSignonPemCertsUrl: string
+  }
   /** `drive({ rootUrl })`, ending in '/'. */
   driveRootUrl: string
   /** The secret the stored-token key is derived from: GOOGLE_TOKEN_KEY, else APP_SECRET. */
@@ -242,6 +265,23 @@ const EnvSchema = z.object({
     .min(1000, 'OCR_PAGE_TIMEOUT_MS must be at least 1000')
     .max(600_000, 'OCR_PAGE_TIMEOUT_MS must be at most 600000')
     .default(DEFAULT_OCR_PAGE_TIMEOUT_MS),
+  SMTP_URL: z
+    .url({ protocol: /^smtps?$/, error: 'SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587' })
+    .optional(),
+  MAIL_FROM: z.string().max(320, 'MAIL_FROM is too long').optional(),
+  SIGNUP: z
+    .enum(['open', 'domains', 'closed'], { error: 'SIGNUP must be open, domains or closed' })
+    .default('open'),
+  SIGNUP_DOMAINS: z
+    .string()
+    .regex(
+      /^\s*[a-z0-9.-]+\.[a-z]{2,}(\s*,\s*[a-z0-9.-]+\.[a-z]{2,})*\s*$/i,
+      'SIGNUP_DOMAINS must be a comma-separated list of domains, e.g. example.com,example.org',
+    )
+    .optional(),
+  EMAIL_VERIFICATION: z
+    .enum(['off', 'required'], { error: 'EMAIL_VERIFICATION must be off or required' })
+    .default('off'),
   SHUTDOWN_GRACE_MS: z.coerce
     .number({ error: 'SHUTDOWN_GRACE_MS must be a number of milliseconds' })
     .int('SHUTDOWN_GRACE_MS must be a whole number of milliseconds')
@@ -287,7 +327,35 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     driveSyncIntervalMs: e.DRIVE_SYNC_INTERVAL * 60_000,
     ocr: ocrConfig(e),
+    ...accountsConfig(e, { isProduction, hostname: url.hostname }),
   }
+}
+
+/** Mail, who may sign up, and email confirmation: each setting checked against the others. */
+function accountsConfig(
+  e: z.infer<typeof EnvSchema>,
+  app: { isProduction: boolean; hostname: string },
+): Pick<Config, 'mail' | 'signup' | 'emailVerification'> {
+  const from = e.MAIL_FROM ?? `DocChat <no-reply@${app.hostname}>`
+  const mail: MailConfig = e.SMTP_URL
+    ? { transport: 'smtp', url: e.SMTP_URL, from }
+    : { transport: app.isProduction ? 'off' : 'log', from }
+  const domains = (e.SIGNUP_DOMAINS ?? '')
+    .split(',')
+    .map((d) => d.trim().toLowerCase())
+    .filter(Boolean)
+  if (e.SIGNUP === 'domains' && domains.length === 0) {
+    throw new ConfigError(
+      'Invalid configuration:\n  SIGNUP_DOMAINS: required when SIGNUP=domains (the email domains that may sign up, e.g. example.com,example.org)',
+    )
+  }
+  const emailVerification = e.EMAIL_VERIFICATION === 'required'
+  if (emailVerification && mail.transport === 'off') {
+    throw new ConfigError(
+      'Invalid configuration:\n  EMAIL_VERIFICATION: required needs mail: set SMTP_URL (in production no mail is sent without it)',
+    )
+  }
+  return { mail, signup: { mode: e.SIGNUP, domains }, emailVerification }
 }
 
 /**
@@ -350,10 +418,12 @@ function googleConfig(
     clientId,
     clientSecret,
     redirectUri: `${app.publicOrigin}${DRIVE_CALLBACK_PATH}`,
+    signInRedirectUri: `${app.publicOrigin}${GOOGLE_SIGN_IN_CALLBACK_PATH}`,
     endpoints: {
       oauth2AuthBaseUrl: `${accounts}/o/oauth2/v2/auth`,
       oauth2TokenUrl: `${oauth2}/token`,
       oauth2RevokeUrl: `${oauth2}/revoke`,
+      oauth2FederatedSignonPemCertsUrl: `${base ?? GOOGLE_ORIGINS.apis}/oauth2/v1/certs`,
     },
     driveRootUrl: `${base ?? GOOGLE_ORIGINS.apis}/`,
     tokenKey: e.GOOGLE_TOKEN_KEY ?? app.appSecret,

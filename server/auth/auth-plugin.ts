@@ -1,6 +1,7 @@
 /**
- * Accounts and sessions for the whole app: the five /auth calls (auth-routes.ts), `app.auth` (the
- * service) and `app.authenticate`, the
+ * Accounts and sessions for the whole app: the five /auth calls (auth-routes.ts), the mailed links
+ * (mail-link-routes.ts), Settings' password and sessions (settings-routes.ts), Sign in with Google
+ * (google-sign-in-routes.ts), `app.auth` (the service) and `app.authenticate`, the
  * hook `defineRoute` puts in front of every `auth: 'user'` route (which hands its handler the user):
  *
  *   defineRoute(app, chatEndpoints.listConversations, { auth: 'user', handler: ({ user }) => ... })
@@ -12,18 +13,33 @@ import { httpErrors } from '@fastify/sensible'
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import fp from 'fastify-plugin'
 import { NOT_SIGNED_IN } from '../http/errors.ts'
+import type { GoogleConfig } from '../config.ts'
+import { createAccountTokensRepository } from './account-tokens-repository.ts'
 import { authRoutes } from './auth-routes.ts'
 import { type AuthService, type CurrentUser, createAuthService, type Session } from './auth-service.ts'
 import { ACCESS_COOKIE } from './cookies.ts'
+import { createGoogleAccounts, type GoogleAccounts } from './google-accounts.ts'
+import { createGoogleSignIn, type GoogleSignIn } from './google-sign-in.ts'
+import { googleSignInRoutes } from './google-sign-in-routes.ts'
+import { mailLinkRoutes } from './mail-link-routes.ts'
+import { createMailLinks, type MailLinks } from './mail-links.ts'
 import type { AuthRateLimits } from './rate-limits.ts'
 import { createSessionsRepository } from './sessions-repository.ts'
+import { settingsRoutes } from './settings-routes.ts'
 import { createSharedRevocations } from './shared-revocations.ts'
 import { deriveAccessTokenKey, deriveRefreshSuccessorKey } from './tokens.ts'
-import { createUsersRepository } from './users-repository.ts'
+import { createUsersRepository, type UsersRepository } from './users-repository.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
     auth: AuthService
+    /** The accounts table, for the domains above that act on whole accounts (deletion, the operator). */
+    users: UsersRepository
+    /** Password reset and email confirmation links (D70). */
+    mailLinks: MailLinks
+    /** Sign in with Google's OIDC flow; null when GOOGLE_CLIENT_ID is unset (D71). */
+    googleSignIn: GoogleSignIn | null
+    googleAccounts: GoogleAccounts
     /** onRequest (or preHandler) hook: 401 unless signed in; sets `request.user`. */
     authenticate: (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void
   }
@@ -40,12 +56,15 @@ export type AuthPluginOptions = {
   now: () => Date
   /** Sign-in and sign-up limits (DEFAULT_AUTH_RATE_LIMITS; tests use small ones). */
   rateLimits: AuthRateLimits
+  /** The OAuth client Sign in with Google uses (the Drive's); null: no Google sign-in. */
+  google: GoogleConfig | null
 }
 
 export const authPlugin = fp<AuthPluginOptions>(
   async (app, opts) => {
+    const users = createUsersRepository(app.db)
     const auth = createAuthService({
-      users: createUsersRepository(app.db),
+      users,
       sessions: createSessionsRepository(app.db),
       accessTokenKey: deriveAccessTokenKey(opts.appSecret),
       successorKey: deriveRefreshSuccessorKey(opts.appSecret),
@@ -55,6 +74,22 @@ export const authPlugin = fp<AuthPluginOptions>(
         : {}),
     })
     app.decorate('auth', auth)
+    app.decorate('users', users)
+    const mailLinks = createMailLinks({
+      users,
+      tokens: createAccountTokensRepository(app.db),
+      auth,
+      mailer: app.mailer,
+      publicUrl: app.config.publicUrl,
+      log: app.log,
+    })
+    app.decorate('mailLinks', mailLinks)
+    app.addHook('preClose', () => mailLinks.settled())
+    app.decorate(
+      'googleSignIn',
+      opts.google ? createGoogleSignIn({ google: opts.google, appSecret: opts.appSecret, now: opts.now, log: app.log }) : null,
+    )
+    app.decorate('googleAccounts', createGoogleAccounts({ users, auth, signup: app.config.signup }))
     app.decorateRequest('user', null)
     app.decorateRequest('sessionFamilyId', null)
     // Callback style with a synchronous fast path: every authenticated request runs this, and
@@ -72,8 +107,14 @@ export const authPlugin = fp<AuthPluginOptions>(
       },
     )
     await app.register(authRoutes, { rateLimits: opts.rateLimits })
+    await app.register(mailLinkRoutes, { rateLimits: opts.rateLimits })
+    await app.register(settingsRoutes, { rateLimits: opts.rateLimits })
+    await app.register(googleSignInRoutes, { rateLimits: opts.rateLimits })
   },
-  { name: 'authentication', dependencies: ['database', '@fastify/cookie', 'request-guards', 'rate-limit'] },
+  {
+    name: 'authentication',
+    dependencies: ['database', '@fastify/cookie', 'request-guards', 'rate-limit', 'mail'],
+  },
 )
 
 function signIn(request: FastifyRequest, session: Session | null): Error | undefined {

@@ -1,51 +1,83 @@
 /**
- * The five /auth calls of product §7, paths and schemas from contracts/auth.ts. Sign-up sets no
- * cookie (the SPA goes to /login next); sign-in and refresh set both session cookies.
+ * The five /auth calls of product §7, paths and schemas from contracts/auth.ts, and what the
+ * account screens ask first (`options`). Sign-up sets no cookie (the SPA goes to /login next);
+ * sign-in and refresh set both session cookies.
  */
 import { httpErrors } from '@fastify/sensible'
+import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { authEndpoints } from '#contracts/auth.ts'
 import { defineRoute } from '../http/define-route.ts'
 import { clearSessionCookies, readSessionCookies, setSessionCookies } from './cookies.ts'
-import { type AuthRateLimits, failureCeilingPerAccount, limitPerAccount, limitPerIp } from './rate-limits.ts'
+import { type AuthRateLimits, failureLimit, limitPerAccount, limitPerIp } from './rate-limits.ts'
+import { signInContext } from './request-context.ts'
+import { signupRefusal, signupRefusalMessage } from './signup-policy.ts'
 import { toUserDto } from './user-dto.ts'
 
 export const EMAIL_TAKEN_MESSAGE = 'An account with this email already exists.'
 export const BAD_CREDENTIALS_MESSAGE = 'Invalid email or password'
 export const SESSION_ENDED_MESSAGE = 'Your session has ended. Please sign in again.'
+export const ACCOUNT_DISABLED_MESSAGE = 'This account is disabled. Ask the operator of this server.'
+export const CONFIRM_EMAIL_FIRST_MESSAGE =
+  'Confirm your email address first: follow the link we mailed you. We have just sent a new one.'
 
 export const authRoutes: FastifyPluginAsyncZod<{ rateLimits: AuthRateLimits }> = async (app, opts) => {
-  const { register, login, logout, me, refreshToken } = authEndpoints
+  const { register, login, logout, me, refreshToken, options } = authEndpoints
   const secure = app.config.secureCookies
   const limits = opts.rateLimits
-  const loginFailures = failureCeilingPerAccount(app, 'login', limits.loginFailuresPerAccount)
+  // Sign-in counts failures only (D74): per address, per account and address, per account.
+  const loginFailures = [
+    failureLimit(app, 'login', limits.loginPerIp, 'ip'),
+    failureLimit(app, 'login', limits.loginPerAccountAndIp, 'account-ip'),
+    failureLimit(app, 'login', limits.loginFailuresPerAccount, 'account'),
+  ] as const
+  const [perIp, perAccountAndIp, perAccount] = loginFailures
+
+  defineRoute(app, options, {
+    auth: 'public',
+    handler: () => ({
+      google: app.config.google !== null,
+      passwordReset: app.mailer.available,
+      signup: app.config.signup.mode,
+      emailVerification: app.config.emailVerification,
+    }),
+  })
 
   defineRoute(app, register, {
     auth: 'public',
     onRequest: [limitPerIp(app, 'register', limits.registerPerIp)],
     preHandler: [limitPerAccount(app, 'register', limits.registerPerAccount, { perSource: false })],
     async handler({ body, request }) {
-      const user = await app.auth.register(body, request.log)
-      if (!user) throw httpErrors.conflict(EMAIL_TAKEN_MESSAGE)
-      return { user: toUserDto(user) }
+      const refusal = signupRefusal(body.email, app.config.signup)
+      if (refusal) throw httpErrors.forbidden(signupRefusalMessage(refusal, app.config.signup))
+      const record = await app.auth.register(
+        { ...body, confirmationPending: app.config.emailVerification },
+        request.log,
+      )
+      if (!record) throw httpErrors.conflict(EMAIL_TAKEN_MESSAGE)
+      // A mail that fails leaves the account made: signing in sends a new link.
+      if (record.emailConfirmationPending) await app.mailLinks.sendConfirmation(record).catch(logMailFailure(request))
+      return { user: toUserDto(record) }
     },
   })
 
   defineRoute(app, login, {
     auth: 'public',
-    onRequest: [limitPerIp(app, 'login', limits.loginPerIp)],
-    preHandler: [
-      loginFailures.check,
-      limitPerAccount(app, 'login', limits.loginPerAccountAndIp, { perSource: true }),
-    ],
+    onRequest: [perIp.check],
+    preHandler: [perAccount.check, perAccountAndIp.check],
     async handler({ body, request, reply }) {
-      const signedIn = await app.auth.login(body, request.log)
-      if (!signedIn) {
-        await loginFailures.recordFailure(request)
+      const result = await app.auth.login(body, signInContext(request), request.log)
+      if ('refused' in result) {
+        if (result.refused === 'disabled') throw httpErrors.forbidden(ACCOUNT_DISABLED_MESSAGE)
+        if (result.refused === 'unconfirmed' && result.record) {
+          await app.mailLinks.sendConfirmation(result.record).catch(logMailFailure(request))
+          throw httpErrors.forbidden(CONFIRM_EMAIL_FIRST_MESSAGE)
+        }
+        for (const limit of loginFailures) await limit.recordFailure(request)
         throw httpErrors.unauthorized(BAD_CREDENTIALS_MESSAGE)
       }
-      setSessionCookies(reply, signedIn.tokens, secure)
-      return { user: toUserDto(signedIn.user) }
+      setSessionCookies(reply, result.tokens, secure)
+      return { user: toUserDto(result.user) }
     },
   })
 
@@ -72,4 +104,9 @@ export const authRoutes: FastifyPluginAsyncZod<{ rateLimits: AuthRateLimits }> =
       return null
     },
   })
+}
+
+function logMailFailure(request: FastifyRequest) {
+  return (error: unknown) =>
+    request.log.error({ event: 'auth.confirm.mail_failed', err: error }, 'sending a confirmation link failed')
 }

@@ -8,7 +8,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { SessionTokens } from './cookies.ts'
 import { hashPassword, spendDummyVerify, verifyPassword, warmUpDummyHash } from './passwords.ts'
 import { type CachedUser, createSessionCache } from './session-cache.ts'
-import type { SessionsRepository } from './sessions-repository.ts'
+import type { RevokeReason, SessionsRepository } from './sessions-repository.ts'
 import type { SharedRevocations } from './shared-revocations.ts'
 import {
   type AccessClaims,
@@ -30,6 +30,15 @@ export type SignedIn = { user: CurrentUser; tokens: SessionTokens }
 
 /** Who a valid access token speaks for, and which sign-in it belongs to. */
 export type Session = { user: CurrentUser; familyId: string }
+
+/** Where a sign-in comes from, kept for the sessions list. */
+export type SignInContext = { userAgent: string | null; address: string | null }
+
+/** A sign-in refused: a wrong email or password, or an account that may not sign in (yet). */
+export type LoginRefusal = 'credentials' | 'disabled' | 'unconfirmed'
+
+/** A user agent is kept for display only: a few hundred characters say all there is to say. */
+const USER_AGENT_MAX = 512
 
 export type AuthService = ReturnType<typeof createAuthService>
 
@@ -90,11 +99,47 @@ export function createAuthService({ users, sessions, accessTokenKey, successorKe
     return state.live && state.userId === userId && state.expiresAt > atMs
   }
 
-  async function revoke(familyId: string, userId: string, reason: 'logout' | 'reuse'): Promise<void> {
+  async function revoke(familyId: string, userId: string, reason: RevokeReason): Promise<void> {
     const at = now()
     await sessions.revokeFamily(familyId, reason, at)
     cache.markFamilyRevoked(familyId, userId, at.getTime())
     await revocations?.publish(familyId, userId)
+  }
+
+  /** Every sign-in of the account but `exceptFamilyId` ends, here and on every instance (D39). */
+  async function revokeAll(userId: string, reason: RevokeReason, exceptFamilyId?: string): Promise<number> {
+    const at = now()
+    const revoked = await sessions.revokeAllOf(userId, reason, at, exceptFamilyId)
+    for (const familyId of revoked) {
+      cache.markFamilyRevoked(familyId, userId, at.getTime())
+      await revocations?.publish(familyId, userId)
+    }
+    return revoked.length
+  }
+
+  /** A new sign-in (refresh-token family) for an account already checked, with its tokens. */
+  async function startSession(record: UserRecord, context: SignInContext): Promise<SignedIn> {
+    const at = now()
+    const refreshToken = newRefreshToken()
+    const familyExpiresAt = new Date(at.getTime() + FAMILY_MAX_AGE_MS)
+    const refreshExpiresAt = new Date(at.getTime() + REFRESH_TOKEN_TTL_MS)
+    const family = await sessions.startFamily({
+      userId: record.id,
+      now: at,
+      familyExpiresAt,
+      tokenHash: hashRefreshToken(refreshToken),
+      tokenExpiresAt: refreshExpiresAt,
+      userAgent: context.userAgent?.slice(0, USER_AGENT_MAX) ?? null,
+      address: context.address,
+    })
+    cache.rememberFamily(family.id, {
+      userId: record.id,
+      live: true,
+      expiresAt: familyExpiresAt.getTime(),
+      checkedAt: at.getTime(),
+    })
+    const user = remember(record)
+    return { user, tokens: await issueTokens(user, family.id, refreshToken, refreshExpiresAt, at) }
   }
 
   async function issueTokens(
@@ -128,54 +173,99 @@ export function createAuthService({ users, sessions, accessTokenKey, successorKe
   }
 
   return {
-    /** Null when the email is already taken (case-insensitive). */
+    now,
+    revokeAll,
+    startSession,
+
+    /**
+     * Null when the email is already taken (case-insensitive). Under EMAIL_VERIFICATION=required
+     * the account starts unconfirmed (`confirmationPending`) and cannot sign in until it is.
+     */
     async register(
-      input: { email: string; password: string },
+      input: { email: string; password: string; confirmationPending?: boolean },
       log: FastifyBaseLogger,
-    ): Promise<CurrentUser | null> {
+    ): Promise<UserRecord | null> {
       const passwordHash = await hashPassword(input.password)
-      const record = await users.create({ email: input.email, passwordHash, createdAt: now() })
+      const record = await users.create({
+        email: input.email,
+        passwordHash,
+        createdAt: now(),
+        emailConfirmationPending: input.confirmationPending ?? false,
+      })
       if (!record) {
         log.info({ event: 'auth.register.taken', emailDomain: emailDomain(input.email) }, 'sign-up refused')
         return null
       }
       log.info({ event: 'auth.register', userId: record.id }, 'account created')
-      return remember(record)
+      remember(record)
+      return record
     },
 
-    /** Null for a wrong password and for an unknown email alike, after the same argon2 work. */
+    /**
+     * 'credentials' for a wrong password and for an unknown email alike, after the same argon2
+     * work. Only with the right password does the person learn that the account is disabled or
+     * waits for its email to be confirmed.
+     */
     async login(
       input: { email: string; password: string },
+      context: SignInContext,
       log: FastifyBaseLogger,
-    ): Promise<SignedIn | null> {
+    ): Promise<SignedIn | { refused: LoginRefusal; record?: UserRecord }> {
       const record = await users.findByEmail(input.email)
-      const ok = record
+      const ok = record?.passwordHash
         ? await verifyPassword(record.passwordHash, input.password)
         : await spendDummyVerify(input.password)
       if (!record || !ok) {
         log.info({ event: 'auth.login.failed', emailDomain: emailDomain(input.email) }, 'sign-in refused')
-        return null
+        return { refused: 'credentials' }
       }
-      const at = now()
-      const refreshToken = newRefreshToken()
-      const familyExpiresAt = new Date(at.getTime() + FAMILY_MAX_AGE_MS)
-      const refreshExpiresAt = new Date(at.getTime() + REFRESH_TOKEN_TTL_MS)
-      const family = await sessions.startFamily({
-        userId: record.id,
-        now: at,
-        familyExpiresAt,
-        tokenHash: hashRefreshToken(refreshToken),
-        tokenExpiresAt: refreshExpiresAt,
-      })
-      cache.rememberFamily(family.id, {
-        userId: record.id,
-        live: true,
-        expiresAt: familyExpiresAt.getTime(),
-        checkedAt: at.getTime(),
-      })
-      const user = remember(record)
-      log.info({ event: 'auth.login', userId: user.id }, 'signed in')
-      return { user, tokens: await issueTokens(user, family.id, refreshToken, refreshExpiresAt, at) }
+      if (record.disabledAt !== null) {
+        log.info({ event: 'auth.login.disabled', userId: record.id }, 'sign-in refused: account disabled')
+        return { refused: 'disabled', record }
+      }
+      if (record.emailConfirmationPending) {
+        log.info({ event: 'auth.login.unconfirmed', userId: record.id }, 'sign-in refused: email unconfirmed')
+        return { refused: 'unconfirmed', record }
+      }
+      const signedIn = await startSession(record, context)
+      log.info({ event: 'auth.login', userId: record.id }, 'signed in')
+      return signedIn
+    },
+
+    /** True when `password` is the account's (false for an account without one). */
+    async checkPassword(userId: string, password: string): Promise<boolean> {
+      const record = await users.findById(userId)
+      return record?.passwordHash
+        ? verifyPassword(record.passwordHash, password)
+        : spendDummyVerify(password)
+    },
+
+    /** A deleted account's user leaves the cache (its sign-ins were revoked first). */
+    forgetUser(userId: string): void {
+      cache.forgetUser(userId)
+    },
+
+    async hasPassword(userId: string): Promise<boolean> {
+      return Boolean((await users.findById(userId))?.passwordHash)
+    },
+
+    /** Sets a new password; the caller decides which sign-ins end with the old one. */
+    async setPassword(userId: string, password: string): Promise<void> {
+      await users.setPasswordHash(userId, await hashPassword(password))
+    },
+
+    /** The account's live sign-ins, the one making the request marked. */
+    async sessionsOf(userId: string, currentFamilyId: string | null) {
+      const live = await sessions.listLive(userId, now())
+      return live.map((family) => ({ ...family, current: family.id === currentFamilyId }))
+    },
+
+    /** Ends one sign-in of the account; false when it is not one of the account's live ones. */
+    async revokeSession(userId: string, familyId: string): Promise<boolean> {
+      const family = await sessions.findFamily(familyId)
+      if (!family || family.userId !== userId || family.revokedAt !== null) return false
+      await revoke(familyId, userId, 'signed-out-remotely')
+      return true
     },
 
     /**

@@ -1,26 +1,37 @@
 /**
- * Brute-force limits for sign-in and sign-up (D34, superseding D8's counting). Counted by
- * @fastify/rate-limit in the database (rate-limit-store.ts): shared by every app instance, and
- * no flood of junk keys can evict a victim's count.
+ * Brute-force limits for the account calls (D34, D74). Counted by @fastify/rate-limit in the
+ * database (rate-limit-store.ts): shared by every app instance, and no flood of junk keys can
+ * evict a victim's count.
  *
- * Sign-in is limited per source address, per account *and* source address, and by a much higher
- * ceiling of failed sign-ins per account from anywhere: a stranger's wrong passwords use up their
- * own address's allowance, not the owner's, so nobody is handed a lock-out button short of a
- * distributed attack on one account.
+ * Sign-in counts failures only (D74, superseding D34's count of every attempt): per source
+ * address, per account *and* source address, and by a much higher ceiling per account from
+ * anywhere. A stranger's wrong passwords use up their own address's allowance, not the owner's,
+ * and a person who signs in twenty times a day is never locked out by their own successes.
+ * Sign-up and the mailed-link calls count every attempt.
  */
 import { normalizeIP } from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { tooManyAttempts } from '../http/errors.ts'
+import { accountScopedKey } from '../http/rate-limit-repository.ts'
 
 export type RateLimit = { max: number; timeWindowMs: number }
 
 export type AuthRateLimits = {
+  /** Failed sign-ins from one address. */
   loginPerIp: RateLimit
+  /** Failed sign-ins to one account from one address. */
   loginPerAccountAndIp: RateLimit
   /** Failed sign-ins to one account from any address. */
   loginFailuresPerAccount: RateLimit
   registerPerIp: RateLimit
   registerPerAccount: RateLimit
+  /** 'Forgot password' asks, per address and per email (each ask may send a mail). */
+  forgotPasswordPerIp: RateLimit
+  forgotPasswordPerAccount: RateLimit
+  /** Using a mailed link (reset, confirm), per address; Sign in with Google starts, per address. */
+  mailLinkPerIp: RateLimit
+  /** Wrong current passwords (change password, delete the account), per account. */
+  passwordCheckFailuresPerAccount: RateLimit
 }
 
 const MINUTE = 60_000
@@ -31,9 +42,13 @@ export const DEFAULT_AUTH_RATE_LIMITS: AuthRateLimits = {
   loginFailuresPerAccount: { max: 100, timeWindowMs: 15 * MINUTE },
   registerPerIp: { max: 10, timeWindowMs: 60 * MINUTE },
   registerPerAccount: { max: 5, timeWindowMs: 60 * MINUTE },
+  forgotPasswordPerIp: { max: 10, timeWindowMs: 60 * MINUTE },
+  forgotPasswordPerAccount: { max: 3, timeWindowMs: 60 * MINUTE },
+  mailLinkPerIp: { max: 30, timeWindowMs: 15 * MINUTE },
+  passwordCheckFailuresPerAccount: { max: 10, timeWindowMs: 15 * MINUTE },
 }
 
-/** An onRequest hook: counted before the body is even parsed. */
+/** An onRequest hook counting every request from one address: counted before the body is parsed. */
 export function limitPerIp(app: FastifyInstance, name: string, limit: RateLimit) {
   return app.rateLimit({
     max: limit.max,
@@ -58,8 +73,8 @@ export function limitPerAccount(
     timeWindow: limit.timeWindowMs,
     keyGenerator: (request) =>
       options.perSource
-        ? `${name}:account-ip:${accountKey(request)}|${sourceKey(request)}`
-        : `${name}:account:${accountKey(request)}`,
+        ? accountScopedKey(`${name}:account-ip:${sourceKey(request)}`, bodyEmail(request))
+        : accountScopedKey(`${name}:account`, bodyEmail(request)),
   })
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const result = await check(request)
@@ -68,15 +83,18 @@ export function limitPerAccount(
   }
 }
 
+/** What a failure limit counts by: the address, the account (body email or signed-in user), or both. */
+export type FailureScope = 'ip' | 'account' | 'account-ip' | 'user'
+
 /**
- * Failed attempts for one account from anywhere: `check` (a preHandler) refuses once the
- * ceiling is reached, `recordFailure` counts a failed attempt. Successes never count.
+ * Failed attempts only: `check` (a hook) refuses once the ceiling is reached without counting,
+ * `recordFailure` counts one. Successes never count (D74).
  */
-export function failureCeilingPerAccount(app: FastifyInstance, name: string, limit: RateLimit) {
+export function failureLimit(app: FastifyInstance, name: string, limit: RateLimit, scope: FailureScope) {
   const limiter = app.createRateLimit({
     max: limit.max,
     timeWindow: limit.timeWindowMs,
-    keyGenerator: (request) => `${name}:account-failures:${accountKey(request)}`,
+    keyGenerator: (request) => failureKey(name, scope, request),
   })
   return {
     async check(request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -90,6 +108,19 @@ export function failureCeilingPerAccount(app: FastifyInstance, name: string, lim
   }
 }
 
+function failureKey(name: string, scope: FailureScope, request: FastifyRequest): string {
+  switch (scope) {
+    case 'ip':
+      return `${name}:failures-ip:${sourceKey(request)}`
+    case 'account':
+      return accountScopedKey(`${name}:account-failures`, bodyEmail(request))
+    case 'account-ip':
+      return accountScopedKey(`${name}:account-ip-failures:${sourceKey(request)}`, bodyEmail(request))
+    case 'user':
+      return accountScopedKey(`${name}:user-failures`, request.user?.email ?? '')
+  }
+}
+
 function refuse(reply: FastifyReply, ttlMs: number): never {
   reply.header('retry-after', Math.ceil(ttlMs / 1000))
   throw tooManyAttempts(ttlMs)
@@ -100,7 +131,7 @@ function sourceKey(request: FastifyRequest): string {
   return normalizeIP(request.ip)
 }
 
-function accountKey(request: FastifyRequest): string {
+function bodyEmail(request: FastifyRequest): string {
   const body = request.body as { email?: unknown } | undefined
   return typeof body?.email === 'string' ? body.email.trim().toLowerCase() : ''
 }

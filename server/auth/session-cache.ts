@@ -98,6 +98,9 @@ export function createSessionCache(maxEntries = MAX_ENTRIES) {
     rememberUser(user: CachedUser): void {
       users.set(user.id, user)
     },
+    forgetUser(userId: string): void {
+      users.delete(userId)
+    },
   }
 }
 

@@ -2,7 +2,7 @@
  * Sign-ins as refresh-token families: a family is one sign-in, each rotation adds a token to it
  * and marks the previous one used, and revocation ends the family as a whole.
  */
-import { and, eq, isNull } from 'drizzle-orm'
+import { and, desc, eq, gt, isNull, ne, type SQL } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
 import { refreshTokenFamilies, refreshTokens } from '../db/schema.ts'
 
@@ -20,7 +20,23 @@ export type RefreshTokenRecord = {
   usedAt: Date | null
 }
 
-export type RevokeReason = 'logout' | 'reuse'
+export type RevokeReason =
+  | 'logout'
+  | 'reuse'
+  | 'password-reset'
+  | 'password-changed'
+  | 'signed-out-remotely'
+  | 'disabled'
+  | 'account-deleted'
+
+/** A live sign-in as the sessions list shows it. */
+export type LiveFamilyRecord = {
+  id: string
+  userAgent: string | null
+  address: string | null
+  createdAt: Date
+  lastUsedAt: Date | null
+}
 
 export type SessionsRepository = ReturnType<typeof createSessionsRepository>
 
@@ -39,11 +55,20 @@ export function createSessionsRepository(db: Db) {
       familyExpiresAt: Date
       tokenHash: string
       tokenExpiresAt: Date
+      userAgent: string | null
+      address: string | null
     }): Promise<FamilyRecord> {
       return db.transaction(async (tx) => {
         const [family] = await tx
           .insert(refreshTokenFamilies)
-          .values({ userId: input.userId, createdAt: input.now, expiresAt: input.familyExpiresAt })
+          .values({
+            userId: input.userId,
+            createdAt: input.now,
+            expiresAt: input.familyExpiresAt,
+            userAgent: input.userAgent,
+            address: input.address,
+            lastUsedAt: input.now,
+          })
           .returning(familyColumns)
         if (!family) throw new Error('Inserting a refresh-token family returned no row')
         await tx.insert(refreshTokens).values({
@@ -92,6 +117,10 @@ export function createSessionsRepository(db: Db) {
           .where(and(eq(refreshTokens.id, input.usedTokenId), isNull(refreshTokens.usedAt)))
           .returning({ id: refreshTokens.id })
         if (used.length === 0) return false
+        await tx
+          .update(refreshTokenFamilies)
+          .set({ lastUsedAt: input.now })
+          .where(eq(refreshTokenFamilies.id, input.familyId))
         await tx.insert(refreshTokens).values({
           familyId: input.familyId,
           tokenHash: input.tokenHash,
@@ -109,6 +138,40 @@ export function createSessionsRepository(db: Db) {
         .where(eq(refreshTokenFamilies.id, id))
         .limit(1)
       return rows[0] ?? null
+    },
+
+    /** The account's sign-ins that are neither revoked nor past their cap, most recently used first. */
+    async listLive(userId: string, now: Date): Promise<LiveFamilyRecord[]> {
+      const f = refreshTokenFamilies
+      return db
+        .select({
+          id: f.id,
+          userAgent: f.userAgent,
+          address: f.address,
+          createdAt: f.createdAt,
+          lastUsedAt: f.lastUsedAt,
+        })
+        .from(f)
+        .where(and(eq(f.userId, userId), isNull(f.revokedAt), gt(f.expiresAt, now)))
+        .orderBy(desc(f.lastUsedAt), desc(f.createdAt))
+    },
+
+    /** Revokes every live sign-in of the account (but `exceptId`); answers the ids it revoked. */
+    async revokeAllOf(
+      userId: string,
+      reason: RevokeReason,
+      now: Date,
+      exceptId?: string,
+    ): Promise<string[]> {
+      const f = refreshTokenFamilies
+      const conditions: SQL[] = [eq(f.userId, userId), isNull(f.revokedAt)]
+      if (exceptId) conditions.push(ne(f.id, exceptId))
+      const rows = await db
+        .update(f)
+        .set({ revokedAt: now, revokeReason: reason })
+        .where(and(...conditions))
+        .returning({ id: f.id })
+      return rows.map((row) => row.id)
     },
 
     /** Idempotent: the first reason recorded stays. */

@@ -23,9 +23,13 @@ export type AccessClaims = {
   expiresAt: number
 }
 
-/** Key separation: the JWT key is derived from APP_SECRET, never APP_SECRET itself. */
+/** Key separation: each key is derived from APP_SECRET for one use, never APP_SECRET itself. */
+export function deriveKey(appSecret: string, use: string): Uint8Array {
+  return new Uint8Array(hkdfSync('sha256', appSecret, 'docchat', use, 32))
+}
+
 export function deriveAccessTokenKey(appSecret: string): Uint8Array {
-  return new Uint8Array(hkdfSync('sha256', appSecret, 'docchat', 'docchat access token v1', 32))
+  return deriveKey(appSecret, 'docchat access token v1')
 }
 
 export async function signAccessToken(
@@ -77,7 +81,7 @@ export function newRefreshToken(): string {
 
 /** The key successors are derived with (separate from the JWT key). */
 export function deriveRefreshSuccessorKey(appSecret: string): Uint8Array {
-  return new Uint8Array(hkdfSync('sha256', appSecret, 'docchat', 'docchat refresh successor v1', 32))
+  return deriveKey(appSecret, 'docchat refresh successor v1')
 }
 
 /**

@@ -30,8 +30,15 @@ export const users = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     /** As the person typed it (trimmed); uniqueness is case-insensitive through the index below. */
     email: text('email').notNull(),
-    passwordHash: text('password_hash').notNull(),
+    /** Null for an account made by Sign in with Google that never set a password. */
+    passwordHash: text('password_hash'),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
+    /** Google's `sub` for the account linked to it by Sign in with Google (D71). */
+    googleSubject: text('google_subject').unique(),
+    /** Set by the operator (`npm run users -- disable`): no sign-in, every session ended. */
+    disabledAt: timestamptz('disabled_at'),
+    /** Signed up under EMAIL_VERIFICATION=required and not confirmed yet: no sign-in until then. */
+    emailConfirmationPending: boolean('email_confirmation_pending').notNull().default(false),
   },
   (t) => [uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`)],
 )
@@ -49,8 +56,32 @@ export const refreshTokenFamilies = pgTable(
     expiresAt: timestamptz('expires_at').notNull(),
     revokedAt: timestamptz('revoked_at'),
     revokeReason: text('revoke_reason'),
+    /** What the Settings' sessions list shows: the browser that signed in, from where, when last refreshed. */
+    userAgent: text('user_agent'),
+    address: text('address'),
+    lastUsedAt: timestamptz('last_used_at'),
   },
   (t) => [index('refresh_token_families_user_id_idx').on(t.userId)],
+)
+
+/**
+ * Single-use links sent by mail (D70): a password reset or an email confirmation. Only the
+ * token's sha-256 is kept; it works once, before `expires_at`.
+ */
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** 'reset-password' | 'confirm-email' */
+    purpose: text('purpose').notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    expiresAt: timestamptz('expires_at').notNull(),
+    usedAt: timestamptz('used_at'),
+  },
+  (t) => [index('account_tokens_user_id_idx').on(t.userId)],
 )
 
 export const refreshTokens = pgTable(
@@ -351,8 +382,16 @@ export const rateLimitCounters = pgTable(
     keyHash: text('key_hash').primaryKey(),
     count: integer('count').notNull(),
     windowEndsAt: timestamptz('window_ends_at').notNull(),
+    /**
+     * sha-256 of the account (its lowercased email) a counter is about, when it is about one, so
+     * deleting the account deletes its counters too (D72); null for per-address counters.
+     */
+    subjectHash: text('subject_hash'),
   },
-  (t) => [index('rate_limit_counters_window_ends_at_idx').on(t.windowEndsAt)],
+  (t) => [
+    index('rate_limit_counters_window_ends_at_idx').on(t.windowEndsAt),
+    index('rate_limit_counters_subject_hash_idx').on(t.subjectHash),
+  ],
 )
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' })

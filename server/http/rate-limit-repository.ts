@@ -10,6 +10,27 @@ import { rateLimitCounters } from '../db/schema.ts'
 
 export type Counter = { count: number; windowEndsAt: Date }
 
+/** Between a key and the account it is about (`accountScopedKey`); never in an email or an address. */
+const SUBJECT_MARK = '\u001fsubject='
+
+/**
+ * The key of a counter about one account (its email, lowercased): the account's hash is stored
+ * beside the counter, so deleting the account deletes its counters (D72).
+ */
+export function accountScopedKey(key: string, account: string): string {
+  return `${key}${SUBJECT_MARK}${account.trim().toLowerCase()}`
+}
+
+/** What `subject_hash` holds for an account. */
+export function subjectHash(account: string): string {
+  return hashKey(`subject:${account.trim().toLowerCase()}`)
+}
+
+function subjectHashOf(key: string): string | null {
+  const at = key.lastIndexOf(SUBJECT_MARK)
+  return at === -1 ? null : subjectHash(key.slice(at + SUBJECT_MARK.length))
+}
+
 export type RateLimitRepository = ReturnType<typeof createRateLimitRepository>
 
 export function createRateLimitRepository(db: Db) {
@@ -20,7 +41,12 @@ export function createRateLimitRepository(db: Db) {
       const ended = sql`${t.windowEndsAt} <= ${now}`
       const [row] = await db
         .insert(t)
-        .values({ keyHash: hashKey(key), count: 1, windowEndsAt: new Date(now.getTime() + windowMs) })
+        .values({
+          keyHash: hashKey(key),
+          count: 1,
+          windowEndsAt: new Date(now.getTime() + windowMs),
+          subjectHash: subjectHashOf(key),
+        })
         .onConflictDoUpdate({
           target: t.keyHash,
           set: {
@@ -41,6 +67,11 @@ export function createRateLimitRepository(db: Db) {
         .where(eq(t.keyHash, hashKey(key)))
         .limit(1)
       return row && row.windowEndsAt > now ? row : null
+    },
+
+    /** Deletes every counter about one account (its email). */
+    async deleteSubject(account: string): Promise<void> {
+      await db.delete(t).where(eq(t.subjectHash, subjectHash(account)))
     },
 
     /** Deletes counters whose window ended before `now`. */

@@ -16,6 +16,7 @@ import { drivePlugin } from '#server/drive/drive-plugin.ts'
 import { rateLimitPlugin } from '#server/http/rate-limit.ts'
 import { requestGuardsPlugin } from '#server/http/request-guards.ts'
 import { jobsPlugin } from '#server/jobs/jobs-plugin.ts'
+import { mailPlugin } from '#server/mail/mail-plugin.ts'
 import { operationsPlugin } from '#server/operations/operations-plugin.ts'
 import { testConfig, UNLIMITED_AUTH } from './support/helper.ts'
 
@@ -41,7 +42,7 @@ const cases = [
     'authentication',
     'database',
     authPlugin,
-    { appSecret: config.appSecret, now, rateLimits: UNLIMITED_AUTH },
+    { appSecret: config.appSecret, now, rateLimits: UNLIMITED_AUTH, google: null },
   ],
   ['assistant', 'database', assistantPlugin, { llm: null, retrieval: config.retrieval }],
   ['chat', 'database', chatPlugin, { now }],
@@ -72,7 +73,8 @@ test('the chat registered before the assistant is refused, though everything els
   await app.register(requestGuardsPlugin, { publicOrigin: config.publicOrigin })
   await app.register(databasePlugin, { config })
   await app.register(rateLimitPlugin, { now })
-  await app.register(authPlugin, { appSecret: config.appSecret, now, rateLimits: UNLIMITED_AUTH })
+  await app.register(mailPlugin, { mail: config.mail })
+  await app.register(authPlugin, { appSecret: config.appSecret, now, rateLimits: UNLIMITED_AUTH, google: null })
 
   await expect(app.register(chatPlugin, { now })).rejects.toThrow(
     "The dependency 'assistant' of plugin 'chat' is not registered",

@@ -11,6 +11,7 @@
  *   DELETE /__emulator/files/ID                 remove for good
  *   POST   /__emulator/failures                 {count, reason?, endpoints?}; DELETE clears them
  *   POST   /__emulator/accounts/EMAIL/revoke    revoke every grant of the account
+ *   POST   /__emulator/accounts/EMAIL/email-verified  {verified}: what ID tokens say of the address
  *   POST   /__emulator/tokens/expire            {email?}: access tokens stop working now
  *   GET    /__emulator/requests                 {counts, requests, lastAuthRequest}; DELETE clears
  *   POST   /__emulator/drives                   add a shared drive {name, members: [EMAIL], id?}
@@ -100,6 +101,10 @@ export const controlRoutes: readonly Route[] = [
   control(['POST'], /^\/__emulator\/accounts\/([^/]+)\/revoke$/, (ctx) => ({
     revoked: ctx.store.revokeGrants(ctx.params[0] ?? ''),
   })),
+  control(['POST'], /^\/__emulator\/accounts\/([^/]+)\/email-verified$/, async (ctx) => {
+    const { verified } = await body(ctx)
+    ctx.store.setEmailVerified(decodeURIComponent(ctx.params[0] ?? ''), verified !== false)
+  }),
   control(['POST'], /^\/__emulator\/tokens\/expire$/, async (ctx) => {
     const { email } = await body(ctx)
     return { expired: ctx.store.expireAccessTokens(typeof email === 'string' ? email : undefined) }

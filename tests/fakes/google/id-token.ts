@@ -11,6 +11,8 @@ export type IdTokenClaims = {
   aud: string
   sub: string
   email?: string
+  /** Whether Google verified `email` (default true). */
+  emailVerified?: boolean
   name?: string
   nonce?: string
   accessToken: string
@@ -41,7 +43,7 @@ export function signIdToken(key: { kid: string; privateKey: KeyObject }, claims:
     azp: claims.aud,
     aud: claims.aud,
     sub: claims.sub,
-    ...(claims.email ? { email: claims.email, email_verified: true } : {}),
+    ...(claims.email ? { email: claims.email, email_verified: claims.emailVerified ?? true } : {}),
     at_hash: atHash(claims.accessToken),
     ...(claims.nonce ? { nonce: claims.nonce } : {}),
     ...(claims.name ? { name: claims.name } : {}),

@@ -299,7 +299,9 @@ function tokenResponse(
     ? signIdToken(ctx.signingKey, {
         aud: grant.clientId,
         sub: account.sub,
-        ...(grant.scopes.includes(USERINFO_EMAIL) ? { email: account.email } : {}),
+        ...(grant.scopes.includes(USERINFO_EMAIL)
+          ? { email: account.email, emailVerified: account.emailVerified }
+          : {}),
         ...(grant.scopes.includes(USERINFO_PROFILE) ? { name: account.name } : {}),
         ...(nonce === undefined ? {} : { nonce }),
         accessToken: accessToken.token,
@@ -463,7 +465,9 @@ async function tokenInfo(ctx: RouteContext): Promise<void> {
     scope: grant.scopes.join(' '),
     exp: String(Math.floor(accessToken.expiresAt / 1000)),
     expires_in: String(expiresIn),
-    ...(grant.scopes.includes(USERINFO_EMAIL) ? { email: account.email, email_verified: 'true' } : {}),
+    ...(grant.scopes.includes(USERINFO_EMAIL)
+      ? { email: account.email, email_verified: String(account.emailVerified) }
+      : {}),
     access_type: grant.refreshToken ? 'offline' : 'online',
   })
 }
@@ -494,7 +498,9 @@ function userInfo(ctx: RouteContext): void {
           picture: 'https://lh3.googleusercontent.com/a/default-user=s96-c',
         }
       : {}),
-    ...(grant.scopes.includes(USERINFO_EMAIL) ? { email: account.email, email_verified: true } : {}),
+    ...(grant.scopes.includes(USERINFO_EMAIL)
+      ? { email: account.email, email_verified: account.emailVerified }
+      : {}),
   })
 }
 

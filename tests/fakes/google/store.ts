@@ -26,7 +26,13 @@ export type OAuthClientConfig = {
   name?: string
 }
 
-export type EmulatorAccount = FixtureAccount & { sub: string; permissionId: string; rootFolderId: string }
+export type EmulatorAccount = FixtureAccount & {
+  sub: string
+  permissionId: string
+  rootFolderId: string
+  /** What ID tokens and userinfo say as `email_verified` (true unless a test says otherwise). */
+  emailVerified: boolean
+}
 
 export const DRIVE_ENDPOINTS = [
   'files.list',
@@ -254,6 +260,7 @@ export function createStore(options: StoreOptions = {}) {
     permissionId: stableDigits('permission', a.email, 20),
     // Google's root folder ids look like 0A…Uk9PVA ("ROOT" base64-encoded at the end).
     rootFolderId: `${stableId('0A', a.email, 13)}Uk9PVA`,
+    emailVerified: true,
   }))
   const settings = {
     maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE,
@@ -541,6 +548,13 @@ export function createStore(options: StoreOptions = {}) {
     },
     pendingFailures: () => faults.reduce((sum, f) => sum + f.remaining, 0),
 
+    /** An account whose address Google has not verified: ID tokens say `email_verified: false`. */
+    setEmailVerified(email: string, verified: boolean): void {
+      const account = accounts.find((a) => a.email === email)
+      if (!account) throw new Error(`No emulator account ${email}`)
+      account.emailVerified = verified
+    },
+
     /** What a user removing the app in their Google Account does: refresh → invalid_grant, calls → 401. */
     revokeGrants(email: string, clientId?: string): number {
       let count = 0
@@ -603,6 +617,7 @@ export function createStore(options: StoreOptions = {}) {
 
     /** Back to the seed files and options: no grants, tokens, failures, log, latency or clock offset. */
     reset(): void {
+      for (const account of accounts) account.emailVerified = true
       files.clear()
       clearSessions()
       faults.length = 0

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { authEndpoints } from '#contracts/auth.ts'
 import { ErrorEnvelopeSchema } from '#contracts/endpoint.ts'
 import type { App } from '#server/app.ts'
-import type { AuthRateLimits } from '#server/auth/rate-limits.ts'
+import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from '#server/auth/rate-limits.ts'
 import { createRateLimitRepository } from '#server/http/rate-limit-repository.ts'
 import { databaseRateLimitStore } from '#server/http/rate-limit-store.ts'
 import { buildTestApp, TEST_PASSWORD, uniqueEmail } from '../support/helper.ts'
@@ -14,6 +14,7 @@ let app: App
 
 // Small limits so a handful of requests reach them; the production defaults are 20/10/100/10/5.
 const LIMITS: AuthRateLimits = {
+  ...DEFAULT_AUTH_RATE_LIMITS,
   loginPerIp: { max: 6, timeWindowMs: QUARTER_HOUR },
   loginPerAccountAndIp: { max: 3, timeWindowMs: QUARTER_HOUR },
   loginFailuresPerAccount: { max: 5, timeWindowMs: QUARTER_HOUR },
@@ -119,6 +120,17 @@ test('the owner’s successful sign-ins do not count towards the account’s cei
   expect((await attemptRegister(email, '192.0.2.80')).statusCode).toBe(201)
   for (let i = 0; i < 8; i++)
     expect((await signInRight(email, `192.0.2.${81 + (i % 4)}`)).statusCode).toBe(200)
+})
+
+test('twelve successful sign-ins in a row from one address all succeed (successes are not counted)', async () => {
+  const email = uniqueEmail('daily')
+  expect((await attemptRegister(email, '192.0.2.90')).statusCode).toBe(201)
+  const statuses: number[] = []
+  for (let i = 0; i < 12; i++) statuses.push((await signInRight(email, '192.0.2.91')).statusCode)
+  expect(statuses).toEqual(Array(12).fill(200))
+  // Failures still count, and still lock that account from that address once over the limit.
+  for (let i = 0; i < 3; i++) expect((await attemptLogin(email, '192.0.2.91')).statusCode).toBe(401)
+  expect((await signInRight(email, '192.0.2.91')).statusCode).toBe(429)
 })
 
 test('attempts are counted in the database, never under the email or address itself', async () => {

@@ -25,6 +25,10 @@ export const UNLIMITED_AUTH: AuthRateLimits = {
   loginFailuresPerAccount: NO_LIMIT,
   registerPerIp: NO_LIMIT,
   registerPerAccount: NO_LIMIT,
+  forgotPasswordPerIp: NO_LIMIT,
+  forgotPasswordPerAccount: NO_LIMIT,
+  mailLinkPerIp: NO_LIMIT,
+  passwordCheckFailuresPerAccount: NO_LIMIT,
 }
 
 export type TestAppOverrides = BuildAppOptions & { env?: Record<string, string> }
