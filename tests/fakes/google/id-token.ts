@@ -54,6 +54,12 @@ export function signIdToken(key: { kid: string; privateKey: KeyObject }, claims:
   return `${input}.${sign('sha256', Buffer.from(input), key.privateKey).toString('base64url')}`
 }
 
+/** Signs any claims with the emulator's key, as Google would (for forged-token tests). */
+export function signClaims(key: { kid: string; privateKey: KeyObject }, claims: Record<string, unknown>): string {
+  const input = `${encode({ alg: 'RS256', kid: key.kid, typ: 'JWT' })}.${encode(claims)}`
+  return `${input}.${sign('sha256', Buffer.from(input), key.privateKey).toString('base64url')}`
+}
+
 export function pemCerts(key: { kid: string; publicKey: KeyObject }): Record<string, string> {
   return { [key.kid]: key.publicKey.export({ type: 'spki', format: 'pem' }).toString() }
 }

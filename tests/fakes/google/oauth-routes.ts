@@ -15,7 +15,7 @@ import {
 } from './consent-page.ts'
 import { type OAuthError, oauthErrors } from './google-errors.ts'
 import { readParams, redirect, sendHtml, sendJson } from './http.ts'
-import { ID_TOKEN_ISSUER, jwks, pemCerts, signIdToken } from './id-token.ts'
+import { ID_TOKEN_ISSUER, jwks, pemCerts, signClaims, signIdToken } from './id-token.ts'
 import type { Route, RouteContext } from './route-context.ts'
 import {
   isBasicScope,
@@ -309,13 +309,22 @@ function tokenResponse(
         now: ctx.store.now(),
       })
     : undefined
+  const forge = idToken === undefined ? undefined : ctx.store.takeIdTokenForger()
+  const answered =
+    forge && idToken
+      ? forge({
+          idToken,
+          claims: JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString()),
+          sign: (claims) => signClaims(ctx.signingKey, claims),
+        })
+      : idToken
   return {
     access_token: accessToken.token,
     expires_in: lifetime,
     ...(refreshToken === undefined ? {} : { refresh_token: refreshToken }),
     scope: grant.scopes.join(' '),
     token_type: 'Bearer',
-    ...(idToken === undefined ? {} : { id_token: idToken }),
+    ...(answered === undefined ? {} : { id_token: answered }),
   }
 }
 

@@ -248,6 +248,13 @@ function stableDigits(label: string, email: string, length: number): string {
 
 export type EmulatorStore = ReturnType<typeof createStore>
 
+/** Given the real ID token, its claims and Google's signing function, the token to answer instead. */
+export type IdTokenForger = (real: {
+  idToken: string
+  claims: Record<string, unknown>
+  sign: (claims: Record<string, unknown>) => string
+}) => string
+
 export function createStore(options: StoreOptions = {}) {
   const clients: OAuthClientConfig[] = [
     ...(options.clients ?? [
@@ -262,6 +269,7 @@ export function createStore(options: StoreOptions = {}) {
     rootFolderId: `${stableId('0A', a.email, 13)}Uk9PVA`,
     emailVerified: true,
   }))
+  let idTokenForger: IdTokenForger | undefined
   const settings = {
     maxPageSize: options.maxPageSize ?? DEFAULT_MAX_PAGE_SIZE,
     accessTokenLifetimeSeconds: options.accessTokenLifetimeSeconds ?? ACCESS_TOKEN_LIFETIME_SECONDS,
@@ -548,6 +556,19 @@ export function createStore(options: StoreOptions = {}) {
     },
     pendingFailures: () => faults.reduce((sum, f) => sum + f.remaining, 0),
 
+    /**
+     * The next token response's ID token goes through `forge` first: what an attacker between
+     * Google and DocChat would hand over (tests of the ID token checks). One use.
+     */
+    forgeNextIdToken(forge: IdTokenForger): void {
+      idTokenForger = forge
+    },
+    takeIdTokenForger(): IdTokenForger | undefined {
+      const forge = idTokenForger
+      idTokenForger = undefined
+      return forge
+    },
+
     /** An account whose address Google has not verified: ID tokens say `email_verified: false`. */
     setEmailVerified(email: string, verified: boolean): void {
       const account = accounts.find((a) => a.email === email)
@@ -618,6 +639,7 @@ export function createStore(options: StoreOptions = {}) {
     /** Back to the seed files and options: no grants, tokens, failures, log, latency or clock offset. */
     reset(): void {
       for (const account of accounts) account.emailVerified = true
+      idTokenForger = undefined
       files.clear()
       clearSessions()
       faults.length = 0
