@@ -56,7 +56,11 @@ const LinkTokenSchema = z
   .regex(/^[A-Za-z0-9_-]+$/, 'The link is not valid.')
 
 export const ResetPasswordRequestSchema = z
-  .strictObject({ token: LinkTokenSchema, password: NewPasswordSchema, confirmPassword: ConfirmPasswordSchema })
+  .strictObject({
+    token: LinkTokenSchema,
+    password: NewPasswordSchema,
+    confirmPassword: ConfirmPasswordSchema,
+  })
   .refine(passwordsMatch, PASSWORDS_MUST_MATCH)
 export type ResetPasswordRequest = z.infer<typeof ResetPasswordRequestSchema>
 

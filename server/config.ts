@@ -89,7 +89,9 @@ export type Config = {
  * `smtp`: sent through SMTP_URL. `log`: no SMTP_URL outside production, so each mail (with its
  * link) is written to the server log. `off`: production without SMTP_URL; what needs mail says so.
  */
-export type MailConfig = { transport: 'smtp'; url: string; from: string } | { transport: 'log' | 'off'; from: string }
+export type MailConfig =
+  | { transport: 'smtp'; url: string; from: string }
+  | { transport: 'log' | 'off'; from: string }
 
 export type SignupMode = 'open' | 'domains' | 'closed'
 export type SignupConfig = { mode: SignupMode; domains: string[] }
@@ -266,7 +268,10 @@ const EnvSchema = z.object({
     .max(600_000, 'OCR_PAGE_TIMEOUT_MS must be at most 600000')
     .default(DEFAULT_OCR_PAGE_TIMEOUT_MS),
   SMTP_URL: z
-    .url({ protocol: /^smtps?$/, error: 'SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587' })
+    .url({
+      protocol: /^smtps?$/,
+      error: 'SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587',
+    })
     .optional(),
   MAIL_FROM: z.string().max(320, 'MAIL_FROM is too long').optional(),
   SIGNUP: z

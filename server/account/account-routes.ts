@@ -14,7 +14,12 @@ export const ACCOUNT_MESSAGES = {
 export const accountRoutes: FastifyPluginAsyncZod<{ rateLimits: AuthRateLimits }> = async (app, opts) => {
   const { account, exportAccount, deleteAccount } = accountEndpoints
   // The same allowance as changing the password: both guess at the current one.
-  const passwordChecks = failureLimit(app, 'password-check', opts.rateLimits.passwordCheckFailuresPerAccount, 'user')
+  const passwordChecks = failureLimit(
+    app,
+    'password-check',
+    opts.rateLimits.passwordCheckFailuresPerAccount,
+    'user',
+  )
 
   defineRoute(app, account, { auth: 'user', handler: ({ user }) => app.account.account(user) })
 
@@ -35,7 +40,9 @@ export const accountRoutes: FastifyPluginAsyncZod<{ rateLimits: AuthRateLimits }
       if (!(await app.account.confirmDeletion(user, body))) {
         await passwordChecks.recordFailure(request)
         const { hasPassword } = await app.account.account(user)
-        throw httpErrors.badRequest(hasPassword ? ACCOUNT_MESSAGES.wrongPassword : ACCOUNT_MESSAGES.wrongEmail)
+        throw httpErrors.badRequest(
+          hasPassword ? ACCOUNT_MESSAGES.wrongPassword : ACCOUNT_MESSAGES.wrongEmail,
+        )
       }
       await app.account.delete(user)
       clearSessionCookies(reply, app.config.secureCookies)

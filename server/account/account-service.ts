@@ -85,7 +85,7 @@ export function createAccountService({ db, users, auth, mailLinks, googleConnect
       await users.setDisabled(account.id, null)
     },
 
-    /** Mails a reset link as 'Forgot password?' would (when mail works) and answers it. */
-    resetLink: (account: UserRecord) => mailLinks.sendResetLink(account),
+    /** A reset link for the operator to hand over (nothing is mailed); earlier ones stop working. */
+    resetLink: (account: UserRecord) => mailLinks.resetLink(account),
   }
 }

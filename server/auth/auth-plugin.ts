@@ -12,8 +12,8 @@
 import { httpErrors } from '@fastify/sensible'
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import fp from 'fastify-plugin'
-import { NOT_SIGNED_IN } from '../http/errors.ts'
 import type { GoogleConfig } from '../config.ts'
+import { NOT_SIGNED_IN } from '../http/errors.ts'
 import { createAccountTokensRepository } from './account-tokens-repository.ts'
 import { authRoutes } from './auth-routes.ts'
 import { type AuthService, type CurrentUser, createAuthService, type Session } from './auth-service.ts'
@@ -87,7 +87,9 @@ export const authPlugin = fp<AuthPluginOptions>(
     app.addHook('preClose', () => mailLinks.settled())
     app.decorate(
       'googleSignIn',
-      opts.google ? createGoogleSignIn({ google: opts.google, appSecret: opts.appSecret, now: opts.now, log: app.log }) : null,
+      opts.google
+        ? createGoogleSignIn({ google: opts.google, appSecret: opts.appSecret, now: opts.now, log: app.log })
+        : null,
     )
     app.decorate('googleAccounts', createGoogleAccounts({ users, auth, signup: app.config.signup }))
     app.decorateRequest('user', null)

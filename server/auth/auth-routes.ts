@@ -56,7 +56,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ rateLimits: AuthRateLimits }> =
       )
       if (!record) throw httpErrors.conflict(EMAIL_TAKEN_MESSAGE)
       // A mail that fails leaves the account made: signing in sends a new link.
-      if (record.emailConfirmationPending) await app.mailLinks.sendConfirmation(record).catch(logMailFailure(request))
+      if (record.emailConfirmationPending)
+        await app.mailLinks.sendConfirmation(record).catch(logMailFailure(request))
       return { user: toUserDto(record) }
     },
   })

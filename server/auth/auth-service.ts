@@ -235,9 +235,7 @@ export function createAuthService({ users, sessions, accessTokenKey, successorKe
     /** True when `password` is the account's (false for an account without one). */
     async checkPassword(userId: string, password: string): Promise<boolean> {
       const record = await users.findById(userId)
-      return record?.passwordHash
-        ? verifyPassword(record.passwordHash, password)
-        : spendDummyVerify(password)
+      return record?.passwordHash ? verifyPassword(record.passwordHash, password) : spendDummyVerify(password)
     },
 
     /** A deleted account's user leaves the cache (its sign-ins were revoked first). */

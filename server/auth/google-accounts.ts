@@ -14,7 +14,11 @@ import type { UserRecord, UsersRepository } from './users-repository.ts'
 
 export type GoogleAccounts = ReturnType<typeof createGoogleAccounts>
 
-export function createGoogleAccounts(deps: { users: UsersRepository; auth: AuthService; signup: SignupConfig }) {
+export function createGoogleAccounts(deps: {
+  users: UsersRepository
+  auth: AuthService
+  signup: SignupConfig
+}) {
   const { users, auth, signup } = deps
 
   async function accountFor(

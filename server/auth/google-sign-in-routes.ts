@@ -21,7 +21,12 @@ const SIGNED_IN_PAGE = '/dashboard'
 
 export async function googleSignInRoutes(app: FastifyInstance, opts: { rateLimits: AuthRateLimits }) {
   const secure = app.config.secureCookies
-  const cookieOptions = { httpOnly: true, sameSite: 'lax', secure, path: GOOGLE_SIGN_IN_CALLBACK_PATH } as const
+  const cookieOptions = {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    path: GOOGLE_SIGN_IN_CALLBACK_PATH,
+  } as const
   const limit = opts.rateLimits.mailLinkPerIp
   const perIp = app.createRateLimit({
     max: limit.max,

@@ -64,9 +64,14 @@ export function createMailLinks({ users, tokens, auth, mailer, publicUrl, log }:
     return url.toString()
   }
 
-  /** A reset link to the account's address; the account's earlier reset links stop working. */
-  async function sendResetLink(record: UserRecord): Promise<string> {
-    const url = pageUrl(RESET_PASSWORD_PAGE, await issue(record.id, 'reset-password', RESET_TOKEN_TTL_MS))
+  /** A new reset link for the account; its earlier reset links stop working. */
+  async function resetLink(record: UserRecord): Promise<string> {
+    return pageUrl(RESET_PASSWORD_PAGE, await issue(record.id, 'reset-password', RESET_TOKEN_TTL_MS))
+  }
+
+  /** A reset link, mailed to the account's address. */
+  async function sendResetLink(record: UserRecord): Promise<void> {
+    const url = await resetLink(record)
     await mailer.send({
       to: record.email,
       subject: 'Reset your DocChat password',
@@ -78,11 +83,10 @@ export function createMailLinks({ users, tokens, auth, mailer, publicUrl, log }:
       link: { label: 'Choose a new password', url },
     })
     log.info({ event: 'auth.reset.sent', userId: record.id }, 'password reset link sent')
-    return url
   }
 
   return {
-    sendResetLink,
+    resetLink,
 
     inBackground(work: Promise<void>): void {
       background.add(work)

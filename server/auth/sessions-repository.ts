@@ -157,12 +157,7 @@ export function createSessionsRepository(db: Db) {
     },
 
     /** Revokes every live sign-in of the account (but `exceptId`); answers the ids it revoked. */
-    async revokeAllOf(
-      userId: string,
-      reason: RevokeReason,
-      now: Date,
-      exceptId?: string,
-    ): Promise<string[]> {
+    async revokeAllOf(userId: string, reason: RevokeReason, now: Date, exceptId?: string): Promise<string[]> {
       const f = refreshTokenFamilies
       const conditions: SQL[] = [eq(f.userId, userId), isNull(f.revokedAt)]
       if (exceptId) conditions.push(ne(f.id, exceptId))

@@ -21,7 +21,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export const settingsRoutes: FastifyPluginAsyncZod<{ rateLimits: AuthRateLimits }> = async (app, opts) => {
   const { changePassword, listSessions, revokeSession, revokeOtherSessions } = accountEndpoints
-  const passwordChecks = failureLimit(app, 'password-check', opts.rateLimits.passwordCheckFailuresPerAccount, 'user')
+  const passwordChecks = failureLimit(
+    app,
+    'password-check',
+    opts.rateLimits.passwordCheckFailuresPerAccount,
+    'user',
+  )
 
   defineRoute(app, changePassword, {
     auth: 'user',
@@ -65,7 +70,10 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ rateLimits: AuthRateLimits 
     async handler({ params, user, request }) {
       if (!UUID.test(params.id) || !(await app.auth.revokeSession(user.id, params.id)))
         throw httpErrors.notFound(SETTINGS_MESSAGES.sessionNotFound)
-      request.log.info({ event: 'auth.session.revoked', userId: user.id }, 'a session signed out from Settings')
+      request.log.info(
+        { event: 'auth.session.revoked', userId: user.id },
+        'a session signed out from Settings',
+      )
       return null
     },
   })

@@ -10,7 +10,10 @@ export type SignupRefusal = 'closed' | 'domain'
 export function signupRefusal(email: string, signup: SignupConfig): SignupRefusal | null {
   if (signup.mode === 'closed') return 'closed'
   if (signup.mode === 'open') return null
-  const domain = email.slice(email.lastIndexOf('@') + 1).trim().toLowerCase()
+  const domain = email
+    .slice(email.lastIndexOf('@') + 1)
+    .trim()
+    .toLowerCase()
   return signup.domains.includes(domain) ? null : 'domain'
 }
 

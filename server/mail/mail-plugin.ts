@@ -14,7 +14,9 @@ export const mailPlugin = fp<{ mail: MailConfig }>(
     const mailer = createMailer(mail, app.log)
     app.decorate('mailer', mailer)
     if (mail.transport === 'off')
-      app.log.warn('Mail is off (NODE_ENV=production without SMTP_URL): password reset by email is unavailable')
+      app.log.warn(
+        'Mail is off (NODE_ENV=production without SMTP_URL): password reset by email is unavailable',
+      )
     app.addHook('onClose', async () => mailer.close())
   },
   { name: 'mail' },

@@ -74,7 +74,12 @@ test('the chat registered before the assistant is refused, though everything els
   await app.register(databasePlugin, { config })
   await app.register(rateLimitPlugin, { now })
   await app.register(mailPlugin, { mail: config.mail })
-  await app.register(authPlugin, { appSecret: config.appSecret, now, rateLimits: UNLIMITED_AUTH, google: null })
+  await app.register(authPlugin, {
+    appSecret: config.appSecret,
+    now,
+    rateLimits: UNLIMITED_AUTH,
+    google: null,
+  })
 
   await expect(app.register(chatPlugin, { now })).rejects.toThrow(
     "The dependency 'assistant' of plugin 'chat' is not registered",

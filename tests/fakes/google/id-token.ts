@@ -55,7 +55,10 @@ export function signIdToken(key: { kid: string; privateKey: KeyObject }, claims:
 }
 
 /** Signs any claims with the emulator's key, as Google would (for forged-token tests). */
-export function signClaims(key: { kid: string; privateKey: KeyObject }, claims: Record<string, unknown>): string {
+export function signClaims(
+  key: { kid: string; privateKey: KeyObject },
+  claims: Record<string, unknown>,
+): string {
   const input = `${encode({ alg: 'RS256', kid: key.kid, typ: 'JWT' })}.${encode(claims)}`
   return `${input}.${sign('sha256', Buffer.from(input), key.privateKey).toString('base64url')}`
 }

@@ -21,7 +21,9 @@ export type SmtpCapture = {
   close: () => Promise<void>
 }
 
-export async function createSmtpCapture(options: { port?: number; host?: string } = {}): Promise<SmtpCapture> {
+export async function createSmtpCapture(
+  options: { port?: number; host?: string } = {},
+): Promise<SmtpCapture> {
   const messages: CapturedMail[] = []
   const waiting = new Set<() => void>()
   let held: Promise<void> = Promise.resolve()

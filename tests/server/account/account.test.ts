@@ -41,7 +41,10 @@ async function rowsReferringTo(account: { id: string; email: string }): Promise<
         : type === 'jsonb'
           ? sql`${c}::text like ${`%${account.id}%`}`
           : sql`lower(${c}) = lower(${account.email}) or ${c} = ${subjectHash(account.email)} or ${c} = ${account.id}`
-    const [row] = await queryRows<{ n: number }>(app.db, sql`select count(*)::int as n from ${t} where ${where}`)
+    const [row] = await queryRows<{ n: number }>(
+      app.db,
+      sql`select count(*)::int as n from ${t} where ${where}`,
+    )
     if ((row?.n ?? 0) > 0) found[`${table}.${column}`] = (found[`${table}.${column}`] ?? 0) + (row?.n ?? 0)
   }
   return found
@@ -72,7 +75,9 @@ test('export holds the account, its conversations with their messages and source
   const person = await busyPerson()
   const response = await call(app, accountEndpoints.exportAccount, { cookie: person.cookie })
   expect(response.statusCode).toBe(200)
-  expect(response.headers['content-disposition']).toMatch(/^attachment; filename="docchat-export-\d{4}-\d\d-\d\d\.json"$/)
+  expect(response.headers['content-disposition']).toMatch(
+    /^attachment; filename="docchat-export-\d{4}-\d\d-\d\d\.json"$/,
+  )
   const data = AccountExportSchema.parse(response.json())
   expect(data.account.email).toBe(person.email)
   expect(data.conversations).toHaveLength(1)
@@ -89,7 +94,9 @@ test('export holds the account, its conversations with their messages and source
 test('another person’s export holds none of it', async () => {
   const owner = await busyPerson()
   const other = await connectedPerson({ app, emulator }, 'carol@example.com')
-  const data = AccountExportSchema.parse((await call(app, accountEndpoints.exportAccount, { cookie: other.cookie })).json())
+  const data = AccountExportSchema.parse(
+    (await call(app, accountEndpoints.exportAccount, { cookie: other.cookie })).json(),
+  )
   expect(data.conversations).toEqual([])
   expect(JSON.stringify(data)).not.toContain(owner.email)
 })
@@ -99,9 +106,18 @@ test('deleting the account leaves no row of it in any table and revokes its Goog
   const bystander = await busyPerson()
   const before = await rowsReferringTo(person)
   // The query finds what there is: the account's rows across the domains before deletion.
-  for (const table of ['users.id', 'chat_sessions.user_id', 'chat_messages.user_id', 'documents.user_id',
-    'document_chunks.user_id', 'library_documents.user_id', 'google_connections.user_id',
-    'refresh_token_families.user_id', 'account_tokens.user_id', 'rate_limit_counters.subject_hash'])
+  for (const table of [
+    'users.id',
+    'chat_sessions.user_id',
+    'chat_messages.user_id',
+    'documents.user_id',
+    'document_chunks.user_id',
+    'library_documents.user_id',
+    'google_connections.user_id',
+    'refresh_token_families.user_id',
+    'account_tokens.user_id',
+    'rate_limit_counters.subject_hash',
+  ])
     expect(before[table], table).toBeGreaterThan(0)
   expect(emulator.state.activeGrants(ADA).length).toBeGreaterThan(0)
   const grantsOfBystander = emulator.state.activeGrants(ADA).length

@@ -14,7 +14,7 @@ import { users } from '#server/db/schema.ts'
 import { completeConsent } from '#tests/fakes/google/consent.ts'
 import { createGoogleEmulator, type GoogleEmulator } from '#tests/fakes/google/emulator.ts'
 import { ADA, BOB, CAROL } from '#tests/fakes/google/fixtures.ts'
-import { type IdTokenForger } from '#tests/fakes/google/store.ts'
+import type { IdTokenForger } from '#tests/fakes/google/store.ts'
 import { call } from '../support/chat-helpers.ts'
 import { buildDriveApp, driveEnv } from '../support/drive-helpers.ts'
 import { buildTestApp, cookieHeader, register, TEST_PASSWORD } from '../support/helper.ts'
@@ -134,7 +134,9 @@ test('the unforged flow signs in (the forgeries below differ from it in one thin
 })
 
 test('an unsigned ID token (alg none) is refused', async () => {
-  const outcome = await withIdToken(({ claims }) => `${encode({ alg: 'none', typ: 'JWT' })}.${encode(claims)}.`)
+  const outcome = await withIdToken(
+    ({ claims }) => `${encode({ alg: 'none', typ: 'JWT' })}.${encode(claims)}.`,
+  )
   expect(outcome).toBe('/login?google=failed')
   expect(await app.db.select().from(users)).toHaveLength(0)
 })
@@ -152,7 +154,11 @@ test('an ID token signed with another key is refused', async () => {
 
 test('an ID token Google signed for another app (audience) is refused', async () => {
   const outcome = await withIdToken(({ claims, sign }) =>
-    sign({ ...claims, aud: 'someone-else.apps.googleusercontent.com', azp: 'someone-else.apps.googleusercontent.com' }),
+    sign({
+      ...claims,
+      aud: 'someone-else.apps.googleusercontent.com',
+      azp: 'someone-else.apps.googleusercontent.com',
+    }),
   )
   expect(outcome).toBe('/login?google=failed')
   expect(await app.db.select().from(users)).toHaveLength(0)

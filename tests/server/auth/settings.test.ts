@@ -16,7 +16,9 @@ const SAFARI_IPHONE =
 let app: App
 
 beforeAll(async () => {
-  app = await buildTestApp({ rateLimits: { passwordCheckFailuresPerAccount: { max: 3, timeWindowMs: 900_000 } } })
+  app = await buildTestApp({
+    rateLimits: { passwordCheckFailuresPerAccount: { max: 3, timeWindowMs: 900_000 } },
+  })
 })
 afterAll(async () => {
   await app.close()
@@ -60,7 +62,10 @@ test('signing out another session ends it at once; this one stays', async () => 
   const laptop = await signInFrom(email, FIREFOX, '192.0.2.11')
   const other = (await sessions(phone)).find((s) => !s.current)
   expect(other).toBeDefined()
-  const response = await call(app, accountEndpoints.revokeSession, { cookie: phone, params: { id: other?.id ?? '' } })
+  const response = await call(app, accountEndpoints.revokeSession, {
+    cookie: phone,
+    params: { id: other?.id ?? '' },
+  })
   expect(response.statusCode).toBe(200)
   expect(await isLive(laptop)).toBe(false)
   expect(await isLive(phone)).toBe(true)
@@ -76,7 +81,10 @@ test('another person’s session id, or no uuid at all, answers 404 and ends not
   const victimCookie = await signInFrom(victim, FIREFOX, '192.0.2.13')
   const victimSession = (await sessions(victimCookie))[0]?.id ?? ''
   for (const id of [victimSession, 'not-a-uuid']) {
-    const response = await call(app, accountEndpoints.revokeSession, { cookie: malloryCookie, params: { id } })
+    const response = await call(app, accountEndpoints.revokeSession, {
+      cookie: malloryCookie,
+      params: { id },
+    })
     expect(response.statusCode).toBe(404)
     expect(errorOf(response)).toBe('That session has ended already.')
   }

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { authEndpoints } from '#contracts/auth.ts'
-import { testConfig } from '#tests/server/support/helper.ts'
 import { createSmtpCapture, linkIn, type SmtpCapture } from '#tests/fakes/smtp/smtp-capture.ts'
+import { testConfig } from '#tests/server/support/helper.ts'
 import { call, errorOf } from '../support/chat-helpers.ts'
 import { buildTestApp, signIn, TEST_PASSWORD, uniqueEmail } from '../support/helper.ts'
 
@@ -87,7 +87,8 @@ test('EMAIL_VERIFICATION=required: no sign-in until the mailed link is followed,
     // The refused sign-in sent a newer link; the first one was replaced by it.
     const newer = await smtp.waitFor((m) => m.to.includes(email) && m !== mail)
     expect((await call(app, authEndpoints.confirmEmail, { body: { token } })).statusCode).toBe(400)
-    const newToken = new URL(linkIn(newer, `${PUBLIC_URL}/confirm-email?token=`)).searchParams.get('token') ?? ''
+    const newToken =
+      new URL(linkIn(newer, `${PUBLIC_URL}/confirm-email?token=`)).searchParams.get('token') ?? ''
     expect((await call(app, authEndpoints.confirmEmail, { body: { token: newToken } })).statusCode).toBe(200)
     expect((await call(app, authEndpoints.confirmEmail, { body: { token: newToken } })).statusCode).toBe(400)
     expect((await signIn(app, email)).user.email).toBe(email)

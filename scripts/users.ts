@@ -1,0 +1,92 @@
+/**
+ * The operator's command line (D73), against the database the environment configures (the same
+ * settings as `npm start`: DATABASE_URL, DATA_DIR, APP_SECRET, PUBLIC_URL, Google's):
+ *
+ *   npm run users -- list
+ *   npm run users -- disable <email>     no sign-in; every session ends at once, on every instance
+ *   npm run users -- enable <email>
+ *   npm run users -- delete <email>      the account and everything it holds (its Google grant revoked)
+ *   npm run users -- reset-link <email>  prints a password reset link (30 minutes, single use)
+ *
+ * With the embedded database the server must be stopped first (one process per data directory);
+ * with PostgreSQL it may run, and a disabled account's sessions end on every instance at once.
+ */
+import { buildApp } from '../server/app.ts'
+import { ConfigError, loadConfig } from '../server/config.ts'
+import { DataDirLockedError } from '../server/db/data-dir-lock.ts'
+
+const USAGE = `usage: npm run users -- list | disable <email> | enable <email> | delete <email> | reset-link <email>`
+
+export async function runUsersCommand(
+  args: string[],
+  env: Record<string, string | undefined> = process.env,
+  out: (line: string) => void = console.log,
+): Promise<number> {
+  const [command, email] = args
+  const needsEmail = ['disable', 'enable', 'delete', 'reset-link']
+  if (command !== 'list' && !(command && needsEmail.includes(command) && email)) {
+    out(USAGE)
+    return 2
+  }
+  const app = await buildApp(loadConfig(env), { logger: false })
+  try {
+    const { account } = app
+    if (command === 'list') {
+      const all = await account.list()
+      out(['email', 'created', 'status', 'sign-in'].join('\t'))
+      for (const user of all) {
+        const status = user.disabledAt ? 'disabled' : user.emailConfirmationPending ? 'unconfirmed' : 'active'
+        const ways = [user.passwordHash ? 'password' : null, user.googleSubject ? 'google' : null].filter(
+          Boolean,
+        )
+        out([user.email, user.createdAt.toISOString().slice(0, 10), status, ways.join('+')].join('\t'))
+      }
+      out(`${all.length} account${all.length === 1 ? '' : 's'}`)
+      return 0
+    }
+    const user = await account.findByEmail(email ?? '')
+    if (!user) {
+      out(`No account with the email ${email}.`)
+      return 1
+    }
+    switch (command) {
+      case 'disable': {
+        const ended = await account.disable(user)
+        out(
+          `${user.email} is disabled: it cannot sign in, and ${ended} session${ended === 1 ? '' : 's'} ended.`,
+        )
+        break
+      }
+      case 'enable':
+        await account.enable(user)
+        out(`${user.email} may sign in again.`)
+        break
+      case 'delete':
+        await account.delete(user)
+        out(`${user.email} is deleted, with everything it held.`)
+        break
+      case 'reset-link':
+        out(`Reset link for ${user.email} (single use, 30 minutes):`)
+        out(await account.resetLink(user))
+        break
+    }
+    return 0
+  } finally {
+    await app.close()
+  }
+}
+
+if (import.meta.main) {
+  try {
+    process.exitCode = await runUsersCommand(process.argv.slice(2))
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+      console.error(
+        error instanceof DataDirLockedError
+          ? `${error.message}\nStop the server first: the embedded database allows one process at a time.`
+          : error.message,
+      )
+      process.exitCode = 1
+    } else throw error
+  }
+}
