@@ -1,5 +1,12 @@
 /** One client function per auth endpoint; these are the deps injected into the auth machines. */
-import { authEndpoints, type LoginRequest, type RegisterRequest, type User } from '#contracts/auth.ts'
+import {
+  type AuthOptions,
+  authEndpoints,
+  type LoginRequest,
+  type RegisterRequest,
+  type ResetPasswordRequest,
+  type User,
+} from '#contracts/auth.ts'
 import type { Http } from './client.ts'
 
 export type AuthApi = ReturnType<typeof createAuthApi>
@@ -20,6 +27,18 @@ export function createAuthApi(http: Http) {
     },
     async refreshToken(): Promise<void> {
       await http(authEndpoints.refreshToken)
+    },
+    async options(): Promise<AuthOptions> {
+      return (await http(authEndpoints.options)).data
+    },
+    async forgotPassword(email: string): Promise<void> {
+      await http(authEndpoints.forgotPassword, { body: { email } })
+    },
+    async resetPassword(body: ResetPasswordRequest): Promise<void> {
+      await http(authEndpoints.resetPassword, { body })
+    },
+    async confirmEmail(token: string): Promise<void> {
+      await http(authEndpoints.confirmEmail, { body: { token } })
     },
   }
 }

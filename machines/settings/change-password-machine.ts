@@ -1,0 +1,67 @@
+/**
+ * Changing the password in Settings (D75): idle → submitting → changed (with how many other
+ * sessions were signed out), or back to idle with the server's sentence (a wrong current
+ * password, too many tries). 'password.edit' leaves `changed` for another change.
+ */
+import { assertEvent, assign, fromPromise, setup } from 'xstate'
+import type { ChangePasswordRequest } from '#contracts/account.ts'
+import { serverSentence } from '#machines/password-reset/forgot-password-machine.ts'
+import { notProvided } from '#machines/shared/effects.ts'
+
+export const CHANGE_PASSWORD_FAILED = 'Could not change the password. Try again in a minute.'
+
+export type ChangePasswordContext = { error: string | null; signedOut: number }
+export type ChangePasswordEvent =
+  | { type: 'password.submit'; request: ChangePasswordRequest }
+  | { type: 'password.edit' }
+export type ChangePasswordDeps = {
+  changePassword: (request: ChangePasswordRequest) => Promise<{ signedOut: number }>
+}
+
+export const changePasswordMachine = setup({
+  types: { context: {} as ChangePasswordContext, events: {} as ChangePasswordEvent },
+  actors: { changePassword: notProvided<{ signedOut: number }, ChangePasswordRequest>('changePassword') },
+  actions: {
+    clearError: assign({ error: null }),
+    storeResult: assign((_, params: { signedOut: number }) => ({ signedOut: params.signedOut })),
+    storeError: assign((_, params: { error: unknown }) => ({
+      error: serverSentence(params.error, CHANGE_PASSWORD_FAILED),
+    })),
+  },
+}).createMachine({
+  id: 'changePassword',
+  context: { error: null, signedOut: 0 },
+  initial: 'idle',
+  states: {
+    idle: { on: { 'password.submit': 'submitting' } },
+    submitting: {
+      tags: 'busy',
+      entry: 'clearError',
+      invoke: {
+        src: 'changePassword',
+        input: ({ event }) => {
+          assertEvent(event, 'password.submit')
+          return event.request
+        },
+        onDone: {
+          target: 'changed',
+          actions: { type: 'storeResult', params: ({ event }) => ({ signedOut: event.output.signedOut }) },
+        },
+        onError: {
+          target: 'idle',
+          actions: { type: 'storeError', params: ({ event }) => ({ error: event.error }) },
+        },
+      },
+    },
+    changed: {
+      tags: 'changed',
+      on: { 'password.edit': 'idle', 'password.submit': 'submitting' },
+    },
+  },
+})
+
+export function provideChangePasswordMachine(deps: ChangePasswordDeps) {
+  return changePasswordMachine.provide({
+    actors: { changePassword: fromPromise(({ input }) => deps.changePassword(input)) },
+  })
+}
