@@ -145,3 +145,23 @@ test('a failed logout keeps the user and is only logged', async () => {
   expect(snapshot.value).toBe('signedIn')
   expect(deps.log.error).toHaveBeenCalledTimes(1)
 })
+
+test('auth.ended (the account was deleted) signs out at once, with no logout call', async () => {
+  const logout = vi.fn().mockResolvedValue(undefined)
+  const actor = createActor(
+    provideAuthMachine({
+      fetchMe: vi.fn(),
+      refreshToken: vi.fn(),
+      log: { error: vi.fn(), warn: vi.fn() },
+      logout,
+    }),
+  ).start()
+  actor.send({
+    type: 'auth.login',
+    user: { _id: 'u1', email: 'ada@example.com', createdAt: '2026-01-01T00:00:00.000Z' },
+  })
+  actor.send({ type: 'auth.ended' })
+  expect(actor.getSnapshot().hasTag('signedOut')).toBe(true)
+  expect(actor.getSnapshot().context.user).toBeNull()
+  expect(logout).not.toHaveBeenCalled()
+})

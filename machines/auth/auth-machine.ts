@@ -22,6 +22,8 @@ export type AuthEvent =
   | { type: 'auth.login'; user: User }
   | { type: 'auth.register'; user: User }
   | { type: 'auth.logout' }
+  /** The session ended without a logout call (the account was deleted): signed out at once. */
+  | { type: 'auth.ended' }
   | { type: 'auth.setLoading'; loading: boolean }
 
 export type AuthDeps = SessionDeps & { logout: () => Promise<void> }
@@ -58,6 +60,11 @@ export const authMachine = setup({
       description:
         'product §4: register sets the user, but sign-up opens no session (the screen goes to /login), ' +
         'so the guard still sends this person to sign in.',
+    },
+    'auth.ended': {
+      target: '.signedOut',
+      actions: 'clearUser',
+      description: 'The server ended the session already (account deleted): nothing to call.',
     },
     'auth.setLoading': {
       actions: { type: 'storeLoading', params: ({ event }) => ({ loading: event.loading }) },

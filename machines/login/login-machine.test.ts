@@ -66,3 +66,9 @@ test('a new attempt clears the previous error', async () => {
 
   expect(actor.getSnapshot().context.error).toBeNull()
 })
+
+test('a 403 (a disabled or unconfirmed account, with the right password) shows the server’s reason', async () => {
+  const reason = 'This account is disabled. Ask the operator of this server.'
+  const { snapshot } = await submitWith(vi.fn().mockRejectedValue(httpError(403, reason)))
+  expect(snapshot.context.error).toBe(reason)
+})

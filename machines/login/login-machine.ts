@@ -20,10 +20,15 @@ export type LoginDeps = {
   onSignedIn: (user: User) => void
 }
 
-/** product §8: a refused sign-in reads the same whatever the reason; 429 passes the server's wait time on. */
+/**
+ * product §8: a refused sign-in reads the same whatever the reason; 429 passes the server's wait
+ * time on, and 403 its reason for an account that may not sign in although the password was
+ * right (disabled by the operator, email not confirmed yet: D73, D70).
+ */
 export function loginErrorMessage(error: unknown): string {
   const status = statusOf(error)
   if (status === 429) return messageOf(error) ?? LOGIN_ERRORS.tooManyAttempts
+  if (status === 403) return messageOf(error) ?? LOGIN_ERRORS.invalidCredentials
   if (status !== undefined && status >= 400 && status < 500) return LOGIN_ERRORS.invalidCredentials
   return LOGIN_ERRORS.unexpected
 }

@@ -20,10 +20,14 @@ export type RegisterDeps = {
   onRegistered: (user: User) => void
 }
 
-/** 429 passes the server's wait time on: "try again" would be wrong advice while the limit holds. */
+/**
+ * 429 passes the server's wait time on: "try again" would be wrong advice while the limit holds;
+ * 403 (sign-up closed, or not open to this email's domain: D73) passes the server's reason on.
+ */
 export function registerErrorMessage(error: unknown): string {
   const status = statusOf(error)
   if (status === 429) return messageOf(error) ?? REGISTER_ERRORS.tooManyAttempts
+  if (status === 403) return messageOf(error) ?? REGISTER_ERRORS.failed
   return status === 409 ? REGISTER_ERRORS.emailTaken : REGISTER_ERRORS.failed
 }
 

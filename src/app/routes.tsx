@@ -14,7 +14,26 @@ const dashboard = retryableLazy(
   (module) => module.DashboardView,
 )
 
-/** product §2 routes, each behind an error boundary; any other path goes to /login. */
+// The mailed-link screens are visited rarely: they load on demand too.
+const forgotPassword = retryableLazy(
+  () => import('#src/features/auth/forgot-password-view.tsx'),
+  (module) => module.ForgotPasswordView,
+)
+const resetPassword = retryableLazy(
+  () => import('#src/features/auth/reset-password-view.tsx'),
+  (module) => module.ResetPasswordView,
+)
+const confirmEmail = retryableLazy(
+  () => import('#src/features/auth/confirm-email-view.tsx'),
+  (module) => module.ConfirmEmailView,
+)
+const linkPages = [
+  { path: paths.forgotPassword, area: 'The forgotten-password page', page: forgotPassword },
+  { path: paths.resetPassword, area: 'The new-password page', page: resetPassword },
+  { path: paths.confirmEmail, area: 'The email confirmation page', page: confirmEmail },
+] as const
+
+/** product §2 routes (and the mailed-link pages), each behind an error boundary; any other path goes to /login. */
 export function AppRoutes() {
   return (
     <Switch>
@@ -28,6 +47,15 @@ export function AppRoutes() {
           <RegisterView />
         </RouteBoundary>
       </Route>
+      {linkPages.map(({ path, area, page }) => (
+        <Route key={path} path={path}>
+          <RouteBoundary area={area} page onRetry={page.retry}>
+            <Suspense fallback={<FullPageMessage>Loading...</FullPageMessage>}>
+              <page.Lazy />
+            </Suspense>
+          </RouteBoundary>
+        </Route>
+      ))}
       {/* One route for every address under /dashboard, so moving between them never remounts it. */}
       <Route path={`${paths.dashboard}/*?`}>
         <RouteBoundary area="The dashboard" page onRetry={dashboard.retry}>

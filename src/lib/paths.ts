@@ -8,6 +8,12 @@ import type { DashboardSection } from '#machines/dashboard/dashboard-machine.ts'
 export const paths = {
   login: '/login',
   register: '/register',
+  /** Asks for a password reset link (D70). */
+  forgotPassword: '/forgot-password',
+  /** Where the reset mail's link lands: `?token=…`. */
+  resetPassword: '/reset-password',
+  /** Where the confirmation mail's link lands: `?token=…`. */
+  confirmEmail: '/confirm-email',
   dashboard: '/dashboard',
   chat: '/dashboard/chat',
   docs: '/dashboard/docs',
@@ -17,6 +23,13 @@ export const paths = {
   /** One conversation, open in the chat view: reload and back/forward keep it. */
   conversation: '/dashboard/c/:id',
 } as const satisfies Record<DashboardSection, string> & Record<string, string>
+
+/** Why /login was opened, when a flow sends the person there with something to say. */
+export const loginNotices = {
+  passwordReset: '/login?notice=password-reset',
+  emailConfirmed: '/login?notice=email-confirmed',
+  accountDeleted: '/login?notice=account-deleted',
+} as const
 
 /** The address of one conversation. */
 export const conversationPath = (id: string) => `/dashboard/c/${encodeURIComponent(id)}`

@@ -5,6 +5,7 @@
 import { HttpResponse, http, type JsonBodyType } from 'msw'
 import { setupServer } from 'msw/node'
 import type { z } from 'zod'
+import { accountEndpoints } from '#contracts/account.ts'
 import { authEndpoints, type User } from '#contracts/auth.ts'
 import { chatEndpoints } from '#contracts/chat.ts'
 import { documentEndpoints } from '#contracts/documents.ts'
@@ -16,7 +17,23 @@ import type { Endpoint, ErrorEnvelope } from '#contracts/endpoint.ts'
  * empty library. Chat and library tests override them.
  */
 export const server = setupServer(
+  // What the account screens offer (D71, D73): the spec's screens plus 'Forgot password?'.
+  ok(authEndpoints.options, {
+    success: true,
+    data: { google: false, passwordReset: true, signup: 'open', emailVerification: false },
+  }),
   ok(chatEndpoints.listConversations, { success: true, data: [] }),
+  // Settings reads the account and its sessions (D72, D75).
+  ok(accountEndpoints.account, {
+    success: true,
+    data: {
+      email: 'ada@example.com',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      hasPassword: true,
+      googleLinked: false,
+    },
+  }),
+  ok(accountEndpoints.listSessions, { success: true, data: { sessions: [] } }),
   ok(documentEndpoints.listDocuments, {
     success: true,
     data: { documents: [], progress: { running: false, done: 0, total: 0 }, removed: [] },

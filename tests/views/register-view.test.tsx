@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react'
 import { expect, test } from 'vitest'
 import { authEndpoints } from '#contracts/auth.ts'
-import { ACCOUNT_CREATED } from '#src/features/auth/login-view.tsx'
+import { ACCOUNT_CREATED } from '#src/features/auth/login-notice.ts'
 import { ada, fail, held, server, unreachable } from './msw-server.ts'
 import { renderApp } from './render-app.tsx'
 

@@ -6,9 +6,16 @@ import { DriveMark, UploadIcon } from '#src/components/ui/icons.tsx'
 import { useUpload } from '#src/features/chat/use-upload.ts'
 import { css } from '../../../styled-system/css'
 import { RecentConversations } from './recent-conversations.tsx'
+import { SETTINGS_ANCHORS } from './sections/settings-section.tsx'
 
 // On phones the panel is in the menu drawer with the sections (dashboard-sidebar.tsx).
 const panelStyle = css({ display: 'flex', flexDirection: 'column', gap: '3', mt: '6' })
+const settingsLinkStyle = css({
+  color: 'text',
+  textDecoration: 'underline',
+  textUnderlineOffset: '2px',
+  _hover: { color: 'accent' },
+})
 const panelTitleStyle = css({
   fontSize: 'xs',
   fontWeight: 'semibold',
@@ -47,12 +54,25 @@ function extrasPanel(section: DashboardSection, onOpenIntegrations: () => void):
         </Card>
       )
     case 'settings':
+      // The spec's card; its items lead to their part of Settings (issue 26: no dead controls).
       return (
         <Card className={panelStyle}>
           <ul className={css({ display: 'flex', flexDirection: 'column', gap: '2', fontSize: 'sm' })}>
-            <li>Account Settings</li>
-            <li>Preferences</li>
-            <li>Privacy</li>
+            <li>
+              <a href={`#${SETTINGS_ANCHORS.account}`} className={settingsLinkStyle}>
+                Account Settings
+              </a>
+            </li>
+            <li>
+              <a href={`#${SETTINGS_ANCHORS.preferences}`} className={settingsLinkStyle}>
+                Preferences
+              </a>
+            </li>
+            <li>
+              <a href={`#${SETTINGS_ANCHORS.privacy}`} className={settingsLinkStyle}>
+                Privacy
+              </a>
+            </li>
           </ul>
         </Card>
       )

@@ -7,19 +7,24 @@ import { Button } from '#src/components/ui/button.tsx'
 import { PasswordField } from '#src/components/ui/password-field.tsx'
 import { TextField } from '#src/components/ui/text-field.tsx'
 import { paths } from '#src/lib/paths.ts'
+import { css } from '../../../styled-system/css'
 import { AuthLayout, formStyle, linkStyle } from './auth-layout.tsx'
+import { GoogleSignInButton } from './google-sign-in-button.tsx'
+import { useLoginNotice } from './login-notice.ts'
 import { useRegisteredEmail } from './use-auth.ts'
+import { useAuthOptions } from './use-auth-options.ts'
 import { useLogin } from './use-login.ts'
 
 const emptyCredentials: LoginRequest = { email: '', password: '' }
-/** Not in the spec (D45): after sign-up /login says why the person is here. */
-export const ACCOUNT_CREATED = 'Account created. Sign in with your new password.'
+const forgotStyle = css({ alignSelf: 'flex-end', fontSize: 'sm', mt: '-2' })
 
 /** product §2 Sign-in: product §5 rules come from the contract schema; §8 errors from the login machine. */
 export function LoginView() {
   const { busy, error, signIn } = useLogin()
   const [passwordVisible, setPasswordVisible] = useState(false)
   const registeredEmail = useRegisteredEmail()
+  const options = useAuthOptions()
+  const notice = useLoginNotice(registeredEmail, options?.emailVerification ?? false)
   const { form, formProps } = useContractForm(
     LoginRequestSchema,
     { ...emptyCredentials, email: registeredEmail ?? '' },
@@ -41,7 +46,7 @@ export function LoginView() {
     >
       <form className={formStyle} {...formProps}>
         {error ? <Alert>{error}</Alert> : null}
-        {registeredEmail && !error ? <Alert tone="info">{ACCOUNT_CREATED}</Alert> : null}
+        {notice && !error ? <Alert tone={notice.tone}>{notice.text}</Alert> : null}
         <form.Field name="email">
           {(field) => <TextField label="Email" type="email" autoComplete="email" {...bindField(field)} />}
         </form.Field>
@@ -56,9 +61,15 @@ export function LoginView() {
             />
           )}
         </form.Field>
+        {options?.passwordReset === false ? null : (
+          <Link href={paths.forgotPassword} className={`${linkStyle} ${forgotStyle}`}>
+            Forgot password?
+          </Link>
+        )}
         <Button type="submit" size="lg" block disabled={busy}>
           {busy ? 'Signing in...' : 'Sign In'}
         </Button>
+        {options?.google ? <GoogleSignInButton /> : null}
       </form>
     </AuthLayout>
   )

@@ -8,7 +8,11 @@ import { PasswordField } from '#src/components/ui/password-field.tsx'
 import { TextField } from '#src/components/ui/text-field.tsx'
 import { paths } from '#src/lib/paths.ts'
 import { AuthLayout, formStyle, linkStyle } from './auth-layout.tsx'
+import { GoogleSignInButton } from './google-sign-in-button.tsx'
+import { useAuthOptions } from './use-auth-options.ts'
 import { useRegister } from './use-register.ts'
+
+export const SIGNUP_CLOSED = 'Sign-up is closed on this server. Ask its operator for an account.'
 
 const emptyAccount: RegisterRequest = { email: '', password: '', confirmPassword: '' }
 
@@ -17,6 +21,7 @@ export function RegisterView() {
   const { busy, error, createAccount } = useRegister()
   const [passwordsVisible, setPasswordsVisible] = useState(false)
   const { form, formProps } = useContractForm(RegisterRequestSchema, emptyAccount, createAccount)
+  const options = useAuthOptions()
 
   return (
     <AuthLayout
@@ -32,6 +37,7 @@ export function RegisterView() {
     >
       <form className={formStyle} {...formProps}>
         {error ? <Alert>{error}</Alert> : null}
+        {options?.signup === 'closed' && !error ? <Alert tone="info">{SIGNUP_CLOSED}</Alert> : null}
         <form.Field name="email">
           {(field) => <TextField label="Email" type="email" autoComplete="email" {...bindField(field)} />}
         </form.Field>
@@ -60,6 +66,7 @@ export function RegisterView() {
         <Button type="submit" size="lg" block disabled={busy}>
           {busy ? 'Creating account...' : 'Create Account'}
         </Button>
+        {options?.google ? <GoogleSignInButton /> : null}
       </form>
     </AuthLayout>
   )

@@ -49,3 +49,9 @@ export function useLogout() {
     },
   }
 }
+
+/** Tells the app the session is over without a logout call (the account was just deleted). */
+export function useSessionEnded(): () => void {
+  const auth = AuthActor.useActorRef()
+  return () => auth.send({ type: 'auth.ended' })
+}

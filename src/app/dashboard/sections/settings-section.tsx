@@ -1,20 +1,55 @@
 import { Card } from '#src/components/ui/card.tsx'
 import { SectionHeader } from '#src/components/ui/section-header.tsx'
 import { TextField } from '#src/components/ui/text-field.tsx'
+import { AccountDataCard } from '#src/features/account/account-data-card.tsx'
+import { ChangePasswordCard } from '#src/features/account/change-password-card.tsx'
+import { SessionsCard } from '#src/features/account/sessions-card.tsx'
 import { useCurrentUserEmail } from '#src/features/auth/use-auth.ts'
 import { css } from '../../../../styled-system/css'
 
-/** product §2 Settings view: the Display Name is typed but never saved, so no save action is shown. */
+/** Where the sidebar's settings card leads (Account Settings, Preferences, Privacy): anchors on this page. */
+export const SETTINGS_ANCHORS = { account: 'account', preferences: 'profile', privacy: 'privacy' } as const
+
+const groupStyle = css({ display: 'flex', flexDirection: 'column', gap: '4', mt: '8', scrollMarginTop: '4' })
+const groupTitleStyle = css({ fontSize: 'xl', fontWeight: 'semibold' })
+
+/**
+ * product §2 Settings view: the Profile card as specified (the Display Name is typed but never
+ * saved, so no save action is shown); then the account's own settings (D72, D75): the password
+ * and where it is signed in, and its data (export, delete).
+ */
 export function SettingsSection() {
   const email = useCurrentUserEmail()
   return (
     <section>
       <SectionHeader title="Settings" />
-      <Card className={css({ maxW: 'xl', display: 'flex', flexDirection: 'column', gap: '4' })}>
+      <Card
+        id={SETTINGS_ANCHORS.preferences}
+        className={css({
+          maxW: 'xl',
+          display: 'flex',
+          flexDirection: 'column',
+          gap: '4',
+          scrollMarginTop: '4',
+        })}
+      >
         <h2 className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>Profile</h2>
         <TextField label="Email" type="email" value={email ?? ''} readOnly />
         <TextField label="Display Name" name="displayName" autoComplete="nickname" defaultValue="" />
       </Card>
+      <section id={SETTINGS_ANCHORS.account} aria-labelledby="settings-account" className={groupStyle}>
+        <h2 id="settings-account" className={groupTitleStyle}>
+          Account
+        </h2>
+        <ChangePasswordCard />
+        <SessionsCard />
+      </section>
+      <section id={SETTINGS_ANCHORS.privacy} aria-labelledby="settings-privacy" className={groupStyle}>
+        <h2 id="settings-privacy" className={groupTitleStyle}>
+          Privacy and data
+        </h2>
+        <AccountDataCard />
+      </section>
     </section>
   )
 }

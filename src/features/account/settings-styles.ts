@@ -1,0 +1,6 @@
+import { css } from '../../../styled-system/css'
+
+export const cardStyle = css({ maxW: 'xl', display: 'flex', flexDirection: 'column', gap: '4' })
+export const cardTitleStyle = css({ fontSize: 'lg', fontWeight: 'semibold' })
+export const hintStyle = css({ fontSize: 'sm', color: 'muted' })
+export const rowStyle = css({ display: 'flex', flexWrap: 'wrap', gap: '3', alignItems: 'center' })

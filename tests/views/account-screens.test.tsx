@@ -1,0 +1,159 @@
+/**
+ * The account screens beside the spec's: 'Forgot password?' and Sign in with Google on /login,
+ * asking for a link, choosing a new password from one, and Settings' password, sessions and
+ * data cards — through the real providers, routes and machines, answered by MSW.
+ */
+import { screen, waitFor, within } from '@testing-library/react'
+import { HttpResponse, http } from 'msw'
+import { expect, test } from 'vitest'
+import { accountEndpoints } from '#contracts/account.ts'
+import { authEndpoints, GOOGLE_SIGN_IN_PATH } from '#contracts/auth.ts'
+import { ada, fail, ok, server, signedIn, urlOf } from './msw-server.ts'
+import { renderApp } from './render-app.tsx'
+
+const options = (over: object) =>
+  ok(authEndpoints.options, {
+    success: true,
+    data: { google: false, passwordReset: true, signup: 'open', emailVerification: false, ...over },
+  })
+
+test('/login offers Forgot password? and, when the server has Google, Sign in with Google', async () => {
+  server.use(options({ google: true }))
+  const { user, currentPath } = renderApp('/login')
+  const google = await screen.findByRole('link', { name: 'Sign in with Google' })
+  expect(google.getAttribute('href')).toBe(GOOGLE_SIGN_IN_PATH)
+  await user.click(screen.getByRole('link', { name: 'Forgot password?' }))
+  expect(await screen.findByRole('heading', { name: 'Forgot your password?' })).toBeTruthy()
+  expect(currentPath()).toBe('/forgot-password')
+})
+
+test('without mail or Google, /login shows only the spec’s form', async () => {
+  server.use(options({ passwordReset: false }))
+  renderApp('/login')
+  await waitFor(() => expect(screen.queryByRole('link', { name: 'Forgot password?' })).toBeNull())
+  expect(screen.queryByRole('link', { name: 'Sign in with Google' })).toBeNull()
+})
+
+test('/login says why Google sent the person back', async () => {
+  renderApp('/login?google=unverified')
+  expect((await screen.findByRole('alert')).textContent).toBe(
+    'Google has not verified this email address, so it cannot be used to sign in here.',
+  )
+})
+
+test('asking for a reset link says the same whatever the email, and can be asked again', async () => {
+  let asked = ''
+  server.use(
+    http.post(urlOf(authEndpoints.forgotPassword), async ({ request }) => {
+      asked = ((await request.json()) as { email: string }).email
+      return HttpResponse.json({ success: true, data: null })
+    }),
+  )
+  const { user } = renderApp('/forgot-password')
+  await user.type(await screen.findByLabelText('Email'), 'ada@example.com')
+  await user.click(screen.getByRole('button', { name: 'Send reset link' }))
+  expect((await screen.findByRole('status')).textContent).toContain(
+    'If an account exists for ada@example.com, a link to choose a new password is on its way.',
+  )
+  expect(asked).toBe('ada@example.com')
+  await user.click(screen.getByRole('button', { name: 'Use another email' }))
+  expect(await screen.findByRole('button', { name: 'Send reset link' })).toBeTruthy()
+})
+
+test('a new password from a link goes to /login, which says it is changed', async () => {
+  server.use(ok(authEndpoints.resetPassword, { success: true, data: null }))
+  const { user, currentPath } = renderApp(`/reset-password?token=${'a'.repeat(43)}`)
+  await user.type(await screen.findByLabelText('Password'), 'my new password')
+  await user.type(screen.getByLabelText('Confirm Password'), 'my new password')
+  await user.click(screen.getByRole('button', { name: 'Set new password' }))
+  expect((await screen.findByRole('status')).textContent).toBe(
+    'Your password is changed and you are signed out everywhere. Sign in with the new one.',
+  )
+  expect(currentPath()).toBe('/login?notice=password-reset')
+})
+
+test('a used link says so and offers a new one; the form keeps the spec’s rules', async () => {
+  const refusal = 'This reset link does not work: it was used already. Ask for a new one.'
+  server.use(fail(authEndpoints.resetPassword, 400, refusal))
+  const { user } = renderApp(`/reset-password?token=${'a'.repeat(43)}`)
+  await user.type(await screen.findByLabelText('Password'), 'short')
+  await user.click(screen.getByRole('button', { name: 'Set new password' }))
+  expect(await screen.findByText('Password must be at least 6 characters')).toBeTruthy()
+  await user.clear(screen.getByLabelText('Password'))
+  await user.type(screen.getByLabelText('Password'), 'long enough')
+  await user.type(screen.getByLabelText('Confirm Password'), 'long enough')
+  await user.click(screen.getByRole('button', { name: 'Set new password' }))
+  expect((await screen.findByRole('alert')).textContent).toBe(refusal)
+  expect(screen.getByRole('link', { name: 'Ask for a new link' }).getAttribute('href')).toBe(
+    '/forgot-password',
+  )
+})
+
+const here = {
+  id: '6f1f2a4e-1111-4c55-8a86-9c2f4b1d2e11',
+  device: 'Chrome on Linux',
+  address: '192.0.2.1',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  lastUsedAt: '2026-01-02T00:00:00.000Z',
+  current: true,
+}
+const laptop = {
+  ...here,
+  id: '6f1f2a4e-2222-4c55-8a86-9c2f4b1d2e11',
+  device: 'Firefox on Windows',
+  current: false,
+}
+
+test('Settings lists where I am signed in, and signs another session out', async () => {
+  let sessions = [here, laptop]
+  server.use(
+    signedIn(),
+    http.get(urlOf(accountEndpoints.listSessions), () =>
+      HttpResponse.json({ success: true, data: { sessions } }),
+    ),
+    http.delete(new URL('/api/v1/auth/sessions/:id', window.location.origin).href, ({ params }) => {
+      sessions = sessions.filter((s) => s.id !== params.id)
+      return HttpResponse.json({ success: true, data: null })
+    }),
+  )
+  const { user } = renderApp('/dashboard/settings')
+  const list = await screen.findByRole('list', { name: 'Sessions' })
+  expect(await within(list).findByText('Firefox on Windows')).toBeTruthy()
+  await user.click(within(list).getByRole('button', { name: /^Sign out Firefox on Windows/ }))
+  await waitFor(() => expect(within(list).queryByText('Firefox on Windows')).toBeNull())
+  expect(within(list).getByText(/this browser/)).toBeTruthy()
+})
+
+test('Settings changes the password with the current one and says how many sessions ended', async () => {
+  server.use(signedIn(), ok(accountEndpoints.changePassword, { success: true, data: { signedOut: 2 } }))
+  const { user } = renderApp('/dashboard/settings')
+  await user.type(await screen.findByLabelText('Current password'), 'old password')
+  await user.type(screen.getByLabelText('New password'), 'new password')
+  await user.type(screen.getAllByLabelText('Confirm Password')[0] as HTMLElement, 'new password')
+  await user.click(screen.getByRole('button', { name: 'Change password' }))
+  expect((await screen.findByText(/Password changed\./)).textContent).toBe(
+    'Password changed. 2 other sessions were signed out.',
+  )
+})
+
+test('deleting my account asks for the password, then lands on /login saying it is deleted', async () => {
+  let confirmation: unknown
+  server.use(
+    signedIn(),
+    http.post(urlOf(accountEndpoints.deleteAccount), async ({ request }) => {
+      confirmation = await request.json()
+      return HttpResponse.json({ success: true, data: null })
+    }),
+  )
+  const { user, currentPath } = renderApp('/dashboard/settings')
+  await user.click(await screen.findByRole('button', { name: 'Delete my account' }))
+  const dialog = await screen.findByRole('dialog', { name: 'Delete your account?' })
+  await user.type(within(dialog).getByLabelText('Password'), 'my password')
+  await user.click(within(dialog).getByRole('button', { name: 'Delete my account' }))
+  expect((await screen.findByRole('status')).textContent).toBe(
+    'Your account and everything it held are deleted.',
+  )
+  expect(confirmation).toEqual({ password: 'my password' })
+  expect(currentPath()).toBe('/login?notice=account-deleted')
+  expect(screen.queryByText(ada.email)).toBeNull()
+})
