@@ -3,13 +3,10 @@
  * the light and the dark scheme, on a desktop and a 320 px phone; plus the layout rules axe cannot
  * see (no sideways scrolling, Logout and Send never cut off) and reduced motion.
  */
-import { createRequire } from 'node:module'
 import { expect, type Page, test } from '@playwright/test'
-import type { AxeResults } from 'axe-core'
+import { expectNoAxeViolations } from './axe.ts'
 import { snap } from './screens.ts'
 import { signUpAndIn, uniqueEmail } from './session.ts'
-
-const AXE_SCRIPT = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 
 // The pages' CSP allows only our own scripts; axe is injected as an inline script.
 test.use({ bypassCSP: true })
@@ -20,22 +17,6 @@ const VIEWPORTS = {
   phone: { width: 320, height: 640 },
 } as const
 const SCHEMES = ['light', 'dark'] as const
-
-async function expectNoAxeViolations(page: Page, screen: string): Promise<void> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_SCRIPT })
-  const results = await page.evaluate(() =>
-    (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<AxeResults> } }).axe.run(
-      document,
-      { resultTypes: ['violations'] },
-    ),
-  )
-  const found = results.violations.map((v) => ({
-    rule: v.id,
-    impact: v.impact,
-    nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`),
-  }))
-  expect(found, `axe on ${screen}`).toEqual([])
-}
 
 /** WCAG 1.4.10: nothing scrolls sideways, and the named controls sit wholly inside the window. */
 async function expectReflow(page: Page, screen: string, controls: string[]): Promise<void> {

@@ -24,6 +24,11 @@ process.env.E2E_LLM_APP_URL = LLM_APP_URL
 process.env.E2E_FAKE_LLM_URL = `http://127.0.0.1:${FAKE_LLM_PORT}`
 const llmDataDir = process.env.E2E_LLM_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'docchat-e2e-llm-'))
 process.env.E2E_LLM_DATA_DIR = llmDataDir
+// Mail: a real SMTP server that keeps what it receives (tests/fakes/smtp); the tests read it over
+// HTTP one port above. Two ports past the Google ones.
+const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? GOOGLE_PORT + 2)
+const SMTP_URL = `smtp://127.0.0.1:${SMTP_PORT}`
+process.env.E2E_MAILBOX_URL = `http://127.0.0.1:${SMTP_PORT + 1}`
 
 export default defineConfig({
   testDir: '.',
@@ -41,6 +46,16 @@ export default defineConfig({
     launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
   },
   webServer: [
+    {
+      command: 'node tests/fakes/smtp/main.ts',
+      cwd: '../..',
+      url: `http://127.0.0.1:${SMTP_PORT + 1}/health`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: { SMTP_CAPTURE_PORT: String(SMTP_PORT) },
+    },
     {
       command: 'node tests/fakes/google/main.ts',
       cwd: '../..',
@@ -67,6 +82,7 @@ export default defineConfig({
         LOG_LEVEL: 'warn',
         // Every test signs a new person up from 127.0.0.1: more than the default 10 an hour.
         SIGNUP_LIMIT_PER_ADDRESS: '1000',
+        SMTP_URL,
         GOOGLE_EMULATOR_URL: GOOGLE_URL,
         GOOGLE_CLIENT_ID: 'docchat-test-client.apps.googleusercontent.com',
         GOOGLE_CLIENT_SECRET: 'docchat-test-secret',
