@@ -6,13 +6,13 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Verifier } from '@pact-foundation/pact'
-import { eq } from 'drizzle-orm'
+import { asc, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, test } from 'vitest'
 import { documentEndpoints } from '#contracts/documents.ts'
 import { driveEndpoints } from '#contracts/drive.ts'
 import { fillPath } from '#contracts/endpoint.ts'
 import type { App } from '#server/app.ts'
-import { documents, libraryDocuments, users } from '#server/db/schema.ts'
+import { documents, libraryDocuments, refreshTokenFamilies, users } from '#server/db/schema.ts'
 import { completeConsent } from '#tests/fakes/google/consent.ts'
 import { createGoogleEmulator, type GoogleEmulator } from '#tests/fakes/google/emulator.ts'
 import { BOB, FIXTURE_FILES, MIME } from '#tests/fakes/google/fixtures.ts'
@@ -203,6 +203,30 @@ test('the server honours every interaction in the pact', async () => {
         const alice = await signIn(app, 'alice@example.com', 'alice-password')
         cookie = alice.cookie
         await app.googleConnections?.forget(alice.user._id)
+      },
+      // Dora is made afresh for each interaction: one of them deletes her account, others change
+      // her password or sign her other device out. The other device's session id goes to the path.
+      'dora@example.com is signed in with password dora-password, and on one other device': async () => {
+        await app.db.delete(users).where(eq(users.email, 'dora@example.com'))
+        accounts.delete('dora@example.com')
+        await ensureAccount('dora@example.com', 'dora-password')
+        await signIn(app, 'dora@example.com', 'dora-password')
+        cookie = await signInAs('dora@example.com', 'dora-password')
+        const [other] = await app.db
+          .select({ id: refreshTokenFamilies.id })
+          .from(refreshTokenFamilies)
+          .innerJoin(users, eq(users.id, refreshTokenFamilies.userId))
+          .where(eq(users.email, 'dora@example.com'))
+          .orderBy(asc(refreshTokenFamilies.createdAt))
+          .limit(1)
+        return { otherSessionId: other?.id ?? '' }
+      },
+      'erin@example.com, a new account, is signed in with one answered chat session': async () => {
+        await app.db.delete(users).where(eq(users.email, 'erin@example.com'))
+        accounts.delete('erin@example.com')
+        cookie = await signInAs('erin@example.com')
+        const conversation = await createConversation(app, cookie, 'Hello')
+        await sendOk(app, cookie, conversation._id, 'Hello')
       },
       'alice@example.com is signed in and bob@example.com has a chat session': async () => {
         const bob = await signInAs('bob@example.com')

@@ -4,7 +4,7 @@ import { createAuthApi } from '#src/api/auth.ts'
 import { ApiError, createHttp } from '#src/api/client.ts'
 import { createPact } from './pact.ts'
 
-const { like, uuid, iso8601DateTimeWithMillis, string, nullValue } = MatchersV3
+const { like, uuid, iso8601DateTimeWithMillis, string, nullValue, boolean, regex } = MatchersV3
 
 // Matchers, not values: the provider picks ids and times; the consumer only needs their shape.
 const userMatcher = (email: string) => ({
@@ -154,5 +154,71 @@ test('logout ends the session', async () => {
     .willRespondWith(200, (b) => b.jsonBody({ success: true, data: nullValue() }))
     .executeTest(async (server) => {
       await expect(api(server.url).logout()).resolves.toBeUndefined()
+    })
+})
+
+test('options say what the account screens offer on this server', async () => {
+  await createPact()
+    .addInteraction()
+    .given('nobody is signed in')
+    .uponReceiving('a request for the account screens’ options')
+    .withRequest('GET', '/api/v1/auth/options')
+    .willRespondWith(200, (b) =>
+      b.jsonBody({
+        success: true,
+        data: {
+          google: boolean(true),
+          passwordReset: boolean(true),
+          signup: regex('open|domains|closed', 'open'),
+          emailVerification: boolean(false),
+        },
+      }),
+    )
+    .executeTest(async (server) => {
+      const options = await api(server.url).options()
+      expect(options.signup).toBe('open')
+    })
+})
+
+test('forgot-password answers the same null for any well-formed email', async () => {
+  await createPact()
+    .addInteraction()
+    .given('no account exists for new@example.com')
+    .uponReceiving('a reset link asked for an email without an account')
+    .withRequest('POST', '/api/v1/auth/forgot-password', (b) => b.jsonBody({ email: 'new@example.com' }))
+    .willRespondWith(200, (b) => b.jsonBody({ success: true, data: nullValue() }))
+    .executeTest(async (server) => {
+      await expect(api(server.url).forgotPassword('new@example.com')).resolves.toBeUndefined()
+    })
+})
+
+test('reset-password with a link that does not work is a 400 with a sentence', async () => {
+  const body = { token: 'A'.repeat(43), password: 'new-password', confirmPassword: 'new-password' }
+  await createPact()
+    .addInteraction()
+    .given('nobody is signed in')
+    .uponReceiving('a new password with an unknown reset link')
+    .withRequest('POST', '/api/v1/auth/reset-password', (b) => b.jsonBody(body))
+    .willRespondWith(400, (b) => b.jsonBody(failure('This reset link does not work.')))
+    .executeTest(async (server) => {
+      const error = await api(server.url)
+        .resetPassword(body)
+        .catch((e: unknown) => e)
+      expect((error as ApiError).status).toBe(400)
+    })
+})
+
+test('confirm-email with a link that does not work is a 400 with a sentence', async () => {
+  await createPact()
+    .addInteraction()
+    .given('nobody is signed in')
+    .uponReceiving('an email confirmation with an unknown link')
+    .withRequest('POST', '/api/v1/auth/confirm-email', (b) => b.jsonBody({ token: 'B'.repeat(43) }))
+    .willRespondWith(400, (b) => b.jsonBody(failure('This confirmation link does not work.')))
+    .executeTest(async (server) => {
+      const error = await api(server.url)
+        .confirmEmail('B'.repeat(43))
+        .catch((e: unknown) => e)
+      expect((error as ApiError).status).toBe(400)
     })
 })

@@ -85,8 +85,7 @@ test('forgot password: the mailed link sets a new password, and it signs in', as
 
 async function secondBrowserSignedIn(browser: Browser, email: string, password: string) {
   const context = await browser.newContext({
-    userAgent:
-      'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:140.0) Gecko/20100101 Firefox/140.0',
+    userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:140.0) Gecko/20100101 Firefox/140.0',
   })
   const page = await context.newPage()
   await signInWith(page, email, password)

@@ -20,4 +20,3 @@ export async function expectNoAxeViolations(page: Page, screen: string): Promise
   }))
   expect(found, `axe on ${screen}`).toEqual([])
 }
-
