@@ -25,6 +25,15 @@ export type SessionsDeps = {
   revokeOtherSessions: () => Promise<unknown>
 }
 
+/** A sign-out that failed: the sentence, then the list read again (the session may have ended meanwhile). */
+const readAgainSaying = (fallback: string) => ({
+  target: 'loading' as const,
+  actions: {
+    type: 'storeError' as const,
+    params: ({ event }: { event: { error: unknown } }) => ({ error: event.error, fallback }),
+  },
+})
+
 export const sessionsMachine = setup({
   types: { context: {} as SessionsContext, events: {} as SessionsEvent },
   actors: {
@@ -77,14 +86,7 @@ export const sessionsMachine = setup({
           return event.id
         },
         onDone: 'loading',
-        onError: {
-          target: 'loading',
-          actions: {
-            type: 'storeError',
-            params: ({ event }) => ({ error: event.error, fallback: SESSIONS_ERRORS.revoke }),
-          },
-          description: 'Read the list again either way: the session may have ended meanwhile.',
-        },
+        onError: readAgainSaying(SESSIONS_ERRORS.revoke),
       },
     },
     revokingOthers: {
@@ -92,13 +94,7 @@ export const sessionsMachine = setup({
       invoke: {
         src: 'revokeOtherSessions',
         onDone: 'loading',
-        onError: {
-          target: 'loading',
-          actions: {
-            type: 'storeError',
-            params: ({ event }) => ({ error: event.error, fallback: SESSIONS_ERRORS.revoke }),
-          },
-        },
+        onError: readAgainSaying(SESSIONS_ERRORS.revoke),
       },
     },
   },

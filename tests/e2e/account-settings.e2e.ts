@@ -170,7 +170,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible()
     await expectNoAxeViolations(page, 'reset password')
     await snap(page, `accounts-a11y-${colorScheme}-reset`)
-    await page.goto('/confirm-email?token=' + 'b'.repeat(43))
+    await page.goto(`/confirm-email?token=${'b'.repeat(43)}`)
     await expect(page.getByRole('alert')).toBeVisible()
     await expectNoAxeViolations(page, 'confirm email (refused)')
 

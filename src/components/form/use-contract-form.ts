@@ -5,8 +5,9 @@
  * first invalid field takes the focus, so its message is read with it (WCAG 3.3.1).
  */
 import { revalidateLogic, useForm } from '@tanstack/react-form'
-import { type ChangeEvent, type FormEvent, useRef } from 'react'
+import { type ChangeEvent, createElement, type FormEvent, useRef, useState } from 'react'
 import type { z } from 'zod'
+import { PasswordField } from '#src/components/ui/password-field.tsx'
 
 type FieldLike = {
   name: string
@@ -64,4 +65,21 @@ export function useContractForm<Values extends Record<string, string>, Output>(
       },
     },
   }
+}
+
+/**
+ * Password fields that share one show/hide state (product §2: the confirm toggle follows the
+ * password's): `const passwordField = usePasswordFields()`, then
+ * `<form.Field name="password">{passwordField('Password', 'new-password')}</form.Field>`.
+ */
+export function usePasswordFields() {
+  const [visible, setVisible] = useState(false)
+  return (label: string, autoComplete: 'new-password' | 'current-password') => (field: FieldLike) =>
+    createElement(PasswordField, {
+      label,
+      autoComplete,
+      visible,
+      onVisibleChange: setVisible,
+      ...bindField(field),
+    })
 }

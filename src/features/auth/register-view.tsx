@@ -1,10 +1,8 @@
-import { useState } from 'react'
 import { Link } from 'wouter'
 import { type RegisterRequest, RegisterRequestSchema } from '#contracts/auth.ts'
-import { bindField, useContractForm } from '#src/components/form/use-contract-form.ts'
+import { bindField, useContractForm, usePasswordFields } from '#src/components/form/use-contract-form.ts'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
-import { PasswordField } from '#src/components/ui/password-field.tsx'
 import { TextField } from '#src/components/ui/text-field.tsx'
 import { paths } from '#src/lib/paths.ts'
 import { AuthLayout, formStyle, linkStyle } from './auth-layout.tsx'
@@ -19,7 +17,7 @@ const emptyAccount: RegisterRequest = { email: '', password: '', confirmPassword
 /** product §2 Sign-up. One visibility flag drives both toggles: the confirm toggle follows the password's. */
 export function RegisterView() {
   const { busy, error, createAccount } = useRegister()
-  const [passwordsVisible, setPasswordsVisible] = useState(false)
+  const passwordField = usePasswordFields()
   const { form, formProps } = useContractForm(RegisterRequestSchema, emptyAccount, createAccount)
   const options = useAuthOptions()
 
@@ -41,28 +39,8 @@ export function RegisterView() {
         <form.Field name="email">
           {(field) => <TextField label="Email" type="email" autoComplete="email" {...bindField(field)} />}
         </form.Field>
-        <form.Field name="password">
-          {(field) => (
-            <PasswordField
-              label="Password"
-              autoComplete="new-password"
-              visible={passwordsVisible}
-              onVisibleChange={setPasswordsVisible}
-              {...bindField(field)}
-            />
-          )}
-        </form.Field>
-        <form.Field name="confirmPassword">
-          {(field) => (
-            <PasswordField
-              label="Confirm Password"
-              autoComplete="new-password"
-              visible={passwordsVisible}
-              onVisibleChange={setPasswordsVisible}
-              {...bindField(field)}
-            />
-          )}
-        </form.Field>
+        <form.Field name="password">{passwordField('Password', 'new-password')}</form.Field>
+        <form.Field name="confirmPassword">{passwordField('Confirm Password', 'new-password')}</form.Field>
         <Button type="submit" size="lg" block disabled={busy}>
           {busy ? 'Creating account...' : 'Create Account'}
         </Button>

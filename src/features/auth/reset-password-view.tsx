@@ -1,10 +1,8 @@
-import { useState } from 'react'
 import { Link } from 'wouter'
 import { ResetPasswordRequestSchema } from '#contracts/auth.ts'
-import { bindField, useContractForm } from '#src/components/form/use-contract-form.ts'
+import { useContractForm, usePasswordFields } from '#src/components/form/use-contract-form.ts'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
-import { PasswordField } from '#src/components/ui/password-field.tsx'
 import { paths } from '#src/lib/paths.ts'
 import { AuthLayout, formStyle, linkStyle } from './auth-layout.tsx'
 import { useLinkToken, useResetPassword } from './use-password-reset.ts'
@@ -16,7 +14,7 @@ export const LINK_INCOMPLETE =
 export function ResetPasswordView() {
   const token = useLinkToken()
   const { busy, linkRefused, error, reset } = useResetPassword()
-  const [visible, setVisible] = useState(false)
+  const passwordField = usePasswordFields()
   const { form, formProps } = useContractForm(
     ResetPasswordRequestSchema,
     { token, password: '', confirmPassword: '' },
@@ -46,28 +44,8 @@ export function ResetPasswordView() {
     >
       <form className={formStyle} {...formProps}>
         {error ? <Alert>{error}</Alert> : null}
-        <form.Field name="password">
-          {(field) => (
-            <PasswordField
-              label="Password"
-              autoComplete="new-password"
-              visible={visible}
-              onVisibleChange={setVisible}
-              {...bindField(field)}
-            />
-          )}
-        </form.Field>
-        <form.Field name="confirmPassword">
-          {(field) => (
-            <PasswordField
-              label="Confirm Password"
-              autoComplete="new-password"
-              visible={visible}
-              onVisibleChange={setVisible}
-              {...bindField(field)}
-            />
-          )}
-        </form.Field>
+        <form.Field name="password">{passwordField('Password', 'new-password')}</form.Field>
+        <form.Field name="confirmPassword">{passwordField('Confirm Password', 'new-password')}</form.Field>
         <Button type="submit" size="lg" block disabled={busy}>
           {busy ? 'Saving...' : 'Set new password'}
         </Button>

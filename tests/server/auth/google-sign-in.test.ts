@@ -7,31 +7,26 @@
 import { createSign, generateKeyPairSync } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import type { LightMyRequestResponse } from 'fastify'
-import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest'
+import { beforeEach, expect, test } from 'vitest'
 import { authEndpoints, GOOGLE_SIGN_IN_CALLBACK_PATH, GOOGLE_SIGN_IN_PATH } from '#contracts/auth.ts'
 import type { App } from '#server/app.ts'
 import { users } from '#server/db/schema.ts'
 import { completeConsent } from '#tests/fakes/google/consent.ts'
-import { createGoogleEmulator, type GoogleEmulator } from '#tests/fakes/google/emulator.ts'
+import type { GoogleEmulator } from '#tests/fakes/google/emulator.ts'
 import { ADA, BOB, CAROL } from '#tests/fakes/google/fixtures.ts'
 import type { IdTokenForger } from '#tests/fakes/google/store.ts'
 import { call } from '../support/chat-helpers.ts'
-import { buildDriveApp, driveEnv } from '../support/drive-helpers.ts'
+import { driveEnv, setUpDriveApp } from '../support/drive-helpers.ts'
 import { buildTestApp, cookieHeader, register, TEST_PASSWORD } from '../support/helper.ts'
 
 let emulator: GoogleEmulator
 let app: App
 
-beforeAll(async () => {
-  emulator = await createGoogleEmulator()
-  app = await buildDriveApp(emulator)
-})
-afterAll(async () => {
-  await app.close()
-  await emulator.close()
+setUpDriveApp((started) => {
+  app = started.app
+  emulator = started.emulator
 })
 beforeEach(async () => {
-  emulator.state.reset()
   await app.db.delete(users)
 })
 
