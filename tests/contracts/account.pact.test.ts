@@ -112,6 +112,8 @@ test('signing out one other session', async () => {
     .withRequest(
       'DELETE',
       fromProviderState(
+        // The provider's state handler names the other device's session (a Pact expression).
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: Pact's provider-state placeholder
         '/api/v1/auth/sessions/${otherSessionId}',
         '/api/v1/auth/sessions/6f1f2a4e-2222-4c55-8a86-9c2f4b1d2e11',
       ),
