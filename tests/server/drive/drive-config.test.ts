@@ -20,10 +20,12 @@ test("a client id and secret talk to Google's own origins, back to PUBLIC_URL's 
     clientId: client.GOOGLE_CLIENT_ID,
     clientSecret: client.GOOGLE_CLIENT_SECRET,
     redirectUri: `https://docs.example.com${DRIVE_CALLBACK_PATH}`,
+    signInRedirectUri: 'https://docs.example.com/api/v1/auth/google/callback',
     endpoints: {
       oauth2AuthBaseUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
       oauth2TokenUrl: 'https://oauth2.googleapis.com/token',
       oauth2RevokeUrl: 'https://oauth2.googleapis.com/revoke',
+      oauth2FederatedSignonPemCertsUrl: 'https://www.googleapis.com/oauth2/v1/certs',
     },
     driveRootUrl: 'https://www.googleapis.com/',
     tokenKey: base.APP_SECRET,
@@ -38,6 +40,7 @@ test("GOOGLE_EMULATOR_URL takes every Google origin, keeping Google's paths", ()
     oauth2AuthBaseUrl: 'http://127.0.0.1:4010/o/oauth2/v2/auth',
     oauth2TokenUrl: 'http://127.0.0.1:4010/token',
     oauth2RevokeUrl: 'http://127.0.0.1:4010/revoke',
+    oauth2FederatedSignonPemCertsUrl: 'http://127.0.0.1:4010/oauth2/v1/certs',
   })
   expect(google?.driveRootUrl).toBe('http://127.0.0.1:4010/')
   expect(google?.emulated).toBe(true)
