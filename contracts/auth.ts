@@ -10,7 +10,7 @@ export const PASSWORD_MIN_LENGTH = 6
 export const PASSWORD_MAX_LENGTH = 256
 export const EMAIL_MAX_LENGTH = 254
 
-const EmailSchema = z
+export const EmailSchema = z
   .string({ error: 'Email is required' })
   .trim()
   .min(1, 'Email is required')
@@ -44,28 +44,6 @@ export const RegisterRequestSchema = z
   .strictObject({ email: EmailSchema, password: NewPasswordSchema, confirmPassword: ConfirmPasswordSchema })
   .refine(passwordsMatch, PASSWORDS_MUST_MATCH)
 export type RegisterRequest = z.infer<typeof RegisterRequestSchema>
-
-export const ForgotPasswordRequestSchema = z.strictObject({ email: EmailSchema })
-export type ForgotPasswordRequest = z.infer<typeof ForgotPasswordRequestSchema>
-
-/** A mailed link's token: 256 random bits, base64url (43 characters); anything far off is refused early. */
-const LinkTokenSchema = z
-  .string({ error: 'The link is incomplete. Open it again from the mail.' })
-  .min(20, 'The link is incomplete. Open it again from the mail.')
-  .max(200, 'The link is not valid.')
-  .regex(/^[A-Za-z0-9_-]+$/, 'The link is not valid.')
-
-export const ResetPasswordRequestSchema = z
-  .strictObject({
-    token: LinkTokenSchema,
-    password: NewPasswordSchema,
-    confirmPassword: ConfirmPasswordSchema,
-  })
-  .refine(passwordsMatch, PASSWORDS_MUST_MATCH)
-export type ResetPasswordRequest = z.infer<typeof ResetPasswordRequestSchema>
-
-export const ConfirmEmailRequestSchema = z.strictObject({ token: LinkTokenSchema })
-export type ConfirmEmailRequest = z.infer<typeof ConfirmEmailRequestSchema>
 
 /** What the account screens offer on this server (D70, D71, D73). */
 export const AuthOptionsSchema = z.object({
@@ -127,25 +105,6 @@ export const authEndpoints = {
   me: endpoint({ method: 'GET', path: '/auth/me', data: UserSchema }),
   refreshToken: endpoint({ method: 'POST', path: '/auth/refresh-token', data: UserPayloadDataSchema }),
   options: endpoint({ method: 'GET', path: '/auth/options', data: AuthOptionsSchema }),
-  /** Answers the same for any well-formed email, whether or not it has an account. */
-  forgotPassword: endpoint({
-    method: 'POST',
-    path: '/auth/forgot-password',
-    request: ForgotPasswordRequestSchema,
-    data: z.null(),
-  }),
-  resetPassword: endpoint({
-    method: 'POST',
-    path: '/auth/reset-password',
-    request: ResetPasswordRequestSchema,
-    data: z.null(),
-  }),
-  confirmEmail: endpoint({
-    method: 'POST',
-    path: '/auth/confirm-email',
-    request: ConfirmEmailRequestSchema,
-    data: z.null(),
-  }),
 } as const
 
 /** A liveness probe: answered bare, outside the envelope. */

@@ -4,8 +4,7 @@
  * The call is injected with provideConfirmEmailMachine(deps).
  */
 import { assign, fromPromise, setup } from 'xstate'
-import { notProvided } from '#machines/shared/effects.ts'
-import { serverSentence } from './forgot-password-machine.ts'
+import { notProvided, serverSentence } from '#machines/shared/effects.ts'
 
 export const CONFIRM_EMAIL_FAILED = 'Could not confirm the email just now. Open the link again in a minute.'
 

@@ -4,20 +4,13 @@
  * idle with the server's sentence. The call is injected with provideForgotPasswordMachine(deps).
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate'
-import { messageOf, notProvided, statusOf } from '#machines/shared/effects.ts'
+import { notProvided, serverSentence } from '#machines/shared/effects.ts'
 
 export const FORGOT_PASSWORD_FAILED = 'Could not send the link. Try again in a minute.'
 
 export type ForgotPasswordContext = { error: string | null; email: string }
 export type ForgotPasswordEvent = { type: 'forgot.submit'; email: string } | { type: 'forgot.again' }
 export type ForgotPasswordDeps = { forgotPassword: (email: string) => Promise<void> }
-
-/** A 4xx or a 503 carries the server's sentence (too many asks, mail off); anything else is ours. */
-export function serverSentence(error: unknown, fallback: string): string {
-  const status = statusOf(error)
-  const said = status !== undefined && ((status >= 400 && status < 500) || status === 503)
-  return said ? (messageOf(error) ?? fallback) : fallback
-}
 
 export const forgotPasswordMachine = setup({
   types: { context: {} as ForgotPasswordContext, events: {} as ForgotPasswordEvent },

@@ -5,9 +5,8 @@
  * idle with its sentence. The token comes from the page's address; the call is injected.
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate'
-import type { ResetPasswordRequest } from '#contracts/auth.ts'
-import { notProvided, statusOf } from '#machines/shared/effects.ts'
-import { serverSentence } from './forgot-password-machine.ts'
+import type { ResetPasswordRequest } from '#contracts/account-links.ts'
+import { notProvided, serverSentence, statusOf } from '#machines/shared/effects.ts'
 
 export const RESET_PASSWORD_FAILED = 'Could not set the new password. Try again in a minute.'
 

@@ -6,8 +6,7 @@
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate'
 import type { Account, AccountExport, DeleteAccountRequest } from '#contracts/account.ts'
-import { serverSentence } from '#machines/password-reset/forgot-password-machine.ts'
-import { actionNotProvided, notProvided } from '#machines/shared/effects.ts'
+import { actionNotProvided, notProvided, serverSentence } from '#machines/shared/effects.ts'
 
 export const ACCOUNT_DATA_ERRORS = {
   load: 'Could not load your account.',

@@ -5,8 +5,7 @@
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate'
 import type { ChangePasswordRequest } from '#contracts/account.ts'
-import { serverSentence } from '#machines/password-reset/forgot-password-machine.ts'
-import { notProvided } from '#machines/shared/effects.ts'
+import { notProvided, serverSentence } from '#machines/shared/effects.ts'
 
 export const CHANGE_PASSWORD_FAILED = 'Could not change the password. Try again in a minute.'
 

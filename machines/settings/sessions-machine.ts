@@ -6,8 +6,7 @@
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate'
 import type { Session } from '#contracts/account.ts'
-import { serverSentence } from '#machines/password-reset/forgot-password-machine.ts'
-import { notProvided } from '#machines/shared/effects.ts'
+import { notProvided, serverSentence } from '#machines/shared/effects.ts'
 
 export const SESSIONS_ERRORS = {
   load: 'Could not load your sessions.',

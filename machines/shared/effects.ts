@@ -43,3 +43,10 @@ export function statusOf(error: unknown): number | undefined {
 export function messageOf(error: unknown): string | undefined {
   return error instanceof Error && error.message.trim() !== '' ? error.message : undefined
 }
+
+/** A 4xx or a 503 carries the server's sentence (too many asks, mail off); anything else is ours. */
+export function serverSentence(error: unknown, fallback: string): string {
+  const status = statusOf(error)
+  const said = status !== undefined && ((status >= 400 && status < 500) || status === 503)
+  return said ? (messageOf(error) ?? fallback) : fallback
+}

@@ -5,14 +5,14 @@
  */
 import { httpErrors } from '@fastify/sensible'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { authEndpoints } from '#contracts/auth.ts'
+import { accountLinkEndpoints } from '#contracts/account-links.ts'
 import { defineRoute } from '../http/define-route.ts'
 import { serverError } from '../http/errors.ts'
 import { MAIL_LINK_MESSAGES } from './mail-links.ts'
 import { type AuthRateLimits, limitPerAccount, limitPerIp } from './rate-limits.ts'
 
 export const mailLinkRoutes: FastifyPluginAsyncZod<{ rateLimits: AuthRateLimits }> = async (app, opts) => {
-  const { forgotPassword, resetPassword, confirmEmail } = authEndpoints
+  const { forgotPassword, resetPassword, confirmEmail } = accountLinkEndpoints
   const limits = opts.rateLimits
   const perIp = limitPerIp(app, 'mail-link', limits.mailLinkPerIp)
 

@@ -4,7 +4,6 @@ import {
   authEndpoints,
   type LoginRequest,
   type RegisterRequest,
-  type ResetPasswordRequest,
   type User,
 } from '#contracts/auth.ts'
 import type { Http } from './client.ts'
@@ -30,15 +29,6 @@ export function createAuthApi(http: Http) {
     },
     async options(): Promise<AuthOptions> {
       return (await http(authEndpoints.options)).data
-    },
-    async forgotPassword(email: string): Promise<void> {
-      await http(authEndpoints.forgotPassword, { body: { email } })
-    },
-    async resetPassword(body: ResetPasswordRequest): Promise<void> {
-      await http(authEndpoints.resetPassword, { body })
-    },
-    async confirmEmail(token: string): Promise<void> {
-      await http(authEndpoints.confirmEmail, { body: { token } })
     },
   }
 }

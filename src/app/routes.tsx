@@ -8,25 +8,13 @@ import { retryableLazy } from '#src/lib/lazy-chunk.tsx'
 import { paths } from '#src/lib/paths.ts'
 import { RouteBoundary } from './route-boundary.tsx'
 
-// /login must stay light (≤ 135 KB gz): the dashboard and everything under it load on demand.
-const dashboard = retryableLazy(
-  () => import('#src/app/dashboard/dashboard-view.tsx'),
-  (module) => module.DashboardView,
-)
-
-// The mailed-link screens are visited rarely: they load on demand too.
-const forgotPassword = retryableLazy(
-  () => import('#src/features/auth/forgot-password-view.tsx'),
-  (module) => module.ForgotPasswordView,
-)
-const resetPassword = retryableLazy(
-  () => import('#src/features/auth/reset-password-view.tsx'),
-  (module) => module.ResetPasswordView,
-)
-const confirmEmail = retryableLazy(
-  () => import('#src/features/auth/confirm-email-view.tsx'),
-  (module) => module.ConfirmEmailView,
-)
+// /login must stay light (≤ 135 KB gz): the dashboard and the mailed-link pages load on demand,
+// from one file (on-demand-pages.ts says why one).
+const onDemand = () => import('./on-demand-pages.ts')
+const dashboard = retryableLazy(onDemand, (module) => module.DashboardView)
+const forgotPassword = retryableLazy(onDemand, (module) => module.ForgotPasswordView)
+const resetPassword = retryableLazy(onDemand, (module) => module.ResetPasswordView)
+const confirmEmail = retryableLazy(onDemand, (module) => module.ConfirmEmailView)
 const linkPages = [
   { path: paths.forgotPassword, area: 'The forgotten-password page', page: forgotPassword },
   { path: paths.resetPassword, area: 'The new-password page', page: resetPassword },

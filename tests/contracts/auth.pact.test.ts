@@ -1,5 +1,6 @@
 import { MatchersV3 } from '@pact-foundation/pact'
 import { expect, test } from 'vitest'
+import { createAccountLinksApi } from '#src/api/account-links.ts'
 import { createAuthApi } from '#src/api/auth.ts'
 import { ApiError, createHttp } from '#src/api/client.ts'
 import { createPact } from './pact.ts'
@@ -17,6 +18,10 @@ const failure = (message: string) => ({ success: false, message: like(message) }
 
 function api(url: string) {
   return createAuthApi(createHttp({ baseUrl: url }))
+}
+
+function linksApi(url: string) {
+  return createAccountLinksApi(createHttp({ baseUrl: url }))
 }
 
 test('register creates an account and answers with the user', async () => {
@@ -188,7 +193,7 @@ test('forgot-password answers the same null for any well-formed email', async ()
     .withRequest('POST', '/api/v1/auth/forgot-password', (b) => b.jsonBody({ email: 'new@example.com' }))
     .willRespondWith(200, (b) => b.jsonBody({ success: true, data: nullValue() }))
     .executeTest(async (server) => {
-      await expect(api(server.url).forgotPassword('new@example.com')).resolves.toBeUndefined()
+      await expect(linksApi(server.url).forgotPassword('new@example.com')).resolves.toBeUndefined()
     })
 })
 
@@ -201,7 +206,7 @@ test('reset-password with a link that does not work is a 400 with a sentence', a
     .withRequest('POST', '/api/v1/auth/reset-password', (b) => b.jsonBody(body))
     .willRespondWith(400, (b) => b.jsonBody(failure('This reset link does not work.')))
     .executeTest(async (server) => {
-      const error = await api(server.url)
+      const error = await linksApi(server.url)
         .resetPassword(body)
         .catch((e: unknown) => e)
       expect((error as ApiError).status).toBe(400)
@@ -216,7 +221,7 @@ test('confirm-email with a link that does not work is a 400 with a sentence', as
     .withRequest('POST', '/api/v1/auth/confirm-email', (b) => b.jsonBody({ token: 'B'.repeat(43) }))
     .willRespondWith(400, (b) => b.jsonBody(failure('This confirmation link does not work.')))
     .executeTest(async (server) => {
-      const error = await api(server.url)
+      const error = await linksApi(server.url)
         .confirmEmail('B'.repeat(43))
         .catch((e: unknown) => e)
       expect((error as ApiError).status).toBe(400)

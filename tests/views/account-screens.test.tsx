@@ -7,6 +7,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { HttpResponse, http } from 'msw'
 import { expect, test } from 'vitest'
 import { accountEndpoints } from '#contracts/account.ts'
+import { accountLinkEndpoints } from '#contracts/account-links.ts'
 import { authEndpoints, GOOGLE_SIGN_IN_PATH } from '#contracts/auth.ts'
 import { ada, fail, ok, server, signedIn, urlOf } from './msw-server.ts'
 import { renderApp } from './render-app.tsx'
@@ -44,7 +45,7 @@ test('/login says why Google sent the person back', async () => {
 test('asking for a reset link says the same whatever the email, and can be asked again', async () => {
   let asked = ''
   server.use(
-    http.post(urlOf(authEndpoints.forgotPassword), async ({ request }) => {
+    http.post(urlOf(accountLinkEndpoints.forgotPassword), async ({ request }) => {
       asked = ((await request.json()) as { email: string }).email
       return HttpResponse.json({ success: true, data: null })
     }),
@@ -61,7 +62,7 @@ test('asking for a reset link says the same whatever the email, and can be asked
 })
 
 test('a new password from a link goes to /login, which says it is changed', async () => {
-  server.use(ok(authEndpoints.resetPassword, { success: true, data: null }))
+  server.use(ok(accountLinkEndpoints.resetPassword, { success: true, data: null }))
   const { user, currentPath } = renderApp(`/reset-password?token=${'a'.repeat(43)}`)
   await user.type(await screen.findByLabelText('Password'), 'my new password')
   await user.type(screen.getByLabelText('Confirm Password'), 'my new password')
@@ -74,7 +75,7 @@ test('a new password from a link goes to /login, which says it is changed', asyn
 
 test('a used link says so and offers a new one; the form keeps the spec’s rules', async () => {
   const refusal = 'This reset link does not work: it was used already. Ask for a new one.'
-  server.use(fail(authEndpoints.resetPassword, 400, refusal))
+  server.use(fail(accountLinkEndpoints.resetPassword, 400, refusal))
   const { user } = renderApp(`/reset-password?token=${'a'.repeat(43)}`)
   await user.type(await screen.findByLabelText('Password'), 'short')
   await user.click(screen.getByRole('button', { name: 'Set new password' }))

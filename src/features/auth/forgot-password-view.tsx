@@ -1,5 +1,5 @@
 import { Link } from 'wouter'
-import { type ForgotPasswordRequest, ForgotPasswordRequestSchema } from '#contracts/auth.ts'
+import { type ForgotPasswordRequest, ForgotPasswordRequestSchema } from '#contracts/account-links.ts'
 import { bindField, useContractForm } from '#src/components/form/use-contract-form.ts'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'

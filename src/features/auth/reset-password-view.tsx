@@ -1,5 +1,5 @@
 import { Link } from 'wouter'
-import { ResetPasswordRequestSchema } from '#contracts/auth.ts'
+import { ResetPasswordRequestSchema } from '#contracts/account-links.ts'
 import { useContractForm, usePasswordFields } from '#src/components/form/use-contract-form.ts'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'

@@ -1,12 +1,19 @@
 /** Facades for the mailed-link screens (D70): each runs its machine and hands the view what it reads. */
 import { useActorRef, useSelector } from '@xstate/react'
+import { useMemo } from 'react'
 import { useLocation, useSearch } from 'wouter'
-import type { ResetPasswordRequest } from '#contracts/auth.ts'
+import type { ResetPasswordRequest } from '#contracts/account-links.ts'
 import { provideConfirmEmailMachine } from '#machines/password-reset/confirm-email-machine.ts'
 import { provideForgotPasswordMachine } from '#machines/password-reset/forgot-password-machine.ts'
 import { provideResetPasswordMachine } from '#machines/password-reset/reset-password-machine.ts'
+import { createAccountLinksApi } from '#src/api/account-links.ts'
 import { useAppDeps } from '#src/lib/app-deps.ts'
 import { loginNotices } from '#src/lib/paths.ts'
+
+function useLinksApi() {
+  const { http } = useAppDeps()
+  return useMemo(() => createAccountLinksApi(http), [http])
+}
 
 /** The `token` of the address the mail's link opened. */
 export function useLinkToken(): string {
@@ -14,8 +21,9 @@ export function useLinkToken(): string {
 }
 
 export function useForgotPassword() {
-  const { authApi, inspect } = useAppDeps()
-  const actor = useActorRef(provideForgotPasswordMachine({ forgotPassword: authApi.forgotPassword }), {
+  const { inspect } = useAppDeps()
+  const linksApi = useLinksApi()
+  const actor = useActorRef(provideForgotPasswordMachine({ forgotPassword: linksApi.forgotPassword }), {
     inspect,
   })
   return {
@@ -32,11 +40,12 @@ export function useForgotPassword() {
 }
 
 export function useResetPassword() {
-  const { authApi, inspect } = useAppDeps()
+  const { inspect } = useAppDeps()
+  const linksApi = useLinksApi()
   const [, navigate] = useLocation()
   const actor = useActorRef(
     provideResetPasswordMachine({
-      resetPassword: authApi.resetPassword,
+      resetPassword: linksApi.resetPassword,
       onReset: () => navigate(loginNotices.passwordReset, { replace: true }),
     }),
     { inspect },
@@ -52,8 +61,9 @@ export function useResetPassword() {
 }
 
 export function useConfirmEmail(token: string) {
-  const { authApi, inspect } = useAppDeps()
-  const actor = useActorRef(provideConfirmEmailMachine({ confirmEmail: authApi.confirmEmail }), {
+  const { inspect } = useAppDeps()
+  const linksApi = useLinksApi()
+  const actor = useActorRef(provideConfirmEmailMachine({ confirmEmail: linksApi.confirmEmail }), {
     inspect,
     input: { token },
   })

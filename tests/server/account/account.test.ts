@@ -7,6 +7,7 @@
 import { sql } from 'drizzle-orm'
 import { beforeAll, expect, test } from 'vitest'
 import { AccountExportSchema, accountEndpoints } from '#contracts/account.ts'
+import { accountLinkEndpoints } from '#contracts/account-links.ts'
 import { authEndpoints } from '#contracts/auth.ts'
 import type { App } from '#server/app.ts'
 import { queryRows } from '#server/db/query-rows.ts'
@@ -58,7 +59,7 @@ async function busyPerson(): Promise<Person> {
   const conversation = await createConversation(app, person.cookie, 'Travel')
   await sendOk(app, person.cookie, conversation._id, 'What is the meal allowance?')
   await call(app, authEndpoints.login, { body: { email: person.email, password: 'a wrong password' } })
-  await call(app, authEndpoints.forgotPassword, { body: { email: person.email } })
+  await call(app, accountLinkEndpoints.forgotPassword, { body: { email: person.email } })
   await app.mailLinks.settled()
   return person
 }

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, expect, test } from 'vitest'
+import { accountLinkEndpoints } from '#contracts/account-links.ts'
 import { authEndpoints } from '#contracts/auth.ts'
 import { type App, buildApp } from '#server/app.ts'
 import { loadConfig } from '#server/config.ts'
@@ -85,7 +86,7 @@ test('list, disable, enable, reset-link and delete, on the embedded database', a
   await withServer(async (app) => {
     const token = new URL(link).searchParams.get('token') ?? ''
     const body = { token, password: 'bobs new password', confirmPassword: 'bobs new password' }
-    expect((await call(app, authEndpoints.resetPassword, { body })).statusCode).toBe(200)
+    expect((await call(app, accountLinkEndpoints.resetPassword, { body })).statusCode).toBe(200)
     expect((await signIn(app, BOB, 'bobs new password')).user.email).toBe(BOB)
   })
 

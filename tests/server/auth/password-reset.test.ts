@@ -4,6 +4,7 @@
  * ends; an unknown email gets the same answer and no mail.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { accountLinkEndpoints } from '#contracts/account-links.ts'
 import { authEndpoints } from '#contracts/auth.ts'
 import type { App } from '#server/app.ts'
 import { createSmtpCapture, linkIn, type SmtpCapture } from '#tests/fakes/smtp/smtp-capture.ts'
@@ -29,7 +30,7 @@ afterAll(async () => {
 })
 
 async function askForReset(email: string) {
-  const response = await call(app, authEndpoints.forgotPassword, { body: { email } })
+  const response = await call(app, accountLinkEndpoints.forgotPassword, { body: { email } })
   await app.mailLinks.settled()
   return response
 }
@@ -46,7 +47,9 @@ async function resetLinkFor(email: string): Promise<string> {
 const tokenOf = (link: string) => new URL(link).searchParams.get('token') ?? ''
 
 function reset(token: string, password = NEW_PASSWORD) {
-  return call(app, authEndpoints.resetPassword, { body: { token, password, confirmPassword: password } })
+  return call(app, accountLinkEndpoints.resetPassword, {
+    body: { token, password, confirmPassword: password },
+  })
 }
 
 test('a reset link arrives by mail, sets a new password once, and ends every session', async () => {
@@ -96,7 +99,7 @@ test('asking answers before any mail is sent, so an existing account answers as 
   // The SMTP server holds the mail: the answer must not wait for it (nor for the account look-up).
   const { release } = smtp.hold()
   try {
-    const answered = await call(app, authEndpoints.forgotPassword, { body: { email: known } })
+    const answered = await call(app, accountLinkEndpoints.forgotPassword, { body: { email: known } })
     expect(answered.statusCode).toBe(200)
     expect(smtp.messages.some((m) => m.to.includes(known))).toBe(false)
   } finally {
@@ -128,7 +131,7 @@ test('a newer link replaces the older one', async () => {
 })
 
 test('the new password follows the sign-up rules and texts', async () => {
-  const short = await call(app, authEndpoints.resetPassword, {
+  const short = await call(app, accountLinkEndpoints.resetPassword, {
     body: { token: 'A'.repeat(43), password: 'short', confirmPassword: 'other' },
   })
   expect(short.statusCode).toBe(400)
@@ -145,7 +148,7 @@ test('asking for many resets of one email is limited, whatever the address', asy
     const ask = (ip: string) =>
       limited.inject({
         method: 'POST',
-        url: authEndpoints.forgotPassword.path,
+        url: accountLinkEndpoints.forgotPassword.path,
         remoteAddress: ip,
         payload: { email },
       })
@@ -160,7 +163,7 @@ test('asking for many resets of one email is limited, whatever the address', asy
 test('in production without SMTP_URL the call says mail is off (503), and the options say so', async () => {
   const off = await buildTestApp({ env: { NODE_ENV: 'production', PUBLIC_URL } })
   try {
-    const response = await call(off, authEndpoints.forgotPassword, { body: { email: uniqueEmail() } })
+    const response = await call(off, accountLinkEndpoints.forgotPassword, { body: { email: uniqueEmail() } })
     expect(response.statusCode).toBe(503)
     expect(errorOf(response)).toContain('cannot send mail')
     const options = await call(off, authEndpoints.options)
@@ -179,7 +182,7 @@ test('in development without SMTP_URL the mail, with its link, goes to the log',
   try {
     const email = uniqueEmail('devmail')
     await register(dev, email)
-    await call(dev, authEndpoints.forgotPassword, { body: { email } })
+    await call(dev, accountLinkEndpoints.forgotPassword, { body: { email } })
     await dev.mailLinks.settled()
     const logged = lines.find((line) => line.includes('"mail.logged"'))
     expect(logged).toContain(`${PUBLIC_URL}/reset-password?token=`)

@@ -4,6 +4,7 @@
  * followed; the configuration is checked at start.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { accountLinkEndpoints } from '#contracts/account-links.ts'
 import { authEndpoints } from '#contracts/auth.ts'
 import { createSmtpCapture, linkIn, type SmtpCapture } from '#tests/fakes/smtp/smtp-capture.ts'
 import { testConfig } from '#tests/server/support/helper.ts'
@@ -86,11 +87,15 @@ test('EMAIL_VERIFICATION=required: no sign-in until the mailed link is followed,
     const token = new URL(link).searchParams.get('token') ?? ''
     // The refused sign-in sent a newer link; the first one was replaced by it.
     const newer = await smtp.waitFor((m) => m.to.includes(email) && m !== mail)
-    expect((await call(app, authEndpoints.confirmEmail, { body: { token } })).statusCode).toBe(400)
+    expect((await call(app, accountLinkEndpoints.confirmEmail, { body: { token } })).statusCode).toBe(400)
     const newToken =
       new URL(linkIn(newer, `${PUBLIC_URL}/confirm-email?token=`)).searchParams.get('token') ?? ''
-    expect((await call(app, authEndpoints.confirmEmail, { body: { token: newToken } })).statusCode).toBe(200)
-    expect((await call(app, authEndpoints.confirmEmail, { body: { token: newToken } })).statusCode).toBe(400)
+    expect(
+      (await call(app, accountLinkEndpoints.confirmEmail, { body: { token: newToken } })).statusCode,
+    ).toBe(200)
+    expect(
+      (await call(app, accountLinkEndpoints.confirmEmail, { body: { token: newToken } })).statusCode,
+    ).toBe(400)
     expect((await signIn(app, email)).user.email).toBe(email)
   } finally {
     await app.close()
