@@ -83,6 +83,20 @@ test('forgot password: the mailed link sets a new password, and it signs in', as
   await expect(page).toHaveURL(/\/dashboard$/)
 })
 
+// Issue 26: successful sign-ins do not count toward the per-account and per-address limits
+// (D80); before, the eleventh in 15 minutes said 'Too many attempts'.
+test('twelve successful sign-ins in a row all reach the dashboard', async ({ page, context }) => {
+  test.setTimeout(60_000)
+  const email = uniqueEmail('twelve')
+  await signUpAndIn(page, email)
+  for (let round = 2; round <= 12; round += 1) {
+    await context.clearCookies()
+    await signInWith(page, email, PASSWORD)
+    await expect(page, `sign-in ${round}`).toHaveURL(/\/dashboard$/)
+  }
+  await expect(page.getByText(email)).toBeVisible()
+})
+
 async function secondBrowserSignedIn(browser: Browser, email: string, password: string) {
   const context = await browser.newContext({
     userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:140.0) Gecko/20100101 Firefox/140.0',
