@@ -1,5 +1,5 @@
 /**
- * The calls behind the links DocChat mails (D70): ask for a password reset link, set a new
+ * The calls behind the links DocChat mails (D76): ask for a password reset link, set a new
  * password with one, confirm an email with one. Apart from contracts/auth.ts so that /login,
  * which only links to these screens, does not carry them (they load on demand).
  */

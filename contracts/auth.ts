@@ -45,7 +45,7 @@ export const RegisterRequestSchema = z
   .refine(passwordsMatch, PASSWORDS_MUST_MATCH)
 export type RegisterRequest = z.infer<typeof RegisterRequestSchema>
 
-/** What the account screens offer on this server (D70, D71, D73). */
+/** What the account screens offer on this server (D76, D77, D79). */
 export const AuthOptionsSchema = z.object({
   /** Sign in with Google is configured. */
   google: z.boolean(),

@@ -1,5 +1,5 @@
 /**
- * The operator's command line (D73), against the database the environment configures (the same
+ * The operator's command line (D79), against the database the environment configures (the same
  * settings as `npm start`: DATABASE_URL, DATA_DIR, APP_SECRET, PUBLIC_URL, Google's):
  *
  *   npm run users -- list

@@ -77,7 +77,7 @@ export type Config = {
   driveSyncIntervalMs: number
   /** Reading scanned pages and images (OCR, OCR_LANGUAGES…); null: OCR=off (D74). */
   ocr: OcrConfig | null
-  /** How mail (password resets, email confirmations) leaves the server (D70). */
+  /** How mail (password resets, email confirmations) leaves the server (D76). */
   mail: MailConfig
   /** Who may create an account (SIGNUP, SIGNUP_DOMAINS). */
   signup: SignupConfig
@@ -130,7 +130,7 @@ export type GoogleConfig = {
   clientSecret: string
   /** PUBLIC_URL's origin + DRIVE_CALLBACK_PATH: what the Cloud console must list, exactly. */
   redirectUri: string
-  /** PUBLIC_URL's origin + GOOGLE_SIGN_IN_CALLBACK_PATH: Sign in with Google's redirect (D71). */
+  /** PUBLIC_URL's origin + GOOGLE_SIGN_IN_CALLBACK_PATH: Sign in with Google's redirect (D77). */
   signInRedirectUri: string
   /** OAuth2Client `endpoints`; the certs URL is where ID tokens' keys are fetched from. */
   endpoints: {

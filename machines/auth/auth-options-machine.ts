@@ -1,5 +1,5 @@
 /**
- * What the account screens offer on this server (D71, D73): read once, then `ready` with the
+ * What the account screens offer on this server (D77, D79): read once, then `ready` with the
  * options. Until they arrive, or when they cannot be read, the screens show only what always
  * works (the spec's form); the options only add (Google, 'Forgot password?').
  */

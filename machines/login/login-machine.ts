@@ -23,7 +23,7 @@ export type LoginDeps = {
 /**
  * product §8: a refused sign-in reads the same whatever the reason; 429 passes the server's wait
  * time on, and 403 its reason for an account that may not sign in although the password was
- * right (disabled by the operator, email not confirmed yet: D73, D70).
+ * right (disabled by the operator, email not confirmed yet: D79, D76).
  */
 export function loginErrorMessage(error: unknown): string {
   const status = statusOf(error)

@@ -1,5 +1,5 @@
 /**
- * Following an email confirmation link (D70): confirming starts at once with the token from the
+ * Following an email confirmation link (D76): confirming starts at once with the token from the
  * address, then confirmed (the view offers to sign in) or refused with the server's sentence.
  * The call is injected with provideConfirmEmailMachine(deps).
  */

@@ -1,5 +1,5 @@
 /**
- * 'Forgot password?' (D70): idle → sending → sent. The server answers the same for any email, so
+ * 'Forgot password?' (D76): idle → sending → sent. The server answers the same for any email, so
  * `sent` always says "if an account exists…"; a refusal (too many asks, mail off) goes back to
  * idle with the server's sentence. The call is injected with provideForgotPasswordMachine(deps).
  */

@@ -1,5 +1,5 @@
 /**
- * Setting a new password from a mailed link (D70): idle → submitting → done, where the view
+ * Setting a new password from a mailed link (D76): idle → submitting → done, where the view
  * sends the person to sign in. A link that does not work (used, expired, unknown: 400) ends in
  * `linkRefused` with the server's sentence and a way to ask again; any other failure returns to
  * idle with its sentence. The token comes from the page's address; the call is injected.

@@ -22,7 +22,7 @@ export type RegisterDeps = {
 
 /**
  * 429 passes the server's wait time on: "try again" would be wrong advice while the limit holds;
- * 403 (sign-up closed, or not open to this email's domain: D73) passes the server's reason on.
+ * 403 (sign-up closed, or not open to this email's domain: D79) passes the server's reason on.
  */
 export function registerErrorMessage(error: unknown): string {
   const status = statusOf(error)

@@ -1,5 +1,5 @@
 /**
- * "Your data" in Settings (D72): the account is read first (whether it has a password decides how
+ * "Your data" in Settings (D78): the account is read first (whether it has a password decides how
  * deletion is confirmed); then export ('account.export': the file is handed to `saveFile`) and
  * deletion ('account.delete' with the password or the email typed again: `deleted`, and the app
  * signs the person out to /login). A failure leaves `ready` with a sentence and nothing deleted.

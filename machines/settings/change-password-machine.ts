@@ -1,5 +1,5 @@
 /**
- * Changing the password in Settings (D75): idle → submitting → changed (with how many other
+ * Changing the password in Settings (D81): idle → submitting → changed (with how many other
  * sessions were signed out), or back to idle with the server's sentence (a wrong current
  * password, too many tries). 'password.edit' leaves `changed` for another change.
  */

@@ -1,5 +1,5 @@
 /**
- * Where the account is signed in (D75): loading → ready with the sessions; signing out one
+ * Where the account is signed in (D81): loading → ready with the sessions; signing out one
  * ('sessions.revoke') or every other ('sessions.revokeOthers') runs, then the list is read again.
  * A failed list can be tried again; a failed sign-out leaves the list with a sentence. The calls
  * are injected with provideSessionsMachine(deps).

@@ -1,5 +1,5 @@
 /**
- * Deleting an account (D72): the Google grant is revoked at Google first (a failure there is
+ * Deleting an account (D78): the Google grant is revoked at Google first (a failure there is
  * logged, the tokens go regardless, as on disconnect, D30), every sign-in ends on every
  * instance, then one transaction deletes the account's attempt counters and the account row,
  * whose foreign keys (all `on delete cascade`) take everything else with it: conversations,

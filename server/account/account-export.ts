@@ -1,5 +1,5 @@
 /**
- * "Export my data" (D72): the account, every conversation with its messages and the passages its
+ * "Export my data" (D78): the account, every conversation with its messages and the passages its
  * answers cited, the library's list and the Drive connection's address, as one JSON document.
  * Built from the domains' own repositories; no token, hash or file content is in it.
  */

@@ -1,4 +1,4 @@
-/** Settings' account calls (D72): the account card, export (a download), deletion. */
+/** Settings' account calls (D78): the account card, export (a download), deletion. */
 import { httpErrors } from '@fastify/sensible'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { accountEndpoints } from '#contracts/account.ts'

@@ -1,6 +1,6 @@
 /**
- * What acts on a whole account: Settings' account card, export and deletion (D72), and the
- * operator's commands (D73: list, disable, enable, delete, a reset link). It sits above every
+ * What acts on a whole account: Settings' account card, export and deletion (D78), and the
+ * operator's commands (D79: list, disable, enable, delete, a reset link). It sits above every
  * other domain because an account holds something in each of them.
  */
 import type { FastifyBaseLogger } from 'fastify'

@@ -1,5 +1,5 @@
 /**
- * The single-use links mailed to a person (D70): a password reset or an email confirmation.
+ * The single-use links mailed to a person (D76): a password reset or an email confirmation.
  * Only the token's sha-256 is stored; taking a token marks it used in the same statement, so two
  * requests racing with one link cannot both succeed.
  */

@@ -35,9 +35,9 @@ declare module 'fastify' {
     auth: AuthService
     /** The accounts table, for the domains above that act on whole accounts (deletion, the operator). */
     users: UsersRepository
-    /** Password reset and email confirmation links (D70). */
+    /** Password reset and email confirmation links (D76). */
     mailLinks: MailLinks
-    /** Sign in with Google's OIDC flow; null when GOOGLE_CLIENT_ID is unset (D71). */
+    /** Sign in with Google's OIDC flow; null when GOOGLE_CLIENT_ID is unset (D77). */
     googleSignIn: GoogleSignIn | null
     googleAccounts: GoogleAccounts
     /** onRequest (or preHandler) hook: 401 unless signed in; sets `request.user`. */

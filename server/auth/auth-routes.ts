@@ -25,7 +25,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ rateLimits: AuthRateLimits }> =
   const { register, login, logout, me, refreshToken, options } = authEndpoints
   const secure = app.config.secureCookies
   const limits = opts.rateLimits
-  // Sign-in counts failures only (D74): per address, per account and address, per account.
+  // Sign-in counts failures only (D80): per address, per account and address, per account.
   const loginFailures = [
     failureLimit(app, 'login', limits.loginPerIp, 'ip'),
     failureLimit(app, 'login', limits.loginPerAccountAndIp, 'account-ip'),

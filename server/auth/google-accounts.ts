@@ -1,5 +1,5 @@
 /**
- * Which account a Google identity signs into (D71): the one already linked to it; else the
+ * Which account a Google identity signs into (D77): the one already linked to it; else the
  * account with the same email, linked now, but only because Google says it verified that email;
  * else a new account without a password, if sign-up is open to that email. An unverified Google
  * email is never trusted, whatever it matches.

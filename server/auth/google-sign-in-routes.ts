@@ -1,5 +1,5 @@
 /**
- * Sign in with Google's two pages (D71): `GOOGLE_SIGN_IN_PATH` sends the browser to Google,
+ * Sign in with Google's two pages (D77): `GOOGLE_SIGN_IN_PATH` sends the browser to Google,
  * Google sends it back to `GOOGLE_SIGN_IN_CALLBACK_PATH`. Both are page loads, not fetches, so
  * every outcome is a redirect: to /dashboard, signed in, or to /login?google=<why not>, which
  * says it in words (contracts/auth.ts GOOGLE_SIGN_IN_MESSAGES).

@@ -1,5 +1,5 @@
 /**
- * Sign in with Google (D71): OpenID Connect with the Drive's OAuth client, asking only for
+ * Sign in with Google (D77): OpenID Connect with the Drive's OAuth client, asking only for
  * `openid email`. The flow's secrets (state, nonce, PKCE verifier) travel in one encrypted,
  * httpOnly cookie bound to the browser that started it, valid 10 minutes and cleared by the
  * callback, so a callback URL handed to someone else's browser does nothing (no login CSRF).

@@ -1,5 +1,5 @@
 /**
- * The calls behind the links we mail (D70): ask for a reset link, set a new password with one,
+ * The calls behind the links we mail (D76): ask for a reset link, set a new password with one,
  * confirm an email with one. Asking answers at once with the same `null` for any email; the
  * look-up and the mail run after the answer (mail-links.ts).
  */

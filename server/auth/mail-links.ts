@@ -1,5 +1,5 @@
 /**
- * What is done by a link in a mail (D70): a forgotten password is reset, a new account's email
+ * What is done by a link in a mail (D76): a forgotten password is reset, a new account's email
  * is confirmed. Each link carries 256 random bits, works once and for a short while, and is
  * stored only as its sha-256.
  *

@@ -1,9 +1,9 @@
 /**
- * Brute-force limits for the account calls (D34, D74). Counted by @fastify/rate-limit in the
+ * Brute-force limits for the account calls (D34, D80). Counted by @fastify/rate-limit in the
  * database (rate-limit-store.ts): shared by every app instance, and no flood of junk keys can
  * evict a victim's count.
  *
- * Sign-in counts failures only (D74, superseding D34's count of every attempt): per source
+ * Sign-in counts failures only (D80, superseding D34's count of every attempt): per source
  * address, per account *and* source address, and by a much higher ceiling per account from
  * anywhere. A stranger's wrong passwords use up their own address's allowance, not the owner's,
  * and a person who signs in twenty times a day is never locked out by their own successes.
@@ -88,7 +88,7 @@ export type FailureScope = 'ip' | 'account' | 'account-ip' | 'user'
 
 /**
  * Failed attempts only: `check` (a hook) refuses once the ceiling is reached without counting,
- * `recordFailure` counts one. Successes never count (D74).
+ * `recordFailure` counts one. Successes never count (D80).
  */
 export function failureLimit(app: FastifyInstance, name: string, limit: RateLimit, scope: FailureScope) {
   const limiter = app.createRateLimit({

@@ -1,5 +1,5 @@
 /**
- * What Settings does with sign-ins (D75): change the password (every other sign-in ends), list
+ * What Settings does with sign-ins (D81): change the password (every other sign-in ends), list
  * the account's sign-ins, end one, or every other. Each acts on the signed-in person only: a
  * session id of someone else's answers exactly as a missing one (404).
  */

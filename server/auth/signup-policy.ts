@@ -1,5 +1,5 @@
 /**
- * Who may create an account (SIGNUP, SIGNUP_DOMAINS; D73): everyone (the spec's behaviour), only
+ * Who may create an account (SIGNUP, SIGNUP_DOMAINS; D79): everyone (the spec's behaviour), only
  * addresses at the listed domains, or nobody (the operator creates accounts some other way, and
  * existing accounts still sign in). Sign-up and Sign in with Google ask the same question.
  */

@@ -33,7 +33,7 @@ export const users = pgTable(
     /** Null for an account made by Sign in with Google that never set a password. */
     passwordHash: text('password_hash'),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
-    /** Google's `sub` for the account linked to it by Sign in with Google (D71). */
+    /** Google's `sub` for the account linked to it by Sign in with Google (D77). */
     googleSubject: text('google_subject').unique(),
     /** Set by the operator (`npm run users -- disable`): no sign-in, every session ended. */
     disabledAt: timestamptz('disabled_at'),
@@ -65,7 +65,7 @@ export const refreshTokenFamilies = pgTable(
 )
 
 /**
- * Single-use links sent by mail (D70): a password reset or an email confirmation. Only the
+ * Single-use links sent by mail (D76): a password reset or an email confirmation. Only the
  * token's sha-256 is kept; it works once, before `expires_at`.
  */
 export const accountTokens = pgTable(
@@ -384,7 +384,7 @@ export const rateLimitCounters = pgTable(
     windowEndsAt: timestamptz('window_ends_at').notNull(),
     /**
      * sha-256 of the account (its lowercased email) a counter is about, when it is about one, so
-     * deleting the account deletes its counters too (D72); null for per-address counters.
+     * deleting the account deletes its counters too (D78); null for per-address counters.
      */
     subjectHash: text('subject_hash'),
   },

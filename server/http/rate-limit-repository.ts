@@ -15,7 +15,7 @@ const SUBJECT_MARK = '\u001fsubject='
 
 /**
  * The key of a counter about one account (its email, lowercased): the account's hash is stored
- * beside the counter, so deleting the account deletes its counters (D72).
+ * beside the counter, so deleting the account deletes its counters (D78).
  */
 export function accountScopedKey(key: string, account: string): string {
   return `${key}${SUBJECT_MARK}${account.trim().toLowerCase()}`

@@ -1,5 +1,5 @@
 /**
- * Mail leaves the server here, through nodemailer (D70): over SMTP_URL when it is set; outside
+ * Mail leaves the server here, through nodemailer (D76): over SMTP_URL when it is set; outside
  * production without it, each mail is written to the log instead (its link included, so a
  * developer can follow it); in production without it there is no mail, and what needs mail says
  * so (`available` is false). A mail is plain text plus a simple HTML version of the same words.

@@ -8,7 +8,7 @@ import type { DashboardSection } from '#machines/dashboard/dashboard-machine.ts'
 export const paths = {
   login: '/login',
   register: '/register',
-  /** Asks for a password reset link (D70). */
+  /** Asks for a password reset link (D76). */
   forgotPassword: '/forgot-password',
   /** Where the reset mail's link lands: `?token=…`. */
   resetPassword: '/reset-password',

@@ -17,13 +17,13 @@ import type { Endpoint, ErrorEnvelope } from '#contracts/endpoint.ts'
  * empty library. Chat and library tests override them.
  */
 export const server = setupServer(
-  // What the account screens offer (D71, D73): the spec's screens plus 'Forgot password?'.
+  // What the account screens offer (D77, D79): the spec's screens plus 'Forgot password?'.
   ok(authEndpoints.options, {
     success: true,
     data: { google: false, passwordReset: true, signup: 'open', emailVerification: false },
   }),
   ok(chatEndpoints.listConversations, { success: true, data: [] }),
-  // Settings reads the account and its sessions (D72, D75).
+  // Settings reads the account and its sessions (D78, D81).
   ok(accountEndpoints.account, {
     success: true,
     data: {

@@ -8,7 +8,7 @@ import { TextField } from '#src/components/ui/text-field.tsx'
 import { cardStyle, cardTitleStyle, hintStyle, rowStyle } from './settings-styles.ts'
 import { useAccountData } from './use-account-settings.ts'
 
-/** Export my data, delete my account (D72). Deletion asks for the password (or the email) first. */
+/** Export my data, delete my account (D78). Deletion asks for the password (or the email) first. */
 export function AccountDataCard() {
   const { account, failed, exporting, deleting, error, exportData, deleteAccount, retry } = useAccountData()
   const [confirming, setConfirming] = useState(false)

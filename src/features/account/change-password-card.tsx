@@ -8,7 +8,7 @@ import { useChangePassword } from './use-account-settings.ts'
 
 const empty: ChangePasswordRequest = { currentPassword: '', password: '', confirmPassword: '' }
 
-/** Change the password (D75): the current one first; every other session is signed out. */
+/** Change the password (D81): the current one first; every other session is signed out. */
 export function ChangePasswordCard() {
   const { busy, error, signedOut, change } = useChangePassword()
   const passwordField = usePasswordFields()

@@ -22,7 +22,7 @@ const itemStyle = css({
 const when = (iso: string) =>
   new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 
-/** Where the account is signed in (D75): sign out one, or every other. */
+/** Where the account is signed in (D81): sign out one, or every other. */
 export function SessionsCard() {
   const { loading, busy, failed, sessions, error, revoke, revokeOthers, retry } = useSessions()
   const others = sessions.filter((s) => !s.current).length

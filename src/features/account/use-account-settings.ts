@@ -1,5 +1,5 @@
 /**
- * Facades for Settings' account cards (D72, D75): each runs its machine with the account calls
+ * Facades for Settings' account cards (D78, D81): each runs its machine with the account calls
  * and hands the view what it reads and the intents it may call.
  */
 import { useActorRef, useSelector } from '@xstate/react'

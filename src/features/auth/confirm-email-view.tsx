@@ -4,7 +4,7 @@ import { loginNotices, paths } from '#src/lib/paths.ts'
 import { AuthLayout, formStyle, linkStyle } from './auth-layout.tsx'
 import { useConfirmEmail, useLinkToken } from './use-password-reset.ts'
 
-/** /confirm-email?token=… (D70): confirms at once; signing in afterwards works. */
+/** /confirm-email?token=… (D76): confirms at once; signing in afterwards works. */
 export function ConfirmEmailView() {
   const { busy, confirmed, error } = useConfirmEmail(useLinkToken())
   const footer = (

@@ -10,7 +10,7 @@ import { useForgotPassword } from './use-password-reset.ts'
 
 const empty: ForgotPasswordRequest = { email: '' }
 
-/** /forgot-password (D70): the answer is the same whether or not the email has an account. */
+/** /forgot-password (D76): the answer is the same whether or not the email has an account. */
 export function ForgotPasswordView() {
   const { busy, sentTo, error, send, again } = useForgotPassword()
   const { form, formProps } = useContractForm(ForgotPasswordRequestSchema, empty, ({ email }) => send(email))

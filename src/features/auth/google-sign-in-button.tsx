@@ -29,7 +29,7 @@ const dividerStyle = css({
   _after: { content: '""', flex: '1', borderTopWidth: '1px', borderColor: 'border' },
 })
 
-/** 'Sign in with Google' (D71): a page load through the server, which comes back signed in or to /login saying why not. */
+/** 'Sign in with Google' (D77): a page load through the server, which comes back signed in or to /login saying why not. */
 export function GoogleSignInButton() {
   return (
     <>

@@ -10,7 +10,7 @@ import { useLinkToken, useResetPassword } from './use-password-reset.ts'
 export const LINK_INCOMPLETE =
   'This reset link is incomplete. Open it again from the mail, or ask for a new one.'
 
-/** /reset-password?token=… (D70): the sign-up's password rules and texts; success goes to /login. */
+/** /reset-password?token=… (D76): the sign-up's password rules and texts; success goes to /login. */
 export function ResetPasswordView() {
   const token = useLinkToken()
   const { busy, linkRefused, error, reset } = useResetPassword()

@@ -1,4 +1,4 @@
-/** Facades for the mailed-link screens (D70): each runs its machine and hands the view what it reads. */
+/** Facades for the mailed-link screens (D76): each runs its machine and hands the view what it reads. */
 import { useActorRef, useSelector } from '@xstate/react'
 import { useMemo } from 'react'
 import { useLocation, useSearch } from 'wouter'

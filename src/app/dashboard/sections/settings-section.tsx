@@ -15,7 +15,7 @@ const groupTitleStyle = css({ fontSize: 'xl', fontWeight: 'semibold' })
 
 /**
  * product §2 Settings view: the Profile card as specified (the Display Name is typed but never
- * saved, so no save action is shown); then the account's own settings (D72, D75): the password
+ * saved, so no save action is shown); then the account's own settings (D78, D81): the password
  * and where it is signed in, and its data (export, delete).
  */
 export function SettingsSection() {
