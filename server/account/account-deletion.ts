@@ -4,7 +4,7 @@
  * instance, then one transaction deletes the account's attempt counters and the account row,
  * whose foreign keys (all `on delete cascade`) take everything else with it: conversations,
  * messages, documents, passages, vectors, uploads, jobs, sessions, links, the Drive connection.
- * tests/server/account/account-deletion.test.ts checks every table of the database afterwards.
+ * tests/server/account/account.test.ts checks every table of the database afterwards.
  */
 import { eq } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
