@@ -3,7 +3,7 @@ import { httpErrors } from '@fastify/sensible'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { accountEndpoints } from '#contracts/account.ts'
 import { clearSessionCookies } from '../auth/cookies.ts'
-import { type AuthRateLimits, failureLimit } from '../auth/rate-limits.ts'
+import { type AuthRateLimits, failureLimit, limitPerUser } from '../auth/rate-limits.ts'
 import { defineRoute } from '../http/define-route.ts'
 
 export const ACCOUNT_MESSAGES = {
@@ -25,6 +25,8 @@ export const accountRoutes: FastifyPluginAsyncZod<{ rateLimits: AuthRateLimits }
 
   defineRoute(app, exportAccount, {
     auth: 'user',
+    // It reads everything the account holds: a person asking again and again is refused a while.
+    preHandler: [limitPerUser(app, 'export', opts.rateLimits.exportPerUser)],
     async handler({ user, reply }) {
       const data = await app.account.export(user)
       const day = data.exportedAt.slice(0, 10)

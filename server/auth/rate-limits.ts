@@ -32,6 +32,8 @@ export type AuthRateLimits = {
   mailLinkPerIp: RateLimit
   /** Wrong current passwords (change password, delete the account), per account. */
   passwordCheckFailuresPerAccount: RateLimit
+  /** 'Export my data' (reads everything the account holds), per signed-in person. */
+  exportPerUser: RateLimit
 }
 
 const MINUTE = 60_000
@@ -46,6 +48,7 @@ export const DEFAULT_AUTH_RATE_LIMITS: AuthRateLimits = {
   forgotPasswordPerAccount: { max: 3, timeWindowMs: 60 * MINUTE },
   mailLinkPerIp: { max: 30, timeWindowMs: 15 * MINUTE },
   passwordCheckFailuresPerAccount: { max: 10, timeWindowMs: 15 * MINUTE },
+  exportPerUser: { max: 10, timeWindowMs: 60 * MINUTE },
 }
 
 /** An onRequest hook counting every request from one address: counted before the body is parsed. */
@@ -68,14 +71,26 @@ export function limitPerAccount(
   limit: RateLimit,
   options: { perSource: boolean },
 ) {
-  const check = app.createRateLimit({
-    max: limit.max,
-    timeWindow: limit.timeWindowMs,
-    keyGenerator: (request) =>
-      options.perSource
-        ? accountScopedKey(`${name}:account-ip:${sourceKey(request)}`, bodyEmail(request))
-        : accountScopedKey(`${name}:account`, bodyEmail(request)),
-  })
+  return everyAttemptLimit(app, limit, (request) =>
+    options.perSource
+      ? accountScopedKey(`${name}:account-ip:${sourceKey(request)}`, bodyEmail(request))
+      : accountScopedKey(`${name}:account`, bodyEmail(request)),
+  )
+}
+
+/** A preHandler hook counting every call of the signed-in person (after `auth: 'user'`). */
+export function limitPerUser(app: FastifyInstance, name: string, limit: RateLimit) {
+  return everyAttemptLimit(app, limit, (request) =>
+    accountScopedKey(`${name}:user`, request.user?.email ?? ''),
+  )
+}
+
+function everyAttemptLimit(
+  app: FastifyInstance,
+  limit: RateLimit,
+  keyGenerator: (request: FastifyRequest) => string,
+) {
+  const check = app.createRateLimit({ max: limit.max, timeWindow: limit.timeWindowMs, keyGenerator })
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const result = await check(request)
     if (result.isAllowed || !result.isExceeded) return

@@ -17,7 +17,10 @@ let app: App
 
 beforeAll(async () => {
   app = await buildTestApp({
-    rateLimits: { passwordCheckFailuresPerAccount: { max: 3, timeWindowMs: 900_000 } },
+    rateLimits: {
+      passwordCheckFailuresPerAccount: { max: 3, timeWindowMs: 900_000 },
+      exportPerUser: { max: 2, timeWindowMs: 3_600_000 },
+    },
   })
 })
 afterAll(async () => {
@@ -140,6 +143,20 @@ test('guessing the current password is limited per account', async () => {
     })
   for (let i = 0; i < 3; i++) expect((await guess()).statusCode).toBe(400)
   expect((await guess()).statusCode).toBe(429)
+})
+
+test('exporting is limited per person, whoever else exports', async () => {
+  const [one, two] = [uniqueEmail('export'), uniqueEmail('export')]
+  await register(app, one)
+  await register(app, two)
+  const cookieOne = await signInFrom(one, FIREFOX, '192.0.2.30')
+  const cookieTwo = await signInFrom(two, FIREFOX, '192.0.2.30')
+  const exportAs = (cookie: string) => call(app, accountEndpoints.exportAccount, { cookie })
+  for (let i = 0; i < 2; i++) expect((await exportAs(cookieOne)).statusCode).toBe(200)
+  const refused = await exportAs(cookieOne)
+  expect(refused.statusCode).toBe(429)
+  expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0)
+  expect((await exportAs(cookieTwo)).statusCode).toBe(200)
 })
 
 test('every Settings call needs a session', async () => {

@@ -29,6 +29,7 @@ export const UNLIMITED_AUTH: AuthRateLimits = {
   forgotPasswordPerAccount: NO_LIMIT,
   mailLinkPerIp: NO_LIMIT,
   passwordCheckFailuresPerAccount: NO_LIMIT,
+  exportPerUser: NO_LIMIT,
 }
 
 export type TestAppOverrides = BuildAppOptions & { env?: Record<string, string> }
