@@ -7,7 +7,8 @@ import { expect, type Page, test } from '@playwright/test'
 import { snap } from './screens.ts'
 import { signUpAndIn, uniqueEmail } from './session.ts'
 
-const DASHBOARD_CHUNK = '**/assets/dashboard-view-*.js'
+// The dashboard's file: it holds the mailed-link pages too (src/app/on-demand-pages.ts).
+const DASHBOARD_CHUNK = '**/assets/on-demand-pages-*.js'
 
 const SECTIONS = [
   ['/dashboard/chat', 'Chat with Docs'],
