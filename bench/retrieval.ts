@@ -16,13 +16,12 @@ import { eq, sql } from 'drizzle-orm'
 import { PASSAGES_PER_ANSWER } from '../server/assistant/assistant.ts'
 import { createRetriever } from '../server/assistant/retrieval.ts'
 import { loadConfig } from '../server/config.ts'
+import type { Db } from '../server/db/database.ts'
 import { openDatabase } from '../server/db/database.ts'
 import { users } from '../server/db/schema.ts'
 import type { Chunk } from '../server/documents/chunker.ts'
-import {
-  createDocumentsRepository,
-  refreshChunkStatistics,
-} from '../server/documents/documents-repository.ts'
+import { createDocumentWriter } from '../server/documents/document-writer.ts'
+import { refreshChunkStatistics } from '../server/documents/documents-repository.ts'
 import { createCorpus, FUNCTION_WORDS, insertBenchUsers, percentile } from './corpus.ts'
 
 const QUESTIONS = Number(process.argv[2] ?? 300)
@@ -39,12 +38,8 @@ const { random, pick } = corpus
 const WORDS = corpus.words
 const paragraph = () => corpus.paragraph(CHUNK_CHARS)
 
-async function indexUser(
-  db: Parameters<typeof createDocumentsRepository>[0],
-  userId: string,
-  chunks: number,
-) {
-  const documents = createDocumentsRepository(db)
+async function indexUser(db: Db, userId: string, chunks: number) {
+  const writer = createDocumentWriter({ db })
   const samples: string[] = []
   for (let d = 0; d < chunks / CHUNKS_PER_DOCUMENT; d++) {
     const batch: Chunk[] = Array.from({ length: CHUNKS_PER_DOCUMENT }, (_, ordinal) => ({
@@ -54,8 +49,8 @@ async function indexUser(
       heading: ordinal % 20 === 0 ? `${pick(WORDS)} ${pick(WORDS)}` : null,
     }))
     samples.push(pick(batch).text, pick(batch).text)
-    await documents.replace(
-      {
+    await writer.write({
+      document: {
         userId,
         source: 'bench',
         externalId: `doc-${d}`,
@@ -65,8 +60,8 @@ async function indexUser(
         version: '1',
         modifiedTime: null,
       },
-      batch,
-    )
+      chunks: batch,
+    })
   }
   return samples
 }

@@ -66,7 +66,7 @@ export type BuildAppOptions = {
   /** Per-timeout overrides of DEFAULT_SERVER_TIMEOUTS (D32); tests use short ones. */
   timeouts?: Partial<ServerTimeouts>
   /** The background job worker's lease and polling (tests shorten them). */
-  jobs?: { leaseMs?: number; pollMs?: number; concurrency?: number }
+  jobs?: { leaseMs?: number; pollMs?: number; concurrency?: number; perPerson?: number }
   /** How long the Drive ingest call waits for the files it queued (default 25 s). */
   ingestWaitMs?: number
   /** How long a streamed answer may stay silent before a keep-alive comment (tests shorten it). */

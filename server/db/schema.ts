@@ -15,6 +15,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   unique,
@@ -269,6 +270,24 @@ export const retrievalTerms = pgTable(
     documentCount: integer('document_count').notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.lexeme] })],
+)
+
+/**
+ * The lexemes of a document whose write or removal spans several transactions (D91): those an
+ * earlier part already counted in `retrieval_terms.document_count` (direction 1) or took out of it
+ * (direction -1), so that each lexeme of the document counts once. Emptied when the last part is
+ * done; goes with its document.
+ */
+export const indexingLexemes = pgTable(
+  'indexing_lexemes',
+  {
+    documentId: uuid('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    lexeme: text('lexeme').notNull(),
+    direction: smallint('direction').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.documentId, t.lexeme] })],
 )
 
 /** BM25's collection totals, per user: chunks, documents and words (for the average lengths). */

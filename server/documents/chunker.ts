@@ -20,21 +20,30 @@ export type Chunk = { ordinal: number; text: string; page: number | null; headin
 
 const HEADING = /^#{1,6}\s+(.+?)\s*#*\s*$/
 
-export type ChunkOptions = { /** Read `# …` lines outside code fences as headings. */ markdown: boolean }
+export type ChunkOptions = {
+  /** Read `# …` lines outside code fences as headings. */
+  markdown: boolean
+  /** Stop after this many passages (a bounded document needs no more: document-bounds.ts). */
+  limit?: number
+}
 
 export function chunkDocument(sections: Section[], options: ChunkOptions = { markdown: false }): Chunk[] {
   const chunks: Chunk[] = []
+  const limit = options.limit ?? Number.POSITIVE_INFINITY
   let heading: string | null = null
   for (const section of sections) {
+    if (chunks.length >= limit) break
     let buffer = ''
     let bufferHeading = heading
     const flush = () => {
       const text = buffer.trim()
-      if (text) chunks.push({ ordinal: chunks.length, text, page: section.page, heading: bufferHeading })
+      if (text && chunks.length < limit)
+        chunks.push({ ordinal: chunks.length, text, page: section.page, heading: bufferHeading })
       buffer = ''
       bufferHeading = heading
     }
     for (const paragraph of section.paragraphs ?? paragraphsOf(section.text, options.markdown)) {
+      if (chunks.length >= limit) break
       if (paragraph.heading !== null) {
         // A heading starts a new passage so the passage and its heading belong together.
         flush()

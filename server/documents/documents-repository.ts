@@ -1,24 +1,11 @@
 /**
- * A user's documents and their chunks: replace a document's chunks atomically (with the BM25 term
- * statistics they feed), remove a document, and the BM25 search retrieval runs (see `search`).
+ * The BM25 search retrieval runs over a user's passages (see `search`), from the term statistics
+ * kept as documents are written (passage-writes.ts).
  */
-import { and, eq, sql } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
 import { queryRows } from '../db/query-rows.ts'
-import { documentChunks, documents } from '../db/schema.ts'
-import type { Chunk } from './chunker.ts'
 import type { Passage } from './passages.ts'
-
-/** Where a document comes from, plus its id there: (userId, source, externalId) names it. */
-export type DocumentKey = { userId: string; source: string; externalId: string }
-
-export type DocumentInput = DocumentKey & {
-  name: string
-  mimeType: string
-  link: string | null
-  version: string | null
-  modifiedTime: Date | null
-}
 
 export type DocumentsRepository = ReturnType<typeof createDocumentsRepository>
 
@@ -70,9 +57,6 @@ export const DOCUMENT_WEIGHT = 2
  * bench/quality.ts from 0.76 to 0.80 nDCG@10.
  */
 export const NAME_WEIGHT = 1
-/** Rows per INSERT: well under PostgreSQL's 65,535 bind parameters at 7 per row. */
-const CHUNK_INSERT_BATCH = 500
-
 /** A ranked passage as the search queries select it (snake_case columns). */
 export type PassageRow = {
   chunk_id: string
@@ -107,11 +91,6 @@ type TermRow = {
   total_tokens: number | null
 }
 
-/** BM25's length: whitespace-separated words, the heading's included (as migration 0004 counts). */
-export function tokenCount(heading: string | null, text: string): number {
-  return `${heading ?? ''} ${text}`.split(/\s+/).filter(Boolean).length
-}
-
 /** Lucene's BM25 idf: never negative, even for a word in every chunk. */
 function idf(total: number, holding: number): number {
   return Math.log(1 + (total - holding + 0.5) / (holding + 0.5))
@@ -120,8 +99,8 @@ function idf(total: number, holding: number): number {
 /**
  * Kept for the ingest's call: PGlite has no autovacuum, so after a batch of writes the planner's
  * statistics are refreshed when more than 10 % of the chunks (and at least 1,000) changed since
- * the last ANALYZE. The ranking itself no longer reads them (its term counts are exact, kept by
- * `replace`); the query planner still does.
+ * the last ANALYZE. The ranking itself no longer reads them (its term counts are exact, kept as
+ * passages are written); the query planner still does.
  */
 export async function refreshChunkStatistics(db: Db): Promise<boolean> {
   // This session's counts reach the statistics views only once flushed (PostgreSQL >= 15 flushes
@@ -193,7 +172,7 @@ export function createDocumentsRepository(db: Db) {
   /**
    * The question's lexemes (stemmed, stopwords gone, in the order they occur, at most
    * MAX_QUERY_TERMS) with how many of the user's chunks and documents hold each, and the user's
-   * totals: one small query on the term statistics `replace` keeps.
+   * totals: one small query on the term statistics kept as documents are written (passage-writes.ts).
    */
   async function questionTerms(userId: string, question: string) {
     const rows = await queryRows<TermRow>(
@@ -221,127 +200,7 @@ export function createDocumentsRepository(db: Db) {
     }
   }
 
-  /**
-   * Takes this document's chunks out of the user's term statistics (before they are deleted);
-   * returns how many chunks and words it had.
-   */
-  async function forgetStatistics(tx: Db, userId: string, documentId: string) {
-    await tx.execute(sql`
-      with old as (
-        select t.lexeme, count(*)::int as n
-        from document_chunks c, unnest(c.tsv) as t
-        where c.document_id = ${documentId}
-        group by t.lexeme
-      )
-      update retrieval_terms r set chunk_count = r.chunk_count - old.n, document_count = r.document_count - 1
-      from old where r.user_id = ${userId} and r.lexeme = old.lexeme`)
-    await tx.execute(sql`delete from retrieval_terms where user_id = ${userId} and chunk_count <= 0`)
-    const rows = await queryRows<{ chunks: number; tokens: number }>(
-      tx,
-      sql`
-      select count(*)::int as chunks, coalesce(sum(token_count), 0)::float8 as tokens
-      from document_chunks where document_id = ${documentId}`,
-    )
-    return { chunks: Number(rows[0]?.chunks ?? 0), tokens: Number(rows[0]?.tokens ?? 0) }
-  }
-
-  /**
-   * One writer of a user's statistics at a time (until the transaction ends): two documents of
-   * one user re-indexed at once would otherwise lock the same lexemes' rows in different orders.
-   */
-  async function lockStatistics(tx: Db, userId: string) {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('retrieval_terms'), hashtext(${userId}))`)
-  }
-
-  async function addTotals(tx: Db, userId: string, chunks: number, documents: number, tokens: number) {
-    await tx.execute(sql`
-      insert into retrieval_totals (user_id, chunk_count, document_count, token_count)
-      values (${userId}, ${chunks}, ${documents}, ${tokens})
-      on conflict (user_id) do update set
-        chunk_count = retrieval_totals.chunk_count + excluded.chunk_count,
-        document_count = retrieval_totals.document_count + excluded.document_count,
-        token_count = retrieval_totals.token_count + excluded.token_count`)
-  }
-
   return {
-    /**
-     * Upserts the document and swaps its chunks for `chunks` in one transaction, with the user's
-     * BM25 statistics (per-lexeme chunk and document counts, totals): a concurrent search sees the
-     * previous version or this one, never a mix, and a failure keeps the previous.
-     */
-    async replace(input: DocumentInput, chunks: Chunk[]): Promise<{ documentId: string }> {
-      return db.transaction(async (tx) => {
-        const { userId, source, externalId, ...fields } = input
-        await lockStatistics(tx, userId)
-        const lengths = chunks.map((c) => tokenCount(c.heading, c.text))
-        const total = lengths.reduce((a, b) => a + b, 0)
-        const [document] = await tx
-          .insert(documents)
-          .values({ userId, source, externalId, ...fields, tokenCount: total })
-          .onConflictDoUpdate({
-            target: [documents.userId, documents.source, documents.externalId],
-            set: { ...fields, tokenCount: total, updatedAt: sql`now()` },
-          })
-          // xmax is 0 on a freshly inserted row version (PostgreSQL 15 and 18 alike).
-          .returning({ id: documents.id, inserted: sql<boolean>`xmax = 0` })
-        if (!document) throw new Error('Upserting a document returned no row')
-        const old = document.inserted
-          ? { chunks: 0, tokens: 0 }
-          : await forgetStatistics(tx, userId, document.id)
-        if (!document.inserted)
-          await tx.delete(documentChunks).where(eq(documentChunks.documentId, document.id))
-        for (let i = 0; i < chunks.length; i += CHUNK_INSERT_BATCH) {
-          await tx.insert(documentChunks).values(
-            chunks.slice(i, i + CHUNK_INSERT_BATCH).map((c, j) => ({
-              documentId: document.id,
-              userId,
-              ordinal: c.ordinal,
-              page: c.page,
-              heading: c.heading,
-              text: c.text,
-              tokenCount: lengths[i + j] ?? 0,
-            })),
-          )
-        }
-        if (chunks.length > 0)
-          await tx.execute(sql`
-            insert into retrieval_terms (user_id, lexeme, chunk_count, document_count)
-            select ${userId}, t.lexeme, count(*)::int, 1
-            from document_chunks c, unnest(c.tsv) as t
-            where c.document_id = ${document.id}
-            group by t.lexeme
-            order by t.lexeme
-            on conflict (user_id, lexeme) do update set
-              chunk_count = retrieval_terms.chunk_count + excluded.chunk_count,
-              document_count = retrieval_terms.document_count + 1`)
-        await addTotals(tx, userId, chunks.length - old.chunks, document.inserted ? 1 : 0, total - old.tokens)
-        return { documentId: document.id }
-      })
-    },
-
-    /** Deletes the document and (by cascade) its chunks, and its statistics; false when there was none. */
-    async remove(key: DocumentKey): Promise<boolean> {
-      return db.transaction(async (tx) => {
-        const [document] = await tx
-          .select({ id: documents.id })
-          .from(documents)
-          .where(
-            and(
-              eq(documents.userId, key.userId),
-              eq(documents.source, key.source),
-              eq(documents.externalId, key.externalId),
-            ),
-          )
-          .for('update')
-        if (!document) return false
-        await lockStatistics(tx, key.userId)
-        const old = await forgetStatistics(tx, key.userId, document.id)
-        await tx.delete(documents).where(eq(documents.id, document.id))
-        await addTotals(tx, key.userId, -old.chunks, -1, -old.tokens)
-        return true
-      })
-    },
-
     /**
      * The user's `limit` best passages for a question by BM25, with document-level evidence, in
      * two statements (PGlite runs one query at a time, so round trips are what costs).

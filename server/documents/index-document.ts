@@ -1,11 +1,25 @@
 /**
- * Makes a document searchable: chunk it, then store it with its chunks, replacing any earlier
- * version of the same (user, source, external id) in one transaction. Any source can use it: the
- * Drive ingest, an upload, a test.
+ * Makes a document searchable: its passages within the bounds (document-bounds.ts), stored with
+ * the document writer, replacing any earlier version of the same (user, source, external id).
+ * Any source can use it: a test, a benchmark, or a job through `app.writer`.
  */
+
+import { eq } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
-import { chunkDocument, type Section } from './chunker.ts'
-import { createDocumentsRepository, type DocumentKey } from './documents-repository.ts'
+import { documents } from '../db/schema.ts'
+import type { Section } from './chunker.ts'
+import { boundedPassages } from './document-bounds.ts'
+import type { ReadDocument } from './document-reader.ts'
+import { createDocumentWriter, type DocumentWriter } from './document-writer.ts'
+import type { LibraryRow } from './library-repository.ts'
+import {
+  addTotals,
+  type DocumentKey,
+  dropEmptiedTerms,
+  findDocumentId,
+  lockStatistics,
+  removePassages,
+} from './passage-writes.ts'
 
 export type IndexDocumentInput = DocumentKey & {
   name: string
@@ -26,19 +40,76 @@ export function hasMarkdownHeadings(mimeType: string, name: string): boolean {
   return MARKDOWN_TYPES.has(mimeType) || (mimeType === 'text/plain' && /\.(md|markdown)$/i.test(name))
 }
 
-export type IndexedDocument = { documentId: string; chunkCount: number }
+export type IndexedDocument = { documentId: string; chunkCount: number; cut: string | null }
 
-export async function indexDocument(db: Db, input: IndexDocumentInput): Promise<IndexedDocument> {
+export async function indexDocument(
+  db: Db,
+  input: IndexDocumentInput,
+  writer: DocumentWriter = createDocumentWriter({ db }),
+): Promise<IndexedDocument> {
   const { sections, link, version, modifiedTime, ...rest } = input
-  const chunks = chunkDocument(sections, { markdown: hasMarkdownHeadings(input.mimeType, input.name) })
-  const { documentId } = await createDocumentsRepository(db).replace(
-    { ...rest, link: link ?? null, version: version ?? null, modifiedTime: modifiedTime ?? null },
+  const { chunks, cut } = boundedPassages(sections, {
+    markdown: hasMarkdownHeadings(input.mimeType, input.name),
+  })
+  const written = await writer.write({
+    document: { ...rest, link: link ?? null, version: version ?? null, modifiedTime: modifiedTime ?? null },
     chunks,
-  )
-  return { documentId, chunkCount: chunks.length }
+  })
+  if (!written) throw new Error('A document without a library row was not written')
+  return { ...written, cut }
 }
 
-/** Forgets a document and its chunks (answers already given keep their source snapshots). */
+/**
+ * The document of a library row, as read: written with the row's name and type, and
+ * the row marked ready in the same transaction (with its pages, passages, OCR'd pages and what
+ * was left unread or cut);
+ * null when the row left the library while the file was read.
+ */
+export async function indexLibraryDocument(
+  writer: DocumentWriter,
+  row: LibraryRow,
+  read: ReadDocument,
+  fields: { link: string | null; version: string | null },
+): Promise<IndexedDocument | null> {
+  const { chunks, cut, pages } = boundedPassages(read.sections, {
+    markdown: hasMarkdownHeadings(row.mimeType, row.name),
+  })
+  // What the reader left unread (OCR's limits) and what the bounds cut, when both.
+  const reason = [read.note, cut].filter((r) => r !== null).join('; ') || null
+  const written = await writer.write({
+    document: {
+      userId: row.userId,
+      source: row.source,
+      externalId: row.externalId,
+      name: row.name,
+      mimeType: row.mimeType,
+      modifiedTime: row.modifiedTime,
+      ...fields,
+    },
+    chunks,
+    library: { id: row.id, pages: read.pages === null ? null : pages, ocrPages: read.ocrPages, reason },
+  })
+  return written && { ...written, cut }
+}
+
+/**
+ * Forgets a document and its passages in one transaction, with their statistics (answers already
+ * given keep their source snapshots); false when there was none. A large document is shrunk
+ * first (DocumentWriter.shrink), which keeps that transaction short.
+ */
 export async function removeDocument(db: Db, key: DocumentKey): Promise<boolean> {
-  return createDocumentsRepository(db).remove(key)
+  return db.transaction(async (tx) => {
+    const documentId = await findDocumentId(tx, key, { lock: true })
+    if (!documentId) return false
+    await lockStatistics(tx, [key.userId])
+    const removed = await removePassages(tx, [documentId])
+    await dropEmptiedTerms(tx, removed.emptied)
+    await tx.delete(documents).where(eq(documents.id, documentId))
+    const amount = removed.byUser.get(key.userId) ?? { chunks: 0, tokens: 0 }
+    await addTotals(
+      tx,
+      new Map([[key.userId, { chunks: -amount.chunks, documents: -1, tokens: -amount.tokens }]]),
+    )
+    return true
+  })
 }

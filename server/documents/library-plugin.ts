@@ -1,11 +1,14 @@
 /**
  * The document library: its calls (document-routes.ts), `app.library` (library-service.ts), the
- * reader of PDF, Word, spreadsheet, slide and web files and OCR every ingest job shares (`app.reader`: one child process, stopped when the
- * app closes), and the 'upload-file' job handler.
+ * reader of PDF, Word, spreadsheet, slide and web files and OCR every ingest job shares
+ * (`app.reader`: child processes, stopped when the app closes), the writer every job's document
+ * goes into the index through (`app.writer`), and the 'upload-file' job handler.
  */
 import fp from 'fastify-plugin'
 import { createDocumentReader, type DocumentReader } from './document-reader.ts'
 import { documentRoutes } from './document-routes.ts'
+import { createDocumentWriter, type DocumentWriter } from './document-writer.ts'
+import { startReadings } from './library-repository.ts'
 import { createLibraryService, type LibraryService } from './library-service.ts'
 import { UPLOAD_FILE_JOB } from './sources.ts'
 import { ingestUploadFile } from './upload.ts'
@@ -14,6 +17,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     library: LibraryService
     reader: DocumentReader
+    writer: DocumentWriter
   }
 }
 
@@ -27,8 +31,13 @@ export const libraryPlugin = fp<{ now: () => Date }>(
     })
     app.addHook('onClose', () => reader.close())
     app.decorate('reader', reader)
-    app.jobs.handle(UPLOAD_FILE_JOB, (job) => ingestUploadFile(job, { db: app.db, reader }))
-    app.decorate('library', createLibraryService({ db: app.db, jobs: app.jobs, now }))
+    const writer = createDocumentWriter({ db: app.db, coming: () => app.jobs.active })
+    app.decorate('writer', writer)
+    const startReading = startReadings(app.db)
+    app.jobs.handle(UPLOAD_FILE_JOB, (job) =>
+      ingestUploadFile(job, { db: app.db, reader, writer, startReading }),
+    )
+    app.decorate('library', createLibraryService({ db: app.db, jobs: app.jobs, writer, now }))
     await app.register(documentRoutes)
   },
   { name: 'library', dependencies: ['database', 'request-guards', 'authentication', 'jobs'] },

@@ -4,6 +4,7 @@
  * scoped to its owner: another user's id finds nothing.
  */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import { coalesced } from '../db/coalesced.ts'
 import type { Db } from '../db/database.ts'
 import { queryRows } from '../db/query-rows.ts'
 import {
@@ -194,47 +195,33 @@ export function createLibraryRepository(db: Db) {
         .where(eq(libraryDocuments.id, id))
     },
 
-    /**
-     * Marks the user's row `processing` and answers it, in one statement; null when it is gone,
-     * excluded or another user's (the job then has nothing to do).
-     */
-    async startReading(userId: string, id: string): Promise<LibraryRow | null> {
-      const [row] = await db
-        .update(libraryDocuments)
-        .set({ status: 'processing', reason: null, updatedAt: sql`now()` })
-        .where(
-          and(
-            eq(libraryDocuments.id, id),
-            eq(libraryDocuments.userId, userId),
-            eq(libraryDocuments.excluded, false),
-          ),
-        )
-        .returning()
-      return row ?? null
-    },
-
-    /** Marks a row read (`ready`) unless it was deleted or excluded meanwhile: false then. */
-    /**
-     * Marks the row ready with what was read; `reason` is then what was left unread (a limit
-     * reached), or null.
-     */
-    async finishReading(
-      id: string,
-      fields: { pages: number | null; chunks: number; ocrPages?: number[] | null; reason?: string | null },
-    ): Promise<boolean> {
-      const rows = await db
-        .update(libraryDocuments)
-        .set({ status: 'ready', reason: null, ocrPages: null, ...fields, updatedAt: sql`now()` })
-        .where(and(eq(libraryDocuments.id, id), eq(libraryDocuments.excluded, false)))
-        .returning({ id: libraryDocuments.id })
-      return rows.length > 0
-    },
-
     async remove(ids: readonly string[]): Promise<void> {
       if (ids.length === 0) return
       await db.delete(libraryDocuments).where(inArray(libraryDocuments.id, [...ids]))
     },
   }
+}
+
+/**
+ * Marks a row `processing` and answers it; null when it is gone, excluded or not this user's (the
+ * job then has nothing to do). Jobs that start together are marked by one statement.
+ */
+export function startReadings(db: Db): (job: { userId: string; id: string }) => Promise<LibraryRow | null> {
+  return coalesced(async (starts: { userId: string; id: string }[]) => {
+    const rows = await db
+      .update(libraryDocuments)
+      .set({ status: 'processing', reason: null, updatedAt: sql`now()` })
+      .where(
+        and(
+          sql`(${libraryDocuments.id}, ${libraryDocuments.userId}) in (
+            select * from unnest(${sql.param(starts.map((s) => s.id))}::uuid[], ${sql.param(starts.map((s) => s.userId))}::uuid[]))`,
+          eq(libraryDocuments.excluded, false),
+        ),
+      )
+      .returning()
+    const byId = new Map(rows.map((r) => [r.id, r]))
+    return starts.map((s) => byId.get(s.id) ?? null)
+  })
 }
 
 /** Rows per upsert statement when a sync records many files at once. */

@@ -16,6 +16,7 @@ import {
   libraryDocuments,
 } from '../db/schema.ts'
 import { enqueueJob, type JobQueue } from '../jobs/job-queue.ts'
+import type { DocumentWriter } from './document-writer.ts'
 import { removeDocument } from './index-document.ts'
 import { createLibraryRepository, type LibraryRow } from './library-repository.ts'
 import { DRIVE_FILE_JOB, DRIVE_SOURCE, UPLOAD_FILE_JOB, UPLOAD_SOURCE } from './sources.ts'
@@ -65,7 +66,17 @@ export function starterQuestion({ heading, name }: { heading: string; name: stri
 
 export type LibraryService = ReturnType<typeof createLibraryService>
 
-export function createLibraryService({ db, jobs: queue, now }: { db: Db; jobs: JobQueue; now: () => Date }) {
+export function createLibraryService({
+  db,
+  jobs: queue,
+  writer,
+  now,
+}: {
+  db: Db
+  jobs: JobQueue
+  writer: DocumentWriter
+  now: () => Date
+}) {
   const repository = createLibraryRepository(db)
 
   async function ownConversation(userId: string, conversationId: string): Promise<void> {
@@ -180,14 +191,17 @@ export function createLibraryService({ db, jobs: queue, now }: { db: Db; jobs: J
     },
 
     /**
-     * Removes the document's passages and its queued reading, in one transaction. A Drive file's
-     * row stays, marked excluded, so the next sync does not bring it back.
+     * Removes the document's passages and its queued reading, in one transaction (a large
+     * document's passages go part by part before it, so that transaction stays short). A Drive
+     * file's row stays, marked excluded, so the next sync does not bring it back.
      */
     async remove(userId: string, id: string): Promise<void> {
       const row = await owned(userId, id)
+      const key = { userId, source: row.source, externalId: row.externalId }
+      await writer.shrink(key)
+      // The library row before the document, the order the writer locks them in.
       await db.transaction(async (tx) => {
         await tx.delete(jobs).where(and(eq(jobs.key, jobKey(row)), eq(jobs.userId, userId)))
-        await removeDocument(tx, { userId, source: row.source, externalId: row.externalId })
         if (row.source === DRIVE_SOURCE) {
           await tx
             .update(libraryDocuments)
@@ -203,6 +217,7 @@ export function createLibraryService({ db, jobs: queue, now }: { db: Db; jobs: J
         } else {
           await tx.delete(libraryDocuments).where(eq(libraryDocuments.id, row.id))
         }
+        await removeDocument(tx, key)
       })
     },
 

@@ -7,7 +7,7 @@
  * long time or a lot of memory, so it stays out of the server's process, in one the reader can
  * stop, and whose running out of memory ends only itself (document-reader.ts).
  */
-import { createIsomorphicCanvasFactory, extractText, getDocumentProxy } from 'unpdf'
+import { createIsomorphicCanvasFactory, getDocumentProxy } from 'unpdf'
 import type { Section } from './chunker.ts'
 import { docxSection, isOutOfMemory } from './docx-text.ts'
 import { htmlSection } from './html-text.ts'
@@ -20,7 +20,14 @@ import { decodeText } from './text-decoding.ts'
 /** What the reader reads: `workbook` is .xlsx, .ods, .xls; `csv` a CSV file's bytes. */
 export type ReaderKind = 'pdf' | 'docx' | 'workbook' | 'csv' | 'pptx' | 'html' | 'image'
 /** `ocr`: null when OCR is off (OCR=off): scanned pages and images are then not read. */
-export type ReaderJob = { id: number; kind: ReaderKind; bytes: Uint8Array; ocr: OcrOptions | null }
+/** `maxChars`: the most text the document may give (document-bounds.ts); a PDF is read one character past it. */
+export type ReaderJob = {
+  id: number
+  kind: ReaderKind
+  bytes: Uint8Array
+  ocr: OcrOptions | null
+  maxChars: number
+}
 /** An outline entry: its title and the 1-based page it opens, in the outline's reading order. */
 export type PdfOutlineEntry = { title: string; page: number }
 /**
@@ -91,6 +98,35 @@ async function outlineOf(pdf: Pdf): Promise<PdfOutlineEntry[]> {
     return []
   }
   return out
+}
+
+/**
+ * Each page's text as unpdf's extractText joins it (an item's string, a line break where it ends
+ * a line), page after page, until one character past `maxChars`: a PDF can pack megabytes of
+ * tiny text into one compressed page, and pdf.js would spend many seconds on all of it. The page
+ * that crosses the limit is read only that far: its text stream is cancelled there (without
+ * that, pdf.js's paused task kept destroying the document waiting forever).
+ */
+async function pageTexts(pdf: Pdf, maxChars: number): Promise<string[]> {
+  const pages: string[] = []
+  let total = 0
+  for (let number = 1; number <= pdf.numPages && total <= maxChars; number++) {
+    const reader = (await pdf.getPage(number)).streamTextContent().getReader()
+    let text = ''
+    let done = false
+    while (!done && total + text.length <= maxChars) {
+      const chunk = await reader.read()
+      done = chunk.done
+      if (chunk.value)
+        for (const item of chunk.value.items) if ('str' in item) text += item.str + (item.hasEOL ? '\n' : '')
+    }
+    // Stopped early: pdf.js's task is cancelled, or destroying the document would wait for it forever.
+    if (!done) await reader.cancel(new Error('the document holds more text than is read'))
+    text = text.slice(0, maxChars + 1 - total)
+    pages.push(text)
+    total += text.length
+  }
+  return pages
 }
 
 /**
@@ -174,11 +210,16 @@ async function readScannedPages(
   return { read, note }
 }
 
-async function readPdf(id: number, bytes: Uint8Array, ocr: OcrOptions | null): Promise<ReaderResult> {
+async function readPdf(
+  id: number,
+  bytes: Uint8Array,
+  ocr: OcrOptions | null,
+  maxChars: number,
+): Promise<ReaderResult> {
   try {
     const pdf = await getDocumentProxy(bytes, { stopAtErrors: true, verbosity: 0 })
     try {
-      const { text } = await extractText(pdf, { mergePages: false })
+      const text = await pageTexts(pdf, maxChars)
       const outline = await outlineOf(pdf)
       if (!ocr) {
         const scanned = text.filter((page) => page.trim() === '').length
@@ -192,7 +233,7 @@ async function readPdf(id: number, bytes: Uint8Array, ocr: OcrOptions | null): P
       const { read, note } = await readScannedPages(id, pdf, text, ocr)
       return { id, ok: true, kind: 'pdf', pages: text, outline, ocrPages: read, note }
     } finally {
-      await pdf.cleanup()
+      await pdf.loadingTask.destroy()
     }
   } catch (error) {
     return { id, ok: false, error: reason(error) }
@@ -269,7 +310,9 @@ process.on('message', async (job: ReaderJob) => {
   const { id, kind, bytes: sent } = job
   // A Buffer sent by the server arrives as a Buffer; pdf.js wants a plain Uint8Array (same memory).
   const bytes = new Uint8Array(sent.buffer, sent.byteOffset, sent.byteLength)
-  process.send?.(kind === 'pdf' ? await readPdf(id, bytes, job.ocr) : await readSections(job, bytes))
+  process.send?.(
+    kind === 'pdf' ? await readPdf(id, bytes, job.ocr, job.maxChars) : await readSections(job, bytes),
+  )
 })
 // A promise a library dropped (tesseract.js posting to a worker just terminated) fails nothing:
 // the file being read has its own outcome; the next file must not find the process gone.

@@ -12,8 +12,9 @@ import type { Db } from '../db/database.ts'
 import { libraryUploads } from '../db/schema.ts'
 import { enqueueJob, type JobOutcome } from '../jobs/job-queue.ts'
 import type { DocumentReader, ReadDocument } from './document-reader.ts'
-import { indexDocument, removeDocument } from './index-document.ts'
-import { createLibraryRepository, upsertLibraryFile } from './library-repository.ts'
+import type { DocumentWriter } from './document-writer.ts'
+import { indexLibraryDocument } from './index-document.ts'
+import { createLibraryRepository, type startReadings, upsertLibraryFile } from './library-repository.ts'
 import { FileReadError } from './read-error.ts'
 import { UPLOAD_FILE_JOB, UPLOAD_SOURCE } from './sources.ts'
 import { decodeText } from './text-decoding.ts'
@@ -133,14 +134,23 @@ export async function storeUpload(
   })
 }
 
-/** The 'upload-file' job: read the stored bytes and index them, recording the outcome on the row. */
+/**
+ * The 'upload-file' job: read the stored bytes and index them; the row shows the outcome (ready
+ * with its pages and passages, written in the same transaction, or failed with the reason).
+ */
 export async function ingestUploadFile(
   job: { userId: string; payload: Record<string, unknown> },
-  deps: { db: Db; reader: DocumentReader },
+  deps: {
+    db: Db
+    reader: DocumentReader
+    writer: DocumentWriter
+    startReading: ReturnType<typeof startReadings>
+  },
 ): Promise<JobOutcome> {
   const library = createLibraryRepository(deps.db)
-  const row = await library.find(String(job.payload.libraryId))
-  if (!row || row.userId !== job.userId) return { done: true }
+  // Deleted from the library since it was queued: nothing to do.
+  const row = await deps.startReading({ userId: job.userId, id: String(job.payload.libraryId) })
+  if (!row) return { done: true }
   const [stored] = await deps.db
     .select({ content: libraryUploads.content })
     .from(libraryUploads)
@@ -149,35 +159,13 @@ export async function ingestUploadFile(
     await library.setStatus(row.id, 'failed', { reason: 'the uploaded file is missing' })
     return { done: true }
   }
-  await library.setStatus(row.id, 'processing')
   const bytes = new Uint8Array(stored.content)
   try {
     const read: ReadDocument =
       row.mimeType === 'application/pdf'
-        ? await deps.reader.read('pdf', bytes)
+        ? await deps.reader.read('pdf', bytes, { owner: row.userId })
         : { sections: [{ text: decodeText(bytes), page: null }], pages: null, ocrPages: null, note: null }
-    const { chunkCount } = await indexDocument(deps.db, {
-      userId: row.userId,
-      source: UPLOAD_SOURCE,
-      externalId: row.externalId,
-      name: row.name,
-      mimeType: row.mimeType,
-      link: null,
-      version: null,
-      modifiedTime: row.modifiedTime,
-      sections: read.sections,
-    })
-    // Deleted while it was read: the passages just written must not outlive their row.
-    if (!(await library.find(row.id))) {
-      await removeDocument(deps.db, { userId: row.userId, source: UPLOAD_SOURCE, externalId: row.externalId })
-      return { done: true }
-    }
-    await library.setStatus(row.id, 'ready', {
-      pages: read.pages,
-      chunks: chunkCount,
-      ocrPages: read.ocrPages,
-      reason: read.note,
-    })
+    await indexLibraryDocument(deps.writer, row, read, { link: null, version: null })
   } catch (error) {
     await library.setStatus(row.id, 'failed', {
       reason: error instanceof FileReadError ? error.message : 'the file could not be read',

@@ -71,8 +71,24 @@ export class DriveFileError extends Error {
 
 export type DriveApi = ReturnType<typeof createDriveApi>
 
-export function createDriveApi(auth: OAuth2Client, rootUrl: string, retry: RetryPolicy) {
+export function createDriveApi(
+  auth: OAuth2Client,
+  rootUrl: string,
+  retry: RetryPolicy,
+  /** Told each time Google refuses a download to slow us down (before it is retried). */
+  hooks: { onRateLimited?: () => void } = {},
+) {
   const api = googleDrive().drive({ version: 'v3', auth, rootUrl })
+  const noticed =
+    <T>(call: () => Promise<T>) =>
+    async (): Promise<T> => {
+      try {
+        return await call()
+      } catch (error) {
+        if (isRefusedBeforeWork(error)) hooks.onRateLimited?.()
+        throw error
+      }
+    }
 
   async function listAll(fields: string, q = LISTING_QUERY): Promise<DriveListedFile[]> {
     const files: DriveListedFile[] = []
@@ -209,8 +225,9 @@ export function createDriveApi(auth: OAuth2Client, rootUrl: string, retry: Retry
     async download(fileId: string, maxBytes: number): Promise<Uint8Array> {
       try {
         const response = await withBackoff(
-          () =>
+          noticed(() =>
             api.files.get({ fileId, alt: 'media', ...ALL_DRIVES }, { responseType: 'stream', retry: false }),
+          ),
           retry,
         )
         return await collect(response.data, maxBytes, contentLength(response.headers))
@@ -223,7 +240,7 @@ export function createDriveApi(auth: OAuth2Client, rootUrl: string, retry: Retry
     async export(fileId: string, mimeType: string, maxBytes: number): Promise<Uint8Array> {
       try {
         const response = await withBackoff(
-          () => api.files.export({ fileId, mimeType }, { responseType: 'stream', retry: false }),
+          noticed(() => api.files.export({ fileId, mimeType }, { responseType: 'stream', retry: false })),
           retry,
         )
         return await collect(response.data, maxBytes, contentLength(response.headers))

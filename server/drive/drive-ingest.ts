@@ -5,7 +5,7 @@
  * - `ingestDriveFile` is the job: download or export one file, turn it into text (PDFs, images,
  *   Word, spreadsheet, PowerPoint and HTML files in the reader process; text in whichever encoding
  *   it was saved (text-decoding.ts); Google Docs as Markdown, Sheets as XLSX (every tab), Slides
- *   as text) and index it (one transaction per document), then mark the row `ready` with its
+ *   as text) and index it through the document writer (D91), which marks the row `ready` with its
  *   pages, chunks and what OCR read; a file that cannot be read is marked `failed` with the
  *   reason and fails alone; Google busy or unreachable puts the job back with backoff.
  */
@@ -13,10 +13,10 @@ import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
 import { driveSyncs } from '../db/schema.ts'
 import type { DocumentReader, ReadDocument, ReaderKind } from '../documents/document-reader.ts'
-import { indexDocument, removeDocument } from '../documents/index-document.ts'
-import { createLibraryRepository } from '../documents/library-repository.ts'
+import type { DocumentWriter } from '../documents/document-writer.ts'
+import { indexLibraryDocument } from '../documents/index-document.ts'
+import { createLibraryRepository, type startReadings } from '../documents/library-repository.ts'
 import { FileReadError } from '../documents/read-error.ts'
-import { DRIVE_SOURCE } from '../documents/sources.ts'
 import { decodeText } from '../documents/text-decoding.ts'
 import { type JobOutcome, retryDelayMs } from '../jobs/job-queue.ts'
 import { type DriveApi, DriveFileError, FOLDER_MIME, SHORTCUT_MIME } from './drive-api.ts'
@@ -112,6 +112,15 @@ export async function endListing(db: Db, userId: string): Promise<void> {
   await db.update(driveSyncs).set({ listingUntil: null }).where(eqUser(userId))
 }
 
+/** Whether a listing of the user's Drive is under way (on any instance); the plan is not read. */
+export async function isListing(db: Db, userId: string, now: Date): Promise<boolean> {
+  const [row] = await db
+    .select({ listingUntil: driveSyncs.listingUntil })
+    .from(driveSyncs)
+    .where(eqUser(userId))
+  return row?.listingUntil != null && row.listingUntil.getTime() >= now.getTime()
+}
+
 /** The user's sync as stored: whether a listing is under way, and the last listing's plan. */
 export async function syncState(
   db: Db,
@@ -138,17 +147,18 @@ const asText = (bytes: Uint8Array): ReadDocument => ({
 export async function contentOf(
   drive: Pick<DriveApi, 'download' | 'export'>,
   reader: DocumentReader,
-  file: { id: string; mimeType: string },
+  file: { id: string; mimeType: string; owner: string },
 ): Promise<ReadDocument> {
   const kind = kindOf(file.mimeType)
+  const owner = { owner: file.owner }
   if (typeof kind === 'object') throw new DriveFileError(kind.skip)
   if (kind === 'text') return asText(await drive.download(file.id, MAX_INGEST_BYTES))
   // Every tab of a Google Sheet: its CSV export holds only the first (D75).
   if (kind === 'google-sheet')
-    return reader.read('workbook', await drive.export(file.id, XLSX_MIME, MAX_INGEST_BYTES))
+    return reader.read('workbook', await drive.export(file.id, XLSX_MIME, MAX_INGEST_BYTES), owner)
   // A presentation's slides as plain text.
   if (kind === 'google-slides') return asText(await drive.export(file.id, 'text/plain', MAX_INGEST_BYTES))
-  if (kind !== 'google-doc') return reader.read(kind, await drive.download(file.id, MAX_INGEST_BYTES))
+  if (kind !== 'google-doc') return reader.read(kind, await drive.download(file.id, MAX_INGEST_BYTES), owner)
   let bytes: Uint8Array
   try {
     bytes = await drive.export(file.id, 'text/markdown', MAX_INGEST_BYTES)
@@ -163,6 +173,9 @@ export async function contentOf(
 export type DriveFileJobDeps = {
   db: Db
   reader: DocumentReader
+  writer: DocumentWriter
+  /** Marks the job's library row `processing` (jobs that start together share a statement). */
+  startReading: ReturnType<typeof startReadings>
   /** This person's Drive, or null when they are not connected (any more). */
   openDrive: (
     userId: string,
@@ -177,9 +190,9 @@ export async function ingestDriveFile(
   job: { userId: string; payload: Record<string, unknown>; attempts: number },
   deps: DriveFileJobDeps,
 ): Promise<JobOutcome> {
-  const { db, reader } = deps
+  const { db, reader, writer } = deps
   const library = createLibraryRepository(db)
-  const row = await library.startReading(job.userId, String(job.payload.libraryId))
+  const row = await deps.startReading({ userId: job.userId, id: String(job.payload.libraryId) })
   // Deleted from the library (or gone from Drive) since it was queued: nothing to do.
   if (!row) return { done: true }
   // Not downloaded at all: OCR is what would read it.
@@ -193,24 +206,14 @@ export async function ingestDriveFile(
     return { done: true }
   }
   try {
-    const read = await contentOf(session.drive, reader, { id: row.externalId, mimeType: row.mimeType })
-    const { chunkCount } = await indexDocument(db, {
-      userId: row.userId,
-      source: DRIVE_SOURCE,
-      externalId: row.externalId,
-      name: row.name,
+    const read = await contentOf(session.drive, reader, {
+      id: row.externalId,
       mimeType: row.mimeType,
-      link: row.webViewLink,
-      version: row.version,
-      modifiedTime: row.modifiedTime,
-      sections: read.sections,
+      owner: row.userId,
     })
-    const outcome = { pages: read.pages, chunks: chunkCount, ocrPages: read.ocrPages, reason: read.note }
-    // Deleted from the library (or Drive disconnected with its documents removed) while it was
-    // read: the passages just written must not outlive their row.
-    if (!(await library.finishReading(row.id, outcome))) {
-      await removeDocument(db, { userId: row.userId, source: DRIVE_SOURCE, externalId: row.externalId })
-    }
+    // Written only while its row is in the library (deleted, or Drive disconnected with its
+    // documents removed, while it was read: nothing is written).
+    await indexLibraryDocument(writer, row, read, { link: row.webViewLink, version: row.version })
     return { done: true }
   } catch (error) {
     if (error instanceof DriveFileError || error instanceof FileReadError) {

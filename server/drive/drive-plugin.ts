@@ -48,11 +48,13 @@ export const drivePlugin = fp<DrivePluginOptions>(
       repository,
       db: app.db,
       reader,
+      writer: app.writer,
       retry: { ...DEFAULT_RETRY_POLICY, ...opts.retry },
       log: app.log,
       jobs: app.jobs,
       now: opts.now,
       ingestWaitMs: opts.ingestWaitMs ?? DEFAULT_INGEST_WAIT_MS,
+      downloadsPerPerson: app.jobs.perPerson,
     })
     const { metrics } = app
     if (metrics) {

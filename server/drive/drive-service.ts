@@ -11,17 +11,20 @@ import type { CurrentUser } from '../auth/auth-service.ts'
 import type { GoogleConfig } from '../config.ts'
 import type { Db } from '../db/database.ts'
 import type { DocumentReader } from '../documents/document-reader.ts'
+import type { DocumentWriter } from '../documents/document-writer.ts'
 import { refreshChunkStatistics } from '../documents/documents-repository.ts'
-import { createLibraryRepository } from '../documents/library-repository.ts'
+import { createLibraryRepository, startReadings } from '../documents/library-repository.ts'
 import { DRIVE_FILE_JOB, DRIVE_SOURCE } from '../documents/sources.ts'
 import { serverError } from '../http/errors.ts'
 import type { JobQueue } from '../jobs/job-queue.ts'
+import { createDownloadLimiter } from './download-limiter.ts'
 import { createDriveApi, type DriveApi, type DriveListedFile } from './drive-api.ts'
 import {
   beginListing,
   type DriveFileJobDeps,
   endListing,
   ingestDriveFile,
+  isListing,
   syncState,
 } from './drive-ingest.ts'
 import { planDriveSync } from './drive-sync-plan.ts'
@@ -58,6 +61,7 @@ type Deps = {
   repository: GoogleDriveRepository
   db: Db
   reader: DocumentReader
+  writer: DocumentWriter
   retry: RetryPolicy
   log: FastifyBaseLogger
   jobs: JobQueue
@@ -67,6 +71,8 @@ type Deps = {
    * done so far (the rest carries on in the background).
    */
   ingestWaitMs: number
+  /** The most downloads of one person's Drive at once (their jobs running at once). */
+  downloadsPerPerson: number
 }
 
 /**
@@ -94,6 +100,7 @@ function toDriveFile(file: DriveListedFile): DriveFile {
 
 export function createDriveService(deps: Deps) {
   const { google, connections, db, reader, retry, log, jobs, now } = deps
+  const downloads = createDownloadLimiter({ max: deps.downloadsPerPerson })
 
   /** The caller's own email, or 403: the spec's client sends it, and it never picks anybody. */
   function checkEmail(user: Person, email: string): void {
@@ -153,10 +160,44 @@ export function createDriveService(deps: Deps) {
     return { drive: createDriveApi(session.auth, google.driveRootUrl, retry), settle: session.settle }
   }
 
+  /**
+   * A person's Drive for their file jobs: jobs that start together share one session (the tokens
+   * are read and decrypted once for them, not once per file; a later job reads them again, so a
+   * reconnect is seen at once), and their downloads run within the person's download window,
+   * which Google's refusals narrow.
+   */
+  type JobSession = { drive: Pick<DriveApi, 'download' | 'export'>; settle: () => Promise<void> }
+  const opening = new Map<string, Promise<JobSession | null>>()
+  async function openJobSession(userId: string): Promise<JobSession | null> {
+    if (!google || !connections) return null
+    const session = await connections.authorizedClient(userId)
+    if (!session) return null
+    const drive = createDriveApi(session.auth, google.driveRootUrl, retry, {
+      onRateLimited: () => downloads.slowDown(userId),
+    })
+    return {
+      drive: {
+        download: (fileId, maxBytes) => downloads.run(userId, () => drive.download(fileId, maxBytes)),
+        export: (fileId, mimeType, maxBytes) =>
+          downloads.run(userId, () => drive.export(fileId, mimeType, maxBytes)),
+      },
+      settle: session.settle,
+    }
+  }
+  function jobSession(userId: string): Promise<JobSession | null> {
+    const shared = opening.get(userId)
+    if (shared) return shared
+    const session = openJobSession(userId).finally(() => opening.delete(userId))
+    opening.set(userId, session)
+    return session
+  }
+
   const fileJobDeps: DriveFileJobDeps = {
     db,
     reader,
-    openDrive,
+    writer: deps.writer,
+    startReading: startReadings(db),
+    openDrive: jobSession,
     forgetConnection: async (userId) => {
       await connections?.forget(userId)
     },
@@ -297,8 +338,7 @@ export function createDriveService(deps: Deps) {
       let pending = 0
       let pollMs = WAIT_POLL_MS
       while (performance.now() < deadline) {
-        const state = await syncState(db, user.id, now())
-        pending = state.listing ? 1 : await jobs.pending(user.id, [DRIVE_FILE_JOB])
+        pending = (await isListing(db, user.id, now())) ? 1 : await jobs.pending(user.id, [DRIVE_FILE_JOB])
         if (pending === 0) break
         await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, deadline - performance.now())))
         pollMs = Math.min(pollMs * 1.5, MAX_WAIT_POLL_MS)

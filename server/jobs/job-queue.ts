@@ -7,12 +7,16 @@
  * - while a handler runs its lease is renewed; when it ends the job is deleted (done or failed for
  *   good: the handler records the outcome where people see it) or put back with a later `runAt`
  *   (a transient failure: Google busy or unreachable);
- * - the worker loop claims up to `concurrency` jobs, and is woken at once by a local enqueue.
+ * - the worker loop claims up to `concurrency` jobs, and is woken at once by a local enqueue;
+ * - claims take people in turns (D92): each person's oldest jobs, the people with the fewest jobs
+ *   running first, and never more than `perPerson` of one person's jobs running at once on all
+ *   instances together, so one person's thousand files never make another's one file wait.
  * Times come from the injected clock, so a test can let a lease run out.
  */
 import { randomUUID } from 'node:crypto'
-import { and, eq, inArray, sql } from 'drizzle-orm'
+import { and, count, eq, inArray, sql } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
+import { coalesced } from '../db/coalesced.ts'
 import type { Db } from '../db/database.ts'
 import { queryRows } from '../db/query-rows.ts'
 import { jobs } from '../db/schema.ts'
@@ -40,6 +44,8 @@ export type JobQueueOptions = {
   log: FastifyBaseLogger
   /** Jobs run at once by this worker. */
   concurrency?: number
+  /** One person's jobs running at once, on every instance together. */
+  perPerson?: number
   /** How long a claim holds without renewal; a dead worker's job is claimed again after it. */
   leaseMs?: number
   /** How often an idle worker looks for due jobs (other instances' enqueues, retries coming due). */
@@ -48,6 +54,16 @@ export type JobQueueOptions = {
 
 export const DEFAULT_LEASE_MS = 60_000
 export const DEFAULT_POLL_MS = 1_000
+/**
+ * Jobs run at once by one instance: a Drive file's job mostly waits (for Google, the reader, the
+ * writer's next transaction), and the writer batches what arrives together, so many in flight is
+ * what makes a first sync fast (bench/drive-sync.ts, bench/RESULTS.md).
+ */
+export const DEFAULT_CONCURRENCY = 32
+/** A person's jobs running at once: half the slots, so a second person always finds room at once. */
+export const DEFAULT_PER_PERSON = 16
+/** How long after a job ends the next claim waits for others to end too. */
+const CLAIM_DELAY_MS = 50
 
 /** Anything that can run a statement: the database or a transaction. */
 type Executor = Pick<Db, 'insert' | 'execute'>
@@ -82,7 +98,8 @@ export type JobQueue = ReturnType<typeof createJobQueue>
 
 export function createJobQueue(options: JobQueueOptions) {
   const { db, now, log } = options
-  const concurrency = options.concurrency ?? 4
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY
+  const perPerson = options.perPerson ?? DEFAULT_PER_PERSON
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS
   const pollMs = options.pollMs ?? DEFAULT_POLL_MS
   const workerId = `${process.pid}-${randomUUID().slice(0, 8)}`
@@ -98,11 +115,48 @@ export function createJobQueue(options: JobQueueOptions) {
 
   const leaseEnd = () => new Date(now().getTime() + leaseMs)
 
-  /** Claims up to `limit` due jobs of the kinds this worker runs. */
+  /**
+   * Claims up to `limit` due jobs of the kinds this worker runs, in turns across people: first who
+   * has due jobs and how many of theirs run under a live lease anywhere (one small aggregate),
+   * then each person's oldest due jobs, as many as their turns and `perPerson` give them, in one
+   * update. Two plain statements: the one-statement version (window functions over a lateral
+   * join) cost more to plan than to run, at every claim.
+   */
   async function claim(limit: number): Promise<Job[]> {
     const kinds = [...handlers.keys()]
     if (kinds.length === 0 || limit <= 0) return []
-    const at = now()
+    const at = now().toISOString()
+    const kindList = sql.join(
+      kinds.map((k) => sql`${k}`),
+      sql`, `,
+    )
+    const due = sql`run_at <= ${at}::timestamptz and (locked_until is null or locked_until < ${at}::timestamptz)`
+    const people = await queryRows<{ user_id: string; due: number; running: number }>(
+      db,
+      sql`
+      select user_id, (count(*) filter (where ${due}))::int as due,
+        (count(*) filter (where locked_until >= ${at}::timestamptz))::int as running
+      from ${jobs} where kind in (${kindList})
+      group by user_id having count(*) filter (where ${due}) > 0`,
+    )
+    const shares = turns(
+      people.map((p) => ({
+        userId: p.user_id,
+        wants: Math.min(Number(p.due), perPerson - Number(p.running)),
+        running: Number(p.running),
+      })),
+      limit,
+    )
+    if (shares.length === 0) return []
+    // One `in (…)` per person, not a UNION of them: PostgreSQL allows no FOR UPDATE under a UNION.
+    const picks = sql.join(
+      shares.map(
+        ({ userId, take }) => sql`${jobs.id} in (
+          select id from ${jobs} where user_id = ${userId} and kind in (${kindList}) and ${due}
+          order by run_at, id limit ${take} for update skip locked)`,
+      ),
+      sql` or `,
+    )
     const rows = await queryRows<{
       id: string
       kind: string
@@ -117,18 +171,7 @@ export function createJobQueue(options: JobQueueOptions) {
         locked_by = ${workerId},
         locked_until = ${leaseEnd().toISOString()}::timestamptz,
         attempts = ${jobs.attempts} + 1
-      where ${jobs.id} in (
-        select id from ${jobs}
-        where kind in (${sql.join(
-          kinds.map((k) => sql`${k}`),
-          sql`, `,
-        )})
-          and run_at <= ${at.toISOString()}::timestamptz
-          and (locked_until is null or locked_until < ${at.toISOString()}::timestamptz)
-        order by run_at
-        limit ${limit}
-        for update skip locked
-      )
+      where ${picks}
       returning id, kind, key, user_id, payload, attempts`,
     )
     return rows.map((r) => ({
@@ -144,9 +187,18 @@ export function createJobQueue(options: JobQueueOptions) {
   /** Only while this worker still holds it: a job whose lease ran out may belong to another now. */
   const mine = (id: string) => and(eq(jobs.id, id), eq(jobs.lockedBy, workerId))
 
+  /**
+   * Jobs done in the same turn (a writer's transaction finishes many at once) are deleted by one
+   * statement.
+   */
+  const deleteDone = coalesced(async (ids: string[]) => {
+    await db.delete(jobs).where(and(inArray(jobs.id, ids), eq(jobs.lockedBy, workerId)))
+    return ids.map(() => undefined)
+  })
+
   async function settle(job: Job, outcome: JobOutcome): Promise<void> {
     if ('done' in outcome) {
-      await db.delete(jobs).where(mine(job.id))
+      await deleteDone(job.id)
       return
     }
     await db
@@ -197,10 +249,25 @@ export function createJobQueue(options: JobQueueOptions) {
     for (const job of jobsFound) {
       const promise = run(job).finally(() => {
         running.delete(job.id)
-        wake()
+        wakeSoon()
       })
       running.set(job.id, promise)
     }
+  }
+
+  /**
+   * After a job ends: a claim a moment later takes the room of every job that ended meanwhile
+   * (jobs end in groups, as the writer commits them together), rather than one claim per job;
+   * the claim is the queue's costliest statement. New work (an enqueue) wakes the worker at once.
+   */
+  let soon: NodeJS.Timeout | undefined
+  function wakeSoon(): void {
+    if (soon || stopping) return
+    soon = setTimeout(() => {
+      soon = undefined
+      wake()
+    }, CLAIM_DELAY_MS)
+    soon.unref()
   }
 
   function wake(): void {
@@ -255,24 +322,49 @@ export function createJobQueue(options: JobQueueOptions) {
     async stop(): Promise<void> {
       stopping = true
       if (timer) clearInterval(timer)
+      if (soon) clearTimeout(soon)
       await looking
       await Promise.allSettled(running.values())
     },
 
     /** Jobs of these kinds still queued or running for `userId` (any instance's). */
     async pending(userId: string, kinds: readonly string[]): Promise<number> {
-      const rows = await db
-        .select({ id: jobs.id })
+      const [row] = await db
+        .select({ n: count() })
         .from(jobs)
         .where(and(eq(jobs.userId, userId), inArray(jobs.kind, [...kinds])))
-      return rows.length
+      return row?.n ?? 0
     },
 
     /** How many jobs this worker runs right now. */
     get active(): number {
       return running.size
     },
+
+    /** One person's jobs running at once, on every instance together. */
+    perPerson,
   }
+}
+
+/**
+ * Shares `limit` slots out in turns: one at a time, to whoever then has the fewest jobs running
+ * (counting the slots given this time) among those who want more; ties go to the earlier.
+ */
+export function turns(
+  people: readonly { userId: string; wants: number; running: number }[],
+  limit: number,
+): { userId: string; take: number }[] {
+  const shares = people.filter((p) => p.wants > 0).map((p) => ({ ...p, take: 0 }))
+  for (let slots = limit; slots > 0; slots--) {
+    let next: (typeof shares)[number] | undefined
+    for (const person of shares) {
+      if (person.take >= person.wants) continue
+      if (!next || person.running + person.take < next.running + next.take) next = person
+    }
+    if (!next) break
+    next.take++
+  }
+  return shares.filter((p) => p.take > 0).map(({ userId, take }) => ({ userId, take }))
 }
 
 /** A retry's wait: 5 s doubling per attempt, capped at 5 minutes. */

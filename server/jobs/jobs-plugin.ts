@@ -20,6 +20,7 @@ export type JobsPluginOptions = {
   leaseMs?: number
   pollMs?: number
   concurrency?: number
+  perPerson?: number
 }
 
 export const jobsPlugin = fp<JobsPluginOptions>(

@@ -15,6 +15,7 @@ import {
 import { DocxTextError } from '#server/documents/docx-text.ts'
 import { docxFile } from '#tests/fakes/google/docx.ts'
 import { addPdfOutline } from '#tests/fakes/pdf-outline.ts'
+import { tinyTextPdf } from '../support/tiny-text-pdf.ts'
 
 async function pdfWithPages(texts: string[]): Promise<Uint8Array> {
   const doc = await PDFDocument.create()
@@ -323,3 +324,26 @@ test('with OCR on the reader may also start a thread and load a native addon, an
     rmSync(dir, { recursive: true, force: true })
   }
 })
+
+test("files are read in turns across people: one person's queued files never keep another's waiting", async () => {
+  const one = createDocumentReader({ processes: 1 })
+  const order: string[] = []
+  const read = (owner: string, name: string) => one.pdf(bytes, { owner }).then(() => order.push(name))
+  const bytes = await pdfWithPages(Array.from({ length: 20 }, (_, i) => `Page ${i} of a report.`))
+  const reads = [read('ada', 'ada 1'), read('ada', 'ada 2'), read('ada', 'ada 3'), read('bob', 'bob 1')]
+  await Promise.all(reads)
+  await one.close()
+  expect(order).toEqual(['ada 1', 'bob 1', 'ada 2', 'ada 3'])
+})
+
+test("with two reader processes another person's small file is read beside one person's slow file", async () => {
+  const two = createDocumentReader({ processes: 2 })
+  const order: string[] = []
+  const slow = two.pdf(await tinyTextPdf(3), { owner: 'ada' }).then(() => order.push('ada slow'))
+  const small = two
+    .pdf(await pdfWithPages(['A small file.']), { owner: 'bob' })
+    .then(() => order.push('bob small'))
+  await Promise.all([slow, small])
+  await two.close()
+  expect(order).toEqual(['bob small', 'ada slow'])
+}, 60_000)

@@ -12,7 +12,7 @@ import { pino } from 'pino'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { type Database, openDatabase } from '#server/db/database.ts'
 import { jobs, users } from '#server/db/schema.ts'
-import { createJobQueue, type Job, type JobQueue, retryDelayMs } from '#server/jobs/job-queue.ts'
+import { createJobQueue, type Job, type JobQueue, retryDelayMs, turns } from '#server/jobs/job-queue.ts'
 import { testConfig } from '../support/helper.ts'
 
 const log = pino({ level: 'silent' })
@@ -184,4 +184,50 @@ describe.each(targets)('on $name', (target) => {
     expect(await jobCount(database, 'once')).toBe(1)
     expect(await queue.pending(userId, ['test'])).toBe(1)
   })
+
+  test("people's jobs are claimed in turns, each person's capped: one person's backlog never makes another's job wait", async () => {
+    const database = await open(target)
+    const [ada, bob] = [await newUser(database), await newUser(database)]
+    const started: string[] = []
+    const running = new Map<string, number>()
+    let most = 0
+    const queue = queueOn(database, { concurrency: 3, perPerson: 2 })
+    queue.handle('test', async (job) => {
+      started.push(job.key)
+      running.set(job.userId, (running.get(job.userId) ?? 0) + 1)
+      most = Math.max(most, running.get(job.userId) ?? 0)
+      await sleep(30)
+      running.set(job.userId, (running.get(job.userId) ?? 0) - 1)
+      return { done: true }
+    })
+    // Ada's eight files were queued first; Bob's one after them.
+    for (let i = 0; i < 8; i++)
+      await queue.enqueue({ kind: 'test', key: `ada-${i}`, userId: ada, payload: {} })
+    await queue.enqueue({ kind: 'test', key: 'bob-0', userId: bob, payload: {} })
+    queue.start()
+
+    await until(async () => (await jobCount(database)) === 0)
+
+    expect(started.indexOf('bob-0')).toBeLessThan(3)
+    expect(most).toBeLessThanOrEqual(2)
+    expect(new Set(started).size).toBe(9)
+  })
+})
+
+test('turns share the free slots one at a time to whoever has the fewest jobs running', () => {
+  expect(
+    turns(
+      [
+        { userId: 'ada', wants: 10, running: 2 },
+        { userId: 'bob', wants: 1, running: 0 },
+        { userId: 'cy', wants: 3, running: 0 },
+      ],
+      4,
+    ),
+  ).toEqual([
+    { userId: 'ada', take: 1 },
+    { userId: 'bob', take: 1 },
+    { userId: 'cy', take: 2 },
+  ])
+  expect(turns([{ userId: 'ada', wants: 0, running: 16 }], 8)).toEqual([])
 })

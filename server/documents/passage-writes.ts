@@ -1,0 +1,392 @@
+/**
+ * The statements that put passages into the index and take them out, with the BM25 statistics
+ * they feed (D14), for several documents per transaction and for one large document over several
+ * transactions (D91). Which documents and how many passages go into one transaction is the
+ * document writer's choice (document-writer.ts); how one passage's row is built is `passageRow`'s
+ * alone, so the two can change apart. Every function takes the transaction it runs in.
+ *
+ * Per statement, not per document: PGlite runs one statement at a time at about a millisecond
+ * each, so a batch of thirty small documents costs the same dozen statements as one.
+ */
+import { and, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm'
+import type { PgTable } from 'drizzle-orm/pg-core'
+import type { Db } from '../db/database.ts'
+import { queryRows } from '../db/query-rows.ts'
+import { documentChunks, documents, indexingLexemes, libraryDocuments } from '../db/schema.ts'
+import type { Chunk } from './chunker.ts'
+
+/** Where a document comes from, plus its id there: (userId, source, externalId) names it. */
+export type DocumentKey = { userId: string; source: string; externalId: string }
+
+export type DocumentInput = DocumentKey & {
+  name: string
+  mimeType: string
+  link: string | null
+  version: string | null
+  modifiedTime: Date | null
+}
+
+/** BM25's length: whitespace-separated words, the heading's included (as migration 0004 counts). */
+export function tokenCount(heading: string | null, text: string): number {
+  return `${heading ?? ''} ${text}`.split(/\s+/).filter(Boolean).length
+}
+
+/**
+ * One passage's row in `document_chunks` (its text search vector is the database's to compute);
+ * `words` is its tokenCount, worked out once by the caller.
+ */
+export function passageRow(documentId: string, userId: string, chunk: Chunk, words: number) {
+  return {
+    documentId,
+    userId,
+    ordinal: chunk.ordinal,
+    page: chunk.page,
+    heading: chunk.heading,
+    text: chunk.text,
+    tokenCount: words,
+  }
+}
+
+/**
+ * `insert into table (columns) select * from unnest(one array per column)`: however many rows, a
+ * handful of parameters, which Drizzle and the database handle far faster than one parameter per
+ * value. The columns and their types come from the schema, by the rows' own fields.
+ */
+function insertRows<Row extends Record<string, unknown>>(table: PgTable, rows: readonly Row[]): SQL {
+  const columns = getTableColumns(table)
+  const fields = Object.keys(rows[0] ?? {})
+  const column = (field: string) => {
+    const found = columns[field]
+    if (!found) throw new Error(`No column for the field ${field}`)
+    return found
+  }
+  return sql`insert into ${table} (${sql.join(
+    fields.map((f) => sql.identifier(column(f).name)),
+    sql`, `,
+  )}) select * from unnest(${sql.join(
+    fields.map((f) => sql`${sql.param(rows.map((r) => r[f] ?? null))}::${sql.raw(column(f).getSQLType())}[]`),
+    sql`, `,
+  )})`
+}
+
+/** What a set of passages adds to (or takes from) one person's totals. */
+export type Amount = { chunks: number; tokens: number }
+
+/** Passages taken out: what they held, per person, and the lexemes no passage of that person holds any more. */
+type Forgotten = { byUser: Map<string, Amount>; emptied: { userId: string; lexeme: string }[] }
+
+type ForgetRow = {
+  kind: 'total' | 'empty'
+  user_id: string
+  lexeme: string | null
+  chunks: number
+  tokens: number
+}
+
+function forgotten(rows: readonly ForgetRow[]): Forgotten {
+  const byUser = new Map<string, Amount>()
+  const emptied: { userId: string; lexeme: string }[] = []
+  for (const row of rows) {
+    if (row.kind === 'empty' && row.lexeme !== null) emptied.push({ userId: row.user_id, lexeme: row.lexeme })
+    else byUser.set(row.user_id, { chunks: Number(row.chunks), tokens: Number(row.tokens) })
+  }
+  return { byUser, emptied }
+}
+
+/**
+ * Locks the library rows that are still in the library (not deleted, not removed) and answers
+ * their ids: a document is written only while its row is there, and a deletion waits for the
+ * write that holds the row (the same order everywhere: library row, then document).
+ */
+export async function lockLibraryRows(tx: Db, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set()
+  const rows = await tx
+    .select({ id: libraryDocuments.id })
+    .from(libraryDocuments)
+    .where(and(inArray(libraryDocuments.id, [...ids]), sql`${libraryDocuments.excluded} = false`))
+    .for('update')
+  return new Set(rows.map((r) => r.id))
+}
+
+/**
+ * One writer of each person's statistics at a time (until the transaction ends), taken in one
+ * order: two transactions writing the same person's lexemes would otherwise lock their rows in
+ * different orders on PostgreSQL.
+ */
+export async function lockStatistics(tx: Db, userIds: readonly string[]): Promise<void> {
+  const users = [...new Set(userIds)].sort()
+  if (users.length === 0) return
+  await tx.execute(sql`
+    select pg_advisory_xact_lock(hashtext('retrieval_terms'), hashtext(u))
+    from (select unnest(${sql.param(users)}::text[]) as u order by 1) as users`)
+}
+
+export type OpenedDocument = {
+  key: DocumentKey
+  documentId: string
+  inserted: boolean
+  /** Passages of the version it replaces (0 for a new document). */
+  oldChunks: number
+}
+
+/**
+ * Creates or updates the documents' rows in one statement (keys unique within the call), with
+ * their length in words; answers each one's id, whether it is new, and how many passages the
+ * version it replaces has.
+ */
+export async function upsertDocuments(
+  tx: Db,
+  inputs: readonly (DocumentInput & { tokenCount: number })[],
+): Promise<OpenedDocument[]> {
+  if (inputs.length === 0) return []
+  const rows = await tx
+    .insert(documents)
+    .values(inputs.map((input) => ({ ...input })))
+    .onConflictDoUpdate({
+      target: [documents.userId, documents.source, documents.externalId],
+      set: {
+        name: sql`excluded.name`,
+        mimeType: sql`excluded.mime_type`,
+        link: sql`excluded.link`,
+        version: sql`excluded.version`,
+        modifiedTime: sql`excluded.modified_time`,
+        tokenCount: sql`excluded.token_count`,
+        updatedAt: sql`now()`,
+      },
+    })
+    // xmax is 0 on a freshly inserted row version (PostgreSQL 15 and 18 alike); the count reads
+    // the statement's snapshot, so it counts the passages of the version being replaced.
+    .returning({
+      id: documents.id,
+      userId: documents.userId,
+      source: documents.source,
+      externalId: documents.externalId,
+      inserted: sql<boolean>`xmax = 0`,
+      // Spelled out: Drizzle writes a returned column unqualified, which inside the subquery
+      // would name the passage's own id.
+      oldChunks: sql<number>`(select count(*)::int from document_chunks c where c.document_id = "documents"."id")`,
+    })
+  const byKey = new Map(rows.map((r) => [`${r.userId}\n${r.source}\n${r.externalId}`, r]))
+  return inputs.map((input) => {
+    const row = byKey.get(`${input.userId}\n${input.source}\n${input.externalId}`)
+    if (!row) throw new Error('Upserting a document returned no row')
+    return {
+      key: { userId: input.userId, source: input.source, externalId: input.externalId },
+      documentId: row.id,
+      inserted: row.inserted,
+      oldChunks: Number(row.oldChunks),
+    }
+  })
+}
+
+/** A run of one document's passages written by one statement. */
+export type PassageSlice = {
+  documentId: string
+  userId: string
+  chunks: readonly Chunk[]
+  /** Each passage's length in words (tokenCount). */
+  words: readonly number[]
+  /**
+   * The document's passages are written over several statements: each lexeme counts once in
+   * `document_count`, in the first part that holds it (indexing_lexemes, direction 1, remembers).
+   */
+  parted: boolean
+}
+
+/**
+ * Two CTEs over the passages a statement inserted or deleted (the CTE `rows`): `counts`, each
+ * document's lexemes with how many of its passages hold them, and `firsts`, those of them
+ * (`which` selects the documents) that no earlier part of the same document counted yet in this
+ * `direction`, remembered in indexing_lexemes as they go.
+ */
+function lexemesOf(rows: 'ins' | 'old', direction: 1 | -1, which: SQL): SQL {
+  const from = sql.raw(rows)
+  return sql`counts as (
+      select ${from}.user_id, ${from}.document_id, t.lexeme, count(*)::int as n
+      from ${from}, unnest(${from}.tsv) as t
+      group by ${from}.user_id, ${from}.document_id, t.lexeme
+    ),
+    firsts as (
+      insert into ${indexingLexemes} (document_id, lexeme, direction)
+      select document_id, lexeme, ${sql.raw(String(direction))} from counts ${which}
+      on conflict do nothing
+      returning document_id, lexeme
+    )`
+}
+
+/**
+ * Inserts the passages of several documents and adds them to their owners' term statistics, in
+ * one statement: the insert hands its rows' text search vectors straight to the statistics, so
+ * nothing is read back. Per lexeme: chunk_count grows by the passages holding it, document_count
+ * by the documents holding it (a parted document's: only in the first part that does).
+ */
+export async function insertPassages(tx: Db, slices: readonly PassageSlice[]): Promise<void> {
+  const rows = slices.flatMap((s) =>
+    s.chunks.map((c, i) => passageRow(s.documentId, s.userId, c, s.words[i] ?? 0)),
+  )
+  if (rows.length === 0) return
+  const parted = slices.filter((s) => s.parted).map((s) => s.documentId)
+  await tx.execute(sql`
+    with ins as (${insertRows(documentChunks, rows)} returning document_id, user_id, tsv),
+    ${lexemesOf('ins', 1, sql`where document_id = any(${sql.param(parted)}::uuid[])`)}
+    insert into retrieval_terms as r (user_id, lexeme, chunk_count, document_count)
+    select c.user_id, c.lexeme, sum(c.n)::int,
+      (count(*) filter (where c.document_id <> all(${sql.param(parted)}::uuid[]) or f.lexeme is not null))::int
+    from counts c left join firsts f on f.document_id = c.document_id and f.lexeme = c.lexeme
+    group by c.user_id, c.lexeme
+    order by c.user_id, c.lexeme
+    on conflict (user_id, lexeme) do update set
+      chunk_count = r.chunk_count + excluded.chunk_count,
+      document_count = r.document_count + excluded.document_count`)
+}
+
+/**
+ * Deletes the passages of these documents (of one document, at most `limit` of them) and takes
+ * them out of their owners' statistics, in one statement. Each lexeme of a document leaves
+ * document_count once, in the first part that holds it (indexing_lexemes, direction -1, remembers
+ * which went already); what an unfinished part-wise write counted in (direction 1) is dropped
+ * first, since those lexemes are the passages' own. Answers what was taken out and how many
+ * passages are left; call `endParts` once none are.
+ */
+export async function removePassages(
+  tx: Db,
+  documentIds: readonly string[],
+  limit?: number,
+): Promise<Forgotten & { left: number }> {
+  if (documentIds.length === 0) return { byUser: new Map(), emptied: [], left: 0 }
+  if (limit !== undefined && documentIds.length !== 1) throw new Error("A part is one document's")
+  const ids = sql.param([...documentIds])
+  await tx
+    .delete(indexingLexemes)
+    .where(and(inArray(indexingLexemes.documentId, [...documentIds]), eq(indexingLexemes.direction, 1)))
+  const deleted =
+    limit === undefined
+      ? sql`delete from ${documentChunks} where document_id = any(${ids}::uuid[])
+          returning document_id, user_id, tsv, token_count`
+      : sql`delete from ${documentChunks} where id in (
+            select id from ${documentChunks} where document_id = any(${ids}::uuid[]) limit ${limit})
+          returning document_id, user_id, tsv, token_count`
+  const rows = await queryRows<ForgetRow>(
+    tx,
+    sql`
+    with old as (${deleted}),
+    ${lexemesOf('old', -1, sql``)},
+    per_lexeme as (
+      select c.user_id, c.lexeme, sum(c.n)::int as n, count(f.lexeme)::int as docs
+      from counts c left join firsts f on f.document_id = c.document_id and f.lexeme = c.lexeme
+      group by c.user_id, c.lexeme
+    ),
+    forgot as (
+      update retrieval_terms r set chunk_count = r.chunk_count - d.n, document_count = r.document_count - d.docs
+      from per_lexeme d
+      where r.user_id = d.user_id and r.lexeme = d.lexeme
+      returning r.user_id, r.lexeme, r.chunk_count
+    )
+    select 'empty' as kind, user_id, lexeme, 0 as chunks, 0::float8 as tokens from forgot where chunk_count <= 0
+    union all
+    select 'total', user_id, null, count(*)::int, coalesce(sum(token_count), 0)::float8 from old group by user_id`,
+  )
+  if (limit === undefined) return { ...forgotten(rows), left: 0 }
+  const [rest] = await queryRows<{ left: number }>(
+    tx,
+    sql`select count(*)::int as left from ${documentChunks} where document_id = any(${ids}::uuid[])`,
+  )
+  return { ...forgotten(rows), left: Number(rest?.left ?? 0) }
+}
+
+/** The document's id, or null when there is none; `lock`: its row locked until the transaction ends. */
+export async function findDocumentId(
+  tx: Db,
+  key: DocumentKey,
+  { lock = false } = {},
+): Promise<string | null> {
+  const query = tx
+    .select({ id: documents.id })
+    .from(documents)
+    .where(
+      and(
+        eq(documents.userId, key.userId),
+        eq(documents.source, key.source),
+        eq(documents.externalId, key.externalId),
+      ),
+    )
+  const [row] = await (lock ? query.for('update') : query)
+  return row?.id ?? null
+}
+
+/** How many passages a document has now. */
+export async function passageCount(tx: Db, documentId: string): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    tx,
+    sql`select count(*)::int as n from ${documentChunks} where document_id = ${documentId}`,
+  )
+  return Number(row?.n ?? 0)
+}
+
+/** Lexemes whose last passage went: their rows go too, as if never counted. */
+export async function dropEmptiedTerms(
+  tx: Db,
+  emptied: readonly { userId: string; lexeme: string }[],
+): Promise<void> {
+  if (emptied.length === 0) return
+  await tx.execute(sql`
+    delete from retrieval_terms r
+    using unnest(${sql.param(emptied.map((e) => e.userId))}::uuid[], ${sql.param(emptied.map((e) => e.lexeme))}::text[]) as e(user_id, lexeme)
+    where r.user_id = e.user_id and r.lexeme = e.lexeme and r.chunk_count <= 0`)
+}
+
+/** Forgets which lexemes the parts of these documents counted: their writes or removals are over. */
+export async function endParts(tx: Db, documentIds: readonly string[]): Promise<void> {
+  if (documentIds.length === 0) return
+  await tx.delete(indexingLexemes).where(inArray(indexingLexemes.documentId, [...documentIds]))
+}
+
+/** Adds what changed to each person's totals (passages, documents, words), one statement for all. */
+export async function addTotals(
+  tx: Db,
+  deltas: ReadonlyMap<string, { chunks: number; documents: number; tokens: number }>,
+): Promise<void> {
+  const rows = [...deltas].filter(([, d]) => d.chunks !== 0 || d.documents !== 0 || d.tokens !== 0)
+  if (rows.length === 0) return
+  await tx.execute(sql`
+    insert into retrieval_totals (user_id, chunk_count, document_count, token_count)
+    values ${sql.join(
+      rows.map(
+        ([userId, d]) => sql`(${userId}::uuid, ${d.chunks}::int, ${d.documents}::int, ${d.tokens}::bigint)`,
+      ),
+      sql`, `,
+    )}
+    on conflict (user_id) do update set
+      chunk_count = retrieval_totals.chunk_count + excluded.chunk_count,
+      document_count = retrieval_totals.document_count + excluded.document_count,
+      token_count = retrieval_totals.token_count + excluded.token_count`)
+}
+
+/** What a library row shows once its document is written (`chunks` added by the writer). */
+export type LibraryOutcome = {
+  id: string
+  pages: number | null
+  /** The pages OCR read (D74); null when it read none. */
+  ocrPages: number[] | null
+  /** What was left unread (a limit reached), or null. */
+  reason: string | null
+}
+
+/** The library rows of written documents: ready, with their pages, passages, OCR'd pages and why a document was cut. */
+export async function markLibraryReady(
+  tx: Db,
+  rows: readonly (LibraryOutcome & { chunks: number })[],
+): Promise<void> {
+  if (rows.length === 0) return
+  await tx.execute(sql`
+    update ${libraryDocuments} l set status = 'ready', reason = v.reason, pages = v.pages, chunks = v.chunks,
+      ocr_pages = v.ocr_pages, updated_at = now()
+    from (values ${sql.join(
+      rows.map(
+        (r) =>
+          sql`(${r.id}::uuid, ${r.pages}::int, ${r.chunks}::int, ${r.reason}::text, ${r.ocrPages === null ? null : sql.param(r.ocrPages)}::int[])`,
+      ),
+      sql`, `,
+    )}) as v(id, pages, chunks, reason, ocr_pages)
+    where l.id = v.id`)
+}

@@ -1,0 +1,185 @@
+/**
+ * The document writer (server/documents/document-writer.ts, D91): a document larger than one
+ * transaction is written in parts, between which everybody else's statements run, and its BM25
+ * statistics come out exactly as if it had been written whole; replacing and removing a large one
+ * keeps them exact too; people's documents are written in turns; a document whose library row
+ * went while it waited is not written. On embedded PGlite (one connection: the case that matters).
+ */
+import { randomUUID } from 'node:crypto'
+import { eq, sql } from 'drizzle-orm'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { type Database, openDatabase } from '#server/db/database.ts'
+import { queryRows } from '#server/db/query-rows.ts'
+import { libraryDocuments, users } from '#server/db/schema.ts'
+import type { Chunk } from '#server/documents/chunker.ts'
+import { createDocumentWriter } from '#server/documents/document-writer.ts'
+import { removeDocument } from '#server/documents/index-document.ts'
+import { testConfig } from '../support/helper.ts'
+
+let database: Database
+
+beforeAll(async () => {
+  database = await openDatabase(testConfig())
+})
+afterAll(async () => {
+  await database.close()
+})
+
+async function newUser(): Promise<string> {
+  const [user] = await database.db
+    .insert(users)
+    .values({ email: `writer-${randomUUID()}@example.com`, passwordHash: 'x' })
+    .returning({ id: users.id })
+  if (!user) throw new Error('no user')
+  return user.id
+}
+
+const WORDS = ['harbour', 'lantern', 'quarry', 'meadow', 'copper', 'violet', 'granite', 'orchard', 'saffron']
+
+/** `count` passages; words repeat across passages, so one lexeme sits in many parts. */
+function passages(count: number, salt = 0): Chunk[] {
+  return Array.from({ length: count }, (_, ordinal) => ({
+    ordinal,
+    page: null,
+    heading: null,
+    text: `${WORDS[(ordinal + salt) % WORDS.length]} ${WORDS[(ordinal * 7 + salt) % WORDS.length]} passage ${ordinal} of ${salt}`,
+  }))
+}
+
+function document(userId: string, externalId: string) {
+  return {
+    userId,
+    source: 'test',
+    externalId,
+    name: `${externalId}.txt`,
+    mimeType: 'text/plain',
+    link: null,
+    version: null,
+    modifiedTime: null,
+  }
+}
+
+/** The person's term statistics and totals, as BM25 reads them. */
+async function statistics(userId: string) {
+  const terms = await queryRows<{ lexeme: string; chunk_count: number; document_count: number }>(
+    database.db,
+    sql`select lexeme, chunk_count, document_count from retrieval_terms where user_id = ${userId} order by lexeme`,
+  )
+  const [totals] = await queryRows<{ chunk_count: number; document_count: number; token_count: number }>(
+    database.db,
+    sql`select chunk_count, document_count, token_count::int as token_count from retrieval_totals where user_id = ${userId}`,
+  )
+  const [left] = await queryRows<{ n: number }>(
+    database.db,
+    sql`select count(*)::int as n from indexing_lexemes i join documents d on d.id = i.document_id where d.user_id = ${userId}`,
+  )
+  return { terms, totals, partsRemembered: left?.n }
+}
+
+test('a document larger than a transaction is written in parts, with the statistics of a whole write', async () => {
+  const [whole, parted] = [await newUser(), await newUser()]
+  const big = createDocumentWriter({ db: database.db, batchPassages: 10_000 })
+  const small = createDocumentWriter({ db: database.db, batchPassages: 16 })
+  for (const [writer, userId] of [
+    [big, whole],
+    [small, parted],
+  ] as const) {
+    await writer.write({ document: document(userId, 'a'), chunks: passages(100) })
+    await writer.write({ document: document(userId, 'b'), chunks: passages(40, 3) })
+  }
+  const expected = await statistics(whole)
+  expect(expected.totals).toMatchObject({ chunk_count: 140, document_count: 2 })
+  expect(expected.terms.find((t) => t.lexeme === 'harbour')?.document_count).toBe(2)
+  expect(await statistics(parted)).toEqual(expected)
+
+  // Replaced by a smaller version (its 100 passages go out in parts), then removed.
+  for (const [writer, userId] of [
+    [big, whole],
+    [small, parted],
+  ] as const) {
+    await writer.write({ document: document(userId, 'a'), chunks: passages(30, 5) })
+  }
+  const replaced = await statistics(whole)
+  expect(replaced.totals).toMatchObject({ chunk_count: 70, document_count: 2 })
+  expect(await statistics(parted)).toEqual(replaced)
+
+  await small.shrink({ userId: parted, source: 'test', externalId: 'b' })
+  expect(await removeDocument(database.db, { userId: parted, source: 'test', externalId: 'b' })).toBe(true)
+  expect(await removeDocument(database.db, { userId: whole, source: 'test', externalId: 'b' })).toBe(true)
+  const removed = await statistics(whole)
+  expect(removed.totals).toMatchObject({ chunk_count: 30, document_count: 1 })
+  expect(await statistics(parted)).toEqual(removed)
+  expect(removed.partsRemembered).toBe(0)
+})
+
+test("others' statements run between the parts of a large document, not after all of it", async () => {
+  const userId = await newUser()
+  const writer = createDocumentWriter({ db: database.db, batchPassages: 16 })
+  const order: string[] = []
+  const writing = writer
+    .write({ document: document(userId, 'large'), chunks: passages(400) })
+    .then(() => order.push('large document written'))
+  // Issued once the first part has begun: it runs before the last part.
+  await new Promise((resolve) => setTimeout(resolve, 5))
+  await database.db.execute(sql`select 1`)
+  order.push('another statement answered')
+  await writing
+  expect(order).toEqual(['another statement answered', 'large document written'])
+  const [row] = await queryRows<{ n: number }>(
+    database.db,
+    sql`select count(*)::int as n from document_chunks where user_id = ${userId}`,
+  )
+  expect(row?.n).toBe(400)
+})
+
+test("people's documents are written in turns: a small one does not wait behind another person's large ones", async () => {
+  const [busy, other] = [await newUser(), await newUser()]
+  const writer = createDocumentWriter({ db: database.db, batchPassages: 16 })
+  const order: string[] = []
+  const writes = [1, 2, 3].map((n) =>
+    writer
+      .write({ document: document(busy, `large-${n}`), chunks: passages(80, n) })
+      .then(() => order.push(`large ${n}`)),
+  )
+  writes.push(
+    writer.write({ document: document(other, 'small'), chunks: passages(3) }).then(() => order.push('small')),
+  )
+  await Promise.all(writes)
+  expect(order.indexOf('small')).toBeLessThan(order.indexOf('large 1'))
+})
+
+test('a document whose library row went while it waited is not written, and leaves nothing behind', async () => {
+  const userId = await newUser()
+  const [row] = await database.db
+    .insert(libraryDocuments)
+    .values({
+      userId,
+      source: 'test',
+      externalId: 'gone',
+      name: 'gone.txt',
+      mimeType: 'text/plain',
+      status: 'processing',
+    })
+    .returning({ id: libraryDocuments.id })
+  if (!row) throw new Error('no row')
+  const writer = createDocumentWriter({ db: database.db, batchPassages: 16 })
+  const written = writer.write({
+    document: document(userId, 'gone'),
+    chunks: passages(200),
+    library: { id: row.id, pages: null, ocrPages: null, reason: null },
+  })
+  await new Promise((resolve) => setTimeout(resolve, 5))
+  await database.db.delete(libraryDocuments).where(eq(libraryDocuments.id, row.id))
+  expect(await written).toBeNull()
+  const after = await statistics(userId)
+  expect(after.terms).toEqual([])
+  expect(after.totals ?? { chunk_count: 0, document_count: 0 }).toMatchObject({
+    chunk_count: 0,
+    document_count: 0,
+  })
+  const [left] = await queryRows<{ n: number }>(
+    database.db,
+    sql`select count(*)::int as n from documents where user_id = ${userId}`,
+  )
+  expect(left?.n).toBe(0)
+})
