@@ -183,6 +183,8 @@ describe.each(targets)('on $name', (target) => {
     expect(await queue.enqueue({ kind: 'test', key: 'once', userId, payload: {} })).toBe(false)
     expect(await jobCount(database, 'once')).toBe(1)
     expect(await queue.pending(userId, ['test'])).toBe(1)
+    // On PostgreSQL the tests share one database: leave no pending job for the next test's workers.
+    await database.db.delete(jobs).where(eq(jobs.userId, userId))
   })
 
   test("people's jobs are claimed in turns, each person's capped: one person's backlog never makes another's job wait", async () => {
@@ -193,6 +195,7 @@ describe.each(targets)('on $name', (target) => {
     let most = 0
     const queue = queueOn(database, { concurrency: 3, perPerson: 2 })
     queue.handle('test', async (job) => {
+      if (job.userId !== ada && job.userId !== bob) return { done: true }
       started.push(job.key)
       running.set(job.userId, (running.get(job.userId) ?? 0) + 1)
       most = Math.max(most, running.get(job.userId) ?? 0)
