@@ -4,7 +4,7 @@
  * retrying one that failed, and adding back a Drive file the person removed.
  */
 import { z } from 'zod'
-import { endpoint } from './endpoint.ts'
+import { endpoint, FileBodySchema } from './endpoint.ts'
 
 export const DocumentIdParamsSchema = z.strictObject({ id: z.uuid('Not a valid id') })
 
@@ -71,6 +71,25 @@ export const LibrarySchema = z.object({
 })
 export type Library = z.infer<typeof LibrarySchema>
 
+/** A passage of a document as it was read, in reading order: what the viewer shows and cites. */
+export const PassageSchema = z.object({
+  /** The id a citation names (`Source.chunkId`), so the viewer can find and highlight it. */
+  id: z.string(),
+  /** 1-based page for PDFs, null otherwise. */
+  page: z.number().int().positive().nullable(),
+  /** The nearest heading above it, when the document has headings. */
+  heading: z.string().nullable(),
+  text: z.string(),
+})
+export type Passage = z.infer<typeof PassageSchema>
+
+/** One document for the viewer: the library's entry and its passages, in reading order. */
+export const DocumentViewSchema = z.object({
+  document: LibraryDocumentSchema,
+  passages: z.array(PassageSchema),
+})
+export type DocumentView = z.infer<typeof DocumentViewSchema>
+
 export const documentEndpoints = {
   listDocuments: endpoint({ method: 'GET', path: '/documents', data: LibrarySchema }),
   deleteDocument: endpoint({
@@ -124,5 +143,26 @@ export const documentEndpoints = {
     path: '/documents/:id/restore',
     params: DocumentIdParamsSchema,
     data: LibraryDocumentSchema,
+  }),
+  /**
+   * One document with its passages in reading order (the viewer). The id is the library's, or
+   * the one a citation carries (`Source.documentId`): both name the same document.
+   */
+  getDocument: endpoint({
+    method: 'GET',
+    path: '/documents/:id',
+    params: DocumentIdParamsSchema,
+    data: DocumentViewSchema,
+  }),
+  /**
+   * The document's own file for its owner (not JSON): an upload's bytes, a Drive file through the
+   * person's Drive connection, a Google Docs, Sheets or Slides file as its PDF export.
+   */
+  documentFile: endpoint({
+    method: 'GET',
+    path: '/documents/:id/file',
+    params: DocumentIdParamsSchema,
+    kind: 'file',
+    response: FileBodySchema,
   }),
 } as const

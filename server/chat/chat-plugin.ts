@@ -1,16 +1,21 @@
 /**
  * Conversations with the assistant: the chat calls (chat-routes.ts) and `app.chat`, the service
- * they call, which stores the conversations and asks `app.assistant` for the answers.
+ * they call, which stores the conversations and asks `app.assistant` for the answers; exports and
+ * read-only links (sharing-routes.ts, `app.shares`).
  */
 import fp from 'fastify-plugin'
 import { DEFAULT_LLM_CONCURRENCY_PER_USER } from '../config.ts'
 import { createChatRepository } from './chat-repository.ts'
 import { chatRoutes } from './chat-routes.ts'
 import { type ChatService, createChatService } from './chat-service.ts'
+import { createShareService, type ShareService } from './share-service.ts'
+import { sharingRoutes } from './sharing-routes.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
     chat: ChatService
+    /** Exports and read-only links (D70). */
+    shares: ShareService
   }
 }
 
@@ -24,16 +29,28 @@ export type ChatPluginOptions = {
 
 export const chatPlugin = fp<ChatPluginOptions>(
   async (app, opts) => {
+    const chats = createChatRepository(app.db)
     app.decorate(
       'chat',
       createChatService({
-        chats: createChatRepository(app.db),
+        chats,
         assistant: app.assistant,
         now: opts.now,
         answersPerPerson: opts.answersPerPerson ?? DEFAULT_LLM_CONCURRENCY_PER_USER,
       }),
     )
+    app.decorate(
+      'shares',
+      createShareService({
+        db: app.db,
+        chats,
+        now: opts.now,
+        appSecret: app.config.appSecret,
+        publicOrigin: app.config.publicOrigin,
+      }),
+    )
     await app.register(chatRoutes, { heartbeatMs: opts.heartbeatMs })
+    await app.register(sharingRoutes)
   },
-  { name: 'chat', dependencies: ['database', 'request-guards', 'authentication', 'assistant'] },
+  { name: 'chat', dependencies: ['database', 'request-guards', 'authentication', 'assistant', 'rate-limit'] },
 )

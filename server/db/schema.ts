@@ -189,6 +189,34 @@ export const chatMessages = pgTable(
 )
 
 /**
+ * A conversation shared by a read-only link (D70): at most one share per conversation, gone with
+ * it. The link's token is never stored: it is an HMAC of `nonce` under a key derived from
+ * APP_SECRET (so the owner can be shown the same link again), and only its SHA-256 is kept, to
+ * find the share. `snapshot` is the conversation as it was shared (contracts/sharing.ts'
+ * SharedConversation); sharing again replaces it and keeps the link.
+ */
+export const chatShares = pgTable(
+  'chat_shares',
+  {
+    conversationId: uuid('session_id').primaryKey(),
+    userId: uuid('user_id').notNull(),
+    nonce: text('nonce').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    snapshot: jsonb('snapshot').$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('chat_shares_user_id_idx').on(t.userId),
+    foreignKey({
+      name: 'chat_shares_session_owner_fk',
+      columns: [t.conversationId, t.userId],
+      foreignColumns: [chatConversations.id, chatConversations.userId],
+    }).onDelete('cascade'),
+  ],
+)
+
+/**
  * A document of the user's, from wherever it came ('drive', 'upload', 'test' …): one row per
  * (user, source, external id), so ingesting the same file again replaces it.
  */

@@ -8,6 +8,9 @@ import { documentEndpoints } from '#contracts/documents.ts'
 import { defineRoute } from '../http/define-route.ts'
 import { acceptUploads, readUpload, UPLOAD_BODY_LIMIT } from './multipart-upload.ts'
 
+/** Opening or downloading a document's file, per person and minute. */
+export const FILE_READS_PER_MINUTE = 60
+
 export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
   const {
     listDocuments,
@@ -18,6 +21,8 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
     uploadToLibrary,
     listConversationFiles,
     firstRun,
+    getDocument,
+    documentFile,
   } = documentEndpoints
 
   await acceptUploads(app)
@@ -46,6 +51,24 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
   })
 
   defineRoute(app, firstRun, { auth: 'user', handler: ({ user }) => app.library.firstRun(user.id) })
+
+  defineRoute(app, getDocument, {
+    auth: 'user',
+    handler: ({ user, params }) => app.documentView.view(user.id, params.id),
+  })
+
+  defineRoute(app, documentFile, {
+    auth: 'user',
+    // A Drive file costs a call to Google and up to 10 MB each time: bounded per person.
+    onRequest: [
+      app.rateLimit({
+        max: FILE_READS_PER_MINUTE,
+        timeWindow: 60_000,
+        keyGenerator: (request) => `document-file:user:${request.user?.id ?? request.ip}`,
+      }),
+    ],
+    handler: ({ user, params }) => app.documentView.file(user.id, params.id),
+  })
 
   defineRoute(app, listDocuments, { auth: 'user', handler: ({ user }) => app.library.list(user.id) })
 

@@ -2,11 +2,13 @@
  * The document library: its calls (document-routes.ts), `app.library` (library-service.ts), the
  * reader of PDF, Word, spreadsheet, slide and web files and OCR every ingest job shares
  * (`app.reader`: child processes, stopped when the app closes), the writer every job's document
- * goes into the index through (`app.writer`), and the 'upload-file' job handler.
+ * goes into the index through (`app.writer`), one document's passages and file
+ * (`app.documentView`), and the 'upload-file' job handler.
  */
 import fp from 'fastify-plugin'
 import { createDocumentReader, type DocumentReader } from './document-reader.ts'
 import { documentRoutes } from './document-routes.ts'
+import { createDocumentViewService, type DocumentViewService } from './document-view.ts'
 import { createDocumentWriter, type DocumentWriter } from './document-writer.ts'
 import { startReadings } from './library-repository.ts'
 import { createLibraryService, type LibraryService } from './library-service.ts'
@@ -18,6 +20,8 @@ declare module 'fastify' {
     library: LibraryService
     reader: DocumentReader
     writer: DocumentWriter
+    /** One document's passages and file, for the viewer; sources register how to read their files. */
+    documentView: DocumentViewService
   }
 }
 
@@ -38,7 +42,8 @@ export const libraryPlugin = fp<{ now: () => Date }>(
       ingestUploadFile(job, { db: app.db, reader, writer, startReading }),
     )
     app.decorate('library', createLibraryService({ db: app.db, jobs: app.jobs, writer, now }))
+    app.decorate('documentView', createDocumentViewService(app.db))
     await app.register(documentRoutes)
   },
-  { name: 'library', dependencies: ['database', 'request-guards', 'authentication', 'jobs'] },
+  { name: 'library', dependencies: ['database', 'request-guards', 'authentication', 'jobs', 'rate-limit'] },
 )

@@ -26,9 +26,9 @@ export const MAX_INGEST_BYTES = 10 * 1024 * 1024
 /** Claims of one file's job before Google staying busy or unreachable fails the file. */
 export const MAX_FILE_ATTEMPTS = 5
 
-const GOOGLE_DOC = 'application/vnd.google-apps.document'
-const GOOGLE_SHEET = 'application/vnd.google-apps.spreadsheet'
-const GOOGLE_SLIDES = 'application/vnd.google-apps.presentation'
+export const GOOGLE_DOC = 'application/vnd.google-apps.document'
+export const GOOGLE_SHEET = 'application/vnd.google-apps.spreadsheet'
+export const GOOGLE_SLIDES = 'application/vnd.google-apps.presentation'
 export const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 export const PPTX_MIME = 'application/vnd.openxmlformats-officedocument.presentationml.presentation'

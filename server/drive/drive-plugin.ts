@@ -6,6 +6,7 @@
  */
 import fp from 'fastify-plugin'
 import type { GoogleConfig } from '../config.ts'
+import { DRIVE_SOURCE } from '../documents/sources.ts'
 import { googleConnectRoutes } from './connect-routes.ts'
 import { driveRoutes } from './drive-routes.ts'
 import { createDriveService, type DriveService } from './drive-service.ts'
@@ -73,6 +74,8 @@ export const drivePlugin = fp<DrivePluginOptions>(
       }
     }
     app.decorate('drive', drive)
+    // The viewer and "Download" read a Drive document's file through the person's own connection.
+    app.documentView.registerFileSource(DRIVE_SOURCE, (row) => app.drive.readFile(row.userId, row))
     if (opts.google && opts.syncIntervalMs > 0) {
       let timer: NodeJS.Timeout | undefined
       let round: Promise<void> | undefined

@@ -19,6 +19,7 @@ import { serverError } from '../http/errors.ts'
 import type { JobQueue } from '../jobs/job-queue.ts'
 import { createDownloadLimiter } from './download-limiter.ts'
 import { createDriveApi, type DriveApi, type DriveListedFile } from './drive-api.ts'
+import { type DriveDocument, readDriveFile } from './drive-file.ts'
 import {
   beginListing,
   type DriveFileJobDeps,
@@ -303,6 +304,14 @@ export function createDriveService(deps: Deps) {
         log.info({ event: 'google.drive.uploaded', userId: user.id }, 'file uploaded to Drive')
         return { file: toDriveFile(created), synced: await syncNow(user.id, drive) }
       })
+    },
+
+    /**
+     * A library document's file from the owner's own Drive (the viewer, "Download"): 503 when
+     * Drive is not configured, 409 when not connected, Google's failures as for every call.
+     */
+    readFile(userId: string, file: DriveDocument) {
+      return withDrive({ id: userId, email: '' }, (drive) => readDriveFile(drive, file))
     },
 
     async listFiles(user: Person, email: string): Promise<{ files: DriveFile[] }> {

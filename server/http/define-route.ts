@@ -6,7 +6,8 @@
  *   an app with a POST/PATCH/DELETE route declared any other way);
  * - `auth: 'user'` puts `app.authenticate` in front and hands the handler the signed-in user;
  * - the handler returns the data and the helper answers `{ success: true, data }` with the
- *   endpoint's status (or the bare body for the probes; the event stream for `stream` calls).
+ *   endpoint's status (or the bare body for the probes; the event stream for `stream` calls; the
+ *   file with its protective headers for `file` calls, file-reply.ts).
  */
 import type { Readable } from 'node:stream'
 import type {
@@ -23,6 +24,7 @@ import type {
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { z } from 'zod'
 import type { Endpoint } from '#contracts/endpoint.ts'
+import { type FileReply, sendFile } from './file-reply.ts'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -58,9 +60,11 @@ export type RouteInput<E extends Endpoint, A extends Auth> = {
 /** What a handler returns: the envelope's data, the bare body, or the event stream to send. */
 export type RouteResult<E extends Endpoint> = E['kind'] extends 'stream'
   ? Readable
-  : E['data'] extends z.ZodType
-    ? z.input<E['data']>
-    : z.input<E['response']>
+  : E['kind'] extends 'file'
+    ? FileReply
+    : E['data'] extends z.ZodType
+      ? z.input<E['data']>
+      : z.input<E['response']>
 
 export type RouteOptions<E extends Endpoint, A extends Auth> = {
   auth: A
@@ -99,7 +103,7 @@ export function defineRoute<E extends Endpoint, A extends Auth>(
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.request ? { body: endpoint.request } : {}),
       ...(endpoint.query ? { querystring: endpoint.query } : {}),
-      ...(kind === 'stream' ? {} : { response: { [status]: endpoint.response } }),
+      ...(kind === 'stream' || kind === 'file' ? {} : { response: { [status]: endpoint.response } }),
     },
     config: { declaredByDefineRoute: true },
     ...(onRequest.length > 0 ? { onRequest } : {}),
@@ -116,6 +120,7 @@ export function defineRoute<E extends Endpoint, A extends Auth>(
         reply,
       } as RouteInput<E, A>)
       if (kind === 'stream') return reply.code(200).headers(EVENT_STREAM_HEADERS).send(result)
+      if (kind === 'file') return sendFile(reply, result as FileReply)
       if (status !== 200) reply.code(status)
       return enveloped ? { success: true, data: result } : result
     },

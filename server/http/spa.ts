@@ -13,6 +13,12 @@ import fp from 'fastify-plugin'
 import { isApiUrl } from './paths.ts'
 
 const IMMUTABLE = 'public, max-age=31536000, immutable'
+/**
+ * Pages search engines must not index, whoever links to them: a shared conversation (`/s/{token}`,
+ * D70) is public to anyone with its link, not to the world. The page says so in a meta tag too.
+ */
+const NOT_INDEXED = /^\/s\//
+export const NO_INDEX = 'noindex, nofollow, noarchive'
 export const NOT_BUILT_MESSAGE =
   'The DocChat web app has not been built yet. Run `npm run build`, then reload this page.\n'
 
@@ -44,6 +50,7 @@ export const spaPlugin = fp<{ distDir: string }>(
       // fail to parse as a script.
       if (path.startsWith('/assets/'))
         return reply.code(404).type('text/plain; charset=utf-8').send('Not found\n')
+      if (NOT_INDEXED.test(path)) reply.header('x-robots-tag', NO_INDEX)
       return reply.header('cache-control', 'no-cache').sendFile('index.html')
     })
   },

@@ -413,11 +413,19 @@ async function build(): Promise<NewDriveFile[]> {
   const zephyr = await (await textPdf('Zephyr Project Brief', ZEPHYR_PAGES, zephyrOutline)).save({
     useObjectStreams: false,
   })
+  // What Google's PDF export of the Doc looks like: its text, laid out on one page.
+  const handbookPdf = await (
+    await textPdf('Onboarding Handbook', [
+      plainTextExport(HANDBOOK_MD)
+        .replace(/^\uFEFF/, '')
+        .split('\n'),
+    ])
+  ).save({ useObjectStreams: false })
   const content = new Map<string, Partial<NewDriveFile>>([
     [F.zephyrBrief.key, { content: zephyr, searchText: ZEPHYR_PAGES.flat().join('\n') }],
     [F.notes.key, { content: NOTES_TXT }],
     [F.meetingMinutes.key, { content: MEETING_MINUTES_MD }],
-    [F.handbook.key, { exports: googleDocExports(HANDBOOK_MD) }],
+    [F.handbook.key, { exports: { ...googleDocExports(HANDBOOK_MD), 'application/pdf': handbookPdf } }],
     [F.budget.key, { exports: { 'text/csv': BUDGET_CSV, [XLSX_MIME]: workbookFile(BUDGET_TABS) } }],
     [F.trashedDraft.key, { content: 'Old draft\n\nThe retired access phrase was GHOST-LANTERN-404.\n' }],
     [F.brokenPdf.key, { content: brokenPdf() }],

@@ -11,7 +11,7 @@ import type { App } from '#server/app.ts'
 import { call, createConversation, errorOf, sendOk } from '../support/chat-helpers.ts'
 import { newPerson, type Person } from '../support/drive-helpers.ts'
 import { buildTestApp } from '../support/helper.ts'
-import { type Part, postUpload, textFile } from '../support/upload-helpers.ts'
+import { type Part, pdfFile, postUpload, textFile } from '../support/upload-helpers.ts'
 
 let app: App
 
@@ -34,17 +34,6 @@ async function filesOf(person: Pick<Person, 'cookie'>, conversationId: string) {
     status: response.statusCode,
     files: response.statusCode === 200 ? listConversationFiles.response.parse(response.json()).data : [],
   }
-}
-
-async function pdfFile(name: string, fact: string): Promise<Part> {
-  const { PDFDocument, StandardFonts } = await import('pdf-lib')
-  const doc = await PDFDocument.create()
-  const font = await doc.embedFont(StandardFonts.Helvetica)
-  doc.addPage([400, 300]).drawText('Cover page of the pier survey.', { x: 20, y: 250, size: 11, font })
-  doc.addPage([400, 300]).drawText(fact, { x: 20, y: 250, size: 11, font })
-  // Padding in the metadata: the spec's minimum is 10 KB.
-  doc.setSubject('survey '.repeat(2000))
-  return { name, type: 'application/pdf', bytes: await doc.save({ useObjectStreams: false }) }
 }
 
 async function person(): Promise<Person & { conversationId: string }> {

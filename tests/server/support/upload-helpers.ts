@@ -1,8 +1,8 @@
 /**
  * The spec's upload call as a browser sends it: a multipart/form-data body with the file in
  * `file` (and an empty `message`), to one conversation of a signed-in person or (ours) into the
- * library alone; the body alone, for either upload call (`multipart`); a text file of a given size
- * to put in one.
+ * library alone; the body alone, for either upload call (`multipart`); the files the tests upload:
+ * text of a given size holding one fact, and a two-page PDF with the fact on page 2.
  */
 import type { LightMyRequestResponse } from 'fastify'
 import { documentEndpoints } from '#contracts/documents.ts'
@@ -65,4 +65,15 @@ export function textFile(name: string, fact: string, size = 12 * 1024): Part {
   let text = `${fact}\n\n`
   while (text.length < size) text += 'The committee met again and reviewed the quarterly figures in detail. '
   return { name, type: 'text/plain', bytes: new TextEncoder().encode(text.slice(0, size)) }
+}
+
+export async function pdfFile(name: string, fact: string): Promise<Part> {
+  const { PDFDocument, StandardFonts } = await import('pdf-lib')
+  const doc = await PDFDocument.create()
+  const font = await doc.embedFont(StandardFonts.Helvetica)
+  doc.addPage([400, 300]).drawText('Cover page of the pier survey.', { x: 20, y: 250, size: 11, font })
+  doc.addPage([400, 300]).drawText(fact, { x: 20, y: 250, size: 11, font })
+  // Padding in the metadata: the spec's minimum is 10 KB.
+  doc.setSubject('survey '.repeat(2000))
+  return { name, type: 'application/pdf', bytes: await doc.save({ useObjectStreams: false }) }
 }

@@ -1,0 +1,137 @@
+/**
+ * A conversation as a file to take elsewhere (`GET /chat/sessions/{id}/export`): its title, each
+ * question and answer with its time, and the citations as numbered footnotes (document name,
+ * page or heading, the quoted passage as the answer saw it). One model, two renderings: Markdown
+ * here (GitHub-flavoured footnotes), PDF in conversation-pdf.ts.
+ *
+ * Each answer numbers its citations from [1]; a file numbers them once through the whole
+ * conversation, so answer 2's [1] becomes footnote 3 when answer 1 had two. A marker that names
+ * no passage of its answer is dropped, as the chat view drops it (D23).
+ */
+import { httpErrors } from '@fastify/sensible'
+import type { SourceSnapshot } from '../db/schema.ts'
+import type { ConversationRecord, MessageRecord } from './chat-repository.ts'
+
+export const EXPORT_MESSAGES = {
+  timeZone: 'Not a valid time zone',
+  tooLong: 'This conversation is too long to export as a PDF. Export it as Markdown instead.',
+} as const
+
+/** Where a footnote marker stands in a turn's text until a rendering writes it its own way. */
+const NOTE_MARK = /\uE000(\d+)\uE001/g
+
+export type ExportNote = {
+  number: number
+  documentName: string
+  page: number | null
+  heading: string | null
+  quote: string
+}
+
+export type ExportTurn = {
+  who: 'You' | 'DocChat'
+  /** When it was sent or answered, in the reader's time zone. */
+  time: string
+  /** The text, footnote markers as NOTE_MARK. */
+  text: string
+  stopped: boolean
+}
+
+export type ExportModel = {
+  title: string
+  /** "Exported on … (times in Europe/Paris)". */
+  subtitle: string
+  turns: ExportTurn[]
+  notes: ExportNote[]
+}
+
+/** A formatter for `timeZone`, or 400 when the name is not a time zone. */
+function timeFormat(timeZone: string): Intl.DateTimeFormat {
+  try {
+    return new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone })
+  } catch {
+    throw httpErrors.badRequest(EXPORT_MESSAGES.timeZone)
+  }
+}
+
+export function exportModel(
+  conversation: Pick<ConversationRecord, 'title'>,
+  messages: readonly MessageRecord[],
+  options: { timeZone?: string | undefined; now: Date },
+): ExportModel {
+  const timeZone = options.timeZone ?? 'UTC'
+  const format = timeFormat(timeZone)
+  const notes: ExportNote[] = []
+  const turns = messages.map((message): ExportTurn => {
+    const byCitation = new Map<number, number>()
+    const noteOf = (source: SourceSnapshot): number => {
+      notes.push({
+        number: notes.length + 1,
+        documentName: source.documentName,
+        page: source.page,
+        heading: source.heading ?? null,
+        quote: source.quote ?? '',
+      })
+      return notes.length
+    }
+    if (!message.isUser) {
+      for (const source of message.sources) {
+        if (source.citation && !byCitation.has(source.citation))
+          byCitation.set(source.citation, noteOf(source))
+      }
+    }
+    const text = message.isUser
+      ? message.content
+      : message.content.replace(/\[(\d+)\](?!\()/g, (_marker, n: string) => {
+          const note = byCitation.get(Number(n))
+          return note === undefined ? '' : `\uE000${note}\uE001`
+        })
+    return {
+      who: message.isUser ? 'You' : 'DocChat',
+      time: format.format(message.createdAt),
+      text,
+      stopped: message.stopped,
+    }
+  })
+  return {
+    title: conversation.title,
+    subtitle: `Exported from DocChat on ${format.format(options.now)} (times in ${timeZone})`,
+    turns,
+    notes,
+  }
+}
+
+/** The turn's text with its footnote markers written by `mark`. */
+export function withNotes(text: string, mark: (n: number) => string): string {
+  return text.replace(NOTE_MARK, (_all, n: string) => mark(Number(n)))
+}
+
+/** Where a passage stands in its document: "page 2", "“Heading”", both, or nothing. */
+export function noteLocation(note: Pick<ExportNote, 'page' | 'heading'>): string {
+  return [note.page ? `page ${note.page}` : null, note.heading ? `“${note.heading}”` : null]
+    .filter(Boolean)
+    .join(', ')
+}
+
+/** The conversation as a Markdown file. */
+export function toMarkdown(model: ExportModel): string {
+  const lines: string[] = [`# ${oneLine(model.title)}`, '', `_${model.subtitle}_`, '']
+  for (const turn of model.turns) {
+    lines.push(`**${turn.who}** · ${turn.time}${turn.stopped ? ' · stopped' : ''}`, '')
+    lines.push(withNotes(turn.text, (n) => `[^${n}]`).trim(), '', '---', '')
+  }
+  for (const note of model.notes) {
+    const where = noteLocation(note)
+    lines.push(`[^${note.number}]: ${oneLine(note.documentName)}${where ? `, ${where}` : ''}`)
+    if (note.quote.trim()) {
+      lines.push('')
+      for (const line of note.quote.trim().split('\n')) lines.push(`    > ${line}`.trimEnd())
+    }
+    lines.push('')
+  }
+  return `${lines.join('\n').trimEnd()}\n`
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim()
+}

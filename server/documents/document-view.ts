@@ -1,0 +1,96 @@
+/**
+ * One document for its owner (`app.documentView`): its passages in reading order (the viewer) and
+ * its own file (the viewer's PDF, "Download"). An upload's bytes come from the database; a file of
+ * another source (a Drive file) from that source's own reader, registered by the source's plugin
+ * (`registerFileSource`), since the library sits below Google Drive in the server's layers.
+ *
+ * A document has two ids: the library's row, and the passages' document that citations name
+ * (`Source.documentId`). Either opens it, always scoped to the signed-in person: another person's
+ * id, an unknown one and a removed document answer the same 404 (D70).
+ */
+import { httpErrors } from '@fastify/sensible'
+import { and, asc, eq } from 'drizzle-orm'
+import type { DocumentView } from '#contracts/documents.ts'
+import type { Db } from '../db/database.ts'
+import { documentChunks, documents, libraryUploads } from '../db/schema.ts'
+import type { FileReply } from '../http/file-reply.ts'
+import { createLibraryRepository, type LibraryRow } from './library-repository.ts'
+import { LIBRARY_MESSAGES, toLibraryDocument } from './library-service.ts'
+import { UPLOAD_SOURCE } from './sources.ts'
+
+export const DOCUMENT_FILE_MESSAGES = {
+  unavailable: "This document's file cannot be opened here.",
+  missing: 'The uploaded file is missing.',
+} as const
+
+/** Reads one document's file from where it lives; throws an HTTP error with a sentence when it cannot. */
+export type FileSource = (row: LibraryRow) => Promise<FileReply>
+
+export type DocumentViewService = ReturnType<typeof createDocumentViewService>
+
+export function createDocumentViewService(db: Db) {
+  const library = createLibraryRepository(db)
+  const fileSources = new Map<string, FileSource>()
+
+  /** The person's library row named by either id; 404 for anything else. */
+  async function owned(userId: string, id: string): Promise<LibraryRow> {
+    const row = await library.findOwned(userId, id)
+    if (row) return row
+    const [passages] = await db
+      .select({ source: documents.source, externalId: documents.externalId })
+      .from(documents)
+      .where(and(eq(documents.id, id), eq(documents.userId, userId)))
+    const viaPassages = passages && (await library.findExternal(userId, passages.source, passages.externalId))
+    if (!viaPassages || viaPassages.excluded) throw httpErrors.notFound(LIBRARY_MESSAGES.notFound)
+    return viaPassages
+  }
+
+  return {
+    registerFileSource(source: string, read: FileSource): void {
+      fileSources.set(source, read)
+    },
+
+    async view(userId: string, id: string): Promise<DocumentView> {
+      const row = await owned(userId, id)
+      const passages = await db
+        .select({
+          id: documentChunks.id,
+          page: documentChunks.page,
+          heading: documentChunks.heading,
+          text: documentChunks.text,
+        })
+        .from(documentChunks)
+        .innerJoin(documents, eq(documents.id, documentChunks.documentId))
+        .where(
+          and(
+            eq(documents.userId, userId),
+            eq(documents.source, row.source),
+            eq(documents.externalId, row.externalId),
+            eq(documentChunks.userId, userId),
+          ),
+        )
+        .orderBy(asc(documentChunks.ordinal))
+      return { document: toLibraryDocument(row), passages }
+    },
+
+    async file(userId: string, id: string): Promise<FileReply> {
+      const row = await owned(userId, id)
+      if (row.source === UPLOAD_SOURCE) {
+        const [stored] = await db
+          .select({ content: libraryUploads.content })
+          .from(libraryUploads)
+          .where(eq(libraryUploads.libraryDocumentId, row.id))
+        if (!stored) throw httpErrors.notFound(DOCUMENT_FILE_MESSAGES.missing)
+        return {
+          bytes: new Uint8Array(stored.content),
+          contentType: row.mimeType,
+          fileName: row.name,
+          disposition: 'inline',
+        }
+      }
+      const read = fileSources.get(row.source)
+      if (!read) throw httpErrors.notFound(DOCUMENT_FILE_MESSAGES.unavailable)
+      return read(row)
+    },
+  }
+}
