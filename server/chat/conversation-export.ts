@@ -6,7 +6,8 @@
  *
  * Each answer numbers its citations from [1]; a file numbers them once through the whole
  * conversation, so answer 2's [1] becomes footnote 3 when answer 1 had two. A marker that names
- * no passage of its answer is dropped, as the chat view drops it (D23).
+ * no passage of its answer is dropped, as the chat view drops it (D23); a source the text does
+ * not mark (an answer written without a model) is marked at the end of its answer.
  */
 import { httpErrors } from '@fastify/sensible'
 import type { SourceSnapshot } from '../db/schema.ts'
@@ -80,12 +81,24 @@ export function exportModel(
           byCitation.set(source.citation, noteOf(source))
       }
     }
-    const text = message.isUser
+    const used = new Set<number>()
+    let text = message.isUser
       ? message.content
       : message.content.replace(/\[(\d+)\](?!\()/g, (_marker, n: string) => {
           const note = byCitation.get(Number(n))
-          return note === undefined ? '' : `\uE000${note}\uE001`
+          if (note === undefined) return ''
+          used.add(note)
+          return `\uE000${note}\uE001`
         })
+    if (!message.isUser) {
+      // Sources the text does not mark (an answer quoting without a model cites no [n]) still
+      // get their footnotes, marked at the end of the answer.
+      const unmarked = [
+        ...[...byCitation.values()].filter((note) => !used.has(note)),
+        ...message.sources.filter((s) => !s.citation).map(noteOf),
+      ]
+      if (unmarked.length > 0) text = `${text.trimEnd()} ${unmarked.map((n) => `\uE000${n}\uE001`).join('')}`
+    }
     return {
       who: message.isUser ? 'You' : 'DocChat',
       time: format.format(message.createdAt),

@@ -1,6 +1,12 @@
 /** One client function per document-library endpoint; the deps injected into the library machine. */
-import { documentEndpoints, type FirstRun, type Library, type LibraryDocument } from '#contracts/documents.ts'
-import { ErrorEnvelopeSchema, fillPath } from '#contracts/endpoint.ts'
+import {
+  type DocumentView,
+  documentEndpoints,
+  type FirstRun,
+  type Library,
+  type LibraryDocument,
+} from '#contracts/documents.ts'
+import { ErrorEnvelopeSchema, fileUrl, fillPath } from '#contracts/endpoint.ts'
 import { ApiError, type Http } from './client.ts'
 
 export function createDocumentsApi(http: Http) {
@@ -25,7 +31,16 @@ export function createDocumentsApi(http: Http) {
     async listConversationFiles(conversationId: string): Promise<LibraryDocument[]> {
       return (await http(documentEndpoints.listConversationFiles, { params: { id: conversationId } })).data
     },
+    /** One document with its passages in reading order (the viewer). */
+    async getDocument(id: string): Promise<DocumentView> {
+      return (await http(documentEndpoints.getDocument, { params: { id } })).data
+    },
   }
+}
+
+/** Where the browser opens or downloads a document's own file (pdf.js, "Download"). */
+export function documentFileUrl(id: string): string {
+  return fileUrl(documentEndpoints.documentFile, { id })
 }
 
 /**

@@ -16,7 +16,7 @@ import { documents, libraryDocuments, refreshTokenFamilies, users } from '#serve
 import { completeConsent } from '#tests/fakes/google/consent.ts'
 import { createGoogleEmulator, type GoogleEmulator } from '#tests/fakes/google/emulator.ts'
 import { BOB, FIXTURE_FILES, MIME } from '#tests/fakes/google/fixtures.ts'
-import { createConversation, sendOk } from '#tests/server/support/chat-helpers.ts'
+import { createConversation, indexTravelPolicy, sendOk } from '#tests/server/support/chat-helpers.ts'
 import { buildDriveApp, consentUrl, followRedirect } from '#tests/server/support/drive-helpers.ts'
 import { register, signIn, TEST_PASSWORD } from '#tests/server/support/helper.ts'
 import { PROVIDER } from './pact.ts'
@@ -85,7 +85,13 @@ async function syncedDocumentId(aliceCookie: string, name: string): Promise<stri
   return found.id
 }
 
-// Building the app migrates a fresh database (16 migrations): 13 s on a loaded 2-core machine.
+async function userIdOf(email: string): Promise<string> {
+  const [user] = await app.db.select({ id: users.id }).from(users).where(eq(users.email, email))
+  if (!user) throw new Error(`${email} has no account`)
+  return user.id
+}
+
+// Building the app migrates a fresh database (17 migrations): 13 s on a loaded 2-core machine.
 beforeAll(async () => {
   emulator = await createGoogleEmulator()
   app = await buildDriveApp(emulator)
@@ -152,6 +158,23 @@ test('the server honours every interaction in the pact', async () => {
           bytes: new TextEncoder().encode(text),
         })
         return { sessionId: conversation._id }
+      },
+      'alice@example.com is signed in with a shared chat session': async () => {
+        cookie = await signInAs('alice@example.com', 'alice-password')
+        const conversation = await createConversation(app, cookie, 'Hello')
+        await sendOk(app, cookie, conversation._id, 'Hello')
+        await app.shares.share(await userIdOf('alice@example.com'), conversation._id)
+        return { sessionId: conversation._id }
+      },
+      // Bob's, since it needs a document to cite (alice's answers carry none); read by anyone.
+      'a chat session that cites a document is shared by its link': async () => {
+        const bob = await signInAs('bob@example.com')
+        const bobId = await userIdOf('bob@example.com')
+        await indexTravelPolicy(app, bobId)
+        const conversation = await createConversation(app, bob, 'Meals abroad')
+        await sendOk(app, bob, conversation._id, 'What is the daily meal allowance abroad?')
+        const { url } = await app.shares.share(bobId, conversation._id)
+        return { token: url.slice(url.lastIndexOf('/') + 1) }
       },
       'alice@example.com is signed in with an empty chat session': async () => {
         cookie = await signInAs('alice@example.com', 'alice-password')

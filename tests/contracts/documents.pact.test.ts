@@ -172,3 +172,31 @@ test('a conversation lists the files uploaded into it', async () => {
       expect(files[0]?.source).toBe('upload')
     })
 })
+
+test('one document opens with its passages in reading order', async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in with a synced Drive library')
+    .uponReceiving('a request for one document and its passages')
+    .withRequest('GET', documentPath())
+    .willRespondWith(200, (b) =>
+      b.jsonBody({
+        success: true,
+        data: {
+          document: readyText,
+          // A text file: no pages, no headings.
+          passages: eachLike({
+            id: uuid('3e1d6c1a-9f0b-4c5e-8a2d-7b6c5d4e3f21'),
+            page: null,
+            heading: null,
+            text: string('Bob notes\n\nThe Orion warehouse door code is 5521-ORION.'),
+          }),
+        },
+      }),
+    )
+    .executeTest(async (server) => {
+      const view = await api(server.url).getDocument(DOCUMENT_ID)
+      expect(view.document.id).toBe(DOCUMENT_ID)
+      expect(view.passages[0]?.text).toContain('5521-ORION')
+    })
+})

@@ -4,6 +4,7 @@ import { chatEndpoints } from '#contracts/chat.ts'
 import { documentEndpoints } from '#contracts/documents.ts'
 import { driveEndpoints } from '#contracts/drive.ts'
 import { ErrorEnvelopeSchema, fillPath } from '#contracts/endpoint.ts'
+import { sharingEndpoints } from '#contracts/sharing.ts'
 import type { App } from '#server/app.ts'
 import { buildTestApp, TEST_PASSWORD, uniqueEmail } from '../support/helper.ts'
 
@@ -95,8 +96,8 @@ test('a POST from another site (Sec-Fetch-Site: cross-site) answers 403 and does
 })
 
 test('every state-changing call refuses another site, before it is signed in or rate-limited', async () => {
-  const calls = [authEndpoints, chatEndpoints, driveEndpoints, documentEndpoints].flatMap((group) =>
-    Object.values(group).filter((call) => call.method !== 'GET'),
+  const calls = [authEndpoints, chatEndpoints, driveEndpoints, documentEndpoints, sharingEndpoints].flatMap(
+    (group) => Object.values(group).filter((call) => call.method !== 'GET'),
   )
   expect(calls.length).toBeGreaterThanOrEqual(8)
   const id = '0b5c7a52-6c2f-4f4e-9a51-5d1c43e0a111'
