@@ -4,7 +4,8 @@
  * retrying one that failed, and adding back a Drive file the person removed.
  */
 import { z } from 'zod'
-import { endpoint, FileBodySchema } from './endpoint.ts'
+import { endpoint } from './endpoint.ts'
+import { FileBodySchema } from './file-body.ts'
 
 export const DocumentIdParamsSchema = z.strictObject({ id: z.uuid('Not a valid id') })
 

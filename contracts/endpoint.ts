@@ -14,7 +14,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE'
 /**
  * How a call travels: `json` (JSON in, JSON out), `stream` (JSON in, `text/event-stream` out;
  * `response` describes one event), `upload` (a multipart body in, JSON out) or `file` (a file
- * out, its bytes as they are: the browser opens or downloads it by its URL, `fileUrl`).
+ * out, its bytes as they are: the browser opens or downloads it by its URL, src/api/file-url.ts).
  */
 export type EndpointKind = 'json' | 'stream' | 'upload' | 'file'
 
@@ -136,19 +136,6 @@ export function fillPath(path: string, params: Record<string, string> = {}): str
     return encodeURIComponent(value)
   })
 }
-
-/** The URL of a call the browser opens as it is (a `file` call: a link, a download, pdf.js). */
-export function fileUrl(
-  endpoint: { path: string },
-  params: Record<string, string>,
-  query?: Record<string, string>,
-): string {
-  const search = query && Object.keys(query).length > 0 ? `?${new URLSearchParams(query)}` : ''
-  return `${fillPath(endpoint.path, params)}${search}`
-}
-
-/** The body of a `file` call: bytes, not JSON (its `response`). */
-export const FileBodySchema = z.custom<Uint8Array>((value) => value instanceof Uint8Array)
 
 /**
  * One envelope for the whole API: success is `{ success: true, data }`, failure is

@@ -6,7 +6,8 @@
  */
 import { z } from 'zod'
 import { IdParamsSchema } from './chat.ts'
-import { endpoint, FileBodySchema } from './endpoint.ts'
+import { endpoint } from './endpoint.ts'
+import { FileBodySchema } from './file-body.ts'
 
 export const EXPORT_FORMATS = ['md', 'pdf'] as const
 export type ExportFormat = (typeof EXPORT_FORMATS)[number]

@@ -55,6 +55,8 @@ test('pages move within the document, never past its ends', async () => {
   expect(actor.getSnapshot().context.page).toBe(3)
   actor.send({ type: 'viewer.goToPage', page: 0 })
   expect(actor.getSnapshot().context.page).toBe(1)
+  actor.send({ type: 'viewer.pageShown', page: 2 })
+  expect(actor.getSnapshot().context).toMatchObject({ page: 2, jumps: 2 })
 })
 
 test('a Google Doc opens as a PDF; a text file shows its passages without opening the file', async () => {

@@ -3,7 +3,8 @@
  * passages, then, for a PDF (or a Google file, which opens as its PDF export), opens the file
  * itself to render it page by page, on the cited passage's page; for anything else, or when the
  * file cannot be opened (Drive disconnected…), it shows the passages as they were read, with the
- * reason. `viewer.goToPage` moves through a PDF. Effects (`loadDocument`, `openPdf`) are injected
+ * reason. `viewer.goToPage` moves through a PDF (the view scrolls there), `viewer.pageShown` follows
+ * the person's own scrolling. Effects (`loadDocument`, `openPdf`) are injected
  * with provideViewerMachine(deps); the PDF handle is opaque here.
  */
 import { assign, fromPromise, setup } from 'xstate'
@@ -20,13 +21,18 @@ export type ViewerContext = ViewerInput & {
   pdf: PdfHandle | null
   /** The PDF page in view (1-based). */
   page: number
+  /** Counts the moves the person asked for (`viewer.goToPage`): the view scrolls on each, not on `pageShown`. */
+  jumps: number
   /** Why the document could not be loaded (the server's sentence). */
   problem: string | null
   /** Why the file itself could not be opened: the passages are shown instead. */
   fileProblem: string | null
 }
 
-export type ViewerEvent = { type: 'viewer.goToPage'; page: number } | { type: 'viewer.retry' }
+export type ViewerEvent =
+  | { type: 'viewer.goToPage'; page: number }
+  | { type: 'viewer.pageShown'; page: number }
+  | { type: 'viewer.retry' }
 
 export type ViewerDeps = {
   loadDocument: (id: string) => Promise<DocumentView>
@@ -73,8 +79,9 @@ export const viewerMachine = setup({
     })),
     storeProblem: assign((_, params: { problem: string }) => ({ problem: params.problem })),
     storeFileProblem: assign((_, params: { problem: string }) => ({ fileProblem: params.problem })),
-    storePage: assign(({ context }, params: { page: number }) => ({
+    storePage: assign(({ context }, params: { page: number; jump: boolean }) => ({
       page: Math.min(Math.max(1, Math.round(params.page)), context.pdf?.numPages ?? 1),
+      jumps: context.jumps + (params.jump ? 1 : 0),
     })),
     closePdf: ({ context }) => {
       void context.pdf?.destroy?.()
@@ -90,6 +97,7 @@ export const viewerMachine = setup({
     view: null,
     pdf: null,
     page: 1,
+    jumps: 0,
     problem: null,
     fileProblem: null,
   }),
@@ -139,7 +147,11 @@ export const viewerMachine = setup({
     readingPdf: {
       on: {
         'viewer.goToPage': {
-          actions: { type: 'storePage', params: ({ event }) => ({ page: event.page }) },
+          actions: { type: 'storePage', params: ({ event }) => ({ page: event.page, jump: true }) },
+        },
+        'viewer.pageShown': {
+          description: 'The person scrolled to another page: it is the one in view, with no jump.',
+          actions: { type: 'storePage', params: ({ event }) => ({ page: event.page, jump: false }) },
         },
       },
     },

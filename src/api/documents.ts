@@ -6,8 +6,9 @@ import {
   type Library,
   type LibraryDocument,
 } from '#contracts/documents.ts'
-import { ErrorEnvelopeSchema, fileUrl, fillPath } from '#contracts/endpoint.ts'
+import { ErrorEnvelopeSchema, fillPath } from '#contracts/endpoint.ts'
 import { ApiError, type Http } from './client.ts'
+import { fileUrl } from './file-url.ts'
 
 export function createDocumentsApi(http: Http) {
   return {

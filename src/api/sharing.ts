@@ -1,5 +1,4 @@
 /** One client function per sharing endpoint (contracts/sharing.ts); exports are links, not calls. */
-import { fileUrl } from '#contracts/endpoint.ts'
 import {
   type ExportFormat,
   type Share,
@@ -7,6 +6,7 @@ import {
   sharingEndpoints,
 } from '#contracts/sharing.ts'
 import type { Http } from './client.ts'
+import { fileUrl } from './file-url.ts'
 
 export function createSharingApi(http: Http) {
   return {

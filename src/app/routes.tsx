@@ -21,6 +21,10 @@ const linkPages = [
   { path: paths.confirmEmail, area: 'The email confirmation page', page: confirmEmail },
 ] as const
 
+// A shared conversation (D70) is public. Its page travels in the same on-demand file: a file of its
+// own would cost /login a preload entry and a loader of its own, and /login has no room to spare.
+const shared = retryableLazy(onDemand, (module) => module.SharedConversationPage)
+
 /** product §2 routes (and the mailed-link pages), each behind an error boundary; any other path goes to /login. */
 export function AppRoutes() {
   return (
@@ -53,6 +57,15 @@ export function AppRoutes() {
             </Suspense>
           </SessionGuard>
         </RouteBoundary>
+      </Route>
+      <Route path={paths.shared}>
+        {(params) => (
+          <RouteBoundary area="The page" page onRetry={shared.retry}>
+            <Suspense fallback={<FullPageMessage>Loading...</FullPageMessage>}>
+              <shared.Lazy token={params.token ?? ''} />
+            </Suspense>
+          </RouteBoundary>
+        )}
       </Route>
       <Route>
         <Redirect to={paths.login} replace />

@@ -1,10 +1,12 @@
 // biome-ignore-all lint/a11y/noRedundantRoles: on a phone the table is drawn as cards (CSS display), which makes some browsers drop its table semantics; the explicit roles keep it a table for screen readers.
 import type { KeyboardEvent } from 'react'
+import { Link } from 'wouter'
 import type { DocumentRow, RowStatus, SortColumn } from '#machines/documents/documents-table.ts'
 import { STATUS_LABELS } from '#machines/documents/documents-table.ts'
 import { Button } from '#src/components/ui/button.tsx'
 import { Dialog } from '#src/components/ui/dialog.tsx'
 import { MoreIcon } from '#src/components/ui/icons.tsx'
+import { documentPath } from '#src/lib/document-path.ts'
 import { formatModified } from '#src/lib/format-date.ts'
 import { css, cx } from '../../../styled-system/css'
 import type { DocumentsTableApi } from './use-documents-table.ts'
@@ -58,6 +60,7 @@ const metaCellStyle = css({
   color: 'muted',
   whiteSpace: 'nowrap',
 })
+const nameLinkStyle = css({ color: 'accent', textDecoration: 'underline', _hover: { color: 'accentHover' } })
 const phoneMetaStyle = css({ display: { base: 'block', md: 'none' }, color: 'muted', fontWeight: 'normal' })
 
 const COLUMNS: { label: string; sort?: SortColumn }[] = [
@@ -153,7 +156,16 @@ function DocumentRowView({
   return (
     <tr role="row" aria-rowindex={index + 1} className={rowStyle}>
       <td role="cell" className={css({ gridColumn: '1', fontWeight: 'medium', overflowWrap: 'anywhere' })}>
-        <span id={nameId}>{row.name}</span>
+        <span id={nameId}>
+          {/* A document that was read opens in the viewer (D70). */}
+          {row.status === 'ready' && row.libraryId ? (
+            <Link href={documentPath(row.libraryId)} className={nameLinkStyle}>
+              {row.name}
+            </Link>
+          ) : (
+            row.name
+          )}
+        </span>
         <span className={phoneMetaStyle}>{[source, row.type, modified].join(' · ')}</span>
       </td>
       <td role="cell" className={metaCellStyle}>

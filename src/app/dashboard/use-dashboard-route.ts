@@ -13,14 +13,30 @@ import { ChatActor } from '#src/features/chat/chat-actor.ts'
 import { conversationPath, paths } from '#src/lib/paths.ts'
 import { DashboardActor } from './dashboard-actor.ts'
 
-/** What an address under /dashboard asks for; `conversationId` only in the chat section. */
-export type DashboardRoute = { section: DashboardSection; conversationId: string | null }
+/**
+ * What an address under /dashboard asks for; `conversationId` only in the chat section,
+ * `documentId` (the viewer, D70) only among the Documents.
+ */
+export type DashboardRoute = {
+  section: DashboardSection
+  conversationId: string | null
+  documentId?: string | null
+}
 
 const CONVERSATION = /^\/dashboard\/c\/([^/]+)\/?$/
+const DOCUMENT = /^\/dashboard\/documents\/([^/]+)\/?$/
 const SECTION = /^\/dashboard(?:\/([^/]+))?\/?$/
 
 /** The route an address names, or null for an address under /dashboard that names nothing. */
 export function dashboardRouteOf(path: string): DashboardRoute | null {
+  const documentId = DOCUMENT.exec(path)?.[1]
+  if (documentId !== undefined) {
+    try {
+      return { section: 'docs', conversationId: null, documentId: decodeURIComponent(documentId) }
+    } catch {
+      return null
+    }
+  }
   const id = CONVERSATION.exec(path)?.[1]
   if (id !== undefined) {
     try {

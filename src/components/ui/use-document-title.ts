@@ -1,8 +1,11 @@
 import { useEffect } from 'react'
 
-/** WCAG 2.4.2: every view names itself in the tab and window title ('Sign In · DocChat'). */
-export function useDocumentTitle(title: string): void {
+/**
+ * WCAG 2.4.2: every view names itself in the tab and window title ('Sign In · DocChat'); null
+ * leaves the title to a view inside it (the document viewer names its document).
+ */
+export function useDocumentTitle(title: string | null): void {
   useEffect(() => {
-    document.title = `${title} · DocChat`
+    if (title !== null) document.title = `${title} · DocChat`
   }, [title])
 }

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef } from 'react'
+import { type ReactNode, useCallback, useMemo, useRef } from 'react'
 import type { Source } from '#contracts/chat.ts'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { EmptyState } from '#src/components/ui/empty-state.tsx'
@@ -19,9 +19,10 @@ const withPanelStyle = css({ md: { gridTemplateColumns: 'minmax(0, 1fr) minmax(1
 
 /**
  * product §2 Chat view: the conversation (or its empty state), the composer and the upload dialog,
- * and beside them the passage a citation opened (D87).
+ * and beside them the passage a citation opened (D87). `titleActions` are the screen's controls for
+ * the open conversation (Export, Share).
  */
-export function ChatView() {
+export function ChatView({ titleActions }: { titleActions?: ReactNode } = {}) {
   const chat = useConversation()
   const { messages, loading, awaitingReply, ratingMessageIds, rate, openSource } = chat
   const upload = useUpload()
@@ -47,7 +48,9 @@ export function ChatView() {
           mx: 'auto',
         })}
       >
-        {chat.title === null ? null : <ConversationTitle title={chat.title} onRename={chat.rename} />}
+        {chat.title === null ? null : (
+          <ConversationTitle title={chat.title} onRename={chat.rename} actions={titleActions} />
+        )}
         <ConversationFiles files={chat.files} />
         {empty && !loading ? (
           <div

@@ -1,8 +1,10 @@
 import type { KeyboardEvent } from 'react'
+import { Link } from 'wouter'
 import type { Source } from '#contracts/chat.ts'
 import { citedSpans, markedPieces } from '#machines/chat/cited-words.ts'
 import { Button } from '#src/components/ui/button.tsx'
 import { CloseIcon } from '#src/components/ui/chat-icons.tsx'
+import { documentPath } from '#src/lib/document-path.ts'
 import { css } from '../../../styled-system/css'
 
 /** Only https links open: the Drive file, never another scheme from stored data. */
@@ -13,6 +15,8 @@ export const sourceLabel = (source: Source) =>
   [source.documentName, source.page ? `p. ${source.page}` : null, source.heading ?? null]
     .filter(Boolean)
     .join(' · ')
+
+const linkStyle = css({ color: 'accent', textDecoration: 'underline', overflowWrap: 'anywhere' })
 
 /**
  * Beside the conversation on a wide screen (its own column, scrolling on its own); a sheet over
@@ -61,7 +65,8 @@ type CitationPanelProps = {
  * The passage an answer cited, as it was when the answer was written, to check against the
  * answer: its document, page and heading, the sentences the answer leans on marked. The focus
  * moves in when it opens; Escape or Close closes it (the caller gives the focus back to the
- * marker that opened it). Links to the document go in its footer.
+ * marker that opened it). Links to the document go in its footer: "View in document" (the
+ * viewer, where the passage stands in its document) and the Drive file.
  */
 export function CitationPanel({ source, answer, onClose }: CitationPanelProps) {
   const label = `Passage ${source.citation ?? ''} from ${source.documentName}`.replace('  ', ' ')
@@ -106,13 +111,11 @@ export function CitationPanel({ source, answer, onClose }: CitationPanelProps) {
         <p className={css({ color: 'muted' })}>This answer was stored before passages were kept with it.</p>
       )}
       <footer className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', mt: 'auto' })}>
+        <Link href={documentPath(source.documentId, source.chunkId)} className={linkStyle}>
+          View in document
+        </Link>
         {isHttpsLink(source.link) ? (
-          <a
-            href={source.link}
-            target="_blank"
-            rel="noopener noreferrer"
-            className={css({ color: 'accent', textDecoration: 'underline', overflowWrap: 'anywhere' })}
-          >
+          <a href={source.link} target="_blank" rel="noopener noreferrer" className={linkStyle}>
             Open {source.documentName}
           </a>
         ) : null}

@@ -1,12 +1,17 @@
-import { useState } from 'react'
+import { type ReactNode, useState } from 'react'
 import { TITLE_MAX_LENGTH } from '#contracts/chat.ts'
 import { Button } from '#src/components/ui/button.tsx'
 import { css } from '../../../styled-system/css'
 
-type ConversationTitleProps = { title: string; onRename: (title: string) => void }
+type ConversationTitleProps = {
+  title: string
+  onRename: (title: string) => void
+  /** Controls the screen adds beside the title (Export, Share). */
+  actions?: ReactNode
+}
 
 /** The open conversation's title above it; Rename edits it in place (Enter saves, Escape cancels). */
-export function ConversationTitle({ title, onRename }: ConversationTitleProps) {
+export function ConversationTitle({ title, onRename, actions }: ConversationTitleProps) {
   const [editing, setEditing] = useState<string | null>(null)
   if (editing === null) {
     return (
@@ -15,6 +20,7 @@ export function ConversationTitle({ title, onRename }: ConversationTitleProps) {
         <Button variant="ghost" size="sm" onClick={() => setEditing(title)}>
           Rename
         </Button>
+        {actions ? <div className={css({ ml: 'auto', flexShrink: '0' })}>{actions}</div> : null}
       </div>
     )
   }

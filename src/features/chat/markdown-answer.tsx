@@ -9,8 +9,8 @@ import type { ComponentProps, ReactNode } from 'react'
 import ReactMarkdown from 'react-markdown'
 import remarkGfm from 'remark-gfm'
 import { Button } from '#src/components/ui/button.tsx'
+import { useCopyText } from '#src/components/ui/use-copy-text.ts'
 import { css } from '../../../styled-system/css'
-import { useCopyText } from './use-copy-text.ts'
 
 type MarkdownAnswerProps = {
   text: string

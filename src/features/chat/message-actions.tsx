@@ -2,8 +2,8 @@ import type { Feedback } from '#contracts/chat.ts'
 import type { MessageItem } from '#machines/chat/chat-types.ts'
 import { Button } from '#src/components/ui/button.tsx'
 import { CheckIcon, CopyIcon, ThumbsDownIcon, ThumbsUpIcon } from '#src/components/ui/chat-icons.tsx'
+import { useCopyText } from '#src/components/ui/use-copy-text.ts'
 import { css } from '../../../styled-system/css'
-import { useCopyText } from './use-copy-text.ts'
 
 type MessageActionsProps = {
   message: MessageItem

@@ -1,12 +1,15 @@
+import { Link } from 'wouter'
 import type { Source } from '#contracts/chat.ts'
 import { safeExternalLink } from '#contracts/safe-link.ts'
+import { documentPath } from '#src/lib/document-path.ts'
 import { css } from '../../../styled-system/css'
 
 const label = (source: Source) => `${source.documentName}${source.page ? ` p. ${source.page}` : ''}`
 
 /**
  * The passages of the person's own documents an answer drew on, under that answer; each opens its
- * passage (`onShow`), and its document when it has a web link.
+ * passage (`onShow`), its document in the viewer ("View in document"), and the file in Drive when
+ * it has a web link.
  */
 export function MessageSources({
   sources,
@@ -45,7 +48,14 @@ export function MessageSources({
               >
                 {source.citation ? `[${source.citation}]` : '“…”'}
               </button>
-            ) : null}
+            ) : null}{' '}
+            <Link
+              href={documentPath(source.documentId, source.chunkId)}
+              aria-label={`View ${label(source)} in the document`}
+              className={css({ color: 'accent', textDecoration: 'underline' })}
+            >
+              View in document
+            </Link>
           </li>
         ))}
       </ul>

@@ -1,12 +1,27 @@
 import { ChatView } from '#src/features/chat/chat-view.tsx'
+import { useConversations } from '#src/features/chat/use-chat.ts'
+import { ConversationSharing } from '#src/features/sharing/conversation-sharing.tsx'
+import { SharesProvider } from '#src/features/sharing/shares-provider.tsx'
 import { css } from '../../../../styled-system/css'
 
-/** product §2 Chat view (chat feature). The conversation has no visible title; its h1 is for screen readers. */
+/**
+ * product §2 Chat view (chat feature), with Export and Share for the open conversation (sharing
+ * feature, D70). The conversation has no visible title; its h1 is for screen readers.
+ */
 export function ChatSection() {
+  const { selectedConversationId } = useConversations()
   return (
     <>
       <h1 className={css({ srOnly: true })}>Chat with Docs</h1>
-      <ChatView />
+      <ChatView
+        titleActions={
+          selectedConversationId ? (
+            <SharesProvider>
+              <ConversationSharing conversationId={selectedConversationId} />
+            </SharesProvider>
+          ) : null
+        }
+      />
     </>
   )
 }

@@ -1,8 +1,20 @@
 import { HistoryView } from '#src/features/chat/history-view.tsx'
+import { SharedLinks } from '#src/features/sharing/shared-links.tsx'
+import { SharesProvider } from '#src/features/sharing/shares-provider.tsx'
 import { useDashboard } from '../use-dashboard.ts'
 
-/** product §2 History view (history feature); opening a conversation switches to Chat. */
+/**
+ * product §2 History view (history feature); opening a conversation switches to Chat. Below it,
+ * the conversations shared by a link, each to copy or stop sharing (sharing feature, D70).
+ */
 export function HistorySection() {
   const { openConversation } = useDashboard()
-  return <HistoryView onOpen={openConversation} />
+  return (
+    <>
+      <HistoryView onOpen={openConversation} />
+      <SharesProvider>
+        <SharedLinks onOpen={openConversation} />
+      </SharesProvider>
+    </>
+  )
 }

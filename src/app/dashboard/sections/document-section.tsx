@@ -1,0 +1,20 @@
+import { Suspense } from 'react'
+import { useSearch } from 'wouter'
+import { retryableLazy } from '#src/lib/lazy-chunk.tsx'
+import { css } from '../../../../styled-system/css'
+
+// The viewer (and pdf.js behind it) is its own chunk: neither /login nor the dashboard carries it.
+const viewer = retryableLazy(
+  () => import('#src/features/viewer/document-viewer.tsx'),
+  (module) => module.DocumentViewer,
+)
+
+/** One document in the viewer (D70), opened at the passage `?passage=` names. */
+export function DocumentSection({ documentId }: { documentId: string }) {
+  const passageId = new URLSearchParams(useSearch()).get('passage')
+  return (
+    <Suspense fallback={<p className={css({ color: 'muted' })}>Loading document...</p>}>
+      <viewer.Lazy documentId={documentId} passageId={passageId} />
+    </Suspense>
+  )
+}

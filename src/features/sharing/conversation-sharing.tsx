@@ -1,0 +1,161 @@
+/**
+ * The open conversation's "Export" and "Share" (D70). Export is a menu of two downloads
+ * (Markdown, PDF) with times in the person's own time zone. Share opens a dialog: create a
+ * read-only link, copy it, update it to the conversation as it is now (the link stays), or stop
+ * sharing (the link then shows "not found").
+ */
+import { useId, useState } from 'react'
+import type { ExportFormat } from '#contracts/sharing.ts'
+import { exportUrl } from '#src/api/sharing.ts'
+import { Alert } from '#src/components/ui/alert.tsx'
+import { Button } from '#src/components/ui/button.tsx'
+import { Dialog } from '#src/components/ui/dialog.tsx'
+import { useCopyText } from '#src/components/ui/use-copy-text.ts'
+import { css } from '../../../styled-system/css'
+import { useShares } from './use-shares.ts'
+
+const FORMATS: { format: ExportFormat; label: string }[] = [
+  { format: 'md', label: 'Markdown (.md)' },
+  { format: 'pdf', label: 'PDF (.pdf)' },
+]
+
+export function ConversationSharing({ conversationId }: { conversationId: string }) {
+  const [sharing, setSharing] = useState(false)
+  return (
+    <div className={css({ display: 'flex', alignItems: 'center', gap: '1' })}>
+      <ExportMenu conversationId={conversationId} />
+      <Button variant="ghost" size="sm" onClick={() => setSharing(true)}>
+        Share
+      </Button>
+      {sharing ? <ShareDialog conversationId={conversationId} onClose={() => setSharing(false)} /> : null}
+    </div>
+  )
+}
+
+function ExportMenu({ conversationId }: { conversationId: string }) {
+  const [open, setOpen] = useState(false)
+  const menuId = useId()
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: Escape closes the open menu from any of its links
+    <div
+      className={css({ position: 'relative' })}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') setOpen(false)
+      }}
+    >
+      <Button
+        variant="ghost"
+        size="sm"
+        aria-expanded={open}
+        aria-controls={menuId}
+        onClick={() => setOpen(!open)}
+      >
+        Export
+      </Button>
+      {open ? (
+        <ul
+          id={menuId}
+          aria-label="Export the conversation"
+          className={css({
+            position: 'absolute',
+            right: '0',
+            top: 'full',
+            zIndex: '20',
+            minW: '12rem',
+            mt: '1',
+            p: '1',
+            bg: 'surface',
+            borderWidth: '1px',
+            borderColor: 'border',
+            borderRadius: 'lg',
+            boxShadow: 'lg',
+          })}
+        >
+          {FORMATS.map(({ format, label }) => (
+            <li key={format}>
+              <a
+                href={exportUrl(conversationId, format, timeZone)}
+                download
+                onClick={() => setOpen(false)}
+                className={css({
+                  display: 'block',
+                  px: '3',
+                  py: '2',
+                  borderRadius: 'md',
+                  fontSize: 'sm',
+                  _hover: { bg: 'surfaceMuted' },
+                  _focusVisible: { bg: 'surfaceMuted' },
+                })}
+              >
+                {label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  )
+}
+
+function ShareDialog({ conversationId, onClose }: { conversationId: string; onClose: () => void }) {
+  const { shares, loaded, pendingId, problem, share, revoke } = useShares()
+  const current = shares.find((s) => s.conversationId === conversationId) ?? null
+  const busy = pendingId === conversationId || !loaded
+  const copy = useCopyText(current?.url ?? '')
+  return (
+    <Dialog title="Share this conversation" onClose={onClose}>
+      <div className={css({ display: 'grid', gap: '3', fontSize: 'sm' })}>
+        <p>
+          Anyone with the link can read this conversation as it is when you share it, without signing in. Your
+          documents are not shared, only the passages the answers quote.
+        </p>
+        {problem ? <Alert>{problem}</Alert> : null}
+        {current ? (
+          <>
+            <label className={css({ display: 'grid', gap: '1' })}>
+              <span className={css({ fontWeight: 'medium' })}>Read-only link</span>
+              <input
+                readOnly
+                value={current.url}
+                onFocus={(event) => event.currentTarget.select()}
+                className={css({
+                  px: '2',
+                  py: '1.5',
+                  borderWidth: '1px',
+                  borderColor: 'border',
+                  borderRadius: 'md',
+                  bg: 'surfaceMuted',
+                })}
+              />
+            </label>
+            <p className={css({ color: 'muted' })}>
+              Shared {new Date(current.sharedAt).toLocaleString()}. Later messages are not in it until you
+              update the link.
+            </p>
+            <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '2' })}>
+              <Button size="sm" onClick={copy.copy}>
+                {copy.copied ? 'Copied' : 'Copy link'}
+              </Button>
+              <Button variant="secondary" size="sm" disabled={busy} onClick={() => share(conversationId)}>
+                Update link
+              </Button>
+              <Button variant="secondary" size="sm" disabled={busy} onClick={() => revoke(conversationId)}>
+                Stop sharing
+              </Button>
+            </div>
+          </>
+        ) : (
+          <div>
+            <Button size="sm" disabled={busy} onClick={() => share(conversationId)}>
+              {pendingId === conversationId ? 'Creating link...' : 'Create link'}
+            </Button>
+          </div>
+        )}
+        <p role="status" className={css({ srOnly: true })}>
+          {current ? 'This conversation is shared.' : loaded ? 'This conversation is not shared.' : ''}
+        </p>
+      </div>
+    </Dialog>
+  )
+}

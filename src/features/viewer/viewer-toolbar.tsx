@@ -1,0 +1,108 @@
+import { useState } from 'react'
+import type { LibraryDocument } from '#contracts/documents.ts'
+import { safeExternalLink } from '#contracts/safe-link.ts'
+import { Button } from '#src/components/ui/button.tsx'
+import { paths } from '#src/lib/paths.ts'
+import { css } from '../../../styled-system/css'
+
+const linkStyle = css({
+  color: 'accent',
+  textDecoration: 'underline',
+  fontSize: 'sm',
+  fontWeight: 'medium',
+  whiteSpace: 'nowrap',
+})
+
+type ViewerToolbarProps = {
+  document: LibraryDocument
+  fileUrl: string
+  /** The page counter of a drawn PDF; null for a document shown as text. */
+  pages: { page: number; total: number } | null
+  onGoToPage: (page: number) => void
+}
+
+/** The document's name, where it comes from, and what can be done with it. */
+export function ViewerToolbar({ document, fileUrl, pages, onGoToPage }: ViewerToolbarProps) {
+  const driveLink = safeExternalLink(document.webViewLink)
+  return (
+    <header className={css({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '3', minW: '0' })}>
+      <a href={paths.docs} className={linkStyle}>
+        ← Documents
+      </a>
+      <h1
+        className={css({
+          fontSize: 'lg',
+          fontWeight: 'semibold',
+          flex: '1',
+          minW: '0',
+          overflowWrap: 'anywhere',
+        })}
+      >
+        {document.name}
+      </h1>
+      {pages ? <PageControls {...pages} onGoToPage={onGoToPage} /> : null}
+      {driveLink ? (
+        <a href={driveLink} target="_blank" rel="noopener noreferrer" className={linkStyle}>
+          Open in Google Drive
+        </a>
+      ) : null}
+      <a href={fileUrl} download className={linkStyle}>
+        Download
+      </a>
+    </header>
+  )
+}
+
+function PageControls({
+  page,
+  total,
+  onGoToPage,
+}: {
+  page: number
+  total: number
+  onGoToPage: (page: number) => void
+}) {
+  const [typed, setTyped] = useState<string | null>(null)
+  return (
+    <nav
+      aria-label="Pages"
+      className={css({ display: 'flex', alignItems: 'center', gap: '1', fontSize: 'sm' })}
+    >
+      <Button variant="ghost" size="sm" disabled={page <= 1} onClick={() => onGoToPage(page - 1)}>
+        Previous page
+      </Button>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault()
+          if (typed !== null && Number(typed) >= 1) onGoToPage(Number(typed))
+          setTyped(null)
+        }}
+        className={css({ display: 'flex', alignItems: 'center', gap: '1' })}
+      >
+        <label className={css({ display: 'flex', alignItems: 'center', gap: '1' })}>
+          Page
+          <input
+            inputMode="numeric"
+            value={typed ?? String(page)}
+            onChange={(event) => setTyped(event.target.value.replace(/\D/g, ''))}
+            onBlur={() => setTyped(null)}
+            className={css({
+              w: '3.5rem',
+              px: '1',
+              py: '0.5',
+              borderWidth: '1px',
+              borderColor: 'border',
+              borderRadius: 'md',
+              bg: 'surface',
+              textAlign: 'center',
+            })}
+          />
+        </label>
+        <span>of {total}</span>
+      </form>
+      <Button variant="ghost" size="sm" disabled={page >= total} onClick={() => onGoToPage(page + 1)}>
+        Next page
+      </Button>
+    </nav>
+  )
+}
