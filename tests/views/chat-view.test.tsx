@@ -247,7 +247,12 @@ test('an answer lists its sources, as links that open in a new tab when they hav
   expect(link.getAttribute('rel')).toBe('noopener noreferrer')
   expect(within(main).getByText('notes.txt')).toBeTruthy()
   expect(within(main).getByText('evil.pdf p. 1')).toBeTruthy()
-  expect(within(main).getAllByRole('link')).toHaveLength(1)
+  // Besides our own viewer's links ("View in document", one per source), the https one alone.
+  const outside = within(main)
+    .getAllByRole('link')
+    .filter((a) => !a.getAttribute('href')?.startsWith('/dashboard/documents/'))
+  expect(outside).toHaveLength(1)
+  expect(within(main).getAllByRole('link', { name: /in the document$/ })).toHaveLength(3)
 })
 
 test('HTML in a message is shown as text, line breaks kept', async () => {

@@ -10,11 +10,13 @@ import { authEndpoints, type User } from '#contracts/auth.ts'
 import { chatEndpoints } from '#contracts/chat.ts'
 import { documentEndpoints } from '#contracts/documents.ts'
 import type { Endpoint, ErrorEnvelope } from '#contracts/endpoint.ts'
+import { sharingEndpoints } from '#contracts/sharing.ts'
 
 /**
  * The dashboard loads the conversations as it opens (product §4), and Documents its library, so every
- * test that reaches them would need an answer: the defaults are "no conversations yet" and an
- * empty library. Chat and library tests override them.
+ * test that reaches them would need an answer: the defaults are "no conversations yet", an
+ * empty library and no shared links (the conversation's Share and History list them). Chat and
+ * library tests override them.
  */
 export const server = setupServer(
   // What the account screens offer (D77, D79): the spec's screens plus 'Forgot password?'.
@@ -34,6 +36,7 @@ export const server = setupServer(
     },
   }),
   ok(accountEndpoints.listSessions, { success: true, data: { sessions: [] } }),
+  ok(sharingEndpoints.listShares, { success: true, data: [] }),
   ok(documentEndpoints.listDocuments, {
     success: true,
     data: { documents: [], progress: { running: false, done: 0, total: 0 }, removed: [] },
