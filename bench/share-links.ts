@@ -46,7 +46,11 @@ for (let i = 0; i < 50; i++) {
     headers: { cookie },
     payload: { content: 'Hello', isUser: true, messageType: 'text' },
   })
-  const share = await app.inject({ method: 'POST', url: `/api/v1/chat/sessions/${id}/share`, headers: { cookie } })
+  const share = await app.inject({
+    method: 'POST',
+    url: `/api/v1/chat/sessions/${id}/share`,
+    headers: { cookie },
+  })
   const url = share.json().data.url as string
   revoked.push(url.slice(url.lastIndexOf('/') + 1))
   await app.inject({ method: 'DELETE', url: `/api/v1/chat/sessions/${id}/share`, headers: { cookie } })

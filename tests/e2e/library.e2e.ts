@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { deleteDocument, documentRow } from './documents-table.ts'
 import { snap } from './screens.ts'
-import { signUpAndIn, uniqueEmail } from './session.ts'
+import { connectDrive, signUpAndIn, uniqueEmail } from './session.ts'
 
 /** A two-page PDF over the spec's 10 KB minimum, saying `fact` on page 2. */
 async function factPdf(fact: string): Promise<Buffer> {
@@ -22,12 +22,7 @@ test('the library shows each file’s outcome; an uploaded PDF is cited, once de
   const main = page.getByRole('main')
 
   // Connect Drive, ingest: each file's own outcome in the library.
-  await page.getByRole('link', { name: 'Integrations', exact: true }).click()
-  const popupOpened = page.waitForEvent('popup')
-  await page.getByRole('button', { name: 'Connect Now' }).click()
-  const popup = await popupOpened
-  await popup.getByRole('button', { name: 'Allow' }).click()
-  await expect(popup.getByText(/Google Drive connected/)).toBeVisible()
+  await connectDrive(page)
   await page.getByRole('link', { name: 'Documents', exact: true }).click()
   await main.getByRole('button', { name: 'Ingest Documents' }).click()
   const item = (name: string) => documentRow(page, name)

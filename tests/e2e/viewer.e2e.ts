@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises'
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { snap } from './screens.ts'
-import { signUpAndIn, uniqueEmail } from './session.ts'
+import { connectDrive, signUpAndIn, uniqueEmail } from './session.ts'
 
 const FACT = 'The tide gauge at the north pier reads code KESTREL-9914.'
 
@@ -30,6 +30,13 @@ async function reportPdf(): Promise<Buffer> {
   doc.setSubject('survey '.repeat(2000))
   return Buffer.from(await doc.save({ useObjectStreams: false }))
 }
+
+const TIDE_QUESTION = 'What code does the tide gauge at the north pier read?'
+const surveyFile = async () => ({
+  name: 'harbour-survey.pdf',
+  mimeType: 'application/pdf',
+  buffer: await reportPdf(),
+})
 
 /** A long text file: the fact sits in the middle, many passages down. */
 function longText(fact: string): Buffer {
@@ -55,6 +62,19 @@ async function conversationWithUpload(
   return id
 }
 
+/** A new person, a conversation holding `file`, open at its address with `question` answered. */
+async function answeredConversation(
+  page: Page,
+  label: string,
+  file: { name: string; mimeType: string; buffer: Buffer },
+  question: string,
+): Promise<void> {
+  await signUpAndIn(page, uniqueEmail(label))
+  const id = await conversationWithUpload(page.request, file)
+  await page.goto(`/dashboard/c/${id}`)
+  await ask(page, question)
+}
+
 async function ask(page: Page, question: string): Promise<void> {
   const input = page.getByPlaceholder('Type your message...')
   await input.fill(question)
@@ -76,14 +96,7 @@ test('a cited PDF opens in the viewer on the cited page, the passage marked on t
 }) => {
   test.setTimeout(90_000)
   const csp = watchCsp(page)
-  await signUpAndIn(page, uniqueEmail('viewer-pdf'))
-  const id = await conversationWithUpload(page.request, {
-    name: 'harbour-survey.pdf',
-    mimeType: 'application/pdf',
-    buffer: await reportPdf(),
-  })
-  await page.goto(`/dashboard/c/${id}`)
-  await ask(page, 'What code does the tide gauge at the north pier read?')
+  await answeredConversation(page, 'viewer-pdf', await surveyFile(), TIDE_QUESTION)
 
   await page.getByRole('link', { name: 'View harbour-survey.pdf p. 2 in the document' }).click()
 
@@ -113,15 +126,13 @@ test('a cited PDF opens in the viewer on the cited page, the passage marked on t
 test("a text document's cited passage is marked, scrolled to and focused", async ({ page }) => {
   test.setTimeout(90_000)
   const csp = watchCsp(page)
-  await signUpAndIn(page, uniqueEmail('viewer-text'))
   const fact = 'The lighthouse keeper keeps the spare key under the blue anchor, code OSPREY-4410.'
-  const id = await conversationWithUpload(page.request, {
-    name: 'keeper-handbook.txt',
-    mimeType: 'text/plain',
-    buffer: longText(fact),
-  })
-  await page.goto(`/dashboard/c/${id}`)
-  await ask(page, 'Where does the lighthouse keeper keep the spare key?')
+  await answeredConversation(
+    page,
+    'viewer-text',
+    { name: 'keeper-handbook.txt', mimeType: 'text/plain', buffer: longText(fact) },
+    'Where does the lighthouse keeper keep the spare key?',
+  )
 
   // The citation's panel has the link too.
   await page
@@ -144,13 +155,7 @@ test('a Google Doc from the library opens as its PDF export, with a way to Googl
   test.setTimeout(120_000)
   const csp = watchCsp(page)
   await signUpAndIn(page, uniqueEmail('viewer-drive'))
-  await page.getByRole('link', { name: 'Integrations', exact: true }).click()
-  const popupOpened = page.waitForEvent('popup')
-  await page.getByRole('button', { name: 'Connect Now' }).click()
-  const popup = await popupOpened
-  await popup.getByRole('button', { name: 'Allow' }).click()
-  await expect(popup.getByText(/Google Drive connected/)).toBeVisible()
-  await popup.close()
+  await connectDrive(page)
   await page.getByRole('link', { name: 'Documents', exact: true }).click()
   const main = page.getByRole('main')
   await main.getByRole('button', { name: 'Ingest Documents' }).click()
@@ -177,14 +182,7 @@ test('export as Markdown downloads the conversation; a share link reads signed o
   browser,
 }) => {
   test.setTimeout(90_000)
-  await signUpAndIn(page, uniqueEmail('share'))
-  const id = await conversationWithUpload(page.request, {
-    name: 'harbour-survey.pdf',
-    mimeType: 'application/pdf',
-    buffer: await reportPdf(),
-  })
-  await page.goto(`/dashboard/c/${id}`)
-  await ask(page, 'What code does the tide gauge at the north pier read?')
+  await answeredConversation(page, 'share', await surveyFile(), TIDE_QUESTION)
   const main = page.getByRole('main')
 
   await main.getByRole('button', { name: 'Export' }).click()
@@ -194,7 +192,7 @@ test('export as Markdown downloads the conversation; a share link reads signed o
   expect(download.suggestedFilename()).toBe('Harbour.md')
   const markdown = await readFile(await download.path(), 'utf8')
   expect(markdown).toContain('# Harbour')
-  expect(markdown).toContain('What code does the tide gauge at the north pier read?')
+  expect(markdown).toContain(TIDE_QUESTION)
   expect(markdown).toMatch(/\[\^1\]: harbour-survey\.pdf, page 2/)
   expect(markdown).toContain('KESTREL-9914')
 
@@ -211,7 +209,7 @@ test('export as Markdown downloads the conversation; a share link reads signed o
   const response = await reader.goto(url)
   expect(response?.headers()['x-robots-tag']).toContain('noindex')
   await expect(reader.getByRole('heading', { name: 'Harbour', level: 1 })).toBeVisible()
-  await expect(reader.getByText('What code does the tide gauge at the north pier read?')).toBeVisible()
+  await expect(reader.getByText(TIDE_QUESTION)).toBeVisible()
   // The answer as markdown (its quotes as quotations), and the passage it quoted under it.
   await expect(reader.locator('blockquote').filter({ hasText: 'KESTREL-9914' }).first()).toBeVisible()
   await reader.getByText('harbour-survey.pdf · p. 2').first().click()

@@ -7,7 +7,8 @@
  */
 import { useEffect, useRef } from 'react'
 import type { Passage } from '#contracts/documents.ts'
-import { css } from '../../../styled-system/css'
+import { css, cx } from '../../../styled-system/css'
+import { paneStyle } from './viewer-styles.ts'
 
 const passageStyle = css({
   whiteSpace: 'pre-wrap',
@@ -32,19 +33,17 @@ export function PassagesView({ passages, citedId }: { passages: Passage[]; cited
       // biome-ignore lint/a11y/noNoninteractiveTabindex: the text scrolls by keyboard once focused
       tabIndex={0}
       aria-label="Document text"
-      className={css({
-        flex: '1',
-        minH: '0',
-        overflowY: 'auto',
-        px: { base: '3', md: '6' },
-        py: '4',
-        bg: 'surface',
-        borderWidth: '1px',
-        borderColor: 'border',
-        borderRadius: 'lg',
-        maxW: '3xl',
-        _focusVisible: { outline: '2px solid', outlineColor: 'accent' },
-      })}
+      className={cx(
+        paneStyle,
+        css({
+          px: { base: '3', md: '6' },
+          py: '4',
+          bg: 'surface',
+          borderWidth: '1px',
+          borderColor: 'border',
+          maxW: '3xl',
+        }),
+      )}
     >
       {passages.map((passage, i) => {
         const previous = passages[i - 1]

@@ -7,9 +7,10 @@
  */
 import { useEffect, useRef, useState } from 'react'
 import { itemsHolding } from '#machines/viewer/passage-match.ts'
-import { css } from '../../../styled-system/css'
+import { css, cx } from '../../../styled-system/css'
 import { loadPdfJs, type PdfDocument } from './pdf.ts'
 import './pdf-text-layer.css'
+import { paneStyle } from './viewer-styles.ts'
 
 /** Pages drawn on each side of the ones in view. */
 const NEAR = 1
@@ -90,15 +91,7 @@ export function PdfPages({ pdf, page, jumps, cited, onPageShown }: PdfPagesProps
       // biome-ignore lint/a11y/noNoninteractiveTabindex: the pages scroll by keyboard (arrows, Page Down) once focused
       tabIndex={0}
       aria-label="Document pages"
-      className={css({
-        flex: '1',
-        minH: '0',
-        overflowY: 'auto',
-        bg: 'surfaceMuted',
-        borderRadius: 'lg',
-        py: '2',
-        _focusVisible: { outline: '2px solid', outlineColor: 'accent' },
-      })}
+      className={cx(paneStyle, css({ bg: 'surfaceMuted', py: '2' }))}
     >
       {base && scale > 0
         ? Array.from({ length: pdf.numPages }, (_, i) => i + 1).map((n) => (

@@ -72,19 +72,18 @@ test('the link shows exactly the conversation, its messages and their quotes, an
   expect(response.statusCode).toBe(200)
   const snapshot = getSharedConversation.response.parse(response.json()).data
   expect(snapshot.title).toBe('Meals abroad')
-  expect(snapshot.messages).toEqual(
-    messages.map((m) => ({
-      isUser: m.isUser,
-      content: m.content,
-      createdAt: m.createdAt,
-      stopped: m.stopped ?? false,
-      sources: m.sources.map((s) => ({
-        citation: s.citation ?? null,
-        documentName: s.documentName,
-        page: s.page,
-        heading: s.heading ?? null,
-        quote: s.quote ?? '',
-      })),
+  // The messages, in order, exactly; and every quote they cite, with where it is from.
+  const turn = (m: { isUser: boolean; content: string; createdAt: string; stopped?: boolean }) =>
+    `${m.isUser ? 'Q' : 'A'} ${m.createdAt} ${m.stopped === true} ${m.content}`
+  expect(snapshot.messages.map(turn)).toEqual(messages.map(turn))
+  const cited = messages.flatMap((m) => m.sources)
+  expect(snapshot.messages.flatMap((m) => m.sources)).toEqual(
+    cited.map(({ citation, documentName, page, heading, quote }) => ({
+      citation: citation ?? null,
+      documentName,
+      page,
+      heading: heading ?? null,
+      quote: quote ?? '',
     })),
   )
   // No document id, passage id, link or message id leaves with the snapshot.
