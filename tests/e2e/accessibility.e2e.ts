@@ -8,6 +8,18 @@ import { expectNoAxeViolations } from './axe.ts'
 import { snap } from './screens.ts'
 import { signUpAndIn, uniqueEmail } from './session.ts'
 
+/** A one-page PDF over the upload's 10 KB minimum. */
+async function onePagePdf(): Promise<Buffer> {
+  const { PDFDocument, StandardFonts } = await import('pdf-lib')
+  const doc = await PDFDocument.create()
+  const font = await doc.embedFont(StandardFonts.Helvetica)
+  doc
+    .addPage([595, 842])
+    .drawText('The pier survey found nothing to repair.', { x: 56, y: 770, size: 12, font })
+  doc.setSubject('survey '.repeat(2000))
+  return Buffer.from(await doc.save({ useObjectStreams: false }))
+}
+
 // The pages' CSP allows only our own scripts; axe is injected as an inline script.
 test.use({ bypassCSP: true })
 
@@ -120,6 +132,45 @@ for (const [device, viewport] of Object.entries(VIEWPORTS)) {
         await check(screen, ['Logout'])
         if (device === 'phone') await page.keyboard.press('Escape')
       }
+
+      // The document viewer (a text document and a PDF), the Share dialog and a shared page (D70).
+      const conversation = await page.request.post('/api/v1/chat/sessions/create', {
+        data: { title: 'Notes' },
+      })
+      const conversationId = (await conversation.json()).data._id as string
+      const upload = (name: string, mimeType: string, buffer: Buffer) =>
+        page.request
+          .post(`/api/v1/chat/sessions/${conversationId}/files/upload`, {
+            multipart: { file: { name, mimeType, buffer } },
+          })
+          .then(async (response) => (await response.json()).data.id as string)
+      const textId = await upload(
+        'notes.txt',
+        'text/plain',
+        Buffer.from('The harbour code is OSPREY-4410.\n\n'.repeat(400)),
+      )
+      await page.goto(`/dashboard/documents/${textId}`)
+      await expect(page.getByRole('heading', { name: 'notes.txt', level: 1 })).toBeVisible()
+      await check('viewer-text', ['Logout'])
+      const pdfId = await upload('survey.pdf', 'application/pdf', await onePagePdf())
+      await page.goto(`/dashboard/documents/${pdfId}`)
+      await expect(
+        page.getByRole('region', { name: 'Page 1 of 1' }).locator('.textLayer span').first(),
+      ).toBeAttached()
+      await check('viewer-pdf', ['Logout'])
+      await page.request.post(`/api/v1/chat/sessions/${conversationId}/messages/send`, {
+        data: { content: 'What is the harbour code?', isUser: true, messageType: 'text' },
+      })
+      await page.goto(`/dashboard/c/${conversationId}`)
+      await main.getByRole('button', { name: 'Share' }).click()
+      await page.getByRole('button', { name: 'Create link' }).click()
+      const link = page.getByRole('textbox', { name: 'Read-only link' })
+      await expect(link).toHaveValue(/\/s\//)
+      await check('share-dialog')
+      await page.goto(await link.inputValue())
+      await expect(page.getByRole('heading', { name: 'Notes', level: 1 })).toBeVisible()
+      await expect(page.locator('blockquote').first()).toBeVisible()
+      await check('shared-conversation')
     })
   }
 }

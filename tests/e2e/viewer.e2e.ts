@@ -98,7 +98,7 @@ test('a cited PDF opens in the viewer on the cited page, the passage marked on t
   const csp = watchCsp(page)
   await answeredConversation(page, 'viewer-pdf', await surveyFile(), TIDE_QUESTION)
 
-  await page.getByRole('link', { name: 'View harbour-survey.pdf p. 2 in the document' }).click()
+  await page.getByRole('link', { name: 'View in document: harbour-survey.pdf p. 2' }).click()
 
   await expect(page).toHaveURL(/\/dashboard\/documents\/[^/?]+\?passage=/)
   await expect(page.getByRole('heading', { name: 'harbour-survey.pdf', level: 1 })).toBeVisible()

@@ -252,7 +252,7 @@ test('an answer lists its sources, as links that open in a new tab when they hav
     .getAllByRole('link')
     .filter((a) => !a.getAttribute('href')?.startsWith('/dashboard/documents/'))
   expect(outside).toHaveLength(1)
-  expect(within(main).getAllByRole('link', { name: /in the document$/ })).toHaveLength(3)
+  expect(within(main).getAllByRole('link', { name: /^View in document: / })).toHaveLength(3)
 })
 
 test('HTML in a message is shown as text, line breaks kept', async () => {

@@ -15,7 +15,16 @@ export function ConversationTitle({ title, onRename, actions }: ConversationTitl
   const [editing, setEditing] = useState<string | null>(null)
   if (editing === null) {
     return (
-      <div className={css({ display: 'flex', alignItems: 'center', gap: '2', pb: '3', minW: '0' })}>
+      <div
+        className={css({
+          display: 'flex',
+          flexWrap: 'wrap',
+          alignItems: 'center',
+          gap: '2',
+          pb: '3',
+          minW: '0',
+        })}
+      >
         <h2 className={css({ fontSize: 'lg', fontWeight: 'semibold', truncate: true })}>{title}</h2>
         <Button variant="ghost" size="sm" onClick={() => setEditing(title)}>
           Rename

@@ -51,7 +51,7 @@ export function MessageSources({
             ) : null}{' '}
             <Link
               href={documentPath(source.documentId, source.chunkId)}
-              aria-label={`View ${label(source)} in the document`}
+              aria-label={`View in document: ${label(source)}`}
               className={css({ color: 'accent', textDecoration: 'underline' })}
             >
               View in document

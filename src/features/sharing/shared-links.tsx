@@ -74,7 +74,7 @@ function SharedLink({ share, busy, onOpen, onRevoke }: SharedLinkProps) {
           Shared {new Date(share.sharedAt).toLocaleDateString()}
         </span>
       </button>
-      <Button variant="ghost" size="sm" onClick={copy.copy} aria-label={`Copy the link to ${share.title}`}>
+      <Button variant="ghost" size="sm" onClick={copy.copy} aria-label={`Copy link: ${share.title}`}>
         {copy.copied ? 'Copied' : 'Copy link'}
       </Button>
       <Button
@@ -82,7 +82,7 @@ function SharedLink({ share, busy, onOpen, onRevoke }: SharedLinkProps) {
         size="sm"
         disabled={busy}
         onClick={() => onRevoke(share.conversationId)}
-        aria-label={`Stop sharing ${share.title}`}
+        aria-label={`Stop sharing: ${share.title}`}
       >
         Stop sharing
       </Button>

@@ -98,7 +98,7 @@ function PageControls({
             })}
           />
         </label>
-        <span>of {total}</span>
+        <span className={css({ whiteSpace: 'nowrap' })}>of {total}</span>
       </form>
       <Button variant="ghost" size="sm" disabled={page >= total} onClick={() => onGoToPage(page + 1)}>
         Next page
