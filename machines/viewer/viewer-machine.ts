@@ -11,7 +11,7 @@ import { assign, fromPromise, setup } from 'xstate'
 import type { DocumentView, Passage } from '#contracts/documents.ts'
 import { notProvided } from '#machines/shared/effects.ts'
 
-/** A document opened by pdf.js, as far as the machine needs it. */
+/** A document opened by pdf.js, as far as the machine needs it (the view destroys it when it goes). */
 export type PdfHandle = { numPages: number; destroy?: () => unknown }
 
 export type ViewerInput = { documentId: string; passageId: string | null }
@@ -83,9 +83,6 @@ export const viewerMachine = setup({
       page: Math.min(Math.max(1, Math.round(params.page)), context.pdf?.numPages ?? 1),
       jumps: context.jumps + (params.jump ? 1 : 0),
     })),
-    closePdf: ({ context }) => {
-      void context.pdf?.destroy?.()
-    },
   },
   guards: {
     isPdf: ({ context }) => context.view !== null && opensAsPdf(context.view.document.mimeType),
@@ -102,7 +99,6 @@ export const viewerMachine = setup({
     fileProblem: null,
   }),
   initial: 'loading',
-  exit: 'closePdf',
   states: {
     loading: {
       tags: ['busy'],

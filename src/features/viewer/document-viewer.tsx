@@ -4,7 +4,7 @@
  * with pdf.js, the passage marked on its page; any other document shows its passages as read.
  * "Open in Google Drive" and "Download" stand beside its name.
  */
-import { useCallback, useState } from 'react'
+import { useCallback, useEffect, useState } from 'react'
 import { citedPassage, provideViewerMachine } from '#machines/viewer/viewer-machine.ts'
 import { createDocumentsApi, documentFileUrl } from '#src/api/documents.ts'
 import { Alert } from '#src/components/ui/alert.tsx'
@@ -45,6 +45,8 @@ function ViewerScreen() {
   const { view, problem, fileProblem, pdf, page, jumps, passageId } = snapshot.context
   const cited = citedPassage(snapshot.context)
   const onPageShown = useCallback((n: number) => viewer.send({ type: 'viewer.pageShown', page: n }), [viewer])
+  // Leaving the viewer ends pdf.js's worker for this document (stopping an actor runs no exit action).
+  useEffect(() => () => void viewer.getSnapshot().context.pdf?.destroy?.(), [viewer])
   useDocumentTitle(view?.document.name ?? 'Document')
 
   if (snapshot.matches('failed')) {
