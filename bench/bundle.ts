@@ -2,7 +2,7 @@
  * Bundle weight as a browser meets it: real Chromium opens /login and /dashboard (signed in) on
  * the built app and records every JavaScript file it loads; sizes are gzip -9 of those files.
  * Targets: /login <= 135 KB gz; the whole app (every JS file in dist/) <= 200 KB gz, pdf.js (the
- * viewer's renderer, loaded on the first PDF, D70) reported apart.
+ * viewer's renderer, loaded on the first PDF, D72) reported apart.
  * Usage: npm run bench:bundle   (builds first)
  */
 import { readdirSync, readFileSync } from 'node:fs'
@@ -47,7 +47,7 @@ try {
   const login = await scriptsLoaded(`${app.url}/login`)
   const dashboard = await scriptsLoaded(`${app.url}/dashboard`, cookie)
   const scripts = readdirSync(path.join(DIST, 'assets')).filter((f) => /\.m?js$/.test(f))
-  // pdf.js (the viewer's renderer and its worker, D70) loads only when a PDF is opened: reported
+  // pdf.js (the viewer's renderer and its worker, D72) loads only when a PDF is opened: reported
   // on its own line, outside the whole-app target that predates it.
   const isPdfJs = (f: string) => /^pdf(\.worker\.min)?-[\w-]+\.m?js$/.test(f)
   const sizeOf = (files: string[]) => files.reduce((sum, f) => sum + gz(path.join(DIST, 'assets', f)), 0)

@@ -1,5 +1,5 @@
 /**
- * Do a revoked share link and one that never existed answer in the same time (D70)? Both are one
+ * Do a revoked share link and one that never existed answer in the same time (D73)? Both are one
  * indexed lookup of the token's hash that finds nothing; this measures it. One in-process app on
  * in-memory PGlite, requests through `inject` (no network noise), the two kinds interleaved so
  * the machine's drift hits both alike; each request from its own address so the per-address limit

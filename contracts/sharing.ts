@@ -1,6 +1,6 @@
 /**
  * Taking a conversation elsewhere: exporting it as a file (Markdown or PDF), and sharing a
- * read-only link to a snapshot of it that anyone with the link can open, signed in or not (D70).
+ * read-only link to a snapshot of it that anyone with the link can open, signed in or not (D73).
  * Every conversation id is checked against the signed-in person (404 for anyone else's); the
  * shared snapshot is the only call here open to everyone.
  */

@@ -1,5 +1,5 @@
 /**
- * The public page of a shared conversation (`/s/{token}`, D70): loads the snapshot the link names
+ * The public page of a shared conversation (`/s/{token}`, D73): loads the snapshot the link names
  * for anyone, signed in or not; a link that is unknown or was revoked is `missing` (the server
  * answers both alike), any other failure can be tried again. `loadShared` is injected with
  * provideSharedConversationMachine(deps).

@@ -1,5 +1,5 @@
 /**
- * The person's read-only links (D70): which conversations are shared, sharing one (or updating
+ * The person's read-only links (D73): which conversations are shared, sharing one (or updating
  * its snapshot: the link stays), and revoking one. Loads the list when it starts; one change at a
  * time, and a failed one keeps the list as it was with a sentence. Effects are injected with
  * provideSharesMachine(deps).

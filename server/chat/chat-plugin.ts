@@ -14,7 +14,7 @@ import { sharingRoutes } from './sharing-routes.ts'
 declare module 'fastify' {
   interface FastifyInstance {
     chat: ChatService
-    /** Exports and read-only links (D70). */
+    /** Exports and read-only links (D73). */
     shares: ShareService
   }
 }

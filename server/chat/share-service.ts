@@ -1,5 +1,5 @@
 /**
- * Taking a conversation elsewhere (`app.shares`, D70): exporting it as a file (Markdown or PDF,
+ * Taking a conversation elsewhere (`app.shares`, D73): exporting it as a file (Markdown or PDF,
  * conversation-export.ts), and read-only links to it. Sharing takes a snapshot of the
  * conversation (its messages and their citations' quotes, nothing else: no document, link, id or
  * other passage) and answers the link; sharing again replaces the snapshot and keeps the link;

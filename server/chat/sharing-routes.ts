@@ -1,5 +1,5 @@
 /**
- * Exporting a conversation and sharing read-only links to it (contracts/sharing.ts, D70). All
+ * Exporting a conversation and sharing read-only links to it (contracts/sharing.ts, D73). All
  * behind sign-in and the owner check but the shared snapshot, which anyone with the link reads:
  * counted per address, never indexed by search engines, never cached.
  */

@@ -189,7 +189,7 @@ export const chatMessages = pgTable(
 )
 
 /**
- * A conversation shared by a read-only link (D70): at most one share per conversation, gone with
+ * A conversation shared by a read-only link (D73): at most one share per conversation, gone with
  * it. The link's token is never stored: it is an HMAC of `nonce` under a key derived from
  * APP_SECRET (so the owner can be shown the same link again), and only its SHA-256 is kept, to
  * find the share. `snapshot` is the conversation as it was shared (contracts/sharing.ts'

@@ -6,7 +6,7 @@
  *
  * A document has two ids: the library's row, and the passages' document that citations name
  * (`Source.documentId`). Either opens it, always scoped to the signed-in person: another person's
- * id, an unknown one and a removed document answer the same 404 (D70).
+ * id, an unknown one and a removed document answer the same 404 (D72).
  */
 import { httpErrors } from '@fastify/sensible'
 import { and, asc, eq } from 'drizzle-orm'

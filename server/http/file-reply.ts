@@ -7,7 +7,7 @@
  *   no scripts, forms or plugins, and `default-src 'none'` loads nothing beside it;
  * - `Content-Disposition` names it with a file name stripped of what could break the header or
  *   lead a save dialog elsewhere (quotes, slashes, control characters), in ASCII and in UTF-8;
- * - `Cache-Control: private, no-store`: a person's document stays out of every cache (D70).
+ * - `Cache-Control: private, no-store`: a person's document stays out of every cache (D72).
  */
 import type { FastifyReply } from 'fastify'
 

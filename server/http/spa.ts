@@ -15,7 +15,7 @@ import { isApiUrl } from './paths.ts'
 const IMMUTABLE = 'public, max-age=31536000, immutable'
 /**
  * Pages search engines must not index, whoever links to them: a shared conversation (`/s/{token}`,
- * D70) is public to anyone with its link, not to the world. The page says so in a meta tag too.
+ * D73) is public to anyone with its link, not to the world. The page says so in a meta tag too.
  */
 const NOT_INDEXED = /^\/s\//
 export const NO_INDEX = 'noindex, nofollow, noarchive'

@@ -21,7 +21,7 @@ const linkPages = [
   { path: paths.confirmEmail, area: 'The email confirmation page', page: confirmEmail },
 ] as const
 
-// A shared conversation (D70) is public. Its page travels in the same on-demand file: a file of its
+// A shared conversation (D73) is public. Its page travels in the same on-demand file: a file of its
 // own would cost /login a preload entry and a loader of its own, and /login has no room to spare.
 const shared = retryableLazy(onDemand, (module) => module.SharedConversationPage)
 

@@ -1,5 +1,5 @@
 /**
- * `/s/{token}`: a conversation someone shared by a read-only link (D70), for anyone with the
+ * `/s/{token}`: a conversation someone shared by a read-only link (D73), for anyone with the
  * link, signed in or not: the questions, the answers (markdown) and, under each answer, the
  * passages it quoted. Nothing here can open a document or reach the owner's account. Search
  * engines are told to keep out (the meta tag here, `X-Robots-Tag` from the server). Lazy-loaded

@@ -1,6 +1,6 @@
 /**
  * The viewer's address for a document, opened at a cited passage when one is given:
- * `/dashboard/documents/{id}?passage={chunkId}` (D70). Its own file, out of paths.ts: only the
+ * `/dashboard/documents/{id}?passage={chunkId}` (D72). Its own file, out of paths.ts: only the
  * dashboard's chunks link to documents, and /login carries none of it.
  */
 export const documentPath = (id: string, passageId?: string | null) =>

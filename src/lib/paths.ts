@@ -22,7 +22,7 @@ export const paths = {
   settings: '/dashboard/settings',
   /** One conversation, open in the chat view: reload and back/forward keep it. */
   conversation: '/dashboard/c/:id',
-  /** A conversation shared by a read-only link (D70): open to anyone, signed in or not. */
+  /** A conversation shared by a read-only link (D73): open to anyone, signed in or not. */
   shared: '/s/:token',
 } as const satisfies Record<DashboardSection, string> & Record<string, string>
 

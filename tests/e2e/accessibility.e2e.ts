@@ -133,7 +133,7 @@ for (const [device, viewport] of Object.entries(VIEWPORTS)) {
         if (device === 'phone') await page.keyboard.press('Escape')
       }
 
-      // The document viewer (a text document and a PDF), the Share dialog and a shared page (D70).
+      // The document viewer (a text document and a PDF), the Share dialog and a shared page (D72, D73).
       const conversation = await page.request.post('/api/v1/chat/sessions/create', {
         data: { title: 'Notes' },
       })

@@ -1,5 +1,5 @@
 /**
- * The document viewer in a real browser (D70): a cited PDF answer → "View in document" → the
+ * The document viewer in a real browser (D72, D73): a cited PDF answer → "View in document" → the
  * PDF drawn by pdf.js on the cited page with the passage marked on its text layer; a text
  * document's cited passage marked and scrolled to; export as Markdown downloaded and read back;
  * a share link read in a signed-out browser, then revoked. No page breaks its CSP on the way.
@@ -143,7 +143,7 @@ test("a text document's cited passage is marked, scrolled to and focused", async
 
   const mark = page.locator('mark').filter({ hasText: 'OSPREY-4410' })
   await expect(mark).toBeVisible()
-  await expect(mark).toBeInViewport()
+  await expect(mark).toBeInViewport({ ratio: 1 })
   await expect(page.locator('p:focus')).toContainText('OSPREY-4410')
   await snap(page, '71-viewer-text-cited-passage')
   expect(csp).toEqual([])

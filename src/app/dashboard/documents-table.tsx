@@ -157,7 +157,7 @@ function DocumentRowView({
     <tr role="row" aria-rowindex={index + 1} className={rowStyle}>
       <td role="cell" className={css({ gridColumn: '1', fontWeight: 'medium', overflowWrap: 'anywhere' })}>
         <span id={nameId}>
-          {/* A document that was read opens in the viewer (D70). */}
+          {/* A document that was read opens in the viewer (D72). */}
           {row.status === 'ready' && row.libraryId ? (
             <Link href={documentPath(row.libraryId)} className={nameLinkStyle}>
               {row.name}

@@ -15,7 +15,7 @@ import { DashboardActor } from './dashboard-actor.ts'
 
 /**
  * What an address under /dashboard asks for; `conversationId` only in the chat section,
- * `documentId` (the viewer, D70) only among the Documents.
+ * `documentId` (the viewer, D72) only among the Documents.
  */
 export type DashboardRoute = {
   section: DashboardSection

@@ -66,7 +66,7 @@ type CitationPanelProps = {
  * answer: its document, page and heading, the sentences the answer leans on marked. The focus
  * moves in when it opens; Escape or Close closes it (the caller gives the focus back to the
  * marker that opened it). Links to the document go in its footer: "View in document" (the
- * viewer, where the passage stands in its document) and the Drive file.
+ * viewer of D72, where the passage stands in its document) and the Drive file.
  */
 export function CitationPanel({ source, answer, onClose }: CitationPanelProps) {
   const label = `Passage ${source.citation ?? ''} from ${source.documentName}`.replace('  ', ' ')

@@ -1,5 +1,5 @@
 /**
- * The open conversation's "Export" and "Share" (D70). Export is a menu of two downloads
+ * The open conversation's "Export" and "Share" (D73). Export is a menu of two downloads
  * (Markdown, PDF) with times in the person's own time zone. Share opens a dialog: create a
  * read-only link, copy it, update it to the conversation as it is now (the link stays), or stop
  * sharing (the link then shows "not found").

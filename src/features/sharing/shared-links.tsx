@@ -1,5 +1,5 @@
 /**
- * Which of the person's conversations are shared by a link (D70), each with its link to copy and
+ * Which of the person's conversations are shared by a link (D73), each with its link to copy and
  * "Stop sharing"; shown with the Conversation History. Nothing when none is shared.
  */
 import type { Share } from '#contracts/sharing.ts'

@@ -1,5 +1,5 @@
 /**
- * The document viewer (D70), its own lazily loaded chunk: the document named by the address,
+ * The document viewer (D72), its own lazily loaded chunk: the document named by the address,
  * opened at the cited passage. A PDF (or a Google file, as its PDF export) is drawn page by page
  * with pdf.js, the passage marked on its page; any other document shows its passages as read.
  * "Open in Google Drive" and "Download" stand beside its name.

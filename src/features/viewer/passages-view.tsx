@@ -22,8 +22,22 @@ const passageStyle = css({
 export function PassagesView({ passages, citedId }: { passages: Passage[]; citedId: string | null }) {
   const cited = useRef<HTMLParagraphElement>(null)
   useEffect(() => {
-    cited.current?.scrollIntoView({ block: 'center' })
-    cited.current?.focus({ preventScroll: true })
+    const target = cited.current
+    if (!target) return
+    target.focus({ preventScroll: true })
+    // The passages above skip layout until they come near the view, so their true height is
+    // known only after the first scroll: centre the cited one again on the next frames until it
+    // stays put (a few frames at most).
+    let frame = 0
+    let placed: number | null = null
+    const settle = (tries: number) => {
+      if (placed !== null && target.getBoundingClientRect().top === placed) return
+      target.scrollIntoView({ block: 'center' })
+      placed = target.getBoundingClientRect().top
+      if (tries > 0) frame = requestAnimationFrame(() => settle(tries - 1))
+    }
+    settle(10)
+    return () => cancelAnimationFrame(frame)
   }, [])
   if (passages.length === 0) {
     return <p className={css({ color: 'muted' })}>This document has no text to show.</p>

@@ -2,7 +2,7 @@
  * pdf.js, loaded only when a PDF is opened: the library is in this chunk's own import, and its
  * worker is a separate file the browser fetches when the first document opens (never on /login
  * or the dashboard). The worker runs from our own origin (`script-src 'self'` allows it) and
- * no WebAssembly is compiled (`useWasm: false`: the page CSP has no 'wasm-unsafe-eval'), so the page CSP stays as it is (D70).
+ * no WebAssembly is compiled (`useWasm: false`: the page CSP has no 'wasm-unsafe-eval'), so the page CSP stays as it is (D72).
  */
 import type { PDFDocumentProxy } from 'pdfjs-dist'
 

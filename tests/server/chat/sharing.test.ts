@@ -1,5 +1,5 @@
 /**
- * Read-only links to a conversation (D70): sharing answers a link whose token is stored only as a
+ * Read-only links to a conversation (D73): sharing answers a link whose token is stored only as a
  * hash; the link shows exactly the conversation's messages and their quotes as they were when
  * shared (nothing to open a document with); sharing again replaces the snapshot and keeps the
  * link; revoking makes it answer exactly as an unknown link; only the owner shares, lists and

@@ -6,7 +6,7 @@ import { css } from '../../../../styled-system/css'
 
 /**
  * product §2 Chat view (chat feature), with Export and Share for the open conversation (sharing
- * feature, D70). The conversation has no visible title; its h1 is for screen readers.
+ * feature, D73). The conversation has no visible title; its h1 is for screen readers.
  */
 export function ChatSection() {
   const { selectedConversationId } = useConversations()

@@ -9,7 +9,7 @@ const viewer = retryableLazy(
   (module) => module.DocumentViewer,
 )
 
-/** One document in the viewer (D70), opened at the passage `?passage=` names. */
+/** One document in the viewer (D72), opened at the passage `?passage=` names. */
 export function DocumentSection({ documentId }: { documentId: string }) {
   const passageId = new URLSearchParams(useSearch()).get('passage')
   return (

@@ -5,7 +5,7 @@ import { useDashboard } from '../use-dashboard.ts'
 
 /**
  * product §2 History view (history feature); opening a conversation switches to Chat. Below it,
- * the conversations shared by a link, each to copy or stop sharing (sharing feature, D70).
+ * the conversations shared by a link, each to copy or stop sharing (sharing feature, D73).
  */
 export function HistorySection() {
   const { openConversation } = useDashboard()
