@@ -25,19 +25,30 @@ export function PassagesView({ passages, citedId }: { passages: Passage[]; cited
     const target = cited.current
     if (!target) return
     target.focus({ preventScroll: true })
-    // The passages above skip layout until they come near the view, so their true height is
-    // known only after the first scroll: centre the cited one again on the next frames until it
-    // stays put (a few frames at most).
+    // The passages around skip layout until they come near the view, so their true height is
+    // known only a frame or two after the first scroll: keep the cited one centred until it has
+    // stayed put for a few frames (half a second at most), or until the person scrolls.
     let frame = 0
-    let placed: number | null = null
-    const settle = (tries: number) => {
-      if (placed !== null && target.getBoundingClientRect().top === placed) return
-      target.scrollIntoView({ block: 'center' })
+    let still = 0
+    let placed = Number.NaN
+    const settle = (frames: number) => {
+      if (target.getBoundingClientRect().top === placed) still++
+      else still = 0
+      if (still >= 3 || frames === 0) return
+      // A passage taller than the pane shows from its start, a shorter one in the middle.
+      const pane = target.closest('article')?.clientHeight ?? window.innerHeight
+      target.scrollIntoView({ block: target.offsetHeight > pane ? 'start' : 'center' })
       placed = target.getBoundingClientRect().top
-      if (tries > 0) frame = requestAnimationFrame(() => settle(tries - 1))
+      frame = requestAnimationFrame(() => settle(frames - 1))
     }
-    settle(10)
-    return () => cancelAnimationFrame(frame)
+    const stop = () => cancelAnimationFrame(frame)
+    const inputs = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const
+    for (const input of inputs) window.addEventListener(input, stop, { capture: true, once: true })
+    settle(30)
+    return () => {
+      stop()
+      for (const input of inputs) window.removeEventListener(input, stop, { capture: true })
+    }
   }, [])
   if (passages.length === 0) {
     return <p className={css({ color: 'muted' })}>This document has no text to show.</p>

@@ -53,27 +53,39 @@ export function PdfPages({ pdf, page, jumps, cited, onPageShown }: PdfPagesProps
     return () => observer.disconnect()
   }, [])
 
-  // Which pages are in view: the lowest of them is "the page", for the page counter.
+  // Which pages are in view (those are drawn, with their neighbours), and which one crosses the
+  // middle of the pane: that is "the page", for the page counter (the last sliver of the page
+  // before is in view too, but nobody is reading it).
   useEffect(() => {
     const root = scroller.current
     if (!root || !base) return
     const shown = new Set<number>()
-    const observer = new IntersectionObserver(
+    const pageOf = (entry: IntersectionObserverEntry) => Number((entry.target as HTMLElement).dataset.page)
+    const inView = new IntersectionObserver(
       (entries) => {
         for (const entry of entries) {
-          const n = Number((entry.target as HTMLElement).dataset.page)
-          if (entry.isIntersecting) shown.add(n)
-          else shown.delete(n)
+          if (entry.isIntersecting) shown.add(pageOf(entry))
+          else shown.delete(pageOf(entry))
         }
-        if (shown.size > 0) {
-          setVisible(new Set(shown))
-          onPageShown(Math.min(...shown))
-        }
+        if (shown.size > 0) setVisible(new Set(shown))
       },
       { root, threshold: 0.01 },
     )
-    for (const element of root.querySelectorAll('[data-page]')) observer.observe(element)
-    return () => observer.disconnect()
+    const middle = new IntersectionObserver(
+      (entries) => {
+        const current = entries.findLast((entry) => entry.isIntersecting)
+        if (current) onPageShown(pageOf(current))
+      },
+      { root, rootMargin: '-50% 0px -50% 0px' },
+    )
+    for (const element of root.querySelectorAll('[data-page]')) {
+      inView.observe(element)
+      middle.observe(element)
+    }
+    return () => {
+      inView.disconnect()
+      middle.disconnect()
+    }
   }, [base, onPageShown])
 
   // The page the person asked for (the cited one at first): scrolled to, once it has its place.
