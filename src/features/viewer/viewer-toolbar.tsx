@@ -66,7 +66,7 @@ function PageControls({
   return (
     <nav
       aria-label="Pages"
-      className={css({ display: 'flex', alignItems: 'center', gap: '1', fontSize: 'sm' })}
+      className={css({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '1', fontSize: 'sm' })}
     >
       <Button variant="ghost" size="sm" disabled={page <= 1} onClick={() => onGoToPage(page - 1)}>
         Previous page
