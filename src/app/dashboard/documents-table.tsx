@@ -6,6 +6,7 @@ import { STATUS_LABELS } from '#machines/documents/documents-table.ts'
 import { Button } from '#src/components/ui/button.tsx'
 import { Dialog } from '#src/components/ui/dialog.tsx'
 import { MoreIcon } from '#src/components/ui/icons.tsx'
+import { menuListStyle } from '#src/components/ui/menu-style.ts'
 import { documentPath } from '#src/lib/document-path.ts'
 import { formatModified } from '#src/lib/format-date.ts'
 import { css, cx } from '../../../styled-system/css'
@@ -257,20 +258,7 @@ function RowActions({ row, nameId, table }: { row: DocumentRow; nameId: string; 
                 table.closeMenu()
                 document.querySelector<HTMLElement>(`[aria-controls="${menuId}"]`)?.focus()
               }}
-              className={css({
-                position: 'absolute',
-                top: 'full',
-                right: '0',
-                zIndex: '20',
-                mt: '1',
-                minW: '10rem',
-                p: '1',
-                bg: 'surface',
-                borderWidth: '1px',
-                borderColor: 'border',
-                borderRadius: 'lg',
-                boxShadow: 'lg',
-              })}
+              className={menuListStyle}
             >
               <li>
                 <Button

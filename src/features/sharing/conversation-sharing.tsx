@@ -10,6 +10,7 @@ import { exportUrl } from '#src/api/sharing.ts'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
 import { Dialog } from '#src/components/ui/dialog.tsx'
+import { menuListStyle } from '#src/components/ui/menu-style.ts'
 import { useCopyText } from '#src/components/ui/use-copy-text.ts'
 import { css } from '../../../styled-system/css'
 import { useShares } from './use-shares.ts'
@@ -54,24 +55,7 @@ function ExportMenu({ conversationId }: { conversationId: string }) {
         Export
       </Button>
       {open ? (
-        <ul
-          id={menuId}
-          aria-label="Export the conversation"
-          className={css({
-            position: 'absolute',
-            right: '0',
-            top: 'full',
-            zIndex: '20',
-            minW: '12rem',
-            mt: '1',
-            p: '1',
-            bg: 'surface',
-            borderWidth: '1px',
-            borderColor: 'border',
-            borderRadius: 'lg',
-            boxShadow: 'lg',
-          })}
-        >
+        <ul id={menuId} aria-label="Export the conversation" className={menuListStyle}>
           {FORMATS.map(({ format, label }) => (
             <li key={format}>
               <a
