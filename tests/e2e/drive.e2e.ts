@@ -36,7 +36,7 @@ test('connect Drive in the popup, list, ingest, and get an answer from a documen
   await input.fill('What is the Zephyr project launch code?')
   await input.press('Enter')
   await expect(main.getByText(/AURORA-7731/).last()).toBeVisible()
-  await expect(main.getByRole('link', { name: 'zephyr-project-brief.pdf p. 2' })).toBeVisible()
+  await expect(main.getByRole('link', { name: 'zephyr-project-brief.pdf p. 2', exact: true })).toBeVisible()
   // Without a model the answer quotes the passages, rendered as quotations (not raw '>' lines).
   await expect(main.locator('blockquote').filter({ hasText: 'AURORA-7731' })).toBeVisible()
   await snap(page, '24-answer-from-drive')
