@@ -18,7 +18,7 @@ import { loadConfig } from '../server/config.ts'
 import { openDatabase } from '../server/db/database.ts'
 import { indexDocument } from '../server/documents/index-document.ts'
 import type { Turn } from '../server/documents/passages.ts'
-import { createCorpus, FUNCTION_WORDS, insertBenchUsers, percentile } from './corpus.ts'
+import { createCorpus, FUNCTION_WORDS, insertBenchUsers, percentile, QUESTION_TEMPLATES } from './corpus.ts'
 
 const SENDS = Number(process.argv[2] ?? 200)
 const MAIN_CHUNKS = 10_000
@@ -57,15 +57,6 @@ async function indexUser(db: Parameters<typeof indexDocument>[0], userId: string
   return samples
 }
 
-const TEMPLATES = [
-  (w: string[]) => `What is the ${w[0]} ${w[1]} for ${w[2]}?`,
-  (w: string[]) => `How do I get ${w[0]} approved when the ${w[1]} is ${w[2]}?`,
-  (w: string[]) => `Can you summarise what my documents say about ${w[0]} and ${w[1]}?`,
-  (w: string[]) => `Is there a ${w[0]} limit on ${w[1]} ${w[2]} ${w[3]}?`,
-  (w: string[]) => `${w[0]} ${w[1]}`,
-  (w: string[]) => `Who is responsible for the ${w[0]} ${w[1]} procedure during ${w[2]}?`,
-]
-
 /** Questions a person might ask: words from a real passage (so there is an answer), or common ones. */
 function question(samples: string[]): string {
   const source =
@@ -76,7 +67,7 @@ function question(samples: string[]): string {
       : []
   const content = source.filter((w) => !FUNCTION_WORDS.includes(w))
   const words = Array.from({ length: 4 }, () => (content.length > 0 ? pick(content) : pick(WORDS)))
-  return pick(TEMPLATES)(words)
+  return pick(QUESTION_TEMPLATES)(words)
 }
 
 const ms = (n: number) => n.toFixed(2)

@@ -4,8 +4,10 @@
  * first (to_tsvector drops them), then office vocabulary, then a long tail of made-up names and
  * jargon — optionally with codes that occur once, as the Drive fixtures' facts do.
  */
+import { performance } from 'node:perf_hooks'
 import type { Db } from '../server/db/database.ts'
 import { users } from '../server/db/schema.ts'
+import type { DocumentInput, IndexedChunk } from '../server/documents/passage-writes.ts'
 
 export const FUNCTION_WORDS =
   'the of and to a in is for on that with by as are be this or at from it an'.split(' ')
@@ -99,6 +101,18 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
 }
 
+/** Runs `fn` `runs` times one after another: p50, p95 and max in ms, and each run's time in order. */
+export async function timed(runs: number, fn: (i: number) => Promise<unknown>) {
+  const times: number[] = []
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now()
+    await fn(i)
+    times.push(performance.now() - t)
+  }
+  const sorted = [...times].sort((a, b) => a - b)
+  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted.at(-1) ?? 0, times }
+}
+
 /**
  * `count` accounts (bench-0@example.com, bench-1@…) straight in the users table, for the
  * retrieval benches that index passages without going through sign-up; their ids in order.
@@ -113,4 +127,62 @@ export async function insertBenchUsers(db: Db, count: number): Promise<string[]>
     if (row) ids.push(row.id)
   }
   return ids
+}
+
+/** `count` generated passages of about `chars` characters on pages of three, a heading every 20th. */
+export function benchChunks(
+  corpus: Corpus,
+  count: number,
+  chars: number,
+  language = 'english',
+): IndexedChunk[] {
+  return Array.from({ length: count }, (_, ordinal) => ({
+    ordinal,
+    text: corpus.paragraph(chars),
+    page: 1 + Math.floor(ordinal / 3),
+    heading: ordinal % 20 === 0 ? `${corpus.pick(corpus.words)} ${corpus.pick(corpus.words)}` : null,
+    language,
+  }))
+}
+
+/** The retrieval benches' generated document number `d` of a person. */
+export function benchDocument(userId: string, d: number): DocumentInput {
+  return {
+    userId,
+    source: 'bench',
+    externalId: `doc-${d}`,
+    name: `Document ${d}.pdf`,
+    mimeType: 'application/pdf',
+    link: null,
+    version: '1',
+    modifiedTime: null,
+  }
+}
+
+/** The question shapes of the retrieval benches, filled with four words. */
+export const QUESTION_TEMPLATES = [
+  (w: string[]) => `What is the ${w[0]} ${w[1]} for ${w[2]}?`,
+  (w: string[]) => `How do I get ${w[0]} approved when the ${w[1]} is ${w[2]}?`,
+  (w: string[]) => `Can you summarise what my documents say about ${w[0]} and ${w[1]}?`,
+  (w: string[]) => `Is there a ${w[0]} limit on ${w[1]} ${w[2]} ${w[3]}?`,
+  (w: string[]) => `${w[0]} ${w[1]}`,
+  (w: string[]) => `"${w[0]} ${w[1]}"`,
+  (w: string[]) => `Who is responsible for the ${w[0]} ${w[1]} procedure during ${w[2]}?`,
+]
+
+/**
+ * A varied question for the retrieval benches: words from a real passage (so there is an
+ * answer, 80 %), its code if it has one (15 %), or common words; `corpus`'s own random numbers,
+ * so the same run asks the same questions.
+ */
+export function benchQuestion(corpus: Corpus, samples: readonly string[]): string {
+  const { random, pick, words: vocabulary } = corpus
+  const roll = random()
+  const sample = pick(samples)
+  const code = /[A-Z]{4,}-\d+/.exec(sample)?.[0]
+  if (roll < 0.15 && code) return `What is the ${pick(vocabulary)} code ${code}?`
+  const source = roll < 0.8 ? (sample.toLowerCase().match(/[a-z]+/g) ?? []) : []
+  const content = source.filter((w) => !FUNCTION_WORDS.includes(w))
+  const words = Array.from({ length: 4 }, () => (content.length > 0 ? pick(content) : pick(vocabulary)))
+  return pick(QUESTION_TEMPLATES)(words)
 }

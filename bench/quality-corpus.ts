@@ -1,14 +1,21 @@
 /**
- * What the retrieval-quality benches share: the corpus (the markdown documentation that ships in
- * three npm packages of the lockfile: fastify's docs/, undici's docs/docs/, pino's docs/),
- * indexed as one user's documents in an in-memory database exactly as the product indexes them;
- * its chunks as PostgreSQL analysed them (lexemes in text order); the judged question files of
- * bench/quality/; the reference BM25 rankings (minisearch over the same lexemes, passage level
- * and page level); and the page-level measures. Beside the markdown, three files only a reader
- * makes text of (D74, D75): a scanned PDF and a screenshot (read by OCR) and a workbook of three
- * tabs, under `extra/`, so questions can be judged against them too.
+ * What the retrieval-quality benches share: the corpus, indexed as one user's documents in an
+ * in-memory database exactly as the product indexes them (language detection included); its
+ * chunks as PostgreSQL analyses them in the corpus's language (lexemes in text order); the
+ * judged question files of bench/quality/; the reference BM25 rankings (minisearch over those
+ * lexemes, passage level and page level); and the page-level measures.
+ *
+ * Corpora: 'docs', the markdown documentation that ships in three npm packages of the lockfile
+ * (fastify's docs/, undici's docs/docs/, pino's docs/), English; 'manpages-de' and
+ * 'manpages-fr', the German and French translations of 130 command manuals that Debian ships in
+ * its manpages-de and manpages-fr packages (`apt-get install manpages-de manpages-fr`, read from
+ * /usr/share/man/<language>/ and rendered with groff; GPL-3+, not copied into this repository).
+ * Beside the docs' markdown, three files only a reader makes text of (D74, D75): a scanned PDF and
+ * a screenshot (read by OCR) and a workbook of three tabs, under `extra/`, so questions can be
+ * judged against them too.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { sql } from 'drizzle-orm'
@@ -24,8 +31,91 @@ import { scannedPdf, textImage } from '../tests/fakes/scans.ts'
 const MODULES = path.resolve(import.meta.dirname, '..', 'node_modules')
 const CORPUS = ['fastify/docs', 'undici/docs/docs', 'pino/docs']
 
-/** A question and its graded pages: 2 the page that answers, 1 a page that helps. */
-export type Judged = { question: string; relevant: Record<string, number> }
+export type CorpusName = 'docs' | 'manpages-de' | 'manpages-fr'
+/** The text search configuration the reference BM25 analyses a corpus with (its language's stemmer). */
+export const CORPUS_LANGUAGE: Record<CorpusName, string> = {
+  docs: 'english',
+  'manpages-de': 'german',
+  'manpages-fr': 'french',
+}
+/** The corpus a question file is about: manpages-de*.json, manpages-fr*.json, otherwise the docs. */
+export function corpusOf(file: string): CorpusName {
+  const name = path.basename(file)
+  if (name.startsWith('manpages-de')) return 'manpages-de'
+  if (name.startsWith('manpages-fr')) return 'manpages-fr'
+  return 'docs'
+}
+
+/** The commands whose manuals make the man-page corpora (the same list in both languages). */
+export const MANUALS = (
+  'cat chage chfn chgrp chmod chown chsh cmp comm cp crontab csplit cut date dd df diff diff3 dmesg du ' +
+  'echo env expand expr factor fallocate file find flock fmt fold free fuser getopt groups gzip head id ' +
+  'ionice join kill killall last ln locale logger login ls lscpu man md5sum mesg mkdir mkfifo mktemp more ' +
+  'mv nano newgrp nice nl nohup nproc numfmt od passwd paste pidof pmap pr printenv printf ps pstree pwd ' +
+  'readlink realpath renice rm rmdir script sed seq setsid sha256sum shred shuf sleep sort split stat stty ' +
+  'su tac tail tar tee test timeout tr truncate tty uname uniq unlink uptime users w wall watch wc whereis ' +
+  'which who whoami xz yes bzip2 apropos whatis dpkg dpkg-query update-alternatives vim grep'
+).split(' ')
+
+/**
+ * A manual as a person would keep it: groff's plain text, its section titles (NAME, SYNOPSIS…,
+ * in the translation's words) as markdown headings.
+ */
+function manualText(file: string): string {
+  const out = execFileSync(
+    'sh',
+    ['-c', `zcat "$0" | groff -k -Kutf8 -man -Tutf8 -P-cbou -rLL=3000n -rHY=0 2>/dev/null`, file],
+    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  )
+  return out
+    .split('\n')
+    .slice(1, -2)
+    .map((line) => (/^\S/.test(line) ? `## ${line.trim()}` : line.replace(/^ {7}/, '').trimEnd()))
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()
+}
+
+function manualPages(language: 'de' | 'fr'): { id: string; text: string }[] {
+  const root = `/usr/share/man/${language}`
+  if (!existsSync(root))
+    throw new Error(
+      `${root} is missing: apt-get install manpages-${language} (and groff-base), then run again`,
+    )
+  return MANUALS.flatMap((command) => {
+    for (const section of ['1', '8', '5']) {
+      const file = path.join(root, `man${section}`, `${command}.${section}.gz`)
+      if (existsSync(file)) return [{ id: `${command}.${section}`, text: manualText(file) }]
+    }
+    return []
+  })
+}
+
+function corpusPages(corpus: CorpusName): { pages: { id: string; text: string }[]; versions: string[] } {
+  if (corpus !== 'docs') {
+    const language = corpus === 'manpages-de' ? 'de' : 'fr'
+    // dpkg-query's own format field, not a template.
+    const format = ['$', '{Version}'].join('')
+    const version = execFileSync('dpkg-query', ['-W', '-f', format, `manpages-${language}`], {
+      encoding: 'utf8',
+    })
+    return { pages: manualPages(language), versions: [`manpages-${language} ${version}`] }
+  }
+  const pages = CORPUS.flatMap((d) => markdownFiles(path.join(MODULES, d))).map((file) => ({
+    id: path.relative(MODULES, file),
+    text: readFileSync(file, 'utf8'),
+  }))
+  const versions = ['fastify', 'undici', 'pino'].map(
+    (p) => `${p} ${JSON.parse(readFileSync(path.join(MODULES, p, 'package.json'), 'utf8')).version}`,
+  )
+  return { pages, versions }
+}
+
+/**
+ * A question and its graded pages: 2 the page that answers, 1 a page that helps. A question of
+ * the typo sets (quality/typos*.json) has misspelled words, and the same question spelled right.
+ */
+export type Judged = { question: string; relevant: Record<string, number>; spelledRight?: string }
 
 /** A question file of bench/quality/ (path relative to bench/). */
 export function loadQuestions(file: string): Judged[] {
@@ -35,6 +125,8 @@ export function loadQuestions(file: string): Judged[] {
 /** A chunk as stored, with its lexemes in text order (heading's first) and its heading's own. */
 export type AnalysedChunk = {
   id: string
+  /** The language the product indexed it in (detected). */
+  language: string
   page: string
   ordinal: number
   text: string
@@ -111,19 +203,14 @@ function markdownFiles(dir: string): string[] {
   })
 }
 
-export async function loadQualityCorpus() {
-  const pages = CORPUS.flatMap((d) => markdownFiles(path.join(MODULES, d))).map((file) => ({
-    id: path.relative(MODULES, file),
-    text: readFileSync(file, 'utf8'),
-  }))
-  const extras = await extraDocuments()
-  const versions = ['fastify', 'undici', 'pino'].map(
-    (p) => `${p} ${JSON.parse(readFileSync(path.join(MODULES, p, 'package.json'), 'utf8')).version}`,
-  )
+export async function loadQualityCorpus(corpus: CorpusName = 'docs') {
+  const { pages, versions } = corpusPages(corpus)
+  const language = CORPUS_LANGUAGE[corpus]
   const database = await openDatabase({ database: { kind: 'memory' }, dataDir: '/nonexistent' })
   const { db } = database
   const [user] = await db.insert(users).values({ email: 'bench@example.com', passwordHash: 'x' }).returning()
   if (!user) throw new Error('no user')
+  const extras = corpus === 'docs' ? await extraDocuments() : []
   const started = performance.now()
   const markdown = pages.map(({ id, text }) => ({
     id,
@@ -144,27 +231,34 @@ export async function loadQualityCorpus() {
   const { rows } = (await db.execute(sql`
     select c.id, d.external_id as page, c.ordinal, c.text, c.heading,
       coalesce((select string_agg(x.lexeme, ' ' order by x.p)
-       from (select t.lexeme, unnest(t.positions) as p from unnest(c.tsv) as t) as x), '') as terms,
+       from (select t.lexeme, unnest(t.positions) as p
+             from unnest(setweight(to_tsvector(${language}::regconfig, coalesce(c.heading, '')), 'A')
+               || setweight(to_tsvector(${language}::regconfig, c.text), 'B')) as t) as x), '') as terms,
       coalesce((select string_agg(t.lexeme, ' ')
-       from unnest(to_tsvector('english', coalesce(c.heading, ''))) as t), '') as heading_terms
+       from unnest(to_tsvector(${language}::regconfig, coalesce(c.heading, ''))) as t), '') as heading_terms,
+      c.language::text as language
     from document_chunks c join documents d on d.id = c.document_id
     order by d.external_id, c.ordinal`)) as unknown as {
     rows: (Omit<AnalysedChunk, 'terms' | 'headingTerms'> & { terms: string; heading_terms: string })[]
   }
+  const languages = new Map<string, number>()
+  for (const r of rows) languages.set(r.language, (languages.get(r.language) ?? 0) + 1)
   const words = (s: string) => s.split(' ').filter(Boolean)
   const chunks: AnalysedChunk[] = rows.map(({ terms, heading_terms, ...c }) => ({
     ...c,
     terms: words(terms),
     headingTerms: words(heading_terms),
   }))
-  /** A text's lexemes as PostgreSQL's english configuration makes them, in text order. */
+  /** A text's lexemes as PostgreSQL's configuration for the corpus's language makes them, in text order. */
   const analyse = async (text: string): Promise<string[]> => {
     const { rows: r } = (await db.execute(sql`
       select coalesce(string_agg(t.lexeme, ' ' order by t.positions[1]), '') as terms
-      from unnest(to_tsvector('english', ${text})) as t`)) as unknown as { rows: { terms: string }[] }
+      from unnest(to_tsvector(${language}::regconfig, ${text})) as t`)) as unknown as {
+      rows: { terms: string }[]
+    }
     return words(r[0]?.terms ?? '')
   }
-  return { database, db, user, pages, versions, ingestMs, chunks, analyse }
+  return { database, db, user, pages, versions, ingestMs, chunks, analyse, languages, language }
 }
 
 /**

@@ -19,10 +19,9 @@ import { loadConfig } from '../server/config.ts'
 import type { Db } from '../server/db/database.ts'
 import { openDatabase } from '../server/db/database.ts'
 import { users } from '../server/db/schema.ts'
-import type { Chunk } from '../server/documents/chunker.ts'
 import { createDocumentWriter } from '../server/documents/document-writer.ts'
 import { refreshChunkStatistics } from '../server/documents/documents-repository.ts'
-import { createCorpus, FUNCTION_WORDS, insertBenchUsers, percentile } from './corpus.ts'
+import { benchChunks, benchDocument, benchQuestion, createCorpus, insertBenchUsers, timed } from './corpus.ts'
 
 const QUESTIONS = Number(process.argv[2] ?? 300)
 const MAIN_CHUNKS = Number(process.argv[3] ?? 100_000)
@@ -34,71 +33,24 @@ const CHUNK_CHARS = 800
 // The 100k benchmark's corpus: one sentence in 40 states a fact with a code, as the Drive
 // fixtures do.
 const corpus = createCorpus({ seed: 0x1b873593, tailSize: 6000, codeRate: 0.025 })
-const { random, pick } = corpus
-const WORDS = corpus.words
-const paragraph = () => corpus.paragraph(CHUNK_CHARS)
+const { pick } = corpus
 
 async function indexUser(db: Db, userId: string, chunks: number) {
   const writer = createDocumentWriter({ db })
   const samples: string[] = []
   for (let d = 0; d < chunks / CHUNKS_PER_DOCUMENT; d++) {
-    const batch: Chunk[] = Array.from({ length: CHUNKS_PER_DOCUMENT }, (_, ordinal) => ({
-      ordinal,
-      text: paragraph(),
-      page: 1 + Math.floor(ordinal / 3),
-      heading: ordinal % 20 === 0 ? `${pick(WORDS)} ${pick(WORDS)}` : null,
-    }))
+    const batch = benchChunks(corpus, CHUNKS_PER_DOCUMENT, CHUNK_CHARS)
     samples.push(pick(batch).text, pick(batch).text)
-    await writer.write({
-      document: {
-        userId,
-        source: 'bench',
-        externalId: `doc-${d}`,
-        name: `Document ${d}.pdf`,
-        mimeType: 'application/pdf',
-        link: null,
-        version: '1',
-        modifiedTime: null,
-      },
-      chunks: batch,
-    })
+    await writer.write({ document: benchDocument(userId, d), chunks: batch })
   }
   return samples
 }
 
-const TEMPLATES = [
-  (w: string[]) => `What is the ${w[0]} ${w[1]} for ${w[2]}?`,
-  (w: string[]) => `How do I get ${w[0]} approved when the ${w[1]} is ${w[2]}?`,
-  (w: string[]) => `Can you summarise what my documents say about ${w[0]} and ${w[1]}?`,
-  (w: string[]) => `Is there a ${w[0]} limit on ${w[1]} ${w[2]} ${w[3]}?`,
-  (w: string[]) => `${w[0]} ${w[1]}`,
-  (w: string[]) => `"${w[0]} ${w[1]}"`,
-  (w: string[]) => `Who is responsible for the ${w[0]} ${w[1]} procedure during ${w[2]}?`,
-]
-
-/** Words from a real passage (so there is an answer), its code if it has one, or common words. */
-function question(samples: string[]): string {
-  const roll = random()
-  const sample = pick(samples)
-  const code = /[A-Z]{4,}-\d+/.exec(sample)?.[0]
-  if (roll < 0.15 && code) return `What is the ${pick(WORDS)} code ${code}?`
-  const source = roll < 0.8 ? (sample.toLowerCase().match(/[a-z]+/g) ?? []) : []
-  const content = source.filter((w) => !FUNCTION_WORDS.includes(w))
-  const words = Array.from({ length: 4 }, () => (content.length > 0 ? pick(content) : pick(WORDS)))
-  return pick(TEMPLATES)(words)
-}
-
 const ms = (n: number) => n.toFixed(1)
 
-async function timed(label: string, runs: number, fn: (i: number) => Promise<unknown>) {
-  const times: number[] = []
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now()
-    await fn(i)
-    times.push(performance.now() - t)
-  }
-  const sorted = [...times].sort((a, b) => a - b)
-  return { label, p50: percentile(sorted, 50), p95: percentile(sorted, 95), max: sorted.at(-1) ?? 0, times }
+/** `timed` with the row's label. */
+async function measured(label: string, runs: number, fn: (i: number) => Promise<unknown>) {
+  return { label, ...(await timed(runs, fn)) }
 }
 
 const keptDir = process.env.BENCH_DATA_DIR
@@ -133,17 +85,17 @@ try {
   const totals = rows[0]
 
   const retrieve = createRetriever(db)
-  const questions = Array.from({ length: QUESTIONS }, () => question(samples))
+  const questions = Array.from({ length: QUESTIONS }, () => benchQuestion(corpus, samples))
   // Warm-up: the JIT, PGlite's buffers and the planner, as in a server that has been running.
   for (const q of questions.slice(0, 30)) await retrieve(mainUser, q, PASSAGES_PER_ANSWER)
 
-  const trivial = await timed('SELECT 1 (trivial baseline)', QUESTIONS, () => db.execute(sql`select 1`))
-  const counted = await timed("count of the user's chunks (indexed)", QUESTIONS, () =>
+  const trivial = await measured('SELECT 1 (trivial baseline)', QUESTIONS, () => db.execute(sql`select 1`))
+  const counted = await measured("count of the user's chunks (indexed)", QUESTIONS, () =>
     db.execute(sql`select count(*) from document_chunks where user_id = ${mainUser}`),
   )
   let returned = 0
   let empty = 0
-  const ranked = await timed(`createRetriever, top ${PASSAGES_PER_ANSWER}`, QUESTIONS, async (i) => {
+  const ranked = await measured(`createRetriever, top ${PASSAGES_PER_ANSWER}`, QUESTIONS, async (i) => {
     const found = await retrieve(mainUser, questions[i] ?? '', PASSAGES_PER_ANSWER)
     returned += found.length
     if (found.length === 0) empty++

@@ -50,6 +50,13 @@ export const SourceSchema = z.object({
 })
 export type Source = z.infer<typeof SourceSchema>
 
+/**
+ * A word of the question that is in none of the person's documents (`from`, as typed), and the
+ * word of their documents the answer searched for instead (`to`): shown as "Searched for: …".
+ */
+export const CorrectionSchema = z.object({ from: z.string(), to: z.string() })
+export type Correction = z.infer<typeof CorrectionSchema>
+
 export const MessageSchema = z.object({
   _id: z.string(),
   isUser: z.boolean(),
@@ -58,6 +65,8 @@ export const MessageSchema = z.object({
   messageType: z.literal('text'),
   feedback: FeedbackSchema.nullable(),
   sources: z.array(SourceSchema),
+  /** On an answer whose search corrected misspelled words; absent otherwise (and on older answers). */
+  corrections: z.array(CorrectionSchema).optional(),
   /** True for an answer the person stopped while it was written: it holds what had arrived. */
   stopped: z.boolean().optional(),
 })

@@ -483,6 +483,7 @@ test('selecting a conversation loads its messages as user and bot bubbles', asyn
       time: message('', true, '').createdAt,
       feedback: null,
       sources: [],
+      corrections: [],
       stopped: false,
       streaming: false,
     },

@@ -56,6 +56,7 @@ export function toMessageItem(message: Message): MessageItem {
     time: message.createdAt,
     feedback: message.feedback,
     sources: uniqueSources(message.sources),
+    corrections: message.corrections ?? [],
     stopped: message.stopped ?? false,
     streaming: false,
   }
@@ -175,6 +176,7 @@ export function startSending(context: ChatContext, text: string): Partial<ChatCo
     time: new Date().toISOString(),
     feedback: null,
     sources: [],
+    corrections: [],
     stopped: false,
     streaming: false,
   }
@@ -296,6 +298,7 @@ export function appendToken(context: ChatContext, text: string): Partial<ChatCon
     time: new Date().toISOString(),
     feedback: null,
     sources: uniqueSources(outgoing.sources),
+    corrections: [],
     stopped: false,
     streaming: true,
   }
@@ -408,7 +411,7 @@ export function startRegenerating(context: ChatContext, messageId: string): Part
   const regenerating: Regenerating = { conversationId: context.selectedConversationId, messageId, previous }
   const messages = context.messages.map((m) =>
     m.id === messageId
-      ? { ...m, content: '', sources: [], feedback: null, stopped: false, streaming: true }
+      ? { ...m, content: '', sources: [], corrections: [], feedback: null, stopped: false, streaming: true }
       : m,
   )
   return { regenerating, notice: null, messages, openSource: followOpenSource(context.openSource, messages) }

@@ -5,6 +5,7 @@
  */
 import type {
   Conversation,
+  Correction,
   Feedback,
   Message,
   SearchHit,
@@ -34,6 +35,8 @@ export type MessageItem = {
   time: string
   feedback: Feedback | null
   sources: Source[]
+  /** The question's misspelled words and what the answer searched for instead ("Searched for: …"). */
+  corrections: Correction[]
   /** An answer stopped while it was written: it holds what had arrived. */
   stopped: boolean
   /** An answer still being written (it grows token by token). */

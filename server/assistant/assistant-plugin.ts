@@ -6,6 +6,7 @@
  */
 import fp from 'fastify-plugin'
 import type { Config } from '../config.ts'
+import { analyseTexts } from '../documents/passage-search.ts'
 import { type Assistant, createAssistant } from './assistant.ts'
 import {
   createEmbedder,
@@ -14,7 +15,7 @@ import {
   forgetOtherModels,
 } from './embeddings.ts'
 import { createLlm } from './llm.ts'
-import { createRetriever } from './retrieval.ts'
+import { createSearch } from './retrieval.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -53,18 +54,19 @@ export const assistantPlugin = fp<AssistantPluginOptions>(
     }
     app.decorate('embeddings', embeddings)
     const { metrics } = app
-    const retrieve = createRetriever(app.db, { ...opts.retrieval, embeddings, warn: log.warn })
+    const search = createSearch(app.db, { ...opts.retrieval, embeddings, warn: log.warn })
     const assistant = createAssistant({
-      retrieve: metrics
+      search: metrics
         ? async (...args) => {
             const started = performance.now()
             try {
-              return await retrieve(...args)
+              return await search(...args)
             } finally {
               metrics.retrieval((performance.now() - started) / 1000)
             }
           }
-        : retrieve,
+        : search,
+      analyse: (items) => analyseTexts(app.db, items),
       llm: opts.llm ? createLlm(opts.llm, metrics ? (usage) => metrics.model(usage) : undefined) : null,
     })
     app.decorate('assistant', assistant)

@@ -8,8 +8,11 @@
  * cut either way ends with CUT_NOTE, so the person knows there was more.
  */
 
+import type { Correction } from '../db/schema.ts'
+import { questionLanguage } from '../documents/languages.ts'
+import type { PassageSearch } from '../documents/passage-search.ts'
 import type { Passage, Turn } from '../documents/passages.ts'
-import { extractiveAnswer } from './extractive.ts'
+import { type Analyse, extractiveAnswer } from './extractive.ts'
 import { type Llm, LlmAbortedError } from './llm.ts'
 import { buildPrompt } from './prompt.ts'
 import { searchQuery, standsAlone } from './query-rewrite.ts'
@@ -30,10 +33,17 @@ export const CUT_NOTE =
 
 export type Retrieve = (userId: string, question: string, limit: number) => Promise<Passage[]>
 
+/**
+ * Retrieval with what it searched for: the passages for the prompt, and the question's words it
+ * corrected (D83), its languages' lexemes (D82) and its language.
+ */
+export type Search = (userId: string, question: string, limit: number) => Promise<PassageSearch>
+
 /** A passage an answer drew on; `citation` is its [n] in the answer, null when it has none. */
 export type UsedPassage = Passage & { citation: number | null }
 
-export type Answer = { content: string; sources: UsedPassage[] }
+/** `corrections`: the question's words that are in none of the person's documents, and what was searched instead. */
+export type Answer = { content: string; sources: UsedPassage[]; corrections: Correction[] }
 
 /**
  * `history` may still be on its way: a question that stands alone is searched at once, while the
@@ -59,6 +69,7 @@ export type AnswerDraft = {
   candidates(): UsedPassage[]
   tokens(signal?: AbortSignal): AsyncIterable<string>
   sourcesFor(content: string): UsedPassage[]
+  corrections: Correction[]
 }
 
 export type Assistant = {
@@ -78,31 +89,42 @@ export async function timed<T>(
   return value
 }
 
-export function createAssistant({ retrieve, llm }: { retrieve: Retrieve; llm: Llm | null }): Assistant {
-  /** The passages for a question, and the earlier turns (read meanwhile). */
+export function createAssistant({
+  search,
+  llm,
+  analyse,
+}: {
+  search: Search
+  llm: Llm | null
+  /** How the extractive answer (no model) analyses sentences in their languages. */
+  analyse: Analyse
+}): Assistant {
+  /** What retrieval found for a question, and the earlier turns (read meanwhile). */
   async function gather({ userId, question, history, signal }: Question, timer?: StageTimer) {
-    if (!llm || standsAlone(question)) {
-      const [passages, turns] = await Promise.all([
-        timed(timer, 'retrieve', retrieve(userId, question, PASSAGES_PER_ANSWER)),
+    const language = llm ? await questionLanguage(question) : null
+    if (!llm || !language || standsAlone(question, language)) {
+      const [found, turns] = await Promise.all([
+        timed(timer, 'retrieve', search(userId, question, PASSAGES_PER_ANSWER)),
         history,
       ])
       stopIfAborted(signal)
-      return { passages, turns }
+      return { found, turns }
     }
     const turns = await history
     stopIfAborted(signal)
-    const query = await timed(timer, 'rewrite', searchQuery(llm, question, turns, signal))
-    const passages = await timed(timer, 'retrieve', retrieve(userId, query, PASSAGES_PER_ANSWER))
+    const query = await timed(timer, 'rewrite', searchQuery(llm, question, turns, language, signal))
+    const found = await timed(timer, 'retrieve', search(userId, query, PASSAGES_PER_ANSWER))
     stopIfAborted(signal)
-    return { passages, turns }
+    return { found, turns }
   }
 
   return {
     async answer(input) {
-      const { passages, turns } = await gather(input)
+      const { found, turns } = await gather(input)
+      const { passages, corrections } = found
       if (!llm) {
-        const { content, used } = extractiveAnswer(input.question, passages)
-        return { content, sources: used.map(uncited) }
+        const { content, used } = await extractiveAnswer(passages, found.terms, analyse)
+        return { content, sources: used.map(uncited), corrections }
       }
       const { text, cut } = await llm.complete(buildPrompt(input.question, passages, turns), {
         signal: input.signal,
@@ -110,13 +132,14 @@ export function createAssistant({ retrieve, llm }: { retrieve: Retrieve; llm: Ll
       const cap = llm.maxTokens * ANSWER_CHARS_PER_TOKEN
       const kept = text.length > cap ? codePointsUpTo(text, cap) : text
       const content = cut || kept !== text ? `${kept}${CUT_NOTE}` : kept
-      return { content, sources: citedOrAll(content, passages) }
+      return { content, sources: citedOrAll(content, passages), corrections }
     },
 
     async draft(input, timer) {
-      const { passages, turns } = await gather(input, timer)
+      const { found, turns } = await gather(input, timer)
+      const { passages, corrections } = found
       if (!llm) {
-        const { content, used } = extractiveAnswer(input.question, passages)
+        const { content, used } = await extractiveAnswer(passages, found.terms, analyse)
         return {
           candidates: () => used.map(uncited),
           // One event per paragraph: the UI has one path whether or not a model answers.
@@ -125,6 +148,7 @@ export function createAssistant({ retrieve, llm }: { retrieve: Retrieve; llm: Ll
             for (const part of parts) yield part
           },
           sourcesFor: () => used.map(uncited),
+          corrections,
         }
       }
       const prompt = buildPrompt(input.question, passages, turns)
@@ -134,6 +158,7 @@ export function createAssistant({ retrieve, llm }: { retrieve: Retrieve; llm: Ll
         tokens: (signal) =>
           capped(model.stream(prompt, { signal }), model.maxTokens * ANSWER_CHARS_PER_TOKEN),
         sourcesFor: (content) => citedOrAll(content, passages),
+        corrections,
       }
     },
   }

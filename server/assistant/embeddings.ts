@@ -15,7 +15,7 @@ import type OpenAI from 'openai'
 import type { EmbeddingConfig } from '../config.ts'
 import type { Db } from '../db/database.ts'
 import { queryRows } from '../db/query-rows.ts'
-import { type PassageRow, toPassage } from '../documents/documents-repository.ts'
+import { type PassageRow, toPassage } from '../documents/passage-search.ts'
 import type { Passage } from '../documents/passages.ts'
 import { loadOpenAI } from './llm.ts'
 
@@ -149,7 +149,7 @@ export async function vectorSearch(
     db,
     sql`
     select c.id as chunk_id, c.document_id, d.name as document_name, c.page, c.heading, d.link, c.text,
-      1 - (e.embedding <=> ${literal(query)}::vector) as rank
+      c.language::text as language, 1 - (e.embedding <=> ${literal(query)}::vector) as rank
     from chunk_embeddings e
     join document_chunks c on c.id = e.chunk_id
     join documents d on d.id = c.document_id

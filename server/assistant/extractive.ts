@@ -1,20 +1,21 @@
 /**
  * The answer given when no language model is configured: the sentences of the retrieved passages
- * that share the most (rare) words with the question, quoted with their documents. It never
- * pretends to be a model; it says plainly what it is.
+ * that hold the most (rare) searched words, quoted with their documents. It never pretends to be
+ * a model; it says plainly what it is.
+ *
+ * It works in each passage's own language (D82): sentences are cut by the passage's language
+ * (Intl.Segmenter), and a sentence's words are compared with the searched ones as the index
+ * analyses them (the passage language's stemmer and stop words, through PostgreSQL), so a
+ * German question's "Dateien" finds a sentence about a "Datei", and a corrected word (D83) counts.
+ * The product's own sentences (NO_MODEL_NOTE, NOTHING_FOUND_REPLY) stay English, as every text
+ * of the product does.
  */
+import { localeOf } from '../documents/languages.ts'
+import type { SearchedTerm } from '../documents/passage-search.ts'
 import { type Passage, passageLabel } from '../documents/passages.ts'
 
 export const MAX_QUOTED_SENTENCES = 3
 const MAX_SENTENCE_LENGTH = 400
-
-const STOPWORDS = new Set(
-  (
-    'a an and are as at be but by can could did do does for from had has have how i if in into is it its ' +
-    'me my no not of on or our so than that the their them then there these they this to was we were what ' +
-    'when where which who whom why will with would you your about tell please know any all'
-  ).split(' '),
-)
 
 export const NO_MODEL_NOTE =
   'No language model is configured on this server, so I answer by quoting the most relevant passages of your documents.'
@@ -25,40 +26,64 @@ export const NOTHING_FOUND_REPLY = [
   'For conversational answers, the server operator can set LLM_BASE_URL, LLM_API_KEY and LLM_MODEL to any OpenAI-compatible endpoint (OpenAI, Ollama, vLLM, llama.cpp).',
 ].join('\n\n')
 
-export function terms(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((t) => t.length > 1 && !STOPWORDS.has(t))
-}
+/** The lexemes of each text, in its language, as the passages' index makes them. */
+export type Analyse = (items: readonly { text: string; language: string }[]) => Promise<string[][]>
 
-export function sentences(text: string): string[] {
-  return text
-    .replace(/\s+/g, ' ')
-    .split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'(])/u)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0)
+/**
+ * A sentence that ends in what is most likely an abbreviation ("z.", "Nr.", "e.g.", "Mr."):
+ * Intl.Segmenter (ICU's rules without their abbreviation lists) ends a sentence there.
+ */
+const ABBREVIATION_END = /(?:^|[\s(])(?:\p{L}{1,2}\.|\p{L}\.\p{L}\.)$/u
+
+/** The sentences of a passage, as its language cuts them. */
+export function sentences(text: string, language: string): string[] {
+  const segmenter = new Intl.Segmenter(localeOf(language), { granularity: 'sentence' })
+  const out: string[] = []
+  let pending = ''
+  for (const { segment } of segmenter.segment(text.replace(/\s+/g, ' '))) {
+    const sentence = `${pending}${segment}`
+    if (ABBREVIATION_END.test(sentence.trim())) pending = sentence
+    else {
+      if (sentence.trim()) out.push(sentence.trim())
+      pending = ''
+    }
+  }
+  if (pending.trim()) out.push(pending.trim())
+  return out
 }
 
 type Scored = { sentence: string; passage: Passage; score: number; order: number }
 
-/** Picks the best sentences; returns the quoted sentences and the passages they came from. */
-export function extractiveAnswer(
-  question: string,
-  passages: Passage[],
-): { content: string; used: Passage[] } {
-  const wanted = new Set(terms(question))
-  if (passages.length === 0 || wanted.size === 0) return { content: NOTHING_FOUND_REPLY, used: [] }
+/**
+ * Picks the sentences that hold the most (rare) `terms` (what the search looked for, per
+ * language); returns the quoted sentences and the passages they came from.
+ */
+export async function extractiveAnswer(
+  passages: readonly Passage[],
+  terms: readonly SearchedTerm[],
+  analyse: Analyse,
+): Promise<{ content: string; used: Passage[] }> {
+  if (passages.length === 0 || terms.length === 0) return { content: NOTHING_FOUND_REPLY, used: [] }
+  const key = (language: string, lexeme: string) => `${language}\u0000${lexeme}`
+  const wanted = new Set(terms.map((t) => key(t.language, t.lexeme)))
 
-  // Rarer question words weigh more: a word in every sentence tells little.
   const all = passages.flatMap((passage) =>
-    sentences(passage.text).map((sentence) => ({ passage, sentence })),
+    sentences(passage.text, passage.language).map((sentence) => ({ passage, sentence })),
   )
+  const analysed = await analyse(
+    all.map(({ passage, sentence }) => ({ text: sentence, language: passage.language })),
+  )
+  const present = all.map(
+    ({ passage }, i) =>
+      new Set((analysed[i] ?? []).map((l) => key(passage.language, l)).filter((k) => wanted.has(k))),
+  )
+  // Rarer searched words weigh more: a word in every sentence tells little.
   const df = new Map<string, number>()
-  for (const { sentence } of all)
-    for (const t of new Set(terms(sentence))) if (wanted.has(t)) df.set(t, (df.get(t) ?? 0) + 1)
+  for (const words of present) for (const w of words) df.set(w, (df.get(w) ?? 0) + 1)
 
   const scored: Scored[] = all.map(({ passage, sentence }, order) => {
-    const present = new Set(terms(sentence).filter((t) => wanted.has(t)))
     let score = 0
-    for (const t of present) score += Math.log(1 + all.length / (df.get(t) ?? 1))
+    for (const w of present[order] ?? []) score += Math.log(1 + all.length / (df.get(w) ?? 1))
     return { sentence, passage, score, order }
   })
   const best = scored

@@ -22,40 +22,107 @@ export const REWRITE_MAX_TOKENS = 64
 export const REWRITE_PROMPT = [
   'You turn the last question of a conversation into a standalone search query for the person’s documents.',
   'Resolve pronouns and references ("that", "it", "the second one") from the conversation.',
+  'Write the query in the language of the last question.',
   'Reply with the query only: no answer, no quotes, no explanation, at most 20 words.',
 ].join(' ')
 
 /**
- * Words that point back into the conversation: pronouns and demonstratives ("it", "that"), and
- * words that only mean something after an earlier turn ("previous", "instead", "else").
- * "the" is not among them: "the travel policy" names what it is about.
+ * Per language (its text search configuration's name, D82): words that point back into the
+ * conversation — pronouns and demonstratives ("it", "that"), and words that only mean something
+ * after an earlier turn ("previous", "instead", "else") — and the openings that continue the last
+ * turn ("and for managers?"). Articles that double as pronouns ("the", "das", "la") are not
+ * among them: "the travel policy" names what it is about.
  */
-const REFERS_BACK = new RegExp(
-  `\\b(${[
-    'it|its|itself|they|them|their|theirs|themselves',
-    'this|that|these|those|he|him|his|she|her|hers',
-    'there|then|above|previous|previously|earlier|former|latter|same|such',
-    'one|ones|another|other|others|else|instead|also|too|again|more|further|so',
-  ].join('|')})\\b`,
-  'i',
-)
-/** A question that opens like this continues the last turn ("and for managers?"). */
-const CONTINUES = /^\s*(and|but|or|so|also|then|what about|how about|what if|why not|how come|ok|okay)\b/i
+const FOLLOW_UP_WORDS: Readonly<Record<string, { refersBack: string; continues: string }>> = {
+  english: {
+    refersBack: [
+      'it|its|itself|they|them|their|theirs|themselves',
+      'this|that|these|those|he|him|his|she|her|hers',
+      'there|then|above|previous|previously|earlier|former|latter|same|such',
+      'one|ones|another|other|others|else|instead|also|too|again|more|further|so',
+    ].join('|'),
+    continues: 'and|but|or|so|also|then|what about|how about|what if|why not|how come|ok|okay',
+  },
+  german: {
+    refersBack: [
+      'er|ihn|ihm|sie|ihr|ihre|ihren|ihrem|ihrer|ihnen|sein|seine|seinen|seinem|seiner',
+      'dies|diese|dieser|dieses|diesem|diesen|jene|jener|jenes|dort|dann|davon|dazu|damit|darüber|dafür|dabei',
+      'vorher|vorherige|vorherigen|oben|obige|gleiche|gleichen|selbe|selben|solche|solchen',
+      'andere|anderen|anderes|sonst|stattdessen|auch|noch|mehr|weiter|wieder|nochmal|ebenfalls',
+    ].join('|'),
+    continues: 'und|aber|oder|also|dann|was ist mit|wie ist es mit|und wenn|warum nicht|ok|okay',
+  },
+  french: {
+    refersBack: [
+      'il|elle|ils|elles|lui|leur|leurs|eux|celui|celle|ceux|celles|cela|ça|ceci|cette|cet|ces',
+      'là|alors|précédent|précédente|précédemment|dessus|même|mêmes|tel|telle|tels|telles',
+      'autre|autres|sinon|plutôt|aussi|encore|davantage',
+    ].join('|'),
+    continues:
+      "et|mais|ou|donc|alors|aussi|et si|et pour|qu’en est-il|qu'en est-il|pourquoi pas|ok|d’accord|d'accord",
+  },
+  spanish: {
+    refersBack: [
+      'él|ella|ellos|ellas|le|les|lo|los|su|sus|esto|eso|aquello|este|esta|estos|estas|ese|esa|esos|esas',
+      'allí|ahí|entonces|anterior|anteriormente|mismo|misma|mismos|tal|otro|otra|otros|otras|también|además',
+    ].join('|'),
+    continues: 'y|pero|o|entonces|también|y si|qué pasa con|por qué no|vale|ok',
+  },
+  italian: {
+    refersBack: [
+      'lui|lei|loro|lo|gli|suo|sua|suoi|sue|questo|questa|questi|queste|quello|quella|quelli|quelle|ciò',
+      'lì|là|allora|precedente|prima|stesso|stessa|stessi|tale|altro|altra|altri|altre|anche|ancora',
+    ].join('|'),
+    continues: 'e|ma|o|allora|anche|e se|e per|che ne dici di|perché no|ok|va bene',
+  },
+  portuguese: {
+    refersBack: [
+      'ele|ela|eles|elas|lhe|lhes|seu|sua|seus|suas|isto|isso|aquilo|este|esta|estes|estas|esse|essa|esses|essas',
+      'ali|aí|então|anterior|anteriormente|mesmo|mesma|mesmos|tal|outro|outra|outros|outras|também|ainda',
+    ].join('|'),
+    continues: 'e|mas|ou|então|também|e se|e quanto a|por que não|ok|certo',
+  },
+  dutch: {
+    refersBack: [
+      'hij|hem|zij|ze|haar|hun|hen|zijn|dit|deze|daar|dan|daarvan|daarmee|daarover',
+      'vorige|eerder|eerdere|zelfde|dezelfde|hetzelfde|zulke|andere|anders|ook|nog|meer|weer|opnieuw',
+    ].join('|'),
+    continues: 'en|maar|of|dus|dan|ook|wat dacht je van|en als|waarom niet|ok|oké',
+  },
+}
+
+/** The follow-up words of a language as patterns; null for a language without a list. */
+function patternsOf(language: string): { refersBack: RegExp; continues: RegExp } | null {
+  const words = FOLLOW_UP_WORDS[language]
+  if (!words) return null
+  // \b is ASCII-only in JavaScript: word edges are letters or digits of any script.
+  return {
+    refersBack: new RegExp(`(?<![\\p{L}\\p{N}])(${words.refersBack})(?![\\p{L}\\p{N}])`, 'iu'),
+    continues: new RegExp(`^\\s*(${words.continues})(?![\\p{L}\\p{N}])`, 'iu'),
+  }
+}
+
 /** Shorter than this (in words) a question is an ellipsis ("in 2023?", "how much?"). */
 const MIN_STANDALONE_WORDS = 4
 
 /**
  * Whether a question can be searched as asked: long enough, not opening as a continuation and
- * without a word that refers back. When in doubt it does not stand alone: the rewrite costs a
+ * without a word that refers back, in its own language (`language`, as detected) or in English
+ * (a short question's language is easily mistaken). When in doubt it does not stand alone — in a
+ * language without a list, a question in a conversation is always rewritten: the rewrite costs a
  * short model call, a follow-up searched without its context finds the wrong passages.
  */
-export function standsAlone(question: string): boolean {
+export function standsAlone(question: string, language = 'english'): boolean {
   const words = question
     .trim()
     .split(/\s+/)
     .filter((w) => /\p{L}|\p{N}/u.test(w))
   if (words.length < MIN_STANDALONE_WORDS) return false
-  return !CONTINUES.test(question) && !REFERS_BACK.test(question)
+  const own = patternsOf(language)
+  if (!own) return false
+  return [own, patternsOf('english')].every(
+    (p) => p !== null && !p.continues.test(question) && !p.refersBack.test(question),
+  )
 }
 
 /**
@@ -69,9 +136,10 @@ export async function searchQuery(
   llm: Llm | null,
   question: string,
   history: Turn[],
+  language = 'english',
   signal?: AbortSignal,
 ): Promise<string> {
-  if (!llm || history.length === 0 || standsAlone(question)) return question
+  if (!llm || history.length === 0 || standsAlone(question, language)) return question
   const recent = history
     .slice(-REWRITE_TURNS)
     .map((t) => `${t.isUser ? 'Person' : 'Assistant'}: ${t.content.slice(0, REWRITE_TURN_CHARS)}`)

@@ -1,15 +1,15 @@
 /**
  * Retrieval for the assistant: the signed-in user's own passages that best answer a question.
- * DocumentsRepository.search ranks them (BM25 with document-level evidence; the query and the
- * reasons for it are there); this picks what goes into the prompt: the best passage of each of
- * the best documents first, more from one document only when it clearly leads, up to a token
- * budget (RETRIEVAL_TOKEN_BUDGET).
+ * searchPassages ranks them (BM25 with document-level evidence, per language, tolerant of typos;
+ * the query and the reasons for it are there); this picks what goes into the prompt: the best
+ * passage of each of the best documents first, more from one document only when it clearly
+ * leads, up to a token budget (RETRIEVAL_TOKEN_BUDGET).
  */
 import { DEFAULT_RETRIEVAL_TOKEN_BUDGET } from '../config.ts'
 import type { Db } from '../db/database.ts'
-import { createDocumentsRepository } from '../documents/documents-repository.ts'
+import { type PassageSearch, searchPassages } from '../documents/passage-search.ts'
 import type { Passage } from '../documents/passages.ts'
-import type { Retrieve } from './assistant.ts'
+import type { Retrieve, Search } from './assistant.ts'
 import { type EmbeddingService, fuse, vectorSearch } from './embeddings.ts'
 
 /** How often retrieval asks for a user's passages without vectors to be embedded (background). */
@@ -68,19 +68,19 @@ export type RetrieverOptions = {
   warn?: (message: string) => void
 }
 
-export function createRetriever(
+/** Retrieval with what it searched for (the assistant's): see the file's docblock. */
+export function createSearch(
   db: Db,
   options: RetrieverOptions = { tokenBudget: DEFAULT_RETRIEVAL_TOKEN_BUDGET },
-): Retrieve {
-  const documents = createDocumentsRepository(db)
+): Search {
   const caughtUp = new Map<string, number>()
-  return async (userId, question, limit) => {
-    if (limit <= 0) return []
-    const wanted = limit * CANDIDATES_PER_PASSAGE
-    const lexical = await documents.search(userId, question, wanted)
+  return async (userId, question, limit): Promise<PassageSearch> => {
+    const wanted = Math.max(limit, 0) * CANDIDATES_PER_PASSAGE
+    const lexical = await searchPassages(db, userId, question, wanted)
+    if (limit <= 0) return lexical
     const embeddings = options.embeddings
     if (!embeddings || question.trim() === '' || !(await embeddings.ready()))
-      return selectPassages(lexical, limit, options.tokenBudget)
+      return { ...lexical, passages: selectPassages(lexical.passages, limit, options.tokenBudget) }
     // Passages indexed since the last run get their vectors in the background.
     if (Date.now() - (caughtUp.get(userId) ?? 0) > EMBED_CATCH_UP_MS) {
       caughtUp.set(userId, Date.now())
@@ -93,7 +93,17 @@ export function createRetriever(
     } catch (error) {
       options.warn?.(`Query embedding failed, keyword retrieval only: ${(error as Error).message}`)
     }
-    const ranked = nearest.length > 0 ? fuse([lexical, nearest]) : lexical
-    return selectPassages(ranked, limit, options.tokenBudget)
+    const ranked = nearest.length > 0 ? fuse([lexical.passages, nearest]) : lexical.passages
+    return { ...lexical, passages: selectPassages(ranked, limit, options.tokenBudget) }
   }
+}
+
+/** The passages alone, for callers that need no more (tests, benchmarks). */
+export function createRetriever(
+  db: Db,
+  options: RetrieverOptions = { tokenBudget: DEFAULT_RETRIEVAL_TOKEN_BUDGET },
+): Retrieve {
+  const search = createSearch(db, options)
+  return async (userId, question, limit) =>
+    limit <= 0 ? [] : (await search(userId, question, limit)).passages
 }

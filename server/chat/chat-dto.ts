@@ -24,6 +24,9 @@ export function toMessageDto(m: MessageRecord): Message {
     messageType: 'text',
     feedback: m.feedback,
     sources: m.sources.map(toSourceDto),
+    ...(m.corrections.length > 0
+      ? { corrections: m.corrections.map((c) => ({ from: c.from, to: c.to })) }
+      : {}),
     stopped: m.stopped,
   }
 }

@@ -7,7 +7,13 @@ import { and, asc, desc, eq, isNull, lte, or, sql } from 'drizzle-orm'
 import { LAST_MESSAGE_PREVIEW_LENGTH } from '#contracts/chat.ts'
 import { MAX_HISTORY_CHARS } from '../assistant/prompt.ts'
 import type { Db } from '../db/database.ts'
-import { chatConversations, chatMessages, MESSAGE_SEARCH_CHARS, type SourceSnapshot } from '../db/schema.ts'
+import {
+  type Correction,
+  chatConversations,
+  chatMessages,
+  MESSAGE_SEARCH_CHARS,
+  type SourceSnapshot,
+} from '../db/schema.ts'
 import type { Turn } from '../documents/passages.ts'
 
 export type ConversationRecord = { id: string; title: string; createdAt: Date; updatedAt: Date }
@@ -20,6 +26,8 @@ export type MessageRecord = {
   content: string
   feedback: 'like' | 'dislike' | null
   sources: SourceSnapshot[]
+  /** What retrieval searched for instead of misspelled words (D83); [] on questions. */
+  corrections: Correction[]
   stopped: boolean
   createdAt: Date
 }
@@ -31,6 +39,7 @@ export type Exchange = {
   askedAt: Date
   answer: string
   sources: SourceSnapshot[]
+  corrections?: Correction[]
   answeredAt: Date
   /** The person stopped it while it was written. */
   stopped?: boolean
@@ -45,6 +54,7 @@ export type Replacement = {
   answerId: string
   answer: string
   sources: SourceSnapshot[]
+  corrections?: Correction[]
   answeredAt: Date
   stopped?: boolean
   claimUntil?: Date
@@ -81,6 +91,7 @@ const messageColumns = {
   content: chatMessages.content,
   feedback: chatMessages.feedback,
   sources: chatMessages.sources,
+  corrections: chatMessages.corrections,
   stopped: chatMessages.stopped,
   createdAt: chatMessages.createdAt,
 }
@@ -212,6 +223,7 @@ export function createChatRepository(db: Db) {
               isUser: false,
               content: x.answer,
               sources: x.sources,
+              corrections: x.corrections ?? [],
               stopped: x.stopped ?? false,
               createdAt: x.answeredAt,
             },
@@ -297,6 +309,7 @@ export function createChatRepository(db: Db) {
           .set({
             content: r.answer,
             sources: r.sources,
+            corrections: r.corrections ?? [],
             stopped: r.stopped ?? false,
             feedback: null,
             createdAt: r.answeredAt,

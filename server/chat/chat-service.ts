@@ -221,6 +221,7 @@ export function createChatService({ chats, assistant, now, answersPerPerson }: D
           askedAt,
           answer: answer.content,
           sources: answer.sources.map(toSourceSnapshot),
+          corrections: answer.corrections,
           answeredAt: strictlyAfter(now(), askedAt),
           claimUntil: until,
         })
@@ -271,6 +272,7 @@ export function createChatService({ chats, assistant, now, answersPerPerson }: D
             askedAt,
             answer: text,
             sources,
+            corrections: draft.corrections,
             stopped,
             answeredAt: strictlyAfter(now(), askedAt),
             claimUntil: held.until,
@@ -316,6 +318,7 @@ export function createChatService({ chats, assistant, now, answersPerPerson }: D
             answerId: answer.id,
             answer: text,
             sources,
+            corrections: draft.corrections,
             stopped,
             answeredAt: strictlyAfter(now(), question.createdAt),
             claimUntil: until,
@@ -358,6 +361,7 @@ const NOTHING_WRITTEN: AnswerDraft = {
   candidates: () => [],
   async *tokens() {},
   sourcesFor: () => [],
+  corrections: [],
 }
 
 async function stoppedOr(drafted: Promise<AnswerDraft>): Promise<AnswerDraft> {

@@ -154,6 +154,9 @@ export type SourceSnapshot = {
  */
 export const MESSAGE_SEARCH_CHARS = 65_536
 
+/** A question word not in the person's vocabulary, and the word of it retrieval searched for. */
+export type Correction = { from: string; to: string }
+
 export const chatMessages = pgTable(
   'chat_messages',
   {
@@ -167,6 +170,8 @@ export const chatMessages = pgTable(
     /** 'like' | 'dislike' on an answer; null until the person rates it. */
     feedback: text('feedback').$type<'like' | 'dislike'>(),
     sources: jsonb('sources').$type<SourceSnapshot[]>().notNull().default([]),
+    /** The question's words retrieval corrected (typo tolerance, D83): what it searched for instead. */
+    corrections: jsonb('corrections').$type<Correction[]>().notNull().default([]),
     /** An answer the person stopped while it was being written: what had arrived by then. */
     stopped: boolean('stopped').notNull().default(false),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
@@ -237,6 +242,12 @@ export const documents = pgTable(
     modifiedTime: timestamptz('modified_time'),
     /** Words in all its chunks (whitespace-separated, headings included): BM25's document length. */
     tokenCount: integer('token_count').notNull().default(0),
+    /**
+     * Its passages were indexed as English before languages were detected (migration 0018): the
+     * language pass re-indexes them in their own (D82), in parts through the document writer; the
+     * ordinal from which passages still wait (0 until it starts), null when none do.
+     */
+    languagesFrom: integer('languages_from'),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     updatedAt: timestamptz('updated_at').notNull().defaultNow(),
   },
@@ -244,10 +255,14 @@ export const documents = pgTable(
     uniqueIndex('documents_user_id_source_external_id_key').on(t.userId, t.source, t.externalId),
     // Target of document_chunks' (document_id, user_id) key: a chunk always has its document's owner.
     unique('documents_id_user_id_key').on(t.id, t.userId),
+    // The language pass's next document (D82): empty once every library is done.
+    index('documents_languages_pending_idx').on(t.id).where(sql`${t.languagesFrom} is not null`),
   ],
 )
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' })
+/** A text search configuration's name ('english', 'german', 'simple'…): a passage's language (D82). */
+const regconfig = customType<{ data: string }>({ dataType: () => 'regconfig' })
 
 export const documentChunks = pgTable(
   'document_chunks',
@@ -262,16 +277,25 @@ export const documentChunks = pgTable(
     text: text('text').notNull(),
     /** Words in heading + text (whitespace-separated): BM25's passage length. */
     tokenCount: integer('token_count').notNull().default(0),
-    /** Heading words weigh more (A) than body words (B) in ts_rank_cd. */
+    /**
+     * The text search configuration its words are analysed with: its detected language's Snowball
+     * stemmer, or 'simple' for a language PostgreSQL has none for (D82).
+     */
+    language: regconfig('language').notNull().default(sql`'english'::regconfig`),
+    /** Its words in its own language; heading words marked A, body words B. */
     tsv: tsvector('tsv')
       .notNull()
       .generatedAlwaysAs(
-        sql`setweight(to_tsvector('english', coalesce("heading", '')), 'A') || setweight(to_tsvector('english', "text"), 'B')`,
+        sql`setweight(to_tsvector("language", coalesce("heading", '')), 'A') || setweight(to_tsvector("language", "text"), 'B')`,
       ),
   },
   (t) => [
-    /** Owner and words in one GIN index (btree_gin, migration 0009): a search reads only the owner's postings. */
-    index('document_chunks_user_tsv_idx').using('gin', t.userId, t.tsv),
+    /**
+     * Owner, language and words in one GIN index (btree_gin, D50, D82): a search reads only the
+     * owner's postings of the language it analysed the question in (a word both languages share,
+     * a name, is not read once per language and filtered).
+     */
+    index('document_chunks_user_language_tsv_idx').using('gin', t.userId, t.language, t.tsv),
     index('document_chunks_user_id_idx').on(t.userId),
     index('document_chunks_document_id_idx').on(t.documentId),
     foreignKey({
@@ -283,9 +307,11 @@ export const documentChunks = pgTable(
 )
 
 /**
- * BM25's term statistics, per user (retrieval ranks within one person's library): how many of the
- * user's chunks and documents hold each lexeme. Kept up to date in the transaction that replaces
- * or removes a document (DocumentsRepository), so the ranking never waits for ANALYZE.
+ * BM25's term statistics, per user and language (retrieval ranks within one person's library, and
+ * a language's passages as their own collection, D82): how many of the user's chunks and
+ * documents in that language hold each lexeme. Kept up to date by the statements that write and
+ * remove passages (passage-writes.ts), so the ranking never waits for ANALYZE. The
+ * person's vocabulary for typo correction too: trigrams of the lexemes (pg_trgm), owner first.
  */
 export const retrievalTerms = pgTable(
   'retrieval_terms',
@@ -293,18 +319,44 @@ export const retrievalTerms = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    language: regconfig('language').notNull().default(sql`'english'::regconfig`),
     lexeme: text('lexeme').notNull(),
     chunkCount: integer('chunk_count').notNull(),
     documentCount: integer('document_count').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.lexeme] })],
+  (t) => [
+    // Lexeme before language: a question's words are looked up by (owner, lexeme), whatever the planner knows.
+    primaryKey({ columns: [t.userId, t.lexeme, t.language] }),
+    index('retrieval_terms_user_trigram_idx').using('gin', t.userId, t.lexeme.op('gin_trgm_ops')),
+  ],
 )
 
 /**
- * The lexemes of a document whose write or removal spans several transactions (D91): those an
- * earlier part already counted in `retrieval_terms.document_count` (direction 1) or took out of it
- * (direction -1), so that each lexeme of the document counts once. Emptied when the last part is
- * done; goes with its document.
+ * BM25's collection totals per user and language: the chunks in that language, the documents that
+ * have any, and their words (the average passage length of that language).
+ */
+export const retrievalLanguages = pgTable(
+  'retrieval_languages',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    language: regconfig('language').notNull(),
+    chunkCount: integer('chunk_count').notNull().default(0),
+    documentCount: integer('document_count').notNull().default(0),
+    tokenCount: bigint('token_count', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.language] })],
+)
+
+/**
+ * The lexemes of a document whose write, removal or re-indexing in its languages (D82) spans
+ * several transactions (D91): those, per language, an earlier part already counted in
+ * `retrieval_terms.document_count` (direction 1) or took out of it (direction -1), so that each
+ * lexeme of the document counts once; the lexeme '' (never a word) stands for the language
+ * itself, counted once in `retrieval_languages.document_count`. A re-indexing takes a lexeme
+ * out and counts it in again, hence the direction in the key. Emptied when the last part is done;
+ * goes with its document.
  */
 export const indexingLexemes = pgTable(
   'indexing_lexemes',
@@ -312,10 +364,11 @@ export const indexingLexemes = pgTable(
     documentId: uuid('document_id')
       .notNull()
       .references(() => documents.id, { onDelete: 'cascade' }),
+    language: regconfig('language').notNull().default(sql`'english'::regconfig`),
     lexeme: text('lexeme').notNull(),
     direction: smallint('direction').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.documentId, t.lexeme] })],
+  (t) => [primaryKey({ columns: [t.documentId, t.language, t.lexeme, t.direction] })],
 )
 
 /** BM25's collection totals, per user: chunks, documents and words (for the average lengths). */

@@ -14,26 +14,33 @@
  * same transaction, which also marks it ready), so a deletion while the file was read never leaves
  * passages behind; `null` then. A document written in parts is searchable part by part; one that
  * fits in a transaction replaces its previous version at once, as before.
+ * The language pass (D82) re-indexes a document's passages in their own languages through here
+ * too (`relabel`), part by part like a large write, in the same turns.
  */
 import { eq } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
 import { documents } from '../db/schema.ts'
-import type { Chunk } from './chunker.ts'
 import {
   addTotals,
   type DocumentInput,
   type DocumentKey,
   dropEmptiedTerms,
+  type Emptied,
   endParts,
   findDocumentId,
+  type IndexedChunk,
   insertPassages,
   type LibraryOutcome,
+  lockLanguagesFrom,
   lockLibraryRows,
   lockStatistics,
   markLibraryReady,
+  type PassageLanguage,
   type PassageSlice,
   passageCount,
+  relabelPassages,
   removePassages,
+  setLanguagesFrom,
   tokenCount,
   upsertDocuments,
 } from './passage-writes.ts'
@@ -52,7 +59,8 @@ const LINGER_STEP_MS = 5
 
 export type DocumentWrite = {
   document: DocumentInput
-  chunks: readonly Chunk[]
+  /** Its passages, each with its language (languages.ts: withLanguages). */
+  chunks: readonly IndexedChunk[]
   /** The library row the document belongs to, and what to show on it once written. */
   library?: LibraryOutcome
 }
@@ -65,9 +73,10 @@ export type DocumentWriter = ReturnType<typeof createDocumentWriter>
 type State = {
   /**
    * write: the document goes in; shrink: its passages go out until one transaction's worth is
-   * left; discard: a write whose library row went: what it wrote goes, its row too.
+   * left; discard: a write whose library row went: what it wrote goes, its row too; languages:
+   * its passages are re-indexed in their languages (`languages`, from `next`).
    */
-  kind: 'write' | 'shrink' | 'discard'
+  kind: 'write' | 'shrink' | 'discard' | 'languages'
   /** start: untouched; old: a previous version goes out, part by part; new: passages go in from `next`. */
   phase: 'start' | 'old' | 'new'
   documentId: string | null
@@ -78,6 +87,8 @@ type Task = State & {
   owner: string
   key: DocumentKey
   write: DocumentWrite | null
+  /** A relabel's passages (ordinal order) with their languages; empty for the other kinds. */
+  languages: readonly PassageLanguage[]
   /** Each passage's length in words, worked out once. */
   words: number[]
   /** Failed inside a shared transaction: runs alone, so that its failure is only its own. */
@@ -115,13 +126,14 @@ export function createDocumentWriter({
     void drain()
   }
 
-  const total = (task: Task) => task.write?.chunks.length ?? 0
+  const total = (task: Task) => task.write?.chunks.length ?? task.languages.length
   /** Fits in one transaction whole: written at once, never in parts. */
   const whole = (task: Task) =>
     task.kind === 'write' && task.phase === 'start' && total(task) <= batchPassages
 
   /** The passages a task's next step takes of the `room` left (a document counts one at least). */
   function sizeOf(task: Task, room: number): number {
+    if (task.kind === 'languages') return Math.max(1, Math.min(total(task) - task.next, room))
     if (task.kind !== 'write' || task.phase === 'old') return room
     if (whole(task)) return Math.max(1, total(task))
     return Math.max(1, Math.min(total(task) - task.next, room))
@@ -195,11 +207,11 @@ export function createDocumentWriter({
 
   /** Passages waiting to be written (or taken out) now. */
   function waitingWork(): number {
-    let total = 0
+    let work = 0
     for (const queue of queues.values())
       for (const task of queue)
-        total += task.kind === 'write' ? (task.write?.chunks.length ?? 0) - task.next : batchPassages
-    return total
+        work += task.kind === 'write' || task.kind === 'languages' ? total(task) - task.next : batchPassages
+    return work
   }
 
   /** Tasks waiting now. */
@@ -265,7 +277,7 @@ export function createDocumentWriter({
         tokens: d.tokens + (change.tokens ?? 0),
       })
     }
-    const emptied: { userId: string; lexeme: string }[] = []
+    const emptied: Emptied[] = []
     const ended: string[] = []
     const forget = (removed: Awaited<ReturnType<typeof removePassages>>) => {
       for (const [userId, a] of removed.byUser) delta(userId, { chunks: -a.chunks, tokens: -a.tokens })
@@ -315,7 +327,10 @@ export function createDocumentWriter({
 
     // 3. Passages out, one part per task that planned it.
     for (const d of drafts) {
-      const planned = d.task.kind !== 'write' || d.task.phase === 'old' || d.state.kind === 'discard'
+      const planned =
+        d.task.kind === 'shrink' ||
+        (d.task.kind === 'write' && d.task.phase === 'old') ||
+        d.state.kind === 'discard'
       if (!pending(d) || !planned) continue
       d.state.documentId ??= await findDocumentId(tx, d.task.key)
       if (d.state.documentId === null) {
@@ -346,7 +361,28 @@ export function createDocumentWriter({
       } else if (part.left <= batchPassages) d.done = null
     }
 
-    // 4. Passages in: whole documents and parts, in one statement.
+    // 4. Passages re-indexed in their languages (the language pass, D82), one part per task, while
+    // the document still waits for it: a write since wrote them in their languages already.
+    for (const d of drafts) {
+      if (!pending(d) || d.state.kind !== 'languages' || d.state.documentId === null) continue
+      const documentId = d.state.documentId
+      const from = await lockLanguagesFrom(tx, documentId)
+      if (from === null) {
+        d.done = null
+        continue
+      }
+      const passages = d.task.languages
+      const end = Math.min(passages.length, d.state.next + d.size)
+      emptied.push(...(await relabelPassages(tx, documentId, passages.slice(d.state.next, end))))
+      d.state.next = end
+      const rest = passages[end]
+      await setLanguagesFrom(tx, documentId, rest ? rest.ordinal : null)
+      if (rest) continue
+      ended.push(documentId)
+      d.done = { documentId, chunkCount: passages.length }
+    }
+
+    // 5. Passages in: whole documents and parts, in one statement.
     const slices: (PassageSlice & { draft: Draft; end: number })[] = []
     for (const d of drafts) {
       if (!pending(d) || d.state.kind !== 'write' || d.state.phase !== 'new' || d.task.phase === 'old')
@@ -382,16 +418,22 @@ export function createDocumentWriter({
     return drafts
   }
 
-  const task = (key: DocumentKey, kind: 'write' | 'shrink', write: DocumentWrite | null) =>
+  const task = (
+    key: DocumentKey,
+    kind: 'write' | 'shrink' | 'languages',
+    write: DocumentWrite | null,
+    relabel: { documentId: string; passages: readonly PassageLanguage[] } | null = null,
+  ) =>
     new Promise<WrittenDocument | null>((resolve, reject) =>
       enqueue({
         owner: key.userId,
         key,
         kind,
         write,
+        languages: relabel?.passages ?? [],
         words: write?.chunks.map((c) => tokenCount(c.heading, c.text)) ?? [],
         phase: kind === 'write' ? 'start' : 'old',
-        documentId: null,
+        documentId: relabel?.documentId ?? null,
         next: 0,
         solo: false,
         resolve,
@@ -410,5 +452,14 @@ export function createDocumentWriter({
     async shrink(key: DocumentKey): Promise<void> {
       await task(key, 'shrink', null)
     },
+
+    /**
+     * Re-indexes a document's passages in these languages (the language pass, D82: `passages`
+     * are those from where it stands, in ordinal order), part by part, remembering in the
+     * document how far it got; null when the document no longer waits for it (written again or
+     * removed meanwhile).
+     */
+    relabel: (key: DocumentKey, documentId: string, passages: readonly PassageLanguage[]) =>
+      task(key, 'languages', null, { documentId, passages }),
   }
 }

@@ -1,6 +1,6 @@
 /**
- * Makes a document searchable: its passages within the bounds (document-bounds.ts), stored with
- * the document writer, replacing any earlier version of the same (user, source, external id).
+ * Makes a document searchable: its passages within the bounds (document-bounds.ts), each with its
+ * language (D82), stored with the document writer, replacing any earlier version of the same (user, source, external id).
  * Any source can use it: a test, a benchmark, or a job through `app.writer`.
  */
 
@@ -11,6 +11,7 @@ import type { Section } from './chunker.ts'
 import { boundedPassages } from './document-bounds.ts'
 import type { ReadDocument } from './document-reader.ts'
 import { createDocumentWriter, type DocumentWriter } from './document-writer.ts'
+import { withLanguages } from './languages.ts'
 import type { LibraryRow } from './library-repository.ts'
 import {
   addTotals,
@@ -53,7 +54,7 @@ export async function indexDocument(
   })
   const written = await writer.write({
     document: { ...rest, link: link ?? null, version: version ?? null, modifiedTime: modifiedTime ?? null },
-    chunks,
+    chunks: await withLanguages(chunks),
   })
   if (!written) throw new Error('A document without a library row was not written')
   return { ...written, cut }
@@ -86,7 +87,7 @@ export async function indexLibraryDocument(
       modifiedTime: row.modifiedTime,
       ...fields,
     },
-    chunks,
+    chunks: await withLanguages(chunks),
     library: { id: row.id, pages: read.pages === null ? null : pages, ocrPages: read.ocrPages, reason },
   })
   return written && { ...written, cut }

@@ -3,13 +3,16 @@
  * reader of PDF, Word, spreadsheet, slide and web files and OCR every ingest job shares
  * (`app.reader`: child processes, stopped when the app closes), the writer every job's document
  * goes into the index through (`app.writer`), one document's passages and file
- * (`app.documentView`), and the 'upload-file' job handler.
+ * (`app.documentView`), the 'upload-file' job handler, and the language pass over passages indexed
+ * before languages were detected (language-pass.ts, through the writer, in the background from
+ * start until done or close).
  */
 import fp from 'fastify-plugin'
 import { createDocumentReader, type DocumentReader } from './document-reader.ts'
 import { documentRoutes } from './document-routes.ts'
 import { createDocumentViewService, type DocumentViewService } from './document-view.ts'
 import { createDocumentWriter, type DocumentWriter } from './document-writer.ts'
+import { detectPendingLanguages } from './language-pass.ts'
 import { startReadings } from './library-repository.ts'
 import { createLibraryService, type LibraryService } from './library-service.ts'
 import { UPLOAD_FILE_JOB } from './sources.ts'
@@ -43,6 +46,22 @@ export const libraryPlugin = fp<{ now: () => Date }>(
     )
     app.decorate('library', createLibraryService({ db: app.db, jobs: app.jobs, writer, now }))
     app.decorate('documentView', createDocumentViewService(app.db))
+    const stopLanguagePass = new AbortController()
+    let languagePass: Promise<void> = Promise.resolve()
+    app.addHook('onReady', async () => {
+      languagePass = detectPendingLanguages(app.db, writer, stopLanguagePass.signal)
+        .then(({ documents, passages }) => {
+          if (documents > 0)
+            app.log.info({ documents, passages }, 'earlier documents re-indexed in their own languages')
+        })
+        .catch((error: unknown) =>
+          app.log.warn({ err: error }, 'the language pass stopped; it resumes at the next start'),
+        )
+    })
+    app.addHook('onClose', async () => {
+      stopLanguagePass.abort()
+      await languagePass
+    })
     await app.register(documentRoutes)
   },
   { name: 'library', dependencies: ['database', 'request-guards', 'authentication', 'jobs', 'rate-limit'] },

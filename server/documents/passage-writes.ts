@@ -26,6 +26,9 @@ export type DocumentInput = DocumentKey & {
   modifiedTime: Date | null
 }
 
+/** A passage with the text search configuration it is indexed in (its language, D82). */
+export type IndexedChunk = Chunk & { language: string }
+
 /** BM25's length: whitespace-separated words, the heading's included (as migration 0004 counts). */
 export function tokenCount(heading: string | null, text: string): number {
   return `${heading ?? ''} ${text}`.split(/\s+/).filter(Boolean).length
@@ -35,7 +38,7 @@ export function tokenCount(heading: string | null, text: string): number {
  * One passage's row in `document_chunks` (its text search vector is the database's to compute);
  * `words` is its tokenCount, worked out once by the caller.
  */
-export function passageRow(documentId: string, userId: string, chunk: Chunk, words: number) {
+export function passageRow(documentId: string, userId: string, chunk: IndexedChunk, words: number) {
   return {
     documentId,
     userId,
@@ -43,6 +46,7 @@ export function passageRow(documentId: string, userId: string, chunk: Chunk, wor
     page: chunk.page,
     heading: chunk.heading,
     text: chunk.text,
+    language: chunk.language,
     tokenCount: words,
   }
 }
@@ -72,12 +76,19 @@ function insertRows<Row extends Record<string, unknown>>(table: PgTable, rows: r
 /** What a set of passages adds to (or takes from) one person's totals. */
 export type Amount = { chunks: number; tokens: number }
 
+/**
+ * A person's lexeme of one language that no passage holds any more, or (lexeme '') a language
+ * none of their passages is in any more.
+ */
+export type Emptied = { userId: string; language: string; lexeme: string }
+
 /** Passages taken out: what they held, per person, and the lexemes no passage of that person holds any more. */
-type Forgotten = { byUser: Map<string, Amount>; emptied: { userId: string; lexeme: string }[] }
+type Forgotten = { byUser: Map<string, Amount>; emptied: Emptied[] }
 
 type ForgetRow = {
   kind: 'total' | 'empty'
   user_id: string
+  language: string | null
   lexeme: string | null
   chunks: number
   tokens: number
@@ -85,9 +96,10 @@ type ForgetRow = {
 
 function forgotten(rows: readonly ForgetRow[]): Forgotten {
   const byUser = new Map<string, Amount>()
-  const emptied: { userId: string; lexeme: string }[] = []
+  const emptied: Emptied[] = []
   for (const row of rows) {
-    if (row.kind === 'empty' && row.lexeme !== null) emptied.push({ userId: row.user_id, lexeme: row.lexeme })
+    if (row.kind === 'empty' && row.lexeme !== null && row.language !== null)
+      emptied.push({ userId: row.user_id, language: row.language, lexeme: row.lexeme })
     else byUser.set(row.user_id, { chunks: Number(row.chunks), tokens: Number(row.tokens) })
   }
   return { byUser, emptied }
@@ -151,6 +163,8 @@ export async function upsertDocuments(
         version: sql`excluded.version`,
         modifiedTime: sql`excluded.modified_time`,
         tokenCount: sql`excluded.token_count`,
+        // Written now with each passage's language: nothing left for the language pass (D82).
+        languagesFrom: sql`null`,
         updatedAt: sql`now()`,
       },
     })
@@ -183,7 +197,7 @@ export async function upsertDocuments(
 export type PassageSlice = {
   documentId: string
   userId: string
-  chunks: readonly Chunk[]
+  chunks: readonly IndexedChunk[]
   /** Each passage's length in words (tokenCount). */
   words: readonly number[]
   /**
@@ -194,31 +208,101 @@ export type PassageSlice = {
 }
 
 /**
- * Two CTEs over the passages a statement inserted or deleted (the CTE `rows`): `counts`, each
- * document's lexemes with how many of its passages hold them, and `firsts`, those of them
- * (`which` selects the documents) that no earlier part of the same document counted yet in this
- * `direction`, remembered in indexing_lexemes as they go.
+ * Three CTEs over the passages a statement inserted, deleted or re-indexed (the CTE `rows`, with
+ * document_id, user_id, language, tsv and token_count): `counts`, per document and language, its
+ * lexemes with how many of its passages hold them, and the language itself (lexeme '') with its
+ * passages and words; `firsts`, those of the `parted` documents that no earlier part of the same
+ * document counted yet in this `direction`, remembered in indexing_lexemes as they go; and
+ * `joined`, each count with whether it is its document's first (`first`: always, for a document
+ * written whole).
  */
-function lexemesOf(rows: 'ins' | 'old', direction: 1 | -1, which: SQL): SQL {
+function countsOf(rows: 'ins' | 'old', direction: 1 | -1, partedIds: readonly string[]): SQL {
   const from = sql.raw(rows)
+  const parted = sql.param([...partedIds])
   return sql`counts as (
-      select ${from}.user_id, ${from}.document_id, t.lexeme, count(*)::int as n
+      select ${from}.user_id, ${from}.document_id, ${from}.language, t.lexeme, count(*)::int as n, 0::float8 as tokens
       from ${from}, unnest(${from}.tsv) as t
-      group by ${from}.user_id, ${from}.document_id, t.lexeme
+      group by 1, 2, 3, 4
+      union all
+      select ${from}.user_id, ${from}.document_id, ${from}.language, '', count(*)::int, coalesce(sum(${from}.token_count), 0)::float8
+      from ${from}
+      group by 1, 2, 3
     ),
     firsts as (
-      insert into ${indexingLexemes} (document_id, lexeme, direction)
-      select document_id, lexeme, ${sql.raw(String(direction))} from counts ${which}
+      insert into ${indexingLexemes} (document_id, language, lexeme, direction)
+      select document_id, language, lexeme, ${sql.raw(String(direction))} from counts
+      where document_id = any(${parted}::uuid[])
       on conflict do nothing
-      returning document_id, lexeme
+      returning document_id, language, lexeme
+    ),
+    joined as (
+      select c.*, (c.document_id <> all(${parted}::uuid[]) or f.lexeme is not null) as first
+      from counts c left join firsts f
+        on f.document_id = c.document_id and f.language = c.language and f.lexeme = c.lexeme
     )`
 }
 
 /**
+ * The end of a statement that counts `joined`'s passages in (countsOf, direction 1): per
+ * language and lexeme, chunk_count grows by the passages holding it and document_count by the
+ * documents that hold it first; per language, the passages, documents and words.
+ */
+const countIn = sql`terms as (
+      insert into retrieval_terms as r (user_id, language, lexeme, chunk_count, document_count)
+      select user_id, language, lexeme, sum(n)::int, (count(*) filter (where first))::int
+      from joined where lexeme <> ''
+      group by user_id, language, lexeme
+      order by user_id, lexeme, language
+      on conflict (user_id, lexeme, language) do update set
+        chunk_count = r.chunk_count + excluded.chunk_count,
+        document_count = r.document_count + excluded.document_count
+    )
+    insert into retrieval_languages as l (user_id, language, chunk_count, document_count, token_count)
+    select user_id, language, sum(n)::int, (count(*) filter (where first))::int, sum(tokens)::bigint
+    from joined where lexeme = ''
+    group by user_id, language
+    order by user_id, language
+    on conflict (user_id, language) do update set
+      chunk_count = l.chunk_count + excluded.chunk_count,
+      document_count = l.document_count + excluded.document_count,
+      token_count = l.token_count + excluded.token_count`
+
+/**
+ * The end of a statement that takes `joined`'s passages out (countsOf, direction -1), the mirror
+ * of countIn; its rows: the lexemes and languages left without a passage ('empty'), and what the
+ * passages of `old` held per person ('total').
+ */
+const countOut = sql`per_lexeme as (
+      select user_id, language, lexeme, sum(n)::int as n, (count(*) filter (where first))::int as docs,
+        sum(tokens)::bigint as tokens
+      from joined group by user_id, language, lexeme
+    ),
+    forgot as (
+      update retrieval_terms r set chunk_count = r.chunk_count - d.n, document_count = r.document_count - d.docs
+      from per_lexeme d
+      where d.lexeme <> '' and r.user_id = d.user_id and r.language = d.language and r.lexeme = d.lexeme
+      returning r.user_id, r.language, r.lexeme, r.chunk_count
+    ),
+    forgot_languages as (
+      update retrieval_languages l set chunk_count = l.chunk_count - d.n, document_count = l.document_count - d.docs,
+        token_count = l.token_count - d.tokens
+      from per_lexeme d
+      where d.lexeme = '' and l.user_id = d.user_id and l.language = d.language
+      returning l.user_id, l.language, l.chunk_count
+    )
+    select 'empty' as kind, user_id, language::text as language, lexeme, 0 as chunks, 0::float8 as tokens
+    from forgot where chunk_count <= 0
+    union all
+    select 'empty', user_id, language::text, '', 0, 0::float8 from forgot_languages where chunk_count <= 0
+    union all
+    select 'total', user_id, null, null, count(*)::int, coalesce(sum(token_count), 0)::float8 from old group by user_id`
+
+/**
  * Inserts the passages of several documents and adds them to their owners' term statistics, in
  * one statement: the insert hands its rows' text search vectors straight to the statistics, so
- * nothing is read back. Per lexeme: chunk_count grows by the passages holding it, document_count
- * by the documents holding it (a parted document's: only in the first part that does).
+ * nothing is read back. Per language and lexeme: chunk_count grows by the passages holding it,
+ * document_count by the documents holding it (a parted document's: only in the first part that
+ * does); per language, its passages, documents and words (D82).
  */
 export async function insertPassages(tx: Db, slices: readonly PassageSlice[]): Promise<void> {
   const rows = slices.flatMap((s) =>
@@ -227,17 +311,9 @@ export async function insertPassages(tx: Db, slices: readonly PassageSlice[]): P
   if (rows.length === 0) return
   const parted = slices.filter((s) => s.parted).map((s) => s.documentId)
   await tx.execute(sql`
-    with ins as (${insertRows(documentChunks, rows)} returning document_id, user_id, tsv),
-    ${lexemesOf('ins', 1, sql`where document_id = any(${sql.param(parted)}::uuid[])`)}
-    insert into retrieval_terms as r (user_id, lexeme, chunk_count, document_count)
-    select c.user_id, c.lexeme, sum(c.n)::int,
-      (count(*) filter (where c.document_id <> all(${sql.param(parted)}::uuid[]) or f.lexeme is not null))::int
-    from counts c left join firsts f on f.document_id = c.document_id and f.lexeme = c.lexeme
-    group by c.user_id, c.lexeme
-    order by c.user_id, c.lexeme
-    on conflict (user_id, lexeme) do update set
-      chunk_count = r.chunk_count + excluded.chunk_count,
-      document_count = r.document_count + excluded.document_count`)
+    with ins as (${insertRows(documentChunks, rows)} returning document_id, user_id, language, tsv, token_count),
+    ${countsOf('ins', 1, parted)},
+    ${countIn}`)
 }
 
 /**
@@ -262,29 +338,16 @@ export async function removePassages(
   const deleted =
     limit === undefined
       ? sql`delete from ${documentChunks} where document_id = any(${ids}::uuid[])
-          returning document_id, user_id, tsv, token_count`
+          returning document_id, user_id, language, tsv, token_count`
       : sql`delete from ${documentChunks} where id in (
             select id from ${documentChunks} where document_id = any(${ids}::uuid[]) limit ${limit})
-          returning document_id, user_id, tsv, token_count`
+          returning document_id, user_id, language, tsv, token_count`
   const rows = await queryRows<ForgetRow>(
     tx,
     sql`
     with old as (${deleted}),
-    ${lexemesOf('old', -1, sql``)},
-    per_lexeme as (
-      select c.user_id, c.lexeme, sum(c.n)::int as n, count(f.lexeme)::int as docs
-      from counts c left join firsts f on f.document_id = c.document_id and f.lexeme = c.lexeme
-      group by c.user_id, c.lexeme
-    ),
-    forgot as (
-      update retrieval_terms r set chunk_count = r.chunk_count - d.n, document_count = r.document_count - d.docs
-      from per_lexeme d
-      where r.user_id = d.user_id and r.lexeme = d.lexeme
-      returning r.user_id, r.lexeme, r.chunk_count
-    )
-    select 'empty' as kind, user_id, lexeme, 0 as chunks, 0::float8 as tokens from forgot where chunk_count <= 0
-    union all
-    select 'total', user_id, null, count(*)::int, coalesce(sum(token_count), 0)::float8 from old group by user_id`,
+    ${countsOf('old', -1, documentIds)},
+    ${countOut}`,
   )
   if (limit === undefined) return { ...forgotten(rows), left: 0 }
   const [rest] = await queryRows<{ left: number }>(
@@ -292,6 +355,45 @@ export async function removePassages(
     sql`select count(*)::int as left from ${documentChunks} where document_id = any(${ids}::uuid[])`,
   )
   return { ...forgotten(rows), left: Number(rest?.left ?? 0) }
+}
+
+/** A passage of a document (by ordinal) and the language it is to be indexed in. */
+export type PassageLanguage = { ordinal: number; language: string }
+
+/**
+ * The language pass's part (D82): these passages of one document are taken out of their owner's
+ * statistics as they are indexed now, given their language (their words follow: the vector is
+ * generated), and counted in again. Over the document's parts each of its lexemes leaves and
+ * enters document_count once per language (indexing_lexemes, both directions); call `endParts`
+ * after the last. Answers the lexemes and languages left without a passage.
+ */
+export async function relabelPassages(
+  tx: Db,
+  documentId: string,
+  part: readonly PassageLanguage[],
+): Promise<Emptied[]> {
+  if (part.length === 0) return []
+  const ordinals = sql.param(part.map((p) => p.ordinal))
+  const out = await queryRows<ForgetRow>(
+    tx,
+    sql`
+    with old as (
+      select document_id, user_id, language, tsv, token_count from ${documentChunks}
+      where document_id = ${documentId} and ordinal = any(${ordinals}::int[])
+    ),
+    ${countsOf('old', -1, [documentId])},
+    ${countOut}`,
+  )
+  await tx.execute(sql`
+    with ins as (
+      update ${documentChunks} c set language = v.language
+      from unnest(${ordinals}::int[], ${sql.param(part.map((p) => p.language))}::regconfig[]) as v(ordinal, language)
+      where c.document_id = ${documentId} and c.ordinal = v.ordinal
+      returning c.document_id, c.user_id, c.language, c.tsv, c.token_count
+    ),
+    ${countsOf('ins', 1, [documentId])},
+    ${countIn}`)
+  return forgotten(out).emptied
 }
 
 /** The document's id, or null when there is none; `lock`: its row locked until the transaction ends. */
@@ -314,6 +416,24 @@ export async function findDocumentId(
   return row?.id ?? null
 }
 
+/**
+ * Where the language pass stands in a document (D82): the ordinal from which its passages wait,
+ * null when none do (or the document is gone); the row locked until the transaction ends.
+ */
+export async function lockLanguagesFrom(tx: Db, documentId: string): Promise<number | null> {
+  const [row] = await tx
+    .select({ from: documents.languagesFrom })
+    .from(documents)
+    .where(eq(documents.id, documentId))
+    .for('update')
+  return row?.from ?? null
+}
+
+/** How far the language pass got in a document: the ordinal it resumes from, or null once done. */
+export async function setLanguagesFrom(tx: Db, documentId: string, from: number | null): Promise<void> {
+  await tx.update(documents).set({ languagesFrom: from }).where(eq(documents.id, documentId))
+}
+
 /** How many passages a document has now. */
 export async function passageCount(tx: Db, documentId: string): Promise<number> {
   const [row] = await queryRows<{ n: number }>(
@@ -323,16 +443,21 @@ export async function passageCount(tx: Db, documentId: string): Promise<number> 
   return Number(row?.n ?? 0)
 }
 
-/** Lexemes whose last passage went: their rows go too, as if never counted. */
-export async function dropEmptiedTerms(
-  tx: Db,
-  emptied: readonly { userId: string; lexeme: string }[],
-): Promise<void> {
+/** Lexemes (and languages) whose last passage went: their rows go too, as if never counted. */
+export async function dropEmptiedTerms(tx: Db, emptied: readonly Emptied[]): Promise<void> {
   if (emptied.length === 0) return
+  const users = sql.param(emptied.map((e) => e.userId))
+  const languages = sql.param(emptied.map((e) => e.language))
+  const lexemes = sql.param(emptied.map((e) => e.lexeme))
   await tx.execute(sql`
-    delete from retrieval_terms r
-    using unnest(${sql.param(emptied.map((e) => e.userId))}::uuid[], ${sql.param(emptied.map((e) => e.lexeme))}::text[]) as e(user_id, lexeme)
-    where r.user_id = e.user_id and r.lexeme = e.lexeme and r.chunk_count <= 0`)
+    with e as (select * from unnest(${users}::uuid[], ${languages}::regconfig[], ${lexemes}::text[]) as e(user_id, language, lexeme)),
+    terms as (
+      delete from retrieval_terms r using e
+      where e.lexeme <> '' and r.user_id = e.user_id and r.language = e.language and r.lexeme = e.lexeme
+        and r.chunk_count <= 0
+    )
+    delete from retrieval_languages l using e
+    where e.lexeme = '' and l.user_id = e.user_id and l.language = e.language and l.chunk_count <= 0`)
 }
 
 /** Forgets which lexemes the parts of these documents counted: their writes or removals are over. */

@@ -9,6 +9,8 @@ export type Passage = {
   heading: string | null
   link: string | null
   text: string
+  /** The text search configuration it is indexed in ('english', 'german', 'simple'…, D82). */
+  language: string
   rank: number
 }
 

@@ -58,6 +58,13 @@ test('the library shows each file’s outcome; an uploaded PDF is cited, once de
   await expect(main.getByText('harbour-survey.pdf p. 2').last()).toBeVisible()
   await snap(page, '31-answer-from-upload')
 
+  // A misspelled word finds the passage too, and the answer says what it searched for (D83).
+  await input.fill('Which buoy code does the harbur survey give?')
+  await input.press('Enter')
+  await expect(main.getByText('Searched for: harbour')).toBeVisible()
+  await expect(main.getByText(/PELICAN-6620/).last()).toBeVisible()
+  await snap(page, '31b-answer-searched-for-correction')
+
   // Delete it from the library: the same question no longer finds it.
   await page.getByRole('link', { name: 'Documents', exact: true }).click()
   await expect(item('harbour-survey.pdf')).toContainText('Ready')

@@ -255,6 +255,18 @@ test('an answer lists its sources, as links that open in a new tab when they hav
   expect(within(main).getAllByRole('link', { name: /^View in document: / })).toHaveLength(3)
 })
 
+test('an answer whose search corrected a misspelled word says what it searched for', async () => {
+  const corrected = chatMessage('a1', false, 'To reset your password, open Settings.', {
+    corrections: [{ from: 'pasword', to: 'password' }],
+  })
+  const plain = chatMessage('a2', false, 'The office opens at eight.')
+  const { main } = await openConversation(corrected, plain)
+
+  const note = within(main).getByText('Searched for: password')
+  expect(note.getAttribute('title')).toBe('You typed: pasword')
+  expect(within(main).getAllByText(/Searched for:/)).toHaveLength(1)
+})
+
 test('HTML in a message is shown as text, line breaks kept', async () => {
   const html = '<img src=x onerror="alert(1)"><b>bold</b>\nnext line'
   const { main, findExact } = await openConversation(

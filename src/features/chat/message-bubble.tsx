@@ -130,6 +130,15 @@ export const MessageBubble = memo(function MessageBubble({
       {message.stopped ? (
         <span className={css({ fontSize: 'xs', color: 'muted', fontStyle: 'italic' })}>Stopped</span>
       ) : null}
+      {message.corrections.length > 0 ? (
+        // D83: the words of the question none of the documents hold, and what was searched instead.
+        <p
+          className={css({ fontSize: 'xs', color: 'muted' })}
+          title={`You typed: ${message.corrections.map((c) => c.from).join(', ')}`}
+        >
+          Searched for: {message.corrections.map((c) => c.to).join(', ')}
+        </p>
+      ) : null}
       {mine ? null : <MessageSources sources={message.sources} onShow={show} />}
       <div
         className={css({ display: 'flex', alignItems: 'center', gap: '2', fontSize: 'xs', color: 'muted' })}

@@ -1,10 +1,18 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import type { App } from '#server/app.ts'
 import { createAssistant } from '#server/assistant/assistant.ts'
-import { extractiveAnswer, NO_MODEL_NOTE, NOTHING_FOUND_REPLY } from '#server/assistant/extractive.ts'
+import {
+  type Analyse,
+  extractiveAnswer,
+  NO_MODEL_NOTE,
+  NOTHING_FOUND_REPLY,
+} from '#server/assistant/extractive.ts'
 import { createLlm, LlmUnavailableError } from '#server/assistant/llm.ts'
 import { buildPrompt, MAX_HISTORY_TURNS } from '#server/assistant/prompt.ts'
+import { analyseTexts } from '#server/documents/passage-search.ts'
 import type { Passage } from '#server/documents/passages.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
+import { buildTestApp } from '../support/helper.ts'
 
 function passage(over: Partial<Passage> & Pick<Passage, 'text'>): Passage {
   return {
@@ -14,26 +22,45 @@ function passage(over: Partial<Passage> & Pick<Passage, 'text'>): Passage {
     page: over.page ?? null,
     heading: over.heading ?? null,
     link: over.link ?? null,
+    language: over.language ?? 'english',
     rank: over.rank ?? 1,
     text: over.text,
   }
 }
 
 let llm: FakeLlm
+let app: App
+let analyse: Analyse
 beforeAll(async () => {
   llm = await startFakeLlm()
+  app = await buildTestApp()
+  analyse = (items) => analyseTexts(app.db, items)
 })
 afterAll(async () => {
   await llm.close()
+  await app.close()
 })
 
-test('the extractive answer quotes the sentence that answers the question, with its document and page', () => {
+/** What the search looks for in an English library: the question's English lexemes. */
+async function searched(question: string) {
+  const [lexemes = []] = await analyse([{ text: question, language: 'english' }])
+  return lexemes.map((lexeme) => ({ language: 'english', lexeme }))
+}
+
+/** Retrieval that found `passages` and corrected nothing. */
+const found = (passages: Passage[]) => ({ passages, corrections: [], terms: [], language: 'english' })
+
+test('the extractive answer quotes the sentence that answers the question, with its document and page', async () => {
   const p = passage({
     documentName: 'Travel policy.pdf',
     page: 4,
     text: 'Employees travel in economy class. The daily meal allowance abroad is 45 euros. Receipts are kept for a year.',
   })
-  const { content, used } = extractiveAnswer('What is the meal allowance abroad?', [p])
+  const { content, used } = await extractiveAnswer(
+    [p],
+    await searched('What is the meal allowance abroad?'),
+    analyse,
+  )
   expect(content.startsWith(NO_MODEL_NOTE)).toBe(true)
   expect(content).toContain('The daily meal allowance abroad is 45 euros.')
   expect(content).toContain('Travel policy.pdf, p. 4')
@@ -41,11 +68,13 @@ test('the extractive answer quotes the sentence that answers the question, with 
   expect(used).toEqual([p])
 })
 
-test('with no matching passage the extractive answer says so and how to configure a model', () => {
-  expect(extractiveAnswer('anything at all?', []).content).toBe(NOTHING_FOUND_REPLY)
+test('with no matching passage the extractive answer says so and how to configure a model', async () => {
+  expect((await extractiveAnswer([], await searched('anything at all?'), analyse)).content).toBe(
+    NOTHING_FOUND_REPLY,
+  )
   expect(NOTHING_FOUND_REPLY).toContain('LLM_BASE_URL')
   const unrelated = passage({ text: 'Bananas are yellow.' })
-  expect(extractiveAnswer('quarterly revenue', [unrelated]).used).toEqual([])
+  expect((await extractiveAnswer([unrelated], await searched('quarterly revenue'), analyse)).used).toEqual([])
 })
 
 test('the prompt numbers the passages with their documents and carries the recent turns', () => {
@@ -73,8 +102,9 @@ test('with a model configured the assistant sends passages and history and retur
     passage({ text: 'The daily meal allowance is 45 euros.' }),
   ]
   const assistant = createAssistant({
-    retrieve: async () => passages,
+    search: async () => found(passages),
     llm: createLlm({ baseUrl: llm.baseUrl, apiKey: 'sk-test', model: 'test-model', timeoutMs: 5000 }),
+    analyse,
   })
   const answer = await assistant.answer({
     userId: 'u1',

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { App } from '#server/app.ts'
 import { createRetriever } from '#server/assistant/retrieval.ts'
 import { indexDocument, removeDocument } from '#server/documents/index-document.ts'
+import { indexText } from '../support/document-helpers.ts'
 import { buildTestApp, register, uniqueEmail } from '../support/helper.ts'
 
 let app: App
@@ -17,15 +18,7 @@ const retrieve = (question: string, limit = 6) => createRetriever(app.db)(userId
 
 const FILLERS = ['harbour', 'lantern', 'meadow', 'orchard', 'quarry', 'summit', 'tundra', 'valley']
 
-const note = (externalId: string, text: string) =>
-  indexDocument(app.db, {
-    userId,
-    source: 'test',
-    externalId,
-    name: `${externalId}.txt`,
-    mimeType: 'text/plain',
-    sections: [{ page: null, text }],
-  })
+const note = (externalId: string, text: string) => indexText(app.db, userId, externalId, text)
 
 beforeAll(async () => {
   app = await buildTestApp()

@@ -17,10 +17,11 @@ import {
   vectorSearch,
 } from '#server/assistant/embeddings.ts'
 import { createLlm } from '#server/assistant/llm.ts'
-import { createRetriever } from '#server/assistant/retrieval.ts'
+import { createRetriever, createSearch } from '#server/assistant/retrieval.ts'
 import { loadConfig } from '#server/config.ts'
-import { indexDocument } from '#server/documents/index-document.ts'
+import { analyseTexts } from '#server/documents/passage-search.ts'
 import { type FakeLlm, fakeEmbedding, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
+import { indexText } from '../support/document-helpers.ts'
 import { buildTestApp, register, uniqueEmail } from '../support/helper.ts'
 import { pgvectorAvailable } from '../support/postgres-test-db.ts'
 
@@ -36,15 +37,7 @@ const embedder = (model = 'fake-embed') =>
   createEmbedder({ baseUrl: fake.baseUrl, apiKey: 'k', model, timeoutMs: 5000 })
 const quiet = { warn: () => {}, info: () => {} }
 
-const note = (userId: string, externalId: string, text: string) =>
-  indexDocument(app.db, {
-    userId,
-    source: 'test',
-    externalId,
-    name: `${externalId}.txt`,
-    mimeType: 'text/plain',
-    sections: [{ page: null, text }],
-  })
+const note = (userId: string, externalId: string, text: string) => indexText(app.db, userId, externalId, text)
 
 const vectorCount = async (model: string, userId?: string) => {
   const { rows } = (await app.db.execute(sql`
@@ -93,8 +86,9 @@ test.skipIf(!vectors)(
 
     fake.reply({ kind: 'text', text: 'In March [1].' })
     const assistant = createAssistant({
-      retrieve: hybrid,
+      search: createSearch(app.db, { tokenBudget: 2000, embeddings }),
       llm: createLlm({ baseUrl: fake.baseUrl, apiKey: 'k', model: 'm', timeoutMs: 5000 }),
+      analyse: (items) => analyseTexts(app.db, items),
     })
     const answer = await assistant.answer({ userId: alice, question, history: [] })
     expect(fake.requests.at(-1)?.body.messages[0]?.content).toContain(

@@ -8,8 +8,9 @@ import type { App } from '#server/app.ts'
 import { createAssistant } from '#server/assistant/assistant.ts'
 import { createLlm } from '#server/assistant/llm.ts'
 import { REWRITE_PROMPT, searchQuery, standsAlone } from '#server/assistant/query-rewrite.ts'
-import { createRetriever } from '#server/assistant/retrieval.ts'
+import { createRetriever, createSearch } from '#server/assistant/retrieval.ts'
 import { indexDocument } from '#server/documents/index-document.ts'
+import { analyseTexts } from '#server/documents/passage-search.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 import { buildTestApp, register, uniqueEmail } from '../support/helper.ts'
 
@@ -57,7 +58,11 @@ test('a follow-up is rewritten from the conversation and retrieves the passage i
   expect(await retrieve(userId, 'and how would I reverse that?', 10)).toEqual([])
 
   llm.reply({ kind: 'text', text: 'undo the last git commit' })
-  const assistant = createAssistant({ retrieve, llm: model() })
+  const assistant = createAssistant({
+    search: createSearch(app.db),
+    llm: model(),
+    analyse: (items) => analyseTexts(app.db, items),
+  })
   const answer = await assistant.answer({ userId, question: 'and how would I reverse that?', history })
 
   const [rewrite, completion] = llm.requests.slice(-2)
@@ -71,7 +76,11 @@ test('a follow-up is rewritten from the conversation and retrieves the passage i
 
 test('the streamed answer rewrites a follow-up too: its prompt carries the passage the follow-up is about', async () => {
   llm.reply({ kind: 'text', text: 'undo the last git commit' })
-  const assistant = createAssistant({ retrieve: createRetriever(app.db), llm: model() })
+  const assistant = createAssistant({
+    search: createSearch(app.db),
+    llm: model(),
+    analyse: (items) => analyseTexts(app.db, items),
+  })
   const stages: string[] = []
   const draft = await assistant.draft(
     { userId, question: 'and how would I reverse that?', history: Promise.resolve(history) },
@@ -131,4 +140,28 @@ test('when the rewrite fails the question is searched with the previous one, and
   expect(await searchQuery(model(), 'and how would I reverse that?', history)).toBe(
     'and how would I reverse that?\nHow do I make a git commit?',
   )
+})
+
+test.each([
+  ['Wie lösche ich eine Datei mit dem Befehl rm?', 'german'],
+  ['Comment afficher les fichiers cachés dans un répertoire ?', 'french'],
+])('%j stands alone in its own language: searched as asked', (question, language) => {
+  expect(standsAlone(question, language)).toBe(true)
+})
+
+test.each([
+  ['Und wie mache ich das rückgängig?', 'german'],
+  ['Wie kann ich diese Datei wiederherstellen?', 'german'],
+  ['Et comment annuler cela ensuite ?', 'french'],
+  ['Est-ce que la même option marche ici ?', 'french'],
+])('%j refers back in its own language: rewritten', (question, language) => {
+  expect(standsAlone(question, language)).toBe(false)
+})
+
+test('in a language without a list of follow-up words, a question in a conversation is rewritten (when unsure)', () => {
+  expect(standsAlone('Hur tar jag bort en fil från katalogen?', 'swedish')).toBe(false)
+})
+
+test('the rewrite is asked in the question’s language', () => {
+  expect(REWRITE_PROMPT).toContain('in the language of the last question')
 })

@@ -8,8 +8,10 @@ import type { App } from '#server/app.ts'
 import type { Retrieve } from '#server/assistant/assistant.ts'
 import { createRetriever, passageTokens } from '#server/assistant/retrieval.ts'
 import { documentChunks, documents } from '#server/db/schema.ts'
-import { createDocumentsRepository, DOCUMENT_POOL } from '#server/documents/documents-repository.ts'
+import { createDocumentsRepository } from '#server/documents/documents-repository.ts'
 import { type IndexDocumentInput, indexDocument, removeDocument } from '#server/documents/index-document.ts'
+import { DOCUMENT_POOL } from '#server/documents/passage-search.ts'
+import { indexText } from '../support/document-helpers.ts'
 import { buildTestApp, register, uniqueEmail } from '../support/helper.ts'
 
 let app: App
@@ -27,17 +29,8 @@ async function newUser(): Promise<string> {
   return (await register(app, uniqueEmail('retrieval')))._id
 }
 
-function doc(userId: string, externalId: string, text: string, over: Partial<IndexDocumentInput> = {}) {
-  return indexDocument(app.db, {
-    userId,
-    source: 'test',
-    externalId,
-    name: `${externalId}.txt`,
-    mimeType: 'text/plain',
-    sections: [{ page: null, text }],
-    ...over,
-  })
-}
+const doc = (userId: string, externalId: string, text: string, over: Partial<IndexDocumentInput> = {}) =>
+  indexText(app.db, userId, externalId, text, over)
 
 const texts = async (userId: string, question: string, limit = 6) =>
   (await retrieve(userId, question, limit)).map((p) => p.text)
@@ -221,6 +214,7 @@ test('passages carry their document, page, heading and link (a PDF line starting
       heading: null,
       link: 'https://drive.example.com/file-1',
       text: '## Security\n\nRotate the albatross keys every quarter.',
+      language: 'english',
       rank: expect.any(Number),
     },
   ])

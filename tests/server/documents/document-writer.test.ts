@@ -3,17 +3,19 @@
  * transaction is written in parts, between which everybody else's statements run, and its BM25
  * statistics come out exactly as if it had been written whole; replacing and removing a large one
  * keeps them exact too; people's documents are written in turns; a document whose library row
- * went while it waited is not written. On embedded PGlite (one connection: the case that matters).
+ * went while it waited is not written. Passages in several languages (D82) keep each language's
+ * statistics exact in parts too, and the language pass re-indexes a document in parts with the
+ * statistics of a whole write. On embedded PGlite (one connection: the case that matters).
  */
 import { randomUUID } from 'node:crypto'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { type Database, openDatabase } from '#server/db/database.ts'
 import { queryRows } from '#server/db/query-rows.ts'
-import { libraryDocuments, users } from '#server/db/schema.ts'
-import type { Chunk } from '#server/documents/chunker.ts'
+import { documents, libraryDocuments, users } from '#server/db/schema.ts'
 import { createDocumentWriter } from '#server/documents/document-writer.ts'
 import { removeDocument } from '#server/documents/index-document.ts'
+import type { IndexedChunk } from '#server/documents/passage-writes.ts'
 import { testConfig } from '../support/helper.ts'
 
 let database: Database
@@ -36,15 +38,26 @@ async function newUser(): Promise<string> {
 
 const WORDS = ['harbour', 'lantern', 'quarry', 'meadow', 'copper', 'violet', 'granite', 'orchard', 'saffron']
 
-/** `count` passages; words repeat across passages, so one lexeme sits in many parts. */
-function passages(count: number, salt = 0): Chunk[] {
+/**
+ * `count` passages; words repeat across passages, so one lexeme sits in many parts. `language`
+ * says each one's (English unless told).
+ */
+function passages(
+  count: number,
+  salt = 0,
+  language: (ordinal: number) => string = () => 'english',
+): IndexedChunk[] {
   return Array.from({ length: count }, (_, ordinal) => ({
     ordinal,
     page: null,
     heading: null,
     text: `${WORDS[(ordinal + salt) % WORDS.length]} ${WORDS[(ordinal * 7 + salt) % WORDS.length]} passage ${ordinal} of ${salt}`,
+    language: language(ordinal),
   }))
 }
+
+/** Every third passage German, the others English: a lexeme of both languages in one document. */
+const mixed = (ordinal: number) => (ordinal % 3 === 0 ? 'german' : 'english')
 
 function document(userId: string, externalId: string) {
   return {
@@ -182,4 +195,110 @@ test('a document whose library row went while it waited is not written, and leav
     sql`select count(*)::int as n from documents where user_id = ${userId}`,
   )
   expect(left?.n).toBe(0)
+})
+
+/** The person's statistics per language as kept, and as a recount from their passages finds them. */
+async function languageStatistics(userId: string) {
+  const rows = <T>(query: ReturnType<typeof sql>) => queryRows<T>(database.db, query)
+  return {
+    terms: await rows(sql`
+      select language::text, lexeme, chunk_count, document_count from retrieval_terms
+      where user_id = ${userId} order by 1, 2`),
+    termsRecount: await rows(sql`
+      select c.language::text, t.lexeme, count(*)::int as chunk_count, count(distinct c.document_id)::int as document_count
+      from document_chunks c, unnest(c.tsv) as t where c.user_id = ${userId} group by 1, 2 order by 1, 2`),
+    languages: await rows(sql`
+      select language::text, chunk_count, document_count, token_count::int from retrieval_languages
+      where user_id = ${userId} and chunk_count > 0 order by 1`),
+    languagesRecount: await rows(sql`
+      select language::text, count(*)::int as chunk_count, count(distinct document_id)::int as document_count,
+        sum(token_count)::int as token_count
+      from document_chunks where user_id = ${userId} group by 1 order by 1`),
+    partsRemembered: (
+      await rows<{ n: number }>(sql`
+        select count(*)::int as n from indexing_lexemes i join documents d on d.id = i.document_id
+        where d.user_id = ${userId}`)
+    )[0]?.n,
+  }
+}
+
+test('a document in two languages written, replaced and removed in parts keeps each language counted once', async () => {
+  const userId = await newUser()
+  const writer = createDocumentWriter({ db: database.db, batchPassages: 16 })
+  await writer.write({ document: document(userId, 'a'), chunks: passages(100, 0, mixed) })
+  await writer.write({ document: document(userId, 'b'), chunks: passages(40, 3) })
+  let s = await languageStatistics(userId)
+  expect(s.languages).toEqual([
+    expect.objectContaining({ language: 'english', chunk_count: 106, document_count: 2 }),
+    expect.objectContaining({ language: 'german', chunk_count: 34, document_count: 1 }),
+  ])
+  expect(s.terms).toEqual(s.termsRecount)
+  expect(s.languages).toEqual(s.languagesRecount)
+
+  await writer.write({ document: document(userId, 'a'), chunks: passages(30, 5) })
+  s = await languageStatistics(userId)
+  expect(s.terms).toEqual(s.termsRecount)
+  expect(s.languages).toEqual(s.languagesRecount)
+  expect(s.languages.map((l) => (l as { language: string }).language)).toEqual(['english'])
+
+  await writer.write({ document: document(userId, 'b'), chunks: passages(60, 1, mixed) })
+  await writer.shrink({ userId, source: 'test', externalId: 'b' })
+  expect(await removeDocument(database.db, { userId, source: 'test', externalId: 'b' })).toBe(true)
+  s = await languageStatistics(userId)
+  expect(s.terms).toEqual(s.termsRecount)
+  expect(s.languages).toEqual(s.languagesRecount)
+  expect(s.partsRemembered).toBe(0)
+  // Nothing German is left: its rows went with its last passage.
+  const [german] = await queryRows<{ n: number }>(
+    database.db,
+    sql`select count(*)::int as n from retrieval_terms where user_id = ${userId} and language = 'german'::regconfig`,
+  )
+  expect(german?.n).toBe(0)
+})
+
+test('the language pass re-indexes a document in parts: the statistics of a document written in its languages', async () => {
+  const [relabelled, written] = [await newUser(), await newUser()]
+  const writer = createDocumentWriter({ db: database.db, batchPassages: 8 })
+  // As migration 0018 leaves a library: every passage English, the document waiting from its first.
+  const before = await writer.write({ document: document(relabelled, 'a'), chunks: passages(100, 2) })
+  await writer.write({ document: document(relabelled, 'b'), chunks: passages(40, 3) })
+  if (!before) throw new Error('not written')
+  await database.db.update(documents).set({ languagesFrom: 0 }).where(eq(documents.id, before.documentId))
+  const target = passages(100, 2, mixed)
+  const order: string[] = []
+  const relabelling = writer
+    .relabel({ userId: relabelled, source: 'test', externalId: 'a' }, before.documentId, target)
+    .then((done) => {
+      order.push('relabelled')
+      return done
+    })
+  await new Promise((resolve) => setTimeout(resolve, 5))
+  await database.db.execute(sql`select 1`)
+  order.push('another statement answered')
+  expect(await relabelling).toEqual({ documentId: before.documentId, chunkCount: 100 })
+  expect(order).toEqual(['another statement answered', 'relabelled'])
+
+  await writer.write({ document: document(written, 'a'), chunks: target })
+  await writer.write({ document: document(written, 'b'), chunks: passages(40, 3) })
+  const [after, expected] = [await languageStatistics(relabelled), await languageStatistics(written)]
+  expect(after.terms).toEqual(after.termsRecount)
+  expect(after.languages).toEqual(after.languagesRecount)
+  expect(after.terms).toEqual(expected.terms)
+  expect(after.languages).toEqual(expected.languages)
+  expect(after.partsRemembered).toBe(0)
+  const [row] = await database.db
+    .select({ from: documents.languagesFrom })
+    .from(documents)
+    .where(eq(documents.id, before.documentId))
+  expect(row?.from).toBeNull()
+
+  // Done (or written again since): a second pass over it changes nothing.
+  expect(
+    await writer.relabel(
+      { userId: relabelled, source: 'test', externalId: 'a' },
+      before.documentId,
+      passages(100, 2),
+    ),
+  ).toBeNull()
+  expect((await languageStatistics(relabelled)).terms).toEqual(expected.terms)
 })

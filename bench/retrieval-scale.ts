@@ -1,0 +1,132 @@
+/**
+ * Retrieval as the database grows (issue 24): one person's search timed while their library grows
+ * from 10,000 to 100,000 passages and the database around it to 2,000,000 passages of 1,000
+ * people. Stages: the person alone with 10,000 passages; with 100,000; others added until the
+ * database holds 500,000; then 2,000,000 (each other person ~1,900 passages). At each stage the
+ * real search (createSearch, 10 passages for the prompt) answers the same questions: 80 % built
+ * from a real passage's words, some with a code, common words, and one in ten with a misspelled
+ * word (typo tolerance at work). A tenth of every person's documents is indexed as German, so
+ * every question is analysed in two languages. Baselines in the same run: `SELECT 1`, and an
+ * indexed count of the person's passages. Target: p95 <= 50 ms at 100,000 passages in 2,000,000.
+ *
+ * Usage: node bench/retrieval-scale.ts [questions, default 300] [total passages, default 2000000]
+ * BENCH_DATABASE_URL=postgres://… runs it on a PostgreSQL server (a migrated database it may
+ * empty and fill), otherwise embedded PGlite on a scratch directory (BENCH_DATA_DIR names one to
+ * keep). BENCH_STAGES=10000,100000 measures only those stages.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
+import path from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { sql } from 'drizzle-orm'
+import { PASSAGES_PER_ANSWER } from '../server/assistant/assistant.ts'
+import { createSearch } from '../server/assistant/retrieval.ts'
+import { loadConfig } from '../server/config.ts'
+import { type Db, openDatabase } from '../server/db/database.ts'
+import { createDocumentWriter } from '../server/documents/document-writer.ts'
+import { refreshChunkStatistics } from '../server/documents/documents-repository.ts'
+import { benchChunks, benchDocument, benchQuestion, createCorpus, insertBenchUsers, timed } from './corpus.ts'
+
+const QUESTIONS = Number(process.argv[2] ?? 300)
+const TOTAL = Number(process.argv[3] ?? 2_000_000)
+const PEOPLE = 1000
+const MAIN = 100_000
+const PER_DOCUMENT = 200
+const CHUNK_CHARS = 800
+const STAGES = (process.env.BENCH_STAGES ?? `10000,100000,500000,${TOTAL}`)
+  .split(',')
+  .map(Number)
+  .filter((n) => n <= TOTAL)
+
+const corpus = createCorpus({ seed: 0x27d4eb2f, tailSize: 6000, codeRate: 0.025 })
+const { pick, random } = corpus
+
+/** Misspells one word of six letters or more of a question: a letter dropped or two swapped. */
+function misspell(question: string): string {
+  const words = question.split(' ')
+  const long = words.map((w, i) => [w, i] as const).filter(([w]) => /^[a-z]{6,}$/.test(w))
+  if (long.length === 0) return question
+  const [word, at] = pick(long)
+  const i = 1 + Math.floor(random() * (word.length - 2))
+  words[at] =
+    random() < 0.5
+      ? word.slice(0, i) + word.slice(i + 1)
+      : word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2)
+  return words.join(' ')
+}
+
+async function addDocuments(db: Db, userId: string, from: number, count: number, samples?: string[]) {
+  const writer = createDocumentWriter({ db })
+  for (let d = from; d < from + Math.ceil(count / PER_DOCUMENT); d++) {
+    const chunks = benchChunks(corpus, PER_DOCUMENT, CHUNK_CHARS, d % 10 === 9 ? 'german' : 'english')
+    if (samples) samples.push(pick(chunks).text, pick(chunks).text)
+    await writer.write({ document: benchDocument(userId, d), chunks })
+  }
+}
+
+const ms = (n: number) => n.toFixed(1)
+const url = process.env.BENCH_DATABASE_URL
+const keptDir = process.env.BENCH_DATA_DIR
+const dir = url ? null : (keptDir ?? mkdtempSync(path.join(tmpdir(), 'docchat-bench-scale-')))
+const database = await openDatabase(
+  loadConfig({
+    APP_SECRET: 'bench-secret-that-is-long-enough-0123456789',
+    ...(url ? { DATABASE_URL: url } : { DATA_DIR: dir as string }),
+  }),
+)
+const { db } = database
+try {
+  await db.execute(sql`truncate users cascade`)
+  const people = await insertBenchUsers(db, PEOPLE)
+  const [main, ...others] = people as [string, ...string[]]
+  const samples: string[] = []
+  let loaded = 0
+  let mainLoaded = 0
+  let othersLoaded = 0
+  const search = createSearch(db)
+  console.log(
+    `node ${process.version}; ${url ? 'PostgreSQL' : `PGlite in ${dir}`}; load average at start ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  )
+  console.log(
+    '| passages in the database | the person’s passages | load s | SELECT 1 p50 | count of the person’s passages p50 | search p50 ms | p95 ms | max ms | with a typo p95 ms | load average |',
+  )
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|')
+  for (const stage of STAGES) {
+    const started = performance.now()
+    const mainTarget = Math.min(MAIN, stage)
+    if (mainTarget > mainLoaded) {
+      await addDocuments(db, main, mainLoaded / PER_DOCUMENT, mainTarget - mainLoaded, samples)
+      mainLoaded = mainTarget
+    }
+    const othersTarget = stage - mainLoaded
+    while (othersLoaded < othersTarget) {
+      const person = others[Math.floor(othersLoaded / PER_DOCUMENT) % others.length] as string
+      const round = Math.floor(othersLoaded / PER_DOCUMENT / others.length)
+      await addDocuments(db, person, round, PER_DOCUMENT)
+      othersLoaded += PER_DOCUMENT
+    }
+    loaded = mainLoaded + othersLoaded
+    await refreshChunkStatistics(db)
+    if (url) await db.execute(sql`analyze`)
+    const loadSeconds = (performance.now() - started) / 1000
+    const questions = Array.from({ length: QUESTIONS }, (_, i) =>
+      i % 10 === 9 ? misspell(benchQuestion(corpus, samples)) : benchQuestion(corpus, samples),
+    )
+    for (const q of questions.slice(0, 30)) await search(main, q, PASSAGES_PER_ANSWER)
+    const trivial = await timed(QUESTIONS, () => db.execute(sql`select 1`))
+    const counted = await timed(Math.min(QUESTIONS, 50), () =>
+      db.execute(sql`select count(*) from document_chunks where user_id = ${main}`),
+    )
+    const all = await timed(QUESTIONS, (i) => search(main, questions[i] ?? '', PASSAGES_PER_ANSWER))
+    const typos = questions.filter((_, i) => i % 10 === 9)
+    const typo = await timed(typos.length, (i) => search(main, typos[i] ?? '', PASSAGES_PER_ANSWER))
+    console.log(
+      `| ${loaded.toLocaleString('en')} | ${mainLoaded.toLocaleString('en')} | ${loadSeconds.toFixed(0)} | ${ms(trivial.p50)} | ${ms(counted.p50)} | ${ms(all.p50)} | ${ms(all.p95)} | ${ms(all.max)} | ${ms(typo.p95)} | ${loadavg()[0]?.toFixed(1)} |`,
+    )
+  }
+} finally {
+  await database.close()
+  if (dir && !keptDir) rmSync(dir, { recursive: true, force: true })
+}
