@@ -12,7 +12,7 @@ import { createSearch } from '#server/assistant/retrieval.ts'
 import { documentChunks, documents } from '#server/db/schema.ts'
 import { type IndexDocumentInput, removeDocument } from '#server/documents/index-document.ts'
 import { detectPendingLanguages } from '#server/documents/language-pass.ts'
-import { indexText } from '../support/document-helpers.ts'
+import { indexText, languageStatistics } from '../support/document-helpers.ts'
 import { buildTestApp, register, uniqueEmail } from '../support/helper.ts'
 
 let app: App
@@ -121,26 +121,7 @@ test('a document whose sections are in two languages indexes each section in its
   expect(first?.heading).toBe('Dateien löschen')
 })
 
-/** The kept statistics beside a recount from the chunks, per language. */
-async function statistics(userId: string) {
-  const rows = async (query: ReturnType<typeof sql>) =>
-    ((await app.db.execute(query)) as unknown as { rows: unknown[] }).rows
-  return {
-    terms: await rows(sql`
-      select language::text, lexeme, chunk_count, document_count from retrieval_terms
-      where user_id = ${userId} order by 1, 2`),
-    termsRecount: await rows(sql`
-      select c.language::text, t.lexeme, count(*)::int as chunk_count, count(distinct c.document_id)::int as document_count
-      from document_chunks c, unnest(c.tsv) as t where c.user_id = ${userId} group by 1, 2 order by 1, 2`),
-    languages: await rows(sql`
-      select language::text, chunk_count, document_count, token_count::int from retrieval_languages
-      where user_id = ${userId} order by 1`),
-    languagesRecount: await rows(sql`
-      select language::text, count(*)::int as chunk_count, count(distinct document_id)::int as document_count,
-        sum(token_count)::int as token_count
-      from document_chunks where user_id = ${userId} group by 1 order by 1`),
-  }
-}
+const statistics = (userId: string) => languageStatistics(app.db, userId)
 
 test('the statistics per language match a recount after indexing, re-indexing and removing documents', async () => {
   const user = await newUser()

@@ -16,6 +16,7 @@ import { documents, libraryDocuments, users } from '#server/db/schema.ts'
 import { createDocumentWriter } from '#server/documents/document-writer.ts'
 import { removeDocument } from '#server/documents/index-document.ts'
 import type { IndexedChunk } from '#server/documents/passage-writes.ts'
+import { languageStatistics as perLanguage } from '../support/document-helpers.ts'
 import { testConfig } from '../support/helper.ts'
 
 let database: Database
@@ -197,30 +198,7 @@ test('a document whose library row went while it waited is not written, and leav
   expect(left?.n).toBe(0)
 })
 
-/** The person's statistics per language as kept, and as a recount from their passages finds them. */
-async function languageStatistics(userId: string) {
-  const rows = <T>(query: ReturnType<typeof sql>) => queryRows<T>(database.db, query)
-  return {
-    terms: await rows(sql`
-      select language::text, lexeme, chunk_count, document_count from retrieval_terms
-      where user_id = ${userId} order by 1, 2`),
-    termsRecount: await rows(sql`
-      select c.language::text, t.lexeme, count(*)::int as chunk_count, count(distinct c.document_id)::int as document_count
-      from document_chunks c, unnest(c.tsv) as t where c.user_id = ${userId} group by 1, 2 order by 1, 2`),
-    languages: await rows(sql`
-      select language::text, chunk_count, document_count, token_count::int from retrieval_languages
-      where user_id = ${userId} and chunk_count > 0 order by 1`),
-    languagesRecount: await rows(sql`
-      select language::text, count(*)::int as chunk_count, count(distinct document_id)::int as document_count,
-        sum(token_count)::int as token_count
-      from document_chunks where user_id = ${userId} group by 1 order by 1`),
-    partsRemembered: (
-      await rows<{ n: number }>(sql`
-        select count(*)::int as n from indexing_lexemes i join documents d on d.id = i.document_id
-        where d.user_id = ${userId}`)
-    )[0]?.n,
-  }
-}
+const languageStatistics = (userId: string) => perLanguage(database.db, userId)
 
 test('a document in two languages written, replaced and removed in parts keeps each language counted once', async () => {
   const userId = await newUser()
