@@ -91,6 +91,7 @@ test("answer markers become the file's footnote numbers; a marker naming no pass
     content,
     feedback: null,
     sources,
+    corrections: [],
     stopped: false,
     createdAt: at,
   })
