@@ -5,7 +5,7 @@
  * language, the language pass over passages indexed before languages were detected, misspelled
  * words corrected against the person's own vocabulary only.
  */
-import { eq, sql } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { App } from '#server/app.ts'
 import { createSearch } from '#server/assistant/retrieval.ts'
