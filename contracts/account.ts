@@ -67,6 +67,17 @@ const ExportSourceSchema = z.object({
   quote: z.string().nullable(),
 })
 
+const ExportVersionSchema = z.object({
+  version: z.number(),
+  content: z.string(),
+  createdAt: z.string(),
+  feedback: z.enum(['like', 'dislike']).nullable(),
+  feedbackReason: z.string().nullable(),
+  feedbackNote: z.string().nullable(),
+  stopped: z.boolean(),
+  sources: z.array(ExportSourceSchema),
+})
+
 /** Everything the account holds that a person wrote or chose, in one JSON file. */
 export const AccountExportSchema = z.object({
   format: z.literal('docchat-account-export/1'),
@@ -84,8 +95,14 @@ export const AccountExportSchema = z.object({
           content: z.string(),
           createdAt: z.string(),
           feedback: z.enum(['like', 'dislike']).nullable(),
+          /** Why the answer was disliked, when the person said (D93). */
+          feedbackReason: z.string().nullable().optional(),
+          feedbackNote: z.string().nullable().optional(),
           stopped: z.boolean(),
           sources: z.array(ExportSourceSchema),
+          /** An answer written more than once: which version is shown, and every version (D93). */
+          version: z.number().optional(),
+          versions: z.array(ExportVersionSchema).optional(),
         }),
       ),
     }),

@@ -18,6 +18,21 @@ export const FEEDBACK_VALUES = ['like', 'dislike'] as const
 export const FeedbackSchema = z.enum(FEEDBACK_VALUES, { error: 'Feedback must be "like" or "dislike"' })
 export type Feedback = z.infer<typeof FeedbackSchema>
 
+/**
+ * How many versions one answer keeps (Regenerate adds one; D93). At the bound Regenerate is
+ * refused with 409 and the versions stay as they are: nothing is dropped.
+ */
+export const MAX_ANSWER_VERSIONS = 10
+
+/** Why a person disliked an answer (optional, D93): a few choices, and/or a short note. */
+export const DISLIKE_REASONS = ['incorrect', 'unsupported', 'incomplete', 'other'] as const
+export const DislikeReasonSchema = z.enum(DISLIKE_REASONS, {
+  error: `Reason must be one of ${DISLIKE_REASONS.map((r) => `"${r}"`).join(', ')}`,
+})
+export type DislikeReason = z.infer<typeof DislikeReasonSchema>
+/** The longest note a dislike may carry; longer is refused with 400. */
+export const DISLIKE_NOTE_MAX_LENGTH = 500
+
 export const IdParamsSchema = z.strictObject({ id: z.uuid('Not a valid id') })
 
 export const ConversationSchema = z.object({
@@ -69,6 +84,15 @@ export const MessageSchema = z.object({
   corrections: z.array(CorrectionSchema).optional(),
   /** True for an answer the person stopped while it was written: it holds what had arrived. */
   stopped: z.boolean().optional(),
+  /**
+   * Which of the answer's versions this is (1-based) and how many it has (D93): Regenerate adds
+   * one; the message carries the one shown. 1 and 1 for a question; absent from older servers.
+   */
+  version: z.number().int().positive().optional(),
+  versionCount: z.number().int().positive().optional(),
+  /** Why the shown version was disliked, when the person said (only with feedback 'dislike'). */
+  feedbackReason: DislikeReasonSchema.nullable().optional(),
+  feedbackNote: z.string().nullable().optional(),
 })
 export type Message = z.infer<typeof MessageSchema>
 
@@ -108,6 +132,36 @@ export type SendMessageResponse = z.infer<typeof SendMessageResponseSchema>
 
 export const FeedbackRequestSchema = z.strictObject({ feedback: FeedbackSchema })
 export type FeedbackRequest = z.infer<typeof FeedbackRequestSchema>
+
+/** Which version of an answer to show (D93); stored, so every device shows the same one. */
+export const ShowVersionRequestSchema = z.strictObject({
+  version: z
+    .number({ error: 'Version must be a number' })
+    .int('Version must be a whole number')
+    .min(1, 'Version must be at least 1')
+    .max(MAX_ANSWER_VERSIONS, `An answer has at most ${MAX_ANSWER_VERSIONS} versions`),
+})
+export type ShowVersionRequest = z.infer<typeof ShowVersionRequestSchema>
+
+/**
+ * Why a disliked answer did not help (D93), beside the spec's feedback call: a reason, a note,
+ * or both; at least one of them (skipping sends nothing).
+ */
+export const DislikeReasonRequestSchema = z
+  .strictObject({
+    reason: DislikeReasonSchema.nullable().optional(),
+    note: userText(
+      z
+        .string({ error: 'Note must be text' })
+        .trim()
+        .max(DISLIKE_NOTE_MAX_LENGTH, `Note must be at most ${DISLIKE_NOTE_MAX_LENGTH} characters`),
+      'Note',
+    ).optional(),
+  })
+  .refine((r) => (r.reason ?? null) !== null || (r.note ?? '') !== '', {
+    error: 'Choose a reason or write a few words',
+  })
+export type DislikeReasonRequest = z.infer<typeof DislikeReasonRequestSchema>
 
 export const MessageParamsSchema = z.strictObject({
   id: z.uuid('Not a valid id'),
@@ -205,7 +259,10 @@ export const chatEndpoints = {
     kind: 'stream',
     response: StreamEventSchema,
   }),
-  /** Writes the last answer again, streamed like `streamMessage`; `done` replaces it. */
+  /**
+   * Writes the last answer again, streamed like `streamMessage`; `done` carries it with the new
+   * version shown (the earlier ones stay, D93). 409 once it has MAX_ANSWER_VERSIONS.
+   */
   regenerateMessage: endpoint({
     method: 'POST',
     path: '/chat/sessions/:id/messages/:messageId/regenerate',
@@ -231,6 +288,22 @@ export const chatEndpoints = {
     path: '/chat/messages/:id/feedback',
     params: IdParamsSchema,
     request: FeedbackRequestSchema,
+    data: MessageSchema,
+  }),
+  /** Shows another version of an answer (D93); answers the message as it now reads. */
+  showAnswerVersion: endpoint({
+    method: 'PATCH',
+    path: '/chat/messages/:id/version',
+    params: IdParamsSchema,
+    request: ShowVersionRequestSchema,
+    data: MessageSchema,
+  }),
+  /** Says why a disliked answer did not help (D93); the spec's feedback call stays as it is. */
+  explainDislike: endpoint({
+    method: 'PATCH',
+    path: '/chat/messages/:id/feedback/reason',
+    params: IdParamsSchema,
+    request: DislikeReasonRequestSchema,
     data: MessageSchema,
   }),
 } as const

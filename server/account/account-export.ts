@@ -5,7 +5,8 @@
  */
 import type { AccountExport } from '#contracts/account.ts'
 import type { CurrentUser } from '../auth/auth-service.ts'
-import type { ChatRepository } from '../chat/chat-repository.ts'
+import type { ChatRepository, MessageRecord } from '../chat/chat-repository.ts'
+import type { SourceSnapshot } from '../db/schema.ts'
 import type { LibraryRepository } from '../documents/library-repository.ts'
 import type { GoogleDriveRepository } from '../drive/google-drive-repository.ts'
 
@@ -20,6 +21,21 @@ export async function exportAccount(
   user: CurrentUser & { googleLinked: boolean },
   { chat, library, drive, now }: Deps,
 ): Promise<AccountExport> {
+  // Every version of an answer written more than once; the shown one as the message holds it.
+  const versionsOf = async (m: MessageRecord) =>
+    (await chat.listVersions(user.id, m.id)).map((v) => {
+      const shown = v.position === m.version ? m : v
+      return {
+        version: v.position,
+        content: v.content,
+        createdAt: v.createdAt.toISOString(),
+        feedback: shown.feedback,
+        feedbackReason: shown.feedbackReason,
+        feedbackNote: shown.feedbackNote,
+        stopped: v.stopped,
+        sources: v.sources.map(exportSource),
+      }
+    })
   const conversations = await chat.listConversations(user.id)
   const withMessages = []
   for (const conversation of conversations) {
@@ -29,19 +45,19 @@ export async function exportAccount(
       title: conversation.title,
       createdAt: conversation.createdAt.toISOString(),
       updatedAt: conversation.updatedAt.toISOString(),
-      messages: messages.map((m) => ({
-        role: m.isUser ? ('user' as const) : ('assistant' as const),
-        content: m.content,
-        createdAt: m.createdAt.toISOString(),
-        feedback: m.feedback,
-        stopped: m.stopped,
-        sources: m.sources.map((s) => ({
-          documentName: s.documentName,
-          page: s.page,
-          citation: s.citation ?? null,
-          quote: s.quote ?? null,
+      messages: await Promise.all(
+        messages.map(async (m) => ({
+          role: m.isUser ? ('user' as const) : ('assistant' as const),
+          content: m.content,
+          createdAt: m.createdAt.toISOString(),
+          feedback: m.feedback,
+          feedbackReason: m.feedbackReason,
+          feedbackNote: m.feedbackNote,
+          stopped: m.stopped,
+          sources: m.sources.map(exportSource),
+          ...(m.versionCount > 1 ? { version: m.version, versions: await versionsOf(m) } : {}),
         })),
-      })),
+      ),
     })
   }
   const documents = [...(await library.list(user.id)), ...(await library.listExcluded(user.id))]
@@ -64,4 +80,8 @@ export async function exportAccount(
     })),
     googleDrive: { connected: connection !== null, email: connection?.googleEmail ?? null },
   }
+}
+
+function exportSource(s: SourceSnapshot) {
+  return { documentName: s.documentName, page: s.page, citation: s.citation ?? null, quote: s.quote ?? null }
 }

@@ -28,6 +28,10 @@ export function toMessageDto(m: MessageRecord): Message {
       ? { corrections: m.corrections.map((c) => ({ from: c.from, to: c.to })) }
       : {}),
     stopped: m.stopped,
+    version: m.version,
+    versionCount: m.versionCount,
+    feedbackReason: m.feedbackReason,
+    feedbackNote: m.feedbackNote,
   }
 }
 

@@ -4,10 +4,11 @@
  * by the (session_id, user_id) foreign key.
  */
 import { and, asc, desc, eq, isNull, lte, or, sql } from 'drizzle-orm'
-import { LAST_MESSAGE_PREVIEW_LENGTH } from '#contracts/chat.ts'
+import { type DislikeReason, LAST_MESSAGE_PREVIEW_LENGTH, MAX_ANSWER_VERSIONS } from '#contracts/chat.ts'
 import { MAX_HISTORY_CHARS } from '../assistant/prompt.ts'
 import type { Db } from '../db/database.ts'
 import {
+  chatAnswerVersions,
   type Correction,
   chatConversations,
   chatMessages,
@@ -30,6 +31,11 @@ export type MessageRecord = {
   corrections: Correction[]
   stopped: boolean
   createdAt: Date
+  feedbackReason: DislikeReason | null
+  feedbackNote: string | null
+  /** The version shown and how many the answer has (D93). */
+  version: number
+  versionCount: number
 }
 
 export type Exchange = {
@@ -47,8 +53,11 @@ export type Exchange = {
   claimUntil?: Date
 }
 
-/** A new text for an existing answer (regenerate): it replaces the old one, feedback included. */
-export type Replacement = {
+/**
+ * A new version of an existing answer (regenerate, D93): it becomes the one shown, without
+ * feedback; the earlier versions stay in chat_answer_versions with theirs.
+ */
+export type NewVersion = {
   userId: string
   conversationId: string
   answerId: string
@@ -94,6 +103,10 @@ const messageColumns = {
   corrections: chatMessages.corrections,
   stopped: chatMessages.stopped,
   createdAt: chatMessages.createdAt,
+  feedbackReason: chatMessages.feedbackReason,
+  feedbackNote: chatMessages.feedbackNote,
+  version: chatMessages.version,
+  versionCount: chatMessages.versionCount,
 }
 
 // Qualified by hand: Drizzle leaves columns unqualified in a single-table select, and a bare "id"
@@ -116,6 +129,40 @@ const searchable = sql`left(m.content, ${sql.raw(String(MESSAGE_SEARCH_CHARS))})
 // A question and its answer can carry the same timestamp: the question sorts first.
 const oldestFirst = [asc(chatMessages.createdAt), desc(chatMessages.isUser), asc(chatMessages.id)]
 const newestFirst = [desc(chatMessages.createdAt), asc(chatMessages.isUser), desc(chatMessages.id)]
+
+const NO_FEEDBACK = { feedback: null, feedbackReason: null, feedbackNote: null }
+
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+
+/**
+ * Keeps the version on show in chat_answer_versions before another is shown (D93): the first
+ * time, the whole version (an answer written once has no row there); later, its feedback, which
+ * the answer's row held while it was shown.
+ */
+async function keepShownVersion(tx: Tx, userId: string, shown: MessageRecord): Promise<void> {
+  const feedback = {
+    feedback: shown.feedback,
+    feedbackReason: shown.feedbackReason,
+    feedbackNote: shown.feedbackNote,
+  }
+  await tx
+    .insert(chatAnswerVersions)
+    .values({
+      messageId: shown.id,
+      userId,
+      position: shown.version,
+      content: shown.content,
+      sources: shown.sources,
+      corrections: shown.corrections,
+      stopped: shown.stopped,
+      createdAt: shown.createdAt,
+      ...feedback,
+    })
+    .onConflictDoUpdate({
+      target: [chatAnswerVersions.messageId, chatAnswerVersions.position],
+      set: feedback,
+    })
+}
 
 export function createChatRepository(db: Db) {
   const ownConversation = (userId: string, conversationId: string) =>
@@ -295,36 +342,127 @@ export function createChatRepository(db: Db) {
         .limit(2)
     },
 
-    /** Replaces an answer's text and sources in place; null when it (or its conversation) is gone. */
-    async replaceAnswer(r: Replacement): Promise<MessageRecord | null> {
+    /**
+     * Adds a version to an answer and shows it (D93), moving the conversation's `updated_at` and
+     * ending the claim in the same write. The version shown until now is kept first (with its
+     * feedback). 'limit' when the answer already has MAX_ANSWER_VERSIONS (nothing changes); null
+     * when it (or its conversation) is gone.
+     */
+    async addVersion(v: NewVersion): Promise<MessageRecord | 'limit' | null> {
       return db.transaction(async (tx) => {
         const touched = await tx
           .update(chatConversations)
-          .set({ updatedAt: r.answeredAt, ...releasing(r.claimUntil) })
-          .where(ownConversation(r.userId, r.conversationId))
+          .set({ updatedAt: v.answeredAt, ...releasing(v.claimUntil) })
+          .where(ownConversation(v.userId, v.conversationId))
           .returning({ id: chatConversations.id })
         if (touched.length === 0) return null
-        const [row] = await tx
-          .update(chatMessages)
-          .set({
-            content: r.answer,
-            sources: r.sources,
-            corrections: r.corrections ?? [],
-            stopped: r.stopped ?? false,
-            feedback: null,
-            createdAt: r.answeredAt,
-          })
+        const [current] = await tx
+          .select(messageColumns)
+          .from(chatMessages)
           .where(
             and(
-              eq(chatMessages.id, r.answerId),
-              eq(chatMessages.conversationId, r.conversationId),
-              eq(chatMessages.userId, r.userId),
+              eq(chatMessages.id, v.answerId),
+              eq(chatMessages.conversationId, v.conversationId),
+              eq(chatMessages.userId, v.userId),
               eq(chatMessages.isUser, false),
             ),
           )
+          .for('update')
+        if (!current) return null
+        if (current.versionCount >= MAX_ANSWER_VERSIONS) return 'limit'
+        await keepShownVersion(tx, v.userId, current)
+        const position = current.versionCount + 1
+        const version = {
+          content: v.answer,
+          sources: v.sources,
+          corrections: v.corrections ?? [],
+          stopped: v.stopped ?? false,
+          createdAt: v.answeredAt,
+        }
+        await tx
+          .insert(chatAnswerVersions)
+          .values({ messageId: current.id, userId: v.userId, position, ...version })
+        const [row] = await tx
+          .update(chatMessages)
+          .set({ ...version, ...NO_FEEDBACK, version: position, versionCount: position })
+          .where(eq(chatMessages.id, current.id))
           .returning(messageColumns)
         return row ?? null
       })
+    },
+
+    /**
+     * Shows version `position` of one of the person's answers (D93): the answer's row takes that
+     * version's text, sources, feedback and time, after the version shown until now is kept with
+     * its feedback. 'busy' while an answer is being written in its conversation (a regenerate
+     * stores its version at the end, and would otherwise show it over this choice).
+     */
+    async showVersion(
+      userId: string,
+      messageId: string,
+      position: number,
+      now: Date,
+    ): Promise<MessageRecord | 'not-an-answer' | 'busy' | { noSuchVersion: number } | null> {
+      return db.transaction(async (tx) => {
+        const [found] = await tx
+          .select({ message: messageColumns, answeringUntil: chatConversations.answeringUntil })
+          .from(chatMessages)
+          .innerJoin(
+            chatConversations,
+            and(
+              eq(chatConversations.id, chatMessages.conversationId),
+              eq(chatConversations.userId, chatMessages.userId),
+            ),
+          )
+          .where(and(eq(chatMessages.id, messageId), eq(chatMessages.userId, userId)))
+          .for('update')
+        if (!found) return null
+        const { message, answeringUntil } = found
+        if (message.isUser) return 'not-an-answer'
+        if (position > message.versionCount) return { noSuchVersion: message.versionCount }
+        if (position === message.version) return message
+        if (answeringUntil !== null && answeringUntil > now) return 'busy'
+        await keepShownVersion(tx, userId, message)
+        const [target] = await tx
+          .select()
+          .from(chatAnswerVersions)
+          .where(and(eq(chatAnswerVersions.messageId, messageId), eq(chatAnswerVersions.position, position)))
+        if (!target) throw new Error(`Answer ${messageId} has no stored version ${position}`)
+        const [row] = await tx
+          .update(chatMessages)
+          .set({
+            content: target.content,
+            sources: target.sources,
+            corrections: target.corrections,
+            stopped: target.stopped,
+            feedback: target.feedback,
+            feedbackReason: target.feedbackReason,
+            feedbackNote: target.feedbackNote,
+            createdAt: target.createdAt,
+            version: position,
+          })
+          .where(eq(chatMessages.id, messageId))
+          .returning(messageColumns)
+        return row ?? null
+      })
+    },
+
+    /** Every version of one of the person's answers, 1 first (none for one written once). */
+    async listVersions(userId: string, messageId: string) {
+      return db
+        .select({
+          position: chatAnswerVersions.position,
+          content: chatAnswerVersions.content,
+          sources: chatAnswerVersions.sources,
+          stopped: chatAnswerVersions.stopped,
+          feedback: chatAnswerVersions.feedback,
+          feedbackReason: chatAnswerVersions.feedbackReason,
+          feedbackNote: chatAnswerVersions.feedbackNote,
+          createdAt: chatAnswerVersions.createdAt,
+        })
+        .from(chatAnswerVersions)
+        .where(and(eq(chatAnswerVersions.messageId, messageId), eq(chatAnswerVersions.userId, userId)))
+        .orderBy(asc(chatAnswerVersions.position))
     },
 
     async renameConversation(
@@ -393,12 +531,35 @@ export function createChatRepository(db: Db) {
       const own = and(eq(chatMessages.id, messageId), eq(chatMessages.userId, userId))
       const [updated] = await db
         .update(chatMessages)
-        .set({ feedback })
+        // A reason goes with a dislike (D93): a like, or no rating, leaves none behind.
+        .set(feedback === 'dislike' ? { feedback } : { feedback, feedbackReason: null, feedbackNote: null })
         .where(and(own, eq(chatMessages.isUser, false)))
         .returning(messageColumns)
       if (updated) return updated
       const [existing] = await db.select({ id: chatMessages.id }).from(chatMessages).where(own).limit(1)
       return existing ? 'not-an-answer' : null
+    },
+
+    /**
+     * Says why the shown version of a disliked answer did not help (D93), replacing what was said
+     * before. 'not-disliked' when its feedback is not a dislike (then nothing changes).
+     */
+    async explainDislike(
+      userId: string,
+      messageId: string,
+      reason: DislikeReason | null,
+      note: string | null,
+    ): Promise<MessageRecord | 'not-an-answer' | 'not-disliked' | null> {
+      const own = and(eq(chatMessages.id, messageId), eq(chatMessages.userId, userId))
+      const [updated] = await db
+        .update(chatMessages)
+        .set({ feedbackReason: reason, feedbackNote: note })
+        .where(and(own, eq(chatMessages.isUser, false), eq(chatMessages.feedback, 'dislike')))
+        .returning(messageColumns)
+      if (updated) return updated
+      const [existing] = await db.select({ isUser: chatMessages.isUser }).from(chatMessages).where(own)
+      if (!existing) return null
+      return existing.isUser ? 'not-an-answer' : 'not-disliked'
     },
   }
 }

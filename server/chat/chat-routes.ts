@@ -31,6 +31,8 @@ export const chatRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }> = async
     renameConversation,
     searchConversations,
     setFeedback,
+    showAnswerVersion,
+    explainDislike,
   } = chatEndpoints
 
   defineRoute(app, createConversation, {
@@ -96,6 +98,16 @@ export const chatRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }> = async
   defineRoute(app, setFeedback, {
     auth: 'user',
     handler: ({ user, params, body }) => app.chat.setFeedback(user, params.id, body.feedback),
+  })
+
+  defineRoute(app, showAnswerVersion, {
+    auth: 'user',
+    handler: ({ user, params, body }) => app.chat.showVersion(user, params.id, body.version),
+  })
+
+  defineRoute(app, explainDislike, {
+    auth: 'user',
+    handler: ({ user, params, body }) => app.chat.explainDislike(user, params.id, body),
   })
 }
 

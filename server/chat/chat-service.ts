@@ -8,7 +8,9 @@ import { httpErrors } from '@fastify/sensible'
 import type { FastifyBaseLogger } from 'fastify'
 import {
   type Conversation,
+  type DislikeReasonRequest,
   type Feedback,
+  MAX_ANSWER_VERSIONS,
   type Message,
   type SearchHit,
   type SendMessageRequest,
@@ -31,6 +33,15 @@ export const ANSWER_IN_PROGRESS =
 export const ONLY_LAST_ANSWER = 'Only the last answer of a conversation can be written again.'
 export const ANSWER_FAILED = 'Something went wrong while answering. Please try again.'
 export const STOPPED_BEFORE_ANSWER = 'The answer was stopped before anything was written.'
+export const TOO_MANY_VERSIONS = `This answer already has ${MAX_ANSWER_VERSIONS} versions, the most one answer keeps. Ask again in a new message for another.`
+export const ONLY_ANSWERS_HAVE_VERSIONS = "Only the assistant's answers have versions."
+export const ONLY_DISLIKES_EXPLAINED = 'Only a disliked answer takes a reason: dislike it first.'
+/** The 400 for a version an answer does not have. */
+export function noSuchVersion(versionCount: number): string {
+  return versionCount === 1
+    ? 'This answer has one version.'
+    : `This answer has ${versionCount} versions: choose one from 1 to ${versionCount}.`
+}
 
 /** The 429 when a person already has `limit` answers being written (LLM_CONCURRENCY_PER_USER, D84). */
 export function tooManyAnswers(limit: number): string {
@@ -287,7 +298,10 @@ export function createChatService({ chats, assistant, now, answersPerPerson }: D
       }
     },
 
-    /** Writes the conversation's last answer again, streamed; `done` carries the replaced answer. */
+    /**
+     * Writes the conversation's last answer again, streamed; `done` carries the answer with the new
+     * version shown (D93). 409 once it has MAX_ANSWER_VERSIONS.
+     */
     async openRegenerate(
       user: Owner,
       conversationId: string,
@@ -302,6 +316,8 @@ export function createChatService({ chats, assistant, now, answersPerPerson }: D
           const known = (await chats.listMessages(user.id, conversationId)).some((m) => m.id === messageId)
           throw known ? httpErrors.badRequest(ONLY_LAST_ANSWER) : httpErrors.notFound(MESSAGE_NOT_FOUND)
         }
+        // At the bound nothing is dropped: the person keeps the versions they have (D93).
+        if (answer.versionCount >= MAX_ANSWER_VERSIONS) throw httpErrors.conflict(TOO_MANY_VERSIONS)
         const turns = await chats.recentTurns(user.id, conversationId, MAX_HISTORY_TURNS + 2)
         const draft = await stoppedOr(
           assistant.draft({
@@ -312,7 +328,7 @@ export function createChatService({ chats, assistant, now, answersPerPerson }: D
           }),
         )
         return runOnce(release, log, conversationId, draft, async (text, sources, stopped) => {
-          const replaced = await chats.replaceAnswer({
+          const added = await chats.addVersion({
             userId: user.id,
             conversationId,
             answerId: answer.id,
@@ -323,7 +339,10 @@ export function createChatService({ chats, assistant, now, answersPerPerson }: D
             answeredAt: strictlyAfter(now(), question.createdAt),
             claimUntil: until,
           })
-          return replaced && { userMessage: toMessageDto(question), aiMessage: toMessageDto(replaced) }
+          // Reached the bound meanwhile (checked above under the same claim, so only when a lapsed
+          // claim was taken over): nothing is stored, and the run fails as a failed answer does.
+          if (added === 'limit') throw new Error(TOO_MANY_VERSIONS)
+          return added && { userMessage: toMessageDto(question), aiMessage: toMessageDto(added) }
         })
       } catch (error) {
         await release()
@@ -348,6 +367,25 @@ export function createChatService({ chats, assistant, now, answersPerPerson }: D
       const result = await chats.setFeedback(user.id, messageId, feedback)
       if (result === null) throw httpErrors.notFound(MESSAGE_NOT_FOUND)
       if (result === 'not-an-answer') throw httpErrors.badRequest(ONLY_ANSWERS_RATED)
+      return toMessageDto(result)
+    },
+
+    /** Shows another version of an answer (D93), stored so every device shows the same one. */
+    async showVersion(user: Owner, messageId: string, version: number): Promise<Message> {
+      const result = await chats.showVersion(user.id, messageId, version, now())
+      if (result === null) throw httpErrors.notFound(MESSAGE_NOT_FOUND)
+      if (result === 'not-an-answer') throw httpErrors.badRequest(ONLY_ANSWERS_HAVE_VERSIONS)
+      if (result === 'busy') throw httpErrors.conflict(ANSWER_IN_PROGRESS)
+      if ('noSuchVersion' in result) throw httpErrors.badRequest(noSuchVersion(result.noSuchVersion))
+      return toMessageDto(result)
+    },
+
+    /** Why a disliked answer did not help (D93); replaces what was said before. */
+    async explainDislike(user: Owner, messageId: string, { reason, note }: DislikeReasonRequest) {
+      const result = await chats.explainDislike(user.id, messageId, reason ?? null, note ? note : null)
+      if (result === null) throw httpErrors.notFound(MESSAGE_NOT_FOUND)
+      if (result === 'not-an-answer') throw httpErrors.badRequest(ONLY_ANSWERS_RATED)
+      if (result === 'not-disliked') throw httpErrors.badRequest(ONLY_DISLIKES_EXPLAINED)
       return toMessageDto(result)
     },
   }

@@ -23,6 +23,9 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core'
 
+/** contracts/chat.ts's DISLIKE_REASONS (the schema imports nothing from the wire). */
+type DislikeReason = 'incorrect' | 'unsupported' | 'incomplete' | 'other'
+
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
 
 export const users = pgTable(
@@ -175,6 +178,16 @@ export const chatMessages = pgTable(
     /** An answer the person stopped while it was being written: what had arrived by then. */
     stopped: boolean('stopped').notNull().default(false),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
+    /** Why the shown version was disliked (D93): one of DISLIKE_REASONS, and/or a short note. */
+    feedbackReason: text('feedback_reason').$type<DislikeReason>(),
+    feedbackNote: text('feedback_note'),
+    /**
+     * The version shown (1-based) and how many the answer has (D93). The row holds the shown
+     * version's text, sources and feedback, so every reader (history, search, follow-ups,
+     * exports) reads what the person sees; chat_answer_versions keeps them all.
+     */
+    version: smallint('version').notNull().default(1),
+    versionCount: smallint('version_count').notNull().default(1),
   },
   (t) => [
     index('chat_messages_session_id_created_at_idx').on(t.conversationId, t.createdAt),
@@ -190,6 +203,48 @@ export const chatMessages = pgTable(
     }).onDelete('cascade'),
     check('chat_messages_feedback_check', sql`${t.feedback} in ('like', 'dislike')`),
     check('chat_messages_message_type_check', sql`${t.messageType} = 'text'`),
+    // DISLIKE_REASONS, DISLIKE_NOTE_MAX_LENGTH and MAX_ANSWER_VERSIONS (contracts/chat.ts).
+    check(
+      'chat_messages_feedback_reason_check',
+      sql`${t.feedbackReason} in ('incorrect', 'unsupported', 'incomplete', 'other')`,
+    ),
+    check('chat_messages_feedback_note_check', sql`char_length(${t.feedbackNote}) <= 500`),
+    check(
+      'chat_messages_reason_needs_dislike_check',
+      sql`(${t.feedbackReason} is null and ${t.feedbackNote} is null) or ${t.feedback} = 'dislike'`,
+    ),
+    check(
+      'chat_messages_version_check',
+      sql`${t.version} between 1 and ${t.versionCount} and ${t.versionCount} <= 10`,
+    ),
+  ],
+)
+
+/**
+ * Every version of an answer written more than once (D93), 1 first. The shown one is also the
+ * answer's row in chat_messages; its feedback here is as it was when it was last shown (the
+ * row is the truth for the shown version). Goes with its message (cascade).
+ */
+export const chatAnswerVersions = pgTable(
+  'chat_answer_versions',
+  {
+    messageId: uuid('message_id')
+      .notNull()
+      .references(() => chatMessages.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').notNull(),
+    position: smallint('position').notNull(),
+    content: text('content').notNull(),
+    sources: jsonb('sources').$type<SourceSnapshot[]>().notNull().default([]),
+    corrections: jsonb('corrections').$type<Correction[]>().notNull().default([]),
+    stopped: boolean('stopped').notNull().default(false),
+    feedback: text('feedback').$type<'like' | 'dislike'>(),
+    feedbackReason: text('feedback_reason').$type<DislikeReason>(),
+    feedbackNote: text('feedback_note'),
+    createdAt: timestamptz('created_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.messageId, t.position] }),
+    check('chat_answer_versions_position_check', sql`${t.position} between 1 and 10`),
   ],
 )
 

@@ -2,6 +2,7 @@
 import {
   type Conversation,
   chatEndpoints,
+  type DislikeReasonRequest,
   type Feedback,
   type Message,
   type SearchHit,
@@ -48,6 +49,15 @@ export function createChatApi(http: Http, stream?: StreamCall) {
     },
     async setFeedback(messageId: string, feedback: Feedback): Promise<Message> {
       return (await http(chatEndpoints.setFeedback, { params: { id: messageId }, body: { feedback } })).data
+    },
+    /** Shows another version of an answer; resolves with the answer as it now reads (D93). */
+    async showVersion(messageId: string, version: number): Promise<Message> {
+      return (await http(chatEndpoints.showAnswerVersion, { params: { id: messageId }, body: { version } }))
+        .data
+    },
+    /** Why a disliked answer did not help (D93). */
+    async explainDislike(messageId: string, why: DislikeReasonRequest): Promise<Message> {
+      return (await http(chatEndpoints.explainDislike, { params: { id: messageId }, body: why })).data
     },
   }
 }

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Verifier } from '@pact-foundation/pact'
 import { asc, eq } from 'drizzle-orm'
 import { afterAll, beforeAll, test } from 'vitest'
+import { chatEndpoints } from '#contracts/chat.ts'
 import { documentEndpoints } from '#contracts/documents.ts'
 import { driveEndpoints } from '#contracts/drive.ts'
 import { fillPath } from '#contracts/endpoint.ts'
@@ -16,7 +17,7 @@ import { documents, libraryDocuments, refreshTokenFamilies, users } from '#serve
 import { completeConsent } from '#tests/fakes/google/consent.ts'
 import { createGoogleEmulator, type GoogleEmulator } from '#tests/fakes/google/emulator.ts'
 import { BOB, FIXTURE_FILES, MIME } from '#tests/fakes/google/fixtures.ts'
-import { createConversation, indexTravelPolicy, sendOk } from '#tests/server/support/chat-helpers.ts'
+import { call, createConversation, indexTravelPolicy, sendOk } from '#tests/server/support/chat-helpers.ts'
 import { buildDriveApp, consentUrl, followRedirect } from '#tests/server/support/drive-helpers.ts'
 import { register, signIn, TEST_PASSWORD } from '#tests/server/support/helper.ts'
 import { PROVIDER } from './pact.ts'
@@ -144,6 +145,28 @@ test('the server honours every interaction in the pact', async () => {
         cookie = await signInAs('alice@example.com', 'alice-password')
         const conversation = await createConversation(app, cookie, 'Hello')
         const { aiMessage } = await sendOk(app, cookie, conversation._id, 'Hello')
+        return { sessionId: conversation._id, answerId: aiMessage._id }
+      },
+      'alice@example.com is signed in with an answer written twice': async () => {
+        cookie = await signInAs('alice@example.com', 'alice-password')
+        const conversation = await createConversation(app, cookie, 'Twice')
+        const { aiMessage } = await sendOk(app, cookie, conversation._id, 'Hello')
+        const again = await call(app, chatEndpoints.regenerateMessage, {
+          cookie,
+          params: { id: conversation._id, messageId: aiMessage._id },
+        })
+        if (!again.body.includes('event: done')) throw new Error(`regenerate failed: ${again.body}`)
+        return { sessionId: conversation._id, answerId: aiMessage._id }
+      },
+      'alice@example.com is signed in with a disliked answer': async () => {
+        cookie = await signInAs('alice@example.com', 'alice-password')
+        const conversation = await createConversation(app, cookie, 'Disliked')
+        const { aiMessage } = await sendOk(app, cookie, conversation._id, 'Hello')
+        await call(app, chatEndpoints.setFeedback, {
+          cookie,
+          params: { id: aiMessage._id },
+          body: { feedback: 'dislike' },
+        })
         return { sessionId: conversation._id, answerId: aiMessage._id }
       },
       'alice@example.com is signed in with a file uploaded into a chat session': async () => {

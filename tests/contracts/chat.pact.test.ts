@@ -188,6 +188,66 @@ test('feedback on an answer is stored and answered back', async () => {
     })
 })
 
+test('showing an earlier version of an answer answers it as it now reads', async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in with an answer written twice')
+    .uponReceiving('a request to show version 1 of an answer')
+    .withRequest(
+      'PATCH',
+      fromProviderState(
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a Pact provider-state expression, not JS
+        '/api/v1/chat/messages/${answerId}/version',
+        `/api/v1/chat/messages/${MESSAGE_ID}/version`,
+      ),
+      (b) => b.jsonBody({ version: 1 }),
+    )
+    .willRespondWith(200, (b) =>
+      b.jsonBody({
+        success: true,
+        data: { ...messageMatcher(false, 'Hi!'), feedback: like(null), version: 1, versionCount: 2 },
+      }),
+    )
+    .executeTest(async (server) => {
+      const message = await api(server.url).showVersion(MESSAGE_ID, 1)
+      expect([message.version, message.versionCount]).toEqual([1, 2])
+    })
+})
+
+test('a reason for a dislike is stored and answered back', async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in with a disliked answer')
+    .uponReceiving('a reason for a dislike')
+    .withRequest(
+      'PATCH',
+      fromProviderState(
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a Pact provider-state expression, not JS
+        '/api/v1/chat/messages/${answerId}/feedback/reason',
+        `/api/v1/chat/messages/${MESSAGE_ID}/feedback/reason`,
+      ),
+      (b) => b.jsonBody({ reason: 'incorrect', note: 'It names the wrong page.' }),
+    )
+    .willRespondWith(200, (b) =>
+      b.jsonBody({
+        success: true,
+        data: {
+          ...messageMatcher(false, 'Hi!'),
+          feedback: 'dislike',
+          feedbackReason: 'incorrect',
+          feedbackNote: 'It names the wrong page.',
+        },
+      }),
+    )
+    .executeTest(async (server) => {
+      const message = await api(server.url).explainDislike(MESSAGE_ID, {
+        reason: 'incorrect',
+        note: 'It names the wrong page.',
+      })
+      expect(message.feedbackReason).toBe('incorrect')
+    })
+})
+
 test('renaming a session answers it with its new title', async () => {
   await createPact()
     .addInteraction()
