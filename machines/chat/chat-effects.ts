@@ -6,7 +6,14 @@
  * request settles; a streamed answer sends its tokens and its outcome the same way.
  */
 import { type EventObject, fromCallback, fromPromise } from 'xstate'
-import type { Conversation, Feedback, Message, SearchHit, SendMessageResponse } from '#contracts/chat.ts'
+import type {
+  Conversation,
+  DislikeReasonRequest,
+  Feedback,
+  Message,
+  SearchHit,
+  SendMessageResponse,
+} from '#contracts/chat.ts'
 import type { LibraryDocument } from '#contracts/documents.ts'
 import type { AnswerStream, ChatDeps, ChatEvent } from './chat-types.ts'
 
@@ -137,6 +144,17 @@ export function chatActors(deps: ChatDeps) {
         }),
         failed: ({ messageId }, error): ChatEvent => ({ type: 'chat.feedbackFailed', messageId, error }),
       },
+    ),
+    showVersion: fromReportingRequest(
+      ({ messageId, version }: { messageId: string; version: number }) =>
+        deps.showVersion(messageId, version),
+      {
+        done: ({ messageId }, message): ChatEvent => ({ type: 'chat.versionShown', messageId, message }),
+        failed: ({ messageId }, error): ChatEvent => ({ type: 'chat.versionFailed', messageId, error }),
+      },
+    ),
+    explainDislike: fromPromise<Message, { messageId: string; why: DislikeReasonRequest }>(({ input }) =>
+      deps.explainDislike(input.messageId, input.why),
     ),
   }
 }

@@ -61,6 +61,12 @@ function fakeDeps(overrides: Partial<ChatDeps> = {}) {
     setFeedback: vi.fn<ChatDeps['setFeedback']>(async (id, feedback) =>
       message(id, false, 'x', { feedback }),
     ),
+    showVersion: vi.fn<ChatDeps['showVersion']>(async (id, version) =>
+      message(id, false, `Version ${version}`, { version, versionCount: 2 }),
+    ),
+    explainDislike: vi.fn<ChatDeps['explainDislike']>(async (id) =>
+      message(id, false, 'x', { feedback: 'dislike', feedbackReason: 'incorrect' }),
+    ),
     log: { error: vi.fn(), warn: vi.fn() },
     ...overrides,
   }
@@ -486,6 +492,8 @@ test('selecting a conversation loads its messages as user and bot bubbles', asyn
       corrections: [],
       stopped: false,
       streaming: false,
+      version: 1,
+      versionCount: 1,
     },
     expect.objectContaining({ id: 'm2', sender: 'bot', sources: [sources[0]] }),
   ])
@@ -910,4 +918,158 @@ test('an open conversation takes no attachment; its files load with its messages
     document: { ...harbourDocument, id: 'doc-3' },
   })
   expect(chat.getSnapshot().context.files.map((f) => f.id)).toEqual(['doc-h', 'doc-2'])
+})
+
+const source = (chunkId: string, citation: number) => ({
+  documentId: 'd1',
+  documentName: 'Policy.pdf',
+  chunkId,
+  page: 1,
+  link: null,
+  citation,
+})
+
+test('‹ 1/2 ›: another version of an answer is stored and shown with its own sources; one switch at a time, never while answering', async () => {
+  const gate = Promise.withResolvers<Message>()
+  const showVersion = vi.fn<ChatDeps['showVersion']>(() => gate.promise)
+  const { chat, deps } = await openWithMessages(
+    [
+      message('q', true, 'Which class?'),
+      message('a', false, 'Business [1].', { version: 2, versionCount: 2, sources: [source('c2', 1)] }),
+    ],
+    { showVersion },
+  )
+  chat.send({ type: 'chat.showSource', messageId: 'a', chunkId: 'c2' })
+  for (const version of [0, 2, 3, 1.5]) chat.send({ type: 'chat.showVersion', messageId: 'a', version })
+  chat.send({ type: 'chat.showVersion', messageId: 'q', version: 1 })
+  expect(showVersion).not.toHaveBeenCalled()
+
+  chat.send({ type: 'chat.showVersion', messageId: 'a', version: 1 })
+  chat.send({ type: 'chat.showVersion', messageId: 'a', version: 1 })
+  chat.send({ type: 'chat.regenerate', messageId: 'a' })
+  expect(showVersion).toHaveBeenCalledTimes(1)
+  expect(showVersion).toHaveBeenCalledWith('a', 1)
+  expect(deps.regenerate).not.toHaveBeenCalled()
+  expect(chat.getSnapshot().context.switchingVersionIds).toEqual(['a'])
+
+  gate.resolve(
+    message('a', false, 'Economy [1].', {
+      version: 1,
+      versionCount: 2,
+      feedback: 'dislike',
+      sources: [source('c1', 1)],
+    }),
+  )
+  await vi.waitFor(() => expect(chat.getSnapshot().context.switchingVersionIds).toEqual([]))
+  const shown = chat.getSnapshot().context
+  expect(shown.messages.at(-1)).toMatchObject({
+    id: 'a',
+    content: 'Economy [1].',
+    version: 1,
+    versionCount: 2,
+    feedback: 'dislike',
+    sources: [expect.objectContaining({ chunkId: 'c1' })],
+  })
+  // The passage of version 2 is not this version's: the panel closes.
+  expect(shown.openSource).toBeNull()
+  expect(shown.conversations.find((c) => c.id === older._id)?.lastMessage).toBe('Economy.')
+})
+
+test('a version that cannot be shown stays as it was (logged), and no version switch while an answer is written', async () => {
+  const failing = vi.fn<ChatDeps['showVersion']>().mockRejectedValue(new Error('409'))
+  const gate = Promise.withResolvers<SendMessageResponse>()
+  const { chat, deps } = await openWithMessages(
+    [message('q', true, 'Hi'), message('a', false, 'Two', { version: 2, versionCount: 2 })],
+    { showVersion: failing, regenerate: vi.fn(() => gate.promise) },
+  )
+  chat.send({ type: 'chat.showVersion', messageId: 'a', version: 1 })
+  await vi.waitFor(() => expect(deps.log.error).toHaveBeenCalled())
+  expect(chat.getSnapshot().context.messages.at(-1)).toMatchObject({ content: 'Two', version: 2 })
+  expect(chat.getSnapshot().context.switchingVersionIds).toEqual([])
+
+  chat.send({ type: 'chat.regenerate', messageId: 'a' })
+  chat.send({ type: 'chat.showVersion', messageId: 'a', version: 1 })
+  expect(failing).toHaveBeenCalledTimes(1)
+})
+
+test('Regenerate is not offered at 10 versions; a stopped regenerate counts as a version', async () => {
+  const atBound = await openWithMessages([
+    message('q', true, 'Hi'),
+    message('a', false, 'Ten', { version: 10, versionCount: 10 }),
+  ])
+  atBound.chat.send({ type: 'chat.regenerate', messageId: 'a' })
+  expect(atBound.deps.regenerate).not.toHaveBeenCalled()
+
+  let stream: AnswerStream | undefined
+  const { chat } = await openWithMessages(
+    [message('q', true, 'Hi'), message('a', false, 'One', { version: 1, versionCount: 1 })],
+    {
+      regenerate: vi.fn((_id: string, _m: string, s: AnswerStream) => {
+        stream = s
+        return new Promise<SendMessageResponse>(() => {})
+      }),
+    },
+  )
+  chat.send({ type: 'chat.regenerate', messageId: 'a' })
+  stream?.onToken('Half an')
+  chat.send({ type: 'chat.stop' })
+  expect(chat.getSnapshot().context.messages.at(-1)).toMatchObject({
+    content: 'Half an',
+    stopped: true,
+    version: 2,
+    versionCount: 2,
+  })
+})
+
+test('a stored dislike asks why; a reason or a note is sent once, a failure can be sent again, Skip or a like closes it', async () => {
+  const explainDislike = vi
+    .fn<ChatDeps['explainDislike']>()
+    .mockRejectedValueOnce(new Error('502'))
+    .mockResolvedValue(message('a', false, 'x', { feedback: 'dislike', feedbackReason: 'incorrect' }))
+  const { chat, deps } = await openWithMessages(
+    [
+      message('q', true, 'Hi'),
+      message('a', false, 'Hello'),
+      message('q2', true, 'And?'),
+      message('b', false, 'More'),
+    ],
+    { explainDislike },
+  )
+  const reason = () => chat.getSnapshot().value.dislikeReason
+  chat.send({ type: 'chat.rate', messageId: 'a', feedback: 'dislike' })
+  await vi.waitFor(() => expect(reason()).toBe('asking'))
+  expect(chat.getSnapshot().context.reasonFor).toBe('a')
+  expect(chat.getSnapshot().context.messages[1]?.feedback).toBe('dislike')
+
+  // Nothing to send, another answer, or a note over the bound: nothing is sent.
+  chat.send({ type: 'chat.explainDislike', messageId: 'a', why: { reason: null, note: '  ' } })
+  chat.send({ type: 'chat.explainDislike', messageId: 'b', why: { reason: 'other' } })
+  chat.send({ type: 'chat.explainDislike', messageId: 'a', why: { note: 'x'.repeat(501) } })
+  expect(explainDislike).not.toHaveBeenCalled()
+
+  chat.send({ type: 'chat.explainDislike', messageId: 'a', why: { reason: 'incorrect', note: 'Wrong page' } })
+  expect(reason()).toBe('sending')
+  await vi.waitFor(() => expect(reason()).toBe('failed'))
+  expect(deps.log.error).toHaveBeenCalledWith(
+    'Chat: Saving the reason for a dislike failed',
+    expect.any(Error),
+  )
+  chat.send({ type: 'chat.explainDislike', messageId: 'a', why: { reason: 'incorrect', note: 'Wrong page' } })
+  await vi.waitFor(() => expect(reason()).toBe('thanked'))
+  expect(explainDislike).toHaveBeenLastCalledWith('a', { reason: 'incorrect', note: 'Wrong page' })
+  chat.send({ type: 'chat.skipReason' })
+  expect(reason()).toBe('closed')
+
+  chat.send({ type: 'chat.rate', messageId: 'b', feedback: 'dislike' })
+  await vi.waitFor(() => expect(reason()).toBe('asking'))
+  chat.send({ type: 'chat.skipReason' })
+  expect([reason(), chat.getSnapshot().context.reasonFor]).toEqual(['closed', null])
+
+  chat.send({ type: 'chat.rate', messageId: 'b', feedback: 'like' })
+  await vi.waitFor(() => expect(chat.getSnapshot().context.messages[3]?.feedback).toBe('like'))
+  chat.send({ type: 'chat.rate', messageId: 'b', feedback: 'dislike' })
+  await vi.waitFor(() => expect(reason()).toBe('asking'))
+  chat.send({ type: 'chat.rate', messageId: 'b', feedback: 'like' })
+  await vi.waitFor(() => expect(reason()).toBe('closed'))
+  expect(explainDislike).toHaveBeenCalledTimes(2)
 })

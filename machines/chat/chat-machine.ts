@@ -8,6 +8,8 @@
 import { and, assign, emit, enqueueActions, not, type SnapshotFrom, setup, stateIn, stopChild } from 'xstate'
 import {
   type Conversation,
+  type DislikeReasonRequest,
+  DislikeReasonRequestSchema,
   type Feedback,
   MESSAGE_MAX_LENGTH,
   type Message,
@@ -27,6 +29,7 @@ import {
   appendToken,
   applyReply,
   canRegenerate,
+  canShowVersion,
   createdConversationOf,
   dropOutgoing,
   forgetCreatedConversation,
@@ -37,6 +40,7 @@ import {
   outgoingTarget,
   plainText,
   restoreRegenerated,
+  showStoredVersion,
   startRegenerating,
   startSending,
   stopRegenerated,
@@ -63,6 +67,7 @@ const logAs = (failure: string) => ({
 
 const deleteActorId = (conversationId: string) => `deleteConversation:${conversationId}`
 const rateActorId = (messageId: string) => `setFeedback:${messageId}`
+const versionActorId = (messageId: string) => `showVersion:${messageId}`
 
 /**
  * After a Stop the server stores the answer so far when it sees the connection close, a moment
@@ -79,9 +84,11 @@ function isSendableText(text: string): boolean {
 
 /** How long History's search waits after a keystroke before it asks the server. */
 export const SEARCH_PAUSE_MS = 250
+/** How long the thanks for a dislike's reason stays under the answer. */
+export const REASON_THANKS_MS = 4000
 
 const chatSetup = setup({
-  delays: { searchPause: SEARCH_PAUSE_MS },
+  delays: { searchPause: SEARCH_PAUSE_MS, reasonThanks: REASON_THANKS_MS },
   types: {
     context: {} as ChatContext,
     events: {} as ChatEvent,
@@ -103,6 +110,8 @@ const chatSetup = setup({
     regenerate: reportingNotProvided<{ conversationId: string; messageId: string }>('regenerate'),
     deleteConversation: reportingNotProvided<{ conversationId: string }>('deleteConversation'),
     setFeedback: reportingNotProvided<{ messageId: string; feedback: Feedback }>('setFeedback'),
+    showVersion: reportingNotProvided<{ messageId: string; version: number }>('showVersion'),
+    explainDislike: notProvided<Message, { messageId: string; why: DislikeReasonRequest }>('explainDislike'),
     renameConversation: reportingNotProvided<{ conversationId: string; title: string }>('renameConversation'),
     searchConversations: notProvided<SearchHit[], { query: string }>('searchConversations'),
   },
@@ -190,6 +199,17 @@ const chatSetup = setup({
     storeFeedback: assign(({ context }, params: { messageId: string; feedback: Feedback | null }) => ({
       messages: withFeedback(context.messages, params.messageId, params.feedback),
     })),
+    markSwitching: assign(({ context }, params: { messageId: string }) => ({
+      switchingVersionIds: [...context.switchingVersionIds, params.messageId],
+    })),
+    settleSwitching: assign(({ context }, params: { messageId: string }) => ({
+      switchingVersionIds: without(context.switchingVersionIds, params.messageId),
+    })),
+    storeShownVersion: assign(({ context }, params: { message: Message }) =>
+      showStoredVersion(context, params.message),
+    ),
+    askReason: assign((_, params: { messageId: string }) => ({ reasonFor: params.messageId })),
+    forgetReason: assign({ reasonFor: null }),
     storeRenamed: assign(({ context }, params: { conversation: Conversation }) => ({
       conversations: context.conversations.map((s) =>
         s.id === params.conversation._id ? { ...s, title: params.conversation.title } : s,
@@ -230,6 +250,15 @@ const chatSetup = setup({
       context.selectedConversationId === params.conversationId,
     canDelete: ({ context }, params: { conversationId: string }) =>
       !context.deletingConversationIds.includes(params.conversationId),
+    canShowVersion: ({ context, event }) =>
+      event.type === 'chat.showVersion' && canShowVersion(context, event.messageId, event.version),
+    isReplyIdle: stateIn({ reply: 'idle' }),
+    isReasonFor: ({ context }, params: { messageId: string }) => context.reasonFor === params.messageId,
+    /** A reason or a note the server takes (the contract's rules), for the answer asked about. */
+    canExplain: ({ context, event }) =>
+      event.type === 'chat.explainDislike' &&
+      event.messageId === context.reasonFor &&
+      DislikeReasonRequestSchema.safeParse(event.why).success,
     canRate: ({ context }, params: { messageId: string; feedback: Feedback }) =>
       !context.ratingMessageIds.includes(params.messageId) &&
       context.messages.some((m) => m.id === params.messageId && m.feedback !== params.feedback),
@@ -277,6 +306,8 @@ export const chatMachine = chatSetup.createMachine({
     sentCount: 0,
     deletingConversationIds: [],
     ratingMessageIds: [],
+    switchingVersionIds: [],
+    reasonFor: null,
     attachment: null,
     files: [],
     openSource: null,
@@ -426,6 +457,36 @@ export const chatMachine = chatSetup.createMachine({
             stopChild(({ event }) => rateActorId(event.messageId)),
             logAs('Saving feedback'),
           ],
+        },
+        'chat.showVersion': {
+          guard: and(['isConversationIdle', 'isReplyIdle', 'canShowVersion']),
+          actions: [
+            { type: 'markSwitching', params: messageOf },
+            enqueueActions(({ enqueue, event }) => {
+              enqueue.spawnChild('showVersion', {
+                id: versionActorId(event.messageId),
+                input: { messageId: event.messageId, version: event.version },
+              })
+            }),
+          ],
+          description:
+            'D93: the server stores the version shown (every device, the history and follow-ups ' +
+            'read it) and answers it with its own sources; not while an answer is being written.',
+        },
+        'chat.versionShown': {
+          actions: [
+            { type: 'storeShownVersion', params: ({ event }) => ({ message: event.message }) },
+            { type: 'settleSwitching', params: messageOf },
+            stopChild(({ event }) => versionActorId(event.messageId)),
+          ],
+        },
+        'chat.versionFailed': {
+          actions: [
+            { type: 'settleSwitching', params: messageOf },
+            stopChild(({ event }) => versionActorId(event.messageId)),
+            logAs('Showing another version of an answer'),
+          ],
+          description: 'Logged only, as the other chat failures (product §8): the version shown stays.',
         },
       },
       states: {
@@ -662,6 +723,61 @@ export const chatMachine = chatSetup.createMachine({
             'chat.stop': { target: 'idle', actions: 'stopRegenerated' },
           },
         },
+      },
+    },
+    dislikeReason: {
+      initial: 'closed',
+      description:
+        'D93: after a dislike is stored, the person may say why (a reason, a short note) or skip; ' +
+        'the spec’s feedback call and its highlight are unchanged.',
+      on: {
+        'chat.feedbackSaved': [
+          {
+            guard: ({ event }) => event.feedback === 'dislike',
+            target: '.asking',
+            reenter: true,
+            actions: { type: 'askReason', params: messageOf },
+          },
+          {
+            guard: { type: 'isReasonFor', params: messageOf },
+            target: '.closed',
+            actions: 'forgetReason',
+            description: 'A like instead: the reason (if any) went with the dislike.',
+          },
+        ],
+        'chat.showVersion': {
+          guard: { type: 'isReasonFor', params: messageOf },
+          target: '.closed',
+          actions: 'forgetReason',
+        },
+        'chat.regenerate': {
+          guard: { type: 'isReasonFor', params: messageOf },
+          target: '.closed',
+          actions: 'forgetReason',
+        },
+        'chat.skipReason': { target: '.closed', actions: 'forgetReason' },
+        'chat.select': { target: '.closed', actions: 'forgetReason' },
+        'chat.new': { target: '.closed', actions: 'forgetReason' },
+      },
+      states: {
+        closed: {},
+        asking: { on: { 'chat.explainDislike': { guard: 'canExplain', target: 'sending' } } },
+        sending: {
+          invoke: {
+            src: 'explainDislike',
+            input: ({ event }) => {
+              if (event.type !== 'chat.explainDislike') throw new Error('chat: no reason to send')
+              return { messageId: event.messageId, why: event.why }
+            },
+            onDone: 'thanked',
+            onError: { target: 'failed', actions: logAs('Saving the reason for a dislike') },
+          },
+        },
+        failed: {
+          on: { 'chat.explainDislike': { guard: 'canExplain', target: 'sending' } },
+          description: 'Said under the form (the person typed it, so it is not dropped silently); try again.',
+        },
+        thanked: { after: { reasonThanks: { target: 'closed', actions: 'forgetReason' } } },
       },
     },
     search: {

@@ -6,6 +6,7 @@ import {
   type Conversation,
   type Feedback,
   LAST_MESSAGE_PREVIEW_LENGTH,
+  MAX_ANSWER_VERSIONS,
   type Message,
   type SendMessageResponse,
   type Source,
@@ -59,6 +60,8 @@ export function toMessageItem(message: Message): MessageItem {
     corrections: message.corrections ?? [],
     stopped: message.stopped ?? false,
     streaming: false,
+    version: message.version ?? 1,
+    versionCount: message.versionCount ?? 1,
   }
 }
 
@@ -179,6 +182,8 @@ export function startSending(context: ChatContext, text: string): Partial<ChatCo
     corrections: [],
     stopped: false,
     streaming: false,
+    version: 1,
+    versionCount: 1,
   }
   return {
     sentCount: context.sentCount + 1,
@@ -301,6 +306,8 @@ export function appendToken(context: ChatContext, text: string): Partial<ChatCon
     corrections: [],
     stopped: false,
     streaming: true,
+    version: 1,
+    versionCount: 1,
   }
   const messages = !onScreen
     ? context.messages
@@ -394,15 +401,59 @@ export function adoptStoredStop(context: ChatContext, messages: Message[]): Part
   }
 }
 
-/** The answer that may be written again: the conversation's last message, a stored answer. */
+/**
+ * The answer that may be written again: the conversation's last message, a stored answer, with
+ * fewer than MAX_ANSWER_VERSIONS versions (D93), not switching to another one.
+ */
 export function canRegenerate(context: ChatContext, messageId: string): boolean {
   const last = context.messages.at(-1)
   return (
     context.selectedConversationId !== null &&
     last?.id === messageId &&
     last.sender === 'bot' &&
-    !last.id.startsWith('temp-')
+    !last.id.startsWith('temp-') &&
+    last.versionCount < MAX_ANSWER_VERSIONS &&
+    !context.switchingVersionIds.includes(messageId)
   )
+}
+
+/** Version `version` of a stored answer on screen can be shown: it has it, and it is not shown. */
+export function canShowVersion(context: ChatContext, messageId: string, version: number): boolean {
+  const message = context.messages.find((m) => m.id === messageId)
+  return (
+    message !== undefined &&
+    message.sender === 'bot' &&
+    !message.streaming &&
+    Number.isInteger(version) &&
+    version >= 1 &&
+    version <= message.versionCount &&
+    version !== message.version &&
+    !context.switchingVersionIds.includes(messageId)
+  )
+}
+
+/**
+ * The answer as the server now shows it (another version, D93): its text, sources, feedback and
+ * time; the list's preview follows when it is the conversation's last message, and a passage
+ * open beside it stays only when this version cites it too.
+ */
+export function showStoredVersion(context: ChatContext, message: Message): Partial<ChatContext> {
+  const index = context.messages.findIndex((m) => m.id === message._id)
+  if (index === -1) return {}
+  const shown = toMessageItem(message)
+  const messages = context.messages.map((m) => (m.id === shown.id ? shown : m))
+  const isLast = index === context.messages.length - 1
+  return {
+    messages,
+    openSource: followOpenSource(context.openSource, messages),
+    conversations: isLast
+      ? context.conversations.map((s) =>
+          s.id === context.selectedConversationId
+            ? { ...s, lastMessage: plainText(shown.content.slice(0, LAST_MESSAGE_PREVIEW_LENGTH)) }
+            : s,
+        )
+      : context.conversations,
+  }
 }
 
 export function startRegenerating(context: ChatContext, messageId: string): Partial<ChatContext> {
@@ -465,10 +516,14 @@ export function stopRegenerated(context: ChatContext): Partial<ChatContext> {
   const r = regeneratingOf(context)
   const current = context.messages.find((m) => m.id === r.messageId)
   if (!current || current.content.trim() === '') return restoreRegenerated(context)
+  // The server keeps what had arrived as a new version (D93), and shows it.
+  const versionCount = Math.min(r.previous.versionCount + 1, MAX_ANSWER_VERSIONS)
   return {
     regenerating: null,
     messages: context.messages.map((m) =>
-      m.id === r.messageId ? { ...m, streaming: false, stopped: true } : m,
+      m.id === r.messageId
+        ? { ...m, streaming: false, stopped: true, version: versionCount, versionCount }
+        : m,
     ),
   }
 }

@@ -6,6 +6,7 @@
 import type {
   Conversation,
   Correction,
+  DislikeReasonRequest,
   Feedback,
   Message,
   SearchHit,
@@ -41,6 +42,9 @@ export type MessageItem = {
   stopped: boolean
   /** An answer still being written (it grows token by token). */
   streaming: boolean
+  /** Which of the answer's versions is shown (1-based) and how many it has (D93); 1 and 1 otherwise. */
+  version: number
+  versionCount: number
 }
 
 /** The message on its way (product §4 send steps 1–5); null when nothing is being sent. */
@@ -113,6 +117,10 @@ export type ChatContext = {
   /** Deletions and feedback waiting for the server (one at a time per conversation / message). */
   deletingConversationIds: string[]
   ratingMessageIds: string[]
+  /** Answers whose other version is being fetched and stored (one switch at a time per answer). */
+  switchingVersionIds: string[]
+  /** The answer just disliked whose reason is asked for (the `dislikeReason` region says how far). */
+  reasonFor: string | null
   /** The file waiting in the composer of a new chat, or null. */
   attachment: Attachment | null
   /** The files uploaded into the conversation on screen, oldest first. */
@@ -131,6 +139,12 @@ export type ChatIntent =
   | { type: 'chat.new' }
   | { type: 'chat.delete'; conversationId: string }
   | { type: 'chat.rate'; messageId: string; feedback: Feedback }
+  /** Shows another version of an answer (‹ 1/2 ›, D93). */
+  | { type: 'chat.showVersion'; messageId: string; version: number }
+  /** Why the answer just disliked did not help: a reason, a note, or both. */
+  | { type: 'chat.explainDislike'; messageId: string; why: DislikeReasonRequest }
+  /** The reason is not given (Skip), or the thanks is closed. */
+  | { type: 'chat.skipReason' }
   | { type: 'chat.type'; text: string }
   | { type: 'chat.stop' }
   | { type: 'chat.regenerate'; messageId: string }
@@ -151,6 +165,8 @@ export type ChatReport =
   | { type: 'chat.deleteFailed'; conversationId: string; error: unknown }
   | { type: 'chat.feedbackSaved'; messageId: string; feedback: Feedback | null }
   | { type: 'chat.feedbackFailed'; messageId: string; error: unknown }
+  | { type: 'chat.versionShown'; messageId: string; message: Message }
+  | { type: 'chat.versionFailed'; messageId: string; error: unknown }
   | { type: 'chat.renamed'; conversation: Conversation }
   | { type: 'chat.renameFailed'; conversationId: string; error: unknown }
   /** What the streamed answer (a send or a regenerate) reports as it is written. */
@@ -199,6 +215,10 @@ export type ChatDeps = {
   ) => Promise<SendMessageResponse>
   deleteConversation: (conversationId: string) => Promise<void>
   setFeedback: (messageId: string, feedback: Feedback) => Promise<Message>
+  /** Shows (and stores) another version of an answer; resolves with the answer as it now reads. */
+  showVersion: (messageId: string, version: number) => Promise<Message>
+  /** Why a disliked answer did not help (beside the spec's feedback call). */
+  explainDislike: (messageId: string, why: DislikeReasonRequest) => Promise<Message>
   renameConversation: (conversationId: string, title: string) => Promise<Conversation>
   searchConversations: (query: string) => Promise<SearchHit[]>
   log: Logger
