@@ -57,3 +57,14 @@ export function openSourceOf(snapshot: ChatSnapshot): { message: MessageItem; so
 export function isAttachingHere(snapshot: ChatSnapshot): boolean {
   return snapshot.matches({ reply: 'uploadingAttachment' })
 }
+
+/** How far asking why an answer was disliked is (D93): the form, sending, failed, thanks. */
+export type ReasonStatus = 'asking' | 'sending' | 'failed' | 'thanked'
+
+/** The dislike whose reason is asked for, and how far that is; null when none is. */
+export function reasonAskOf(snapshot: ChatSnapshot): { messageId: string; status: ReasonStatus } | null {
+  const messageId = snapshot.context.reasonFor
+  const status = snapshot.value.dislikeReason
+  if (messageId === null || status === 'closed') return null
+  return { messageId, status }
+}

@@ -12,11 +12,13 @@ import {
   type Conversation,
   CreateConversationRequestSchema,
   chatEndpoints,
+  DislikeReasonRequestSchema,
   FeedbackRequestSchema,
   type Message,
   RenameConversationRequestSchema,
   SendMessageRequestSchema,
   type SendMessageResponse,
+  ShowVersionRequestSchema,
   type Source,
 } from '#contracts/chat.ts'
 import { documentEndpoints, type LibraryDocument } from '#contracts/documents.ts'
@@ -105,6 +107,19 @@ export function chatBackend(seed: Seed = {}) {
     sent: [] as { conversationId: string; content: string }[],
     deleted: [] as string[],
     feedback: [] as { messageId: string; feedback: string }[],
+    shownVersions: [] as { messageId: string; version: number }[],
+    reasons: [] as { messageId: string; reason?: string | null; note?: string }[],
+  }
+  /** Every version of an answer written more than once (D93), 1 first, as the server keeps them. */
+  const versions = new Map<string, Message[]>()
+  const findMessage = (messageId: string) => [...messages.values()].flat().find((m) => m._id === messageId)
+  /** Puts `next` in the place of the stored message with its id. */
+  const replaceMessage = (next: Message) => {
+    for (const [id, list] of messages)
+      messages.set(
+        id,
+        list.map((m) => (m._id === next._id ? next : m)),
+      )
   }
   let replyGate: Promise<void> | null = null
   let uploadName = 'report.pdf'
@@ -200,12 +215,63 @@ export function chatBackend(seed: Seed = {}) {
       conversations = conversations.filter((s) => s._id !== id)
       return okResponse(chatEndpoints.deleteConversation, { success: true, data: null })
     }),
+    // Regenerate: the next version of the last answer, "Version N: …", with a source of its own.
+    http.post(urlOf(chatEndpoints.regenerateMessage), async ({ params }) => {
+      const list = messages.get(String(params.id)) ?? []
+      const [question, answer] = list.slice(-2)
+      if (!question || !answer || answer._id !== String(params.messageId)) {
+        return errorResponse(400, 'Only the last answer of a conversation can be written again.')
+      }
+      if (replyGate) await replyGate
+      const kept = versions.get(answer._id) ?? [{ ...answer, version: 1, versionCount: 1 }]
+      const n = kept.length + 1
+      const next: Message = {
+        ...answer,
+        content: `Version ${n}: ${answerTo(question.content)}`,
+        sources: [source({ chunkId: `chunk-v${n}`, documentName: `Source of version ${n}.pdf` })],
+        feedback: null,
+        feedbackReason: null,
+        feedbackNote: null,
+        version: n,
+        versionCount: n,
+      }
+      versions.set(answer._id, [...kept.map((v) => ({ ...v, versionCount: n })), next])
+      replaceMessage(next)
+      return eventStream({ userMessage: question, aiMessage: next })
+    }),
+    http.patch(urlOf(chatEndpoints.showAnswerVersion), async ({ request, params }) => {
+      const body = ShowVersionRequestSchema.safeParse(await request.json())
+      if (!body.success) return errorResponse(400, 'Bad version')
+      const messageId = String(params.id)
+      const kept = versions.get(messageId) ?? []
+      // The version shown until now keeps its feedback, as the server does.
+      const current = findMessage(messageId)
+      if (current?.version) kept[current.version - 1] = current
+      const shown = kept[body.data.version - 1]
+      if (!shown) return errorResponse(404, 'Message not found')
+      calls.shownVersions.push({ messageId, version: body.data.version })
+      replaceMessage(shown)
+      return okResponse(chatEndpoints.showAnswerVersion, { success: true, data: shown })
+    }),
+    http.patch(urlOf(chatEndpoints.explainDislike), async ({ request, params }) => {
+      const body = DislikeReasonRequestSchema.safeParse(await request.json())
+      if (!body.success) return errorResponse(400, 'Bad reason')
+      const messageId = String(params.id)
+      const stored = findMessage(messageId)
+      if (!stored) return errorResponse(404, 'Message not found')
+      if (stored.feedback !== 'dislike') return errorResponse(400, 'Dislike it first')
+      calls.reasons.push({ messageId, ...body.data })
+      return okResponse(chatEndpoints.explainDislike, {
+        success: true,
+        data: { ...stored, feedbackReason: body.data.reason ?? null, feedbackNote: body.data.note ?? null },
+      })
+    }),
     http.patch(urlOf(chatEndpoints.setFeedback), async ({ request, params }) => {
       const body = FeedbackRequestSchema.safeParse(await request.json())
       if (!body.success) return errorResponse(400, 'Bad feedback')
       const messageId = String(params.id)
       calls.feedback.push({ messageId, feedback: body.data.feedback })
-      const stored = [...messages.values()].flat().find((m) => m._id === messageId)
+      const stored = findMessage(messageId)
       if (!stored) return errorResponse(404, 'Message not found')
       stored.feedback = body.data.feedback
       return okResponse(chatEndpoints.setFeedback, { success: true, data: stored })

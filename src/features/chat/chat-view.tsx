@@ -79,6 +79,12 @@ export function ChatView({ titleActions }: { titleActions?: ReactNode } = {}) {
             regenerableId={chat.regenerableId}
             onRegenerate={chat.regenerate}
             onShowSource={onShowSource}
+            busy={loading}
+            switchingVersionIds={chat.switchingVersionIds}
+            onShowVersion={chat.showVersion}
+            reasonAsk={chat.reasonAsk}
+            onExplainDislike={chat.explainDislike}
+            onSkipReason={chat.skipReason}
           />
         )}
         {chat.notice === null ? null : <Alert>{chat.notice}</Alert>}

@@ -1,9 +1,10 @@
-import type { Feedback } from '#contracts/chat.ts'
+import { type Feedback, MAX_ANSWER_VERSIONS } from '#contracts/chat.ts'
 import type { MessageItem } from '#machines/chat/chat-types.ts'
 import { Button } from '#src/components/ui/button.tsx'
 import { CheckIcon, CopyIcon, ThumbsDownIcon, ThumbsUpIcon } from '#src/components/ui/chat-icons.tsx'
 import { useCopyText } from '#src/components/ui/use-copy-text.ts'
 import { css } from '../../../styled-system/css'
+import { AnswerVersions } from './answer-versions.tsx'
 
 type MessageActionsProps = {
   message: MessageItem
@@ -11,19 +12,40 @@ type MessageActionsProps = {
   rating: boolean
   onRate: (messageId: string, feedback: Feedback) => void
   onRegenerate?: ((messageId: string) => void) | undefined
+  /** The last answer has as many versions as one keeps: Regenerate gives way to a note. */
+  atVersionLimit: boolean
+  /** Another version is on its way, or an answer is being written: ‹ › wait. */
+  versionsBusy: boolean
+  onShowVersion: (messageId: string, version: number) => void
 }
 
 const pressedStyle = css({ '&[aria-pressed=true]': { color: 'accent', bg: 'brand.50' } })
 
 /**
- * Under a bot answer: copy it, like or dislike it (highlighted once the server stored it), and
- * for the last answer, write it again.
+ * Under a bot answer: its versions (‹ 1/2 ›, once written again), copy it, like or dislike it
+ * (highlighted once the server stored it), and for the last answer, write it again.
  */
-export function MessageActions({ message, rating, onRate, onRegenerate }: MessageActionsProps) {
+export function MessageActions({
+  message,
+  rating,
+  onRate,
+  onRegenerate,
+  atVersionLimit,
+  versionsBusy,
+  onShowVersion,
+}: MessageActionsProps) {
   const { copied, copy } = useCopyText(message.content)
   return (
     // On a narrow screen the actions wrap onto a second line rather than being cut off.
     <div className={css({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '1' })}>
+      {message.versionCount > 1 ? (
+        <AnswerVersions
+          version={message.version}
+          versionCount={message.versionCount}
+          busy={versionsBusy}
+          onShow={(version) => onShowVersion(message.id, version)}
+        />
+      ) : null}
       <Button variant="ghost" size="sm" onClick={copy}>
         {copied ? <CheckIcon size={14} /> : <CopyIcon size={14} />}
         <span aria-live="polite">{copied ? 'Copied' : 'Copy'}</span>
@@ -54,6 +76,8 @@ export function MessageActions({ message, rating, onRate, onRegenerate }: Messag
         <Button variant="ghost" size="sm" onClick={() => onRegenerate(message.id)}>
           Regenerate
         </Button>
+      ) : atVersionLimit ? (
+        <span className={css({ px: '2' })}>{MAX_ANSWER_VERSIONS} versions, the most an answer keeps</span>
       ) : null}
     </div>
   )

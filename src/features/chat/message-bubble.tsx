@@ -1,10 +1,12 @@
 import { type ComponentProps, lazy, memo, Suspense } from 'react'
-import type { Feedback, Source } from '#contracts/chat.ts'
+import type { DislikeReasonRequest, Feedback, Source } from '#contracts/chat.ts'
+import type { ReasonStatus } from '#machines/chat/chat-selectors.ts'
 import { clockTime } from '#machines/chat/chat-time.ts'
 import type { MessageItem } from '#machines/chat/chat-types.ts'
 import { ErrorBoundary } from '#src/components/ui/error-boundary.tsx'
 import { useAppDeps } from '#src/lib/app-deps.ts'
 import { css, cx } from '../../../styled-system/css'
+import { DislikeReasonForm } from './dislike-reason.tsx'
 import { MessageActions } from './message-actions.tsx'
 import { MessageSources } from './message-sources.tsx'
 
@@ -66,6 +68,14 @@ type MessageBubbleProps = {
   onRegenerate?: ((messageId: string) => void) | undefined
   /** Opens a passage this answer cites beside the conversation; `opener` gets the focus back. */
   onShowSource: (messageId: string, source: Source, opener: HTMLElement) => void
+  /** The last answer has as many versions as one keeps. */
+  atVersionLimit: boolean
+  versionsBusy: boolean
+  onShowVersion: (messageId: string, version: number) => void
+  /** How far asking why this answer was disliked is; null when it is not asked. */
+  reasonStatus: ReasonStatus | null
+  onExplainDislike: (messageId: string, why: DislikeReasonRequest) => void
+  onSkipReason: () => void
 }
 
 const bubbleStyle = css({
@@ -96,6 +106,12 @@ export const MessageBubble = memo(function MessageBubble({
   onRate,
   onRegenerate,
   onShowSource,
+  atVersionLimit,
+  versionsBusy,
+  onShowVersion,
+  reasonStatus,
+  onExplainDislike,
+  onSkipReason,
 }: MessageBubbleProps) {
   const mine = message.sender === 'user'
   // An answer still being written (or not yet stored) has no actions: there is nothing to rate yet.
@@ -145,9 +161,25 @@ export const MessageBubble = memo(function MessageBubble({
       >
         <time dateTime={message.time}>{clockTime(message.time)}</time>
         {mine || !settled ? null : (
-          <MessageActions message={message} rating={rating} onRate={onRate} onRegenerate={onRegenerate} />
+          <MessageActions
+            message={message}
+            rating={rating}
+            onRate={onRate}
+            onRegenerate={onRegenerate}
+            atVersionLimit={atVersionLimit}
+            versionsBusy={versionsBusy}
+            onShowVersion={onShowVersion}
+          />
         )}
       </div>
+      {reasonStatus && settled && (message.feedback === 'dislike' || reasonStatus === 'thanked') ? (
+        <DislikeReasonForm
+          messageId={message.id}
+          status={reasonStatus}
+          onSend={onExplainDislike}
+          onSkip={onSkipReason}
+        />
+      ) : null}
     </li>
   )
 })

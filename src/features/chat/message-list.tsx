@@ -1,4 +1,10 @@
-import type { Feedback, Source } from '#contracts/chat.ts'
+import {
+  type DislikeReasonRequest,
+  type Feedback,
+  MAX_ANSWER_VERSIONS,
+  type Source,
+} from '#contracts/chat.ts'
+import type { ReasonStatus } from '#machines/chat/chat-selectors.ts'
 import type { MessageItem } from '#machines/chat/chat-types.ts'
 import { css } from '../../../styled-system/css'
 import { MessageBubble } from './message-bubble.tsx'
@@ -13,6 +19,13 @@ type MessageListProps = {
   regenerableId: string | null
   onRegenerate: (messageId: string) => void
   onShowSource: (messageId: string, source: Source, opener: HTMLElement) => void
+  /** An answer is being written or a conversation loads: no version switch meanwhile. */
+  busy: boolean
+  switchingVersionIds: string[]
+  onShowVersion: (messageId: string, version: number) => void
+  reasonAsk: { messageId: string; status: ReasonStatus } | null
+  onExplainDislike: (messageId: string, why: DislikeReasonRequest) => void
+  onSkipReason: () => void
 }
 
 /**
@@ -39,6 +52,12 @@ export function MessageList({
   regenerableId,
   onRegenerate,
   onShowSource,
+  busy,
+  switchingVersionIds,
+  onShowVersion,
+  reasonAsk,
+  onExplainDislike,
+  onSkipReason,
 }: MessageListProps) {
   const last = messages.at(-1)
   return (
@@ -64,6 +83,14 @@ export function MessageList({
             onRate={onRate}
             onRegenerate={message.id === regenerableId ? onRegenerate : undefined}
             onShowSource={onShowSource}
+            atVersionLimit={
+              message === last && message.sender === 'bot' && message.versionCount >= MAX_ANSWER_VERSIONS
+            }
+            versionsBusy={busy || switchingVersionIds.includes(message.id)}
+            onShowVersion={onShowVersion}
+            reasonStatus={reasonAsk?.messageId === message.id ? reasonAsk.status : null}
+            onExplainDislike={onExplainDislike}
+            onSkipReason={onSkipReason}
           />
         ))}
       </ol>

@@ -4,13 +4,14 @@
  * Switching dashboard sections is the dashboard facade's job (use-dashboard.ts).
  */
 import { useMemo } from 'react'
-import type { Feedback } from '#contracts/chat.ts'
+import type { DislikeReasonRequest, Feedback } from '#contracts/chat.ts'
 import {
   isAttachingHere,
   isAwaitingReplyHere,
   isStreamingHere,
   openSourceOf,
   openTitleOf,
+  reasonAskOf,
   regenerableIdOf,
 } from '#machines/chat/chat-selectors.ts'
 import { ChatActor } from './chat-actor.ts'
@@ -48,6 +49,17 @@ export function useConversation() {
       rate(messageId: string, feedback: Feedback) {
         chat.send({ type: 'chat.rate', messageId, feedback })
       },
+      /** ‹ 1/2 ›: shows another version of an answer (stored, D93). */
+      showVersion(messageId: string, version: number) {
+        chat.send({ type: 'chat.showVersion', messageId, version })
+      },
+      /** Why the answer just disliked did not help. */
+      explainDislike(messageId: string, why: DislikeReasonRequest) {
+        chat.send({ type: 'chat.explainDislike', messageId, why })
+      },
+      skipReason() {
+        chat.send({ type: 'chat.skipReason' })
+      },
       showSource(messageId: string, chunkId: string) {
         chat.send({ type: 'chat.showSource', messageId, chunkId })
       },
@@ -75,6 +87,10 @@ export function useConversation() {
     /** The answer Regenerate may write again (the last one), when nothing else is under way. */
     regenerableId: ChatActor.useSelector(regenerableIdOf),
     ratingMessageIds: ChatActor.useSelector((snapshot) => snapshot.context.ratingMessageIds),
+    /** Answers whose other version is on its way. */
+    switchingVersionIds: ChatActor.useSelector((snapshot) => snapshot.context.switchingVersionIds),
+    /** The dislike whose reason is asked for, and how far that is; null when none is. */
+    reasonAsk: ChatActor.useSelector(reasonAskOf, sameReasonAsk),
     /** The open conversation's title, null for a new chat. */
     title: ChatActor.useSelector(openTitleOf),
     /** The file waiting in a new chat's composer (with why its upload failed, if it did). */
@@ -86,6 +102,10 @@ export function useConversation() {
     openSource: ChatActor.useSelector(openSourceOf, sameOpenSource),
     ...intents,
   }
+}
+
+function sameReasonAsk(a: ReturnType<typeof reasonAskOf>, b: ReturnType<typeof reasonAskOf>) {
+  return a?.messageId === b?.messageId && a?.status === b?.status
 }
 
 function sameOpenSource(a: ReturnType<typeof openSourceOf>, b: ReturnType<typeof openSourceOf>) {
