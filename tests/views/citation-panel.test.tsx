@@ -68,7 +68,7 @@ test('a source under the answer opens the same panel', async () => {
   const { user, main } = await openAnswer()
 
   await user.click(
-    within(main).getByRole('button', { name: 'Show the passage from Quarterly report.pdf p. 7' }),
+    within(main).getByRole('button', { name: 'Show the passage [2] from Quarterly report.pdf p. 7' }),
   )
 
   expect(within(main).getByRole('region', { name: 'Passage 2 from Quarterly report.pdf' })).toBeTruthy()

@@ -159,7 +159,9 @@ export const MessageBubble = memo(function MessageBubble({
       <div
         className={css({ display: 'flex', alignItems: 'center', gap: '2', fontSize: 'xs', color: 'muted' })}
       >
-        <time dateTime={message.time}>{clockTime(message.time)}</time>
+        <time dateTime={message.time} className={css({ whiteSpace: 'nowrap' })}>
+          {clockTime(message.time)}
+        </time>
         {mine || !settled ? null : (
           <MessageActions
             message={message}

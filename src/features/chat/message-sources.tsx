@@ -41,7 +41,8 @@ export function MessageSources({
             {source.quote ? (
               <button
                 type="button"
-                aria-label={`Show the passage from ${label(source)}`}
+                // The name holds what the button shows ([n]), so speech input can say it (WCAG 2.5.3).
+                aria-label={`Show the passage ${source.citation ? `[${source.citation}] ` : ''}from ${label(source)}`}
                 data-source={source.chunkId}
                 onClick={(event) => onShow(source, event.currentTarget)}
                 className={css({ ml: '1', color: 'accent', cursor: 'pointer' })}
