@@ -13,7 +13,9 @@ import {
   type Message,
   type StreamEvent,
 } from '#contracts/chat.ts'
+import { fillPath } from '#contracts/endpoint.ts'
 import { parseEventStream } from '#contracts/event-stream.ts'
+import { sharingEndpoints } from '#contracts/sharing.ts'
 import type { App } from '#server/app.ts'
 import {
   ANSWER_IN_PROGRESS,
@@ -130,6 +132,16 @@ test('regenerate keeps the earlier answer: version 2 of 2 is shown, and version 
   expect(await listMessages(app, otherDevice, conversationId)).toEqual([question, messageOf(back)])
   const listed = (await listConversations(app, otherDevice)).find((c) => c._id === conversationId)
   expect(listed?.lastMessage).toBe('Economy class on short flights [1].')
+
+  // The conversation's export (issue 21) reads what is shown too.
+  const exported = await app.inject({
+    method: 'GET',
+    url: `${fillPath(sharingEndpoints.exportConversation.path, { id: conversationId })}?format=md`,
+    headers: { cookie },
+  })
+  expect(exported.statusCode).toBe(200)
+  expect(exported.body).toContain('Economy class on short flights')
+  expect(exported.body).not.toContain('Meals abroad are 45 euros')
 
   // Forward again: version 2 as it was, without version 1's feedback.
   const forward = messageOf(await showVersion(answer._id, { version: 2 }))

@@ -94,6 +94,10 @@ test("answer markers become the file's footnote numbers; a marker naming no pass
     corrections: [],
     stopped: false,
     createdAt: at,
+    feedbackReason: null,
+    feedbackNote: null,
+    version: 1,
+    versionCount: 1,
   })
   const model = exportModel(
     { title: 'Plan' },
