@@ -7,35 +7,9 @@
  */
 import { type Browser, expect, type Page, test } from '@playwright/test'
 import { expectNoAxeViolations } from './axe.ts'
+import { factFile, LAYOUTS, LLM_APP_URL, SCHEMES, scriptModel } from './model.ts'
 import { snap } from './screens.ts'
 import { PASSWORD, signUpAndIn, uniqueEmail } from './session.ts'
-
-const LAYOUTS = [
-  { name: 'desktop', viewport: { width: 1280, height: 800 } },
-  { name: 'phone', viewport: { width: 375, height: 740 } },
-] as const
-const SCHEMES = ['light', 'dark'] as const
-// The server with a language model (the scripted OpenAI-compatible fake), for answers that cite.
-const LLM_APP_URL = process.env.E2E_LLM_APP_URL ?? 'http://127.0.0.1:3101'
-const FAKE_LLM_URL = process.env.E2E_FAKE_LLM_URL ?? 'http://127.0.0.1:4111'
-
-async function scriptModel(text: string) {
-  const response = await fetch(`${FAKE_LLM_URL}/__fake/reply`, {
-    method: 'POST',
-    body: JSON.stringify({ kind: 'text', text, tokenDelayMs: 10 }),
-  })
-  expect(response.status).toBe(204)
-}
-
-/** A text file over the spec's 10 KB minimum that says `fact` once, among filler. */
-function factFile(name: string, fact: string) {
-  const filler = Array.from(
-    { length: 200 },
-    (_, i) => `Section ${i} of the harbour handbook covers mooring rules, tides and opening hours.`,
-  )
-  filler.splice(100, 0, fact)
-  return { name, mimeType: 'text/plain', buffer: Buffer.from(filler.join('\n')) }
-}
 
 async function newPage(browser: Browser, viewport: { width: number; height: number }, scheme: string) {
   // bypassCSP: axe is injected as a script the pages' CSP would refuse.
