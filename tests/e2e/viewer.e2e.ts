@@ -136,7 +136,7 @@ test("a text document's cited passage is marked, scrolled to and focused", async
 
   // The citation's panel has the link too.
   await page
-    .getByRole('button', { name: /Show the passage from keeper-handbook\.txt/ })
+    .getByRole('button', { name: /Show the passage (\[\d+\] )?from keeper-handbook\.txt/ })
     .first()
     .click()
   await page.getByRole('link', { name: 'View in document', exact: true }).click()
