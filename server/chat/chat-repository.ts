@@ -8,8 +8,8 @@ import { type DislikeReason, LAST_MESSAGE_PREVIEW_LENGTH, MAX_ANSWER_VERSIONS } 
 import { MAX_HISTORY_CHARS } from '../assistant/prompt.ts'
 import type { Db } from '../db/database.ts'
 import {
-  chatAnswerVersions,
   type Correction,
+  chatAnswerVersions,
   chatConversations,
   chatMessages,
   MESSAGE_SEARCH_CHARS,
