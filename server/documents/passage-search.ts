@@ -354,7 +354,9 @@ async function nearestWords(
       select s.position, s.token, s.language, s.stem, r.lexeme, 1, 1::float8, r.chunk_count, r.document_count
       from stems s
       join retrieval_terms r on r.user_id = ${userId} and r.lexeme = s.stem and r.language = s.language
-      where s.swapped
+      -- As short a word as the other branch refuses: "hides" with two letters swapped ("hieds") is
+      -- stemmed "hi" in English.
+      where s.swapped and char_length(r.lexeme) >= ${MIN_CORRECTED_LETTERS}
     )
     select distinct on (c.position, c.language)
       c.position, c.token, c.language::text as language, c.stem, c.lexeme, c.distance, c.similarity, c.chunks, c.documents

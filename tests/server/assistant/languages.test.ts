@@ -232,6 +232,15 @@ test('a word the library contains is never corrected, even when it looks like a 
   expect((await search(user, 'pws A1B2C3 x9pasword')).corrections).toEqual([])
 })
 
+test('a word is never corrected to one of fewer than four letters, not even by two letters swapped', async () => {
+  const user = await newUser()
+  await doc(user, 'greeting', 'Say hi to everyone in the harbour office when you arrive in the morning.')
+  // "hides" with two letters swapped is "hieds", which English stems to "hi".
+  const found = await search(user, 'Which office hides the harbour key?')
+  expect(found.corrections).toEqual([])
+  expect(found.terms.map((t) => t.lexeme)).not.toContain('hi')
+})
+
 test("a correction never comes from another person's vocabulary", async () => {
   const alice = await newUser()
   const bob = await newUser()
