@@ -35,6 +35,34 @@ export const DISLIKE_NOTE_MAX_LENGTH = 500
 
 export const IdParamsSchema = z.strictObject({ id: z.uuid('Not a valid id') })
 
+/** The most documents one conversation can be limited to. */
+export const SCOPE_MAX_DOCUMENTS = 50
+
+/** A document a conversation is limited to: its library id (as `GET /documents` lists it) and name. */
+export const ScopeDocumentSchema = z.object({ id: z.string(), name: z.string() })
+export type ScopeDocument = z.infer<typeof ScopeDocumentSchema>
+
+/**
+ * The documents a conversation searches (D70), in the order they were chosen. Empty when every
+ * one of them was deleted since: the conversation then searches nothing and says so.
+ */
+export const ScopeSchema = z.object({
+  documentIds: z.array(z.string()),
+  documents: z.array(ScopeDocumentSchema),
+})
+export type Scope = z.infer<typeof ScopeSchema>
+
+/** A scope as a person sets it: library document ids, each checked against the signed-in person. */
+export const ScopeRequestSchema = z.strictObject({
+  documentIds: z
+    .array(z.uuid({ error: (issue) => `Not a valid document id: ${String(issue.input)}` }), {
+      error: 'documentIds must be a list of document ids',
+    })
+    .min(1, 'Choose at least one document (or send scope: null to search all your documents)')
+    .max(SCOPE_MAX_DOCUMENTS, `A conversation can be limited to at most ${SCOPE_MAX_DOCUMENTS} documents`),
+})
+export type ScopeRequest = z.infer<typeof ScopeRequestSchema>
+
 export const ConversationSchema = z.object({
   _id: z.string(),
   title: z.string(),
@@ -44,6 +72,11 @@ export const ConversationSchema = z.object({
   messageCount: z.number().int().nonnegative(),
   /** The start of the newest message, '' for a new conversation. */
   lastMessage: z.string(),
+  /**
+   * The documents it searches; null: the whole library. The server always sends it; absent reads
+   * as null (the spec's shape, which the pact's older interactions pin).
+   */
+  scope: ScopeSchema.nullable().optional(),
 })
 export type Conversation = z.infer<typeof ConversationSchema>
 
@@ -62,6 +95,11 @@ export const SourceSchema = z.object({
   heading: z.string().nullable().optional(),
   /** The passage as the answer saw it (a snapshot), so a person can check the citation. */
   quote: z.string().optional(),
+  /**
+   * How the answer's passages were chosen: `ranked` (the best passages for the question) or
+   * `whole-document` (the conversation's documents were given whole, D71). Absent on older answers.
+   */
+  mode: z.enum(['ranked', 'whole-document']).optional(),
 })
 export type Source = z.infer<typeof SourceSchema>
 
@@ -105,6 +143,8 @@ export const CreateConversationRequestSchema = z.strictObject({
       .max(MESSAGE_MAX_LENGTH, `Title must be at most ${MESSAGE_MAX_LENGTH} characters`),
     'Title',
   ),
+  /** Limits the new conversation to these documents; absent or null: the whole library. */
+  scope: ScopeRequestSchema.nullable().optional(),
 })
 export type CreateConversationRequest = z.infer<typeof CreateConversationRequestSchema>
 
@@ -168,16 +208,20 @@ export const MessageParamsSchema = z.strictObject({
   messageId: z.uuid('Not a valid message id'),
 })
 
-export const RenameConversationRequestSchema = z.strictObject({
-  title: userText(
-    z
-      .string({ error: 'Title is required' })
-      .trim()
-      .min(1, 'Title is required')
-      .max(TITLE_MAX_LENGTH, `Title must be at most ${TITLE_MAX_LENGTH} characters`),
-    'Title',
-  ),
-})
+/** A new title, a new scope (null: the whole library), or both. */
+export const RenameConversationRequestSchema = z
+  .strictObject({
+    title: userText(
+      z
+        .string({ error: 'Title is required' })
+        .trim()
+        .min(1, 'Title is required')
+        .max(TITLE_MAX_LENGTH, `Title must be at most ${TITLE_MAX_LENGTH} characters`),
+      'Title',
+    ).optional(),
+    scope: ScopeRequestSchema.nullable().optional(),
+  })
+  .refine((body) => body.title !== undefined || body.scope !== undefined, 'Send a title, a scope, or both')
 export type RenameConversationRequest = z.infer<typeof RenameConversationRequestSchema>
 
 /** The longest search a person can type; longer is refused with 400. */
@@ -270,7 +314,8 @@ export const chatEndpoints = {
     kind: 'stream',
     response: StreamEventSchema,
   }),
-  renameConversation: endpoint({
+  /** Renames the conversation, changes what it searches, or both. */
+  updateConversation: endpoint({
     method: 'PATCH',
     path: '/chat/sessions/:id',
     params: IdParamsSchema,

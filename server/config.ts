@@ -21,6 +21,11 @@ export const LLM_MAX_TOKENS_RANGE = { min: 64, max: 32_768 } as const
 export const DEFAULT_LLM_CONCURRENCY_PER_USER = 2
 /** Passages of the user's documents in one prompt, in tokens (about 4 characters each). */
 export const DEFAULT_RETRIEVAL_TOKEN_BUDGET = 2000
+/**
+ * How much of a conversation's chosen documents may go into a prompt whole (D71): a person asking
+ * about one document expects it read, and the smallest upload (10 KB) is already past 2,000 tokens.
+ */
+export const DEFAULT_WHOLE_DOCUMENT_TOKEN_BUDGET = 8000
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
 export type LogLevel = (typeof LOG_LEVELS)[number]
@@ -53,8 +58,11 @@ export type Config = {
    * one more is refused with 429 until one ends (D84).
    */
   llmConcurrencyPerUser: number
-  /** How much of the user's text retrieval hands the assistant per question. */
-  retrieval: { tokenBudget: number }
+  /**
+   * How much of the user's text retrieval hands the assistant per question: ranked passages, and
+   * a scoped conversation's documents whole when they fit (0: never whole).
+   */
+  retrieval: { tokenBudget: number; wholeDocumentTokenBudget: number }
   /** An OpenAI-compatible /embeddings endpoint for hybrid retrieval; null: keyword retrieval only. */
   embedding: EmbeddingConfig | null
   /** The Google OAuth client and where Google lives; null: Google Drive is not configured. */
@@ -213,6 +221,12 @@ const EnvSchema = z.object({
     .min(200, 'RETRIEVAL_TOKEN_BUDGET must be at least 200 tokens')
     .max(100_000, 'RETRIEVAL_TOKEN_BUDGET must be at most 100000 tokens')
     .default(DEFAULT_RETRIEVAL_TOKEN_BUDGET),
+  WHOLE_DOCUMENT_TOKEN_BUDGET: z.coerce
+    .number({ error: 'WHOLE_DOCUMENT_TOKEN_BUDGET must be a number of tokens' })
+    .int('WHOLE_DOCUMENT_TOKEN_BUDGET must be a whole number of tokens')
+    .min(0, 'WHOLE_DOCUMENT_TOKEN_BUDGET must be 0 (never whole) or more tokens')
+    .max(200_000, 'WHOLE_DOCUMENT_TOKEN_BUDGET must be at most 200000 tokens')
+    .default(DEFAULT_WHOLE_DOCUMENT_TOKEN_BUDGET),
   DRIVE_SYNC_INTERVAL: z.coerce
     .number({ error: 'DRIVE_SYNC_INTERVAL must be a number of minutes' })
     .int('DRIVE_SYNC_INTERVAL must be a whole number of minutes')
@@ -323,7 +337,10 @@ export function loadConfig(env: Env = process.env): Config {
     isProduction,
     llm: llmConfig(e),
     llmConcurrencyPerUser: e.LLM_CONCURRENCY_PER_USER,
-    retrieval: { tokenBudget: e.RETRIEVAL_TOKEN_BUDGET },
+    retrieval: {
+      tokenBudget: e.RETRIEVAL_TOKEN_BUDGET,
+      wholeDocumentTokenBudget: e.WHOLE_DOCUMENT_TOKEN_BUDGET,
+    },
     embedding: embeddingConfig(e),
     google: googleConfig(e, { publicOrigin: url.origin, appSecret }),
     trustProxy: trustProxyConfig(e.TRUST_PROXY),

@@ -15,7 +15,7 @@ import {
   forgetOtherModels,
 } from './embeddings.ts'
 import { createLlm } from './llm.ts'
-import { createSearch } from './retrieval.ts'
+import { createSearch, createWholeDocumentReader } from './retrieval.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -54,18 +54,21 @@ export const assistantPlugin = fp<AssistantPluginOptions>(
     }
     app.decorate('embeddings', embeddings)
     const { metrics } = app
-    const search = createSearch(app.db, { ...opts.retrieval, embeddings, warn: log.warn })
-    const assistant = createAssistant({
-      search: metrics
-        ? async (...args) => {
+    /** `work`, its duration counted as retrieval time when metrics are on. */
+    const measured = <A extends unknown[], R>(work: (...args: A) => Promise<R>) =>
+      metrics
+        ? async (...args: A): Promise<R> => {
             const started = performance.now()
             try {
-              return await search(...args)
+              return await work(...args)
             } finally {
               metrics.retrieval((performance.now() - started) / 1000)
             }
           }
-        : search,
+        : work
+    const assistant = createAssistant({
+      search: measured(createSearch(app.db, { ...opts.retrieval, embeddings, warn: log.warn })),
+      readWhole: measured(createWholeDocumentReader(app.db, opts.retrieval.wholeDocumentTokenBudget)),
       analyse: (items) => analyseTexts(app.db, items),
       llm: opts.llm ? createLlm(opts.llm, metrics ? (usage) => metrics.model(usage) : undefined) : null,
     })

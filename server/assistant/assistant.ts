@@ -31,13 +31,44 @@ export const ANSWER_CHARS_PER_TOKEN = 8
 export const CUT_NOTE =
   '\n\n_This answer was cut short: it reached the longest answer allowed here. Ask for the rest, or for a shorter answer._'
 
-export type Retrieve = (userId: string, question: string, limit: number) => Promise<Passage[]>
+/**
+ * Ranked passages of the user's for a question; with `scope`, of those documents only (D70: a
+ * conversation limited to chosen documents). null or absent: the whole library.
+ */
+export type Retrieve = (
+  userId: string,
+  question: string,
+  limit: number,
+  scope?: readonly string[] | null,
+) => Promise<Passage[]>
+
+/** The scope's documents whole, in reading order, when they fit their budget; null otherwise (D71). */
+export type ReadWhole = (userId: string, scope: readonly string[]) => Promise<Passage[] | null>
+
+/**
+ * The documents a conversation searches: null for the whole library, else their ids (empty when
+ * every chosen document was deleted since: nothing is searched, and the answer says so).
+ */
+export type Scope = readonly string[] | null
+
+/** The answer to any question in a conversation whose chosen documents were all deleted. */
+export const EMPTY_SCOPE_REPLY =
+  'Every document this conversation was limited to has been deleted, so I have nothing to search. ' +
+  'Choose documents for it again, or let it search all your documents.'
+
+/** The answer to any question in a conversation whose chosen documents were all deleted: nothing is searched. */
+const EMPTY_SCOPE_ANSWER: Answer = { content: EMPTY_SCOPE_REPLY, sources: [], corrections: [] }
 
 /**
  * Retrieval with what it searched for: the passages for the prompt, and the question's words it
  * corrected (D83), its languages' lexemes (D82) and its language.
  */
-export type Search = (userId: string, question: string, limit: number) => Promise<PassageSearch>
+export type Search = (
+  userId: string,
+  question: string,
+  limit: number,
+  scope?: readonly string[] | null,
+) => Promise<PassageSearch>
 
 /** A passage an answer drew on; `citation` is its [n] in the answer, null when it has none. */
 export type UsedPassage = Passage & { citation: number | null }
@@ -55,6 +86,8 @@ export type Question = {
   history: Turn[] | PromiseLike<Turn[]>
   /** Stop: aborting it ends the answer at whatever stage it is (LlmAbortedError). */
   signal?: AbortSignal
+  /** What the conversation searches (read alongside the claim, like the history); absent: everything. */
+  scope?: Scope | PromiseLike<Scope>
 }
 
 /** Hears how long each stage before the model's answer took (Server-Timing, logs). */
@@ -91,20 +124,41 @@ export async function timed<T>(
 
 export function createAssistant({
   search,
+  readWhole = null,
   llm,
   analyse,
 }: {
   search: Search
+  /** Whole-document mode (D71); null: a scope always gets ranked passages. */
+  readWhole?: ReadWhole | null
   llm: Llm | null
   /** How the extractive answer (no model) analyses sentences in their languages. */
   analyse: Analyse
 }): Assistant {
-  /** What retrieval found for a question, and the earlier turns (read meanwhile). */
-  async function gather({ userId, question, history, signal }: Question, timer?: StageTimer) {
+  /**
+   * What retrieval found for a question within `scope` (D70), and the earlier turns (read
+   * meanwhile). A scope whose documents fit whole gives them whole (D71), and the question needs
+   * no rewrite: nothing is ranked (without a model, the search still says which words to quote by).
+   */
+  async function gather(
+    { userId, question, history, signal }: Question,
+    scope: Scope,
+    timer?: StageTimer,
+  ): Promise<{ found: PassageSearch; turns: Turn[] }> {
+    if (scope !== null && readWhole) {
+      const [whole, turns] = await Promise.all([timed(timer, 'retrieve', readWhole(userId, scope)), history])
+      stopIfAborted(signal)
+      if (whole) {
+        const searched = llm
+          ? { corrections: [], terms: [], language: await questionLanguage(question) }
+          : await search(userId, question, PASSAGES_PER_ANSWER, scope)
+        return { found: { ...searched, passages: whole }, turns }
+      }
+    }
     const language = llm ? await questionLanguage(question) : null
     if (!llm || !language || standsAlone(question, language)) {
       const [found, turns] = await Promise.all([
-        timed(timer, 'retrieve', search(userId, question, PASSAGES_PER_ANSWER)),
+        timed(timer, 'retrieve', search(userId, question, PASSAGES_PER_ANSWER, scope)),
         history,
       ])
       stopIfAborted(signal)
@@ -113,22 +167,30 @@ export function createAssistant({
     const turns = await history
     stopIfAborted(signal)
     const query = await timed(timer, 'rewrite', searchQuery(llm, question, turns, language, signal))
-    const found = await timed(timer, 'retrieve', search(userId, query, PASSAGES_PER_ANSWER))
+    const found = await timed(timer, 'retrieve', search(userId, query, PASSAGES_PER_ANSWER, scope))
     stopIfAborted(signal)
     return { found, turns }
   }
 
+  /** The quoted sentences, when no model answers. */
+  async function extractive(found: PassageSearch, scope: Scope): Promise<Answer> {
+    const { content, used } = await extractiveAnswer(found.passages, found.terms, analyse, {
+      scoped: scope !== null,
+    })
+    return { content, sources: used.map(uncited), corrections: found.corrections }
+  }
+
   return {
     async answer(input) {
-      const { found, turns } = await gather(input)
+      const scope = (await input.scope) ?? null
+      if (scope?.length === 0) return EMPTY_SCOPE_ANSWER
+      const { found, turns } = await gather(input, scope)
+      if (!llm) return extractive(found, scope)
       const { passages, corrections } = found
-      if (!llm) {
-        const { content, used } = await extractiveAnswer(passages, found.terms, analyse)
-        return { content, sources: used.map(uncited), corrections }
-      }
-      const { text, cut } = await llm.complete(buildPrompt(input.question, passages, turns), {
-        signal: input.signal,
-      })
+      const { text, cut } = await llm.complete(
+        buildPrompt(input.question, passages, turns, { scoped: scope !== null }),
+        { signal: input.signal },
+      )
       const cap = llm.maxTokens * ANSWER_CHARS_PER_TOKEN
       const kept = text.length > cap ? codePointsUpTo(text, cap) : text
       const content = cut || kept !== text ? `${kept}${CUT_NOTE}` : kept
@@ -136,22 +198,24 @@ export function createAssistant({
     },
 
     async draft(input, timer) {
-      const { found, turns } = await gather(input, timer)
-      const { passages, corrections } = found
-      if (!llm) {
-        const { content, used } = await extractiveAnswer(passages, found.terms, analyse)
+      const scope = (await input.scope) ?? null
+      const { found, turns } =
+        scope?.length === 0 ? { found: null, turns: [] } : await gather(input, scope, timer)
+      if (!llm || !found) {
+        const { content, sources, corrections } = found ? await extractive(found, scope) : EMPTY_SCOPE_ANSWER
         return {
-          candidates: () => used.map(uncited),
+          candidates: () => sources,
           // One event per paragraph: the UI has one path whether or not a model answers.
           async *tokens() {
             const parts = content.split(/(?<=\n\n)/)
             for (const part of parts) yield part
           },
-          sourcesFor: () => used.map(uncited),
+          sourcesFor: () => sources,
           corrections,
         }
       }
-      const prompt = buildPrompt(input.question, passages, turns)
+      const { passages, corrections } = found
+      const prompt = buildPrompt(input.question, passages, turns, { scoped: scope !== null })
       const model = llm
       return {
         candidates: () => numbered(passages),
@@ -210,14 +274,18 @@ function uncited(p: Passage): UsedPassage {
 }
 
 /**
- * The passages the model cited as [n], each keeping its n; all it was given when it cited none.
- * A marker that points at no passage names nothing and is left out.
+ * The passages the model cited as [n], each keeping its n; when it cited none, all it was given,
+ * or for documents given whole (D71) the first passage of each (not every passage of them). A
+ * marker that points at no passage names nothing and is left out.
  */
 export function citedOrAll(content: string, passages: Passage[]): UsedPassage[] {
   const cited = new Set([...content.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])))
   const all = numbered(passages)
   const picked = all.filter((p) => cited.has(p.citation))
-  return picked.length > 0 ? picked : all
+  if (picked.length > 0) return picked
+  if (!passages.some((p) => p.whole)) return all
+  const seen = new Set<string>()
+  return all.filter((p) => !seen.has(p.documentId) && seen.add(p.documentId))
 }
 
 /** The passages as the prompt numbers them: [1] is the first. */

@@ -137,14 +137,20 @@ export async function forgetOtherModels(db: Db, model: string): Promise<void> {
   await db.execute(sql`delete from chunk_embeddings where model <> ${model}`)
 }
 
-/** The user's `limit` passages nearest the query vector (cosine), best first; only the user's. */
+/**
+ * The user's `limit` passages nearest the query vector (cosine), best first; only the user's, and
+ * only those of `documentIds` when given (a conversation's scope).
+ */
 export async function vectorSearch(
   db: Db,
   userId: string,
   model: string,
   query: number[],
   limit: number,
+  documentIds: readonly string[] | null = null,
 ): Promise<Passage[]> {
+  const inScope =
+    documentIds === null ? sql`true` : sql`c.document_id = any(${sql.param([...documentIds])}::uuid[])`
   const rows = await queryRows<PassageRow>(
     db,
     sql`
@@ -153,7 +159,7 @@ export async function vectorSearch(
     from chunk_embeddings e
     join document_chunks c on c.id = e.chunk_id
     join documents d on d.id = c.document_id
-    where e.user_id = ${userId} and e.model = ${model}
+    where e.user_id = ${userId} and e.model = ${model} and ${inScope}
     order by e.embedding <=> ${literal(query)}::vector, c.id
     limit ${limit}`,
   )

@@ -20,10 +20,20 @@ const MAX_SENTENCE_LENGTH = 400
 export const NO_MODEL_NOTE =
   'No language model is configured on this server, so I answer by quoting the most relevant passages of your documents.'
 
+const FOR_CONVERSATIONAL_ANSWERS =
+  'For conversational answers, the server operator can set LLM_BASE_URL, LLM_API_KEY and LLM_MODEL to any OpenAI-compatible endpoint (OpenAI, Ollama, vLLM, llama.cpp).'
+
 export const NOTHING_FOUND_REPLY = [
   "I couldn't find anything about that in your documents.",
   'No language model is configured on this server, so I can only answer from documents you have ingested: connect Google Drive under Integrations, then choose Ingest Documents under Documents.',
-  'For conversational answers, the server operator can set LLM_BASE_URL, LLM_API_KEY and LLM_MODEL to any OpenAI-compatible endpoint (OpenAI, Ollama, vLLM, llama.cpp).',
+  FOR_CONVERSATIONAL_ANSWERS,
+].join('\n\n')
+
+/** The same, in a conversation limited to chosen documents (D70): only those were searched. */
+export const NOTHING_FOUND_IN_SCOPE_REPLY = [
+  "I couldn't find anything about that in the documents this conversation is limited to.",
+  'No language model is configured on this server, so I can only quote sentences that share words with your question.',
+  FOR_CONVERSATIONAL_ANSWERS,
 ].join('\n\n')
 
 /** The lexemes of each text, in its language, as the passages' index makes them. */
@@ -56,14 +66,17 @@ type Scored = { sentence: string; passage: Passage; score: number; order: number
 
 /**
  * Picks the sentences that hold the most (rare) `terms` (what the search looked for, per
- * language); returns the quoted sentences and the passages they came from.
+ * language); returns the quoted sentences and the passages they came from. `scoped`: only the
+ * documents a conversation is limited to were searched (D70), and a reply of nothing says so.
  */
 export async function extractiveAnswer(
   passages: readonly Passage[],
   terms: readonly SearchedTerm[],
   analyse: Analyse,
+  { scoped = false }: { scoped?: boolean } = {},
 ): Promise<{ content: string; used: Passage[] }> {
-  if (passages.length === 0 || terms.length === 0) return { content: NOTHING_FOUND_REPLY, used: [] }
+  const nothing = { content: scoped ? NOTHING_FOUND_IN_SCOPE_REPLY : NOTHING_FOUND_REPLY, used: [] }
+  if (passages.length === 0 || terms.length === 0) return nothing
   const key = (language: string, lexeme: string) => `${language}\u0000${lexeme}`
   const wanted = new Set(terms.map((t) => key(t.language, t.lexeme)))
 
@@ -91,7 +104,7 @@ export async function extractiveAnswer(
     .sort((a, b) => b.score - a.score || a.order - b.order)
     .slice(0, MAX_QUOTED_SENTENCES)
     .sort((a, b) => a.order - b.order)
-  if (best.length === 0) return { content: NOTHING_FOUND_REPLY, used: [] }
+  if (best.length === 0) return nothing
 
   const quotes = best.map((s) => `> ${clip(s.sentence)}\n> — ${passageLabel(s.passage)}`)
   const used = [...new Map(best.map((s) => [s.passage.chunkId, s.passage])).values()]

@@ -17,15 +17,30 @@ export const SYSTEM_PROMPT = [
   'Never invent document content, names or citations. Be concise.',
 ].join(' ')
 
-export function buildPrompt(question: string, passages: Passage[], history: Turn[]): ChatPromptMessage[] {
+/** Said before the passages of a conversation limited to chosen documents (D70, D71). */
+export const SCOPED_CONTEXT = 'The person limited this conversation to the documents below.'
+export const WHOLE_CONTEXT =
+  'They are given whole, in reading order, split into numbered passages: answer from them, even when a question does not name what it is about.'
+
+export function buildPrompt(
+  question: string,
+  passages: Passage[],
+  history: Turn[],
+  { scoped = false }: { scoped?: boolean } = {},
+): ChatPromptMessage[] {
+  const whole = passages.some((p) => p.whole)
   const context =
     passages.length === 0
       ? 'No passages of the user’s documents matched this question.'
       : passages
           .map((p, i) => `[${i + 1}] ${passageLabel(p)}${p.heading ? ` — ${p.heading}` : ''}\n${p.text}`)
           .join('\n\n')
+  const intro = [scoped ? SCOPED_CONTEXT : null, whole ? WHOLE_CONTEXT : null].filter(Boolean).join(' ')
   return [
-    { role: 'system', content: `${SYSTEM_PROMPT}\n\nPassages from the user’s documents:\n\n${context}` },
+    {
+      role: 'system',
+      content: `${SYSTEM_PROMPT}\n\n${intro ? `${intro}\n\n` : ''}Passages from the user’s documents:\n\n${context}`,
+    },
     ...recentTurns(history).map(
       (t): ChatPromptMessage => ({ role: t.isUser ? 'user' : 'assistant', content: t.content }),
     ),

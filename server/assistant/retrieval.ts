@@ -9,7 +9,8 @@ import { DEFAULT_RETRIEVAL_TOKEN_BUDGET } from '../config.ts'
 import type { Db } from '../db/database.ts'
 import { type PassageSearch, searchPassages } from '../documents/passage-search.ts'
 import type { Passage } from '../documents/passages.ts'
-import type { Retrieve, Search } from './assistant.ts'
+import { createDocumentsRepository } from '../documents/documents-repository.ts'
+import type { ReadWhole, Retrieve, Search } from './assistant.ts'
 import { type EmbeddingService, fuse, vectorSearch } from './embeddings.ts'
 
 /** How often retrieval asks for a user's passages without vectors to be embedded (background). */
@@ -33,29 +34,44 @@ export function passageTokens(p: Pick<Passage, 'text' | 'heading' | 'documentNam
  * The passages for a prompt from `ranked` (best first): greedily the one whose score, decayed by
  * SAME_DOCUMENT_DECAY per passage already taken from its document, is highest; at most `limit`,
  * and no more than `tokenBudget` tokens together (the best passage always goes in). In the order
- * they were picked, so the prompt's [1] is the best.
+ * they were picked, so the prompt's [1] is the best. With `eachDocumentFirst` (a conversation
+ * limited to chosen documents, D70) the best passage of every document that has one is taken
+ * first, best document first, and only then the rest: each chosen document is looked at.
  */
-export function selectPassages(ranked: Passage[], limit: number, tokenBudget: number): Passage[] {
+export function selectPassages(
+  ranked: Passage[],
+  limit: number,
+  tokenBudget: number,
+  eachDocumentFirst = false,
+): Passage[] {
   const left = [...ranked]
   const taken = new Map<string, number>()
   const picked: Passage[] = []
   let tokens = 0
-  while (picked.length < limit && left.length > 0) {
-    let best = -1
-    let bestScore = Number.NEGATIVE_INFINITY
-    for (let i = 0; i < left.length; i++) {
-      const p = left[i] as Passage
-      const score = p.rank * SAME_DOCUMENT_DECAY ** (taken.get(p.documentId) ?? 0)
-      if (score > bestScore && (picked.length === 0 || tokens + passageTokens(p) <= tokenBudget)) {
-        best = i
-        bestScore = score
-      }
-    }
-    if (best < 0) break
-    const [p] = left.splice(best, 1) as [Passage]
+  const fits = (p: Passage) => picked.length === 0 || tokens + passageTokens(p) <= tokenBudget
+  const take = (p: Passage) => {
+    left.splice(left.indexOf(p), 1)
     picked.push(p)
     tokens += passageTokens(p)
     taken.set(p.documentId, (taken.get(p.documentId) ?? 0) + 1)
+  }
+  if (eachDocumentFirst) {
+    const bestOfEach = new Map<string, Passage>()
+    for (const p of ranked) if (!bestOfEach.has(p.documentId)) bestOfEach.set(p.documentId, p)
+    for (const p of bestOfEach.values()) if (picked.length < limit && fits(p)) take(p)
+  }
+  while (picked.length < limit && left.length > 0) {
+    let best: Passage | null = null
+    let bestScore = Number.NEGATIVE_INFINITY
+    for (const p of left) {
+      const score = p.rank * SAME_DOCUMENT_DECAY ** (taken.get(p.documentId) ?? 0)
+      if (score > bestScore && fits(p)) {
+        best = p
+        bestScore = score
+      }
+    }
+    if (!best) break
+    take(best)
   }
   return picked
 }
@@ -68,19 +84,29 @@ export type RetrieverOptions = {
   warn?: (message: string) => void
 }
 
-/** Retrieval with what it searched for (the assistant's): see the file's docblock. */
+/**
+ * Retrieval with what it searched for (the assistant's): see the file's docblock. With `scope`,
+ * from those documents only (keyword and vector search alike; the owner filter first in both,
+ * D70); a chosen document in which nothing matched still shows its first passage, after every
+ * passage that matched.
+ */
 export function createSearch(
   db: Db,
   options: RetrieverOptions = { tokenBudget: DEFAULT_RETRIEVAL_TOKEN_BUDGET },
 ): Search {
+  const documents = createDocumentsRepository(db)
   const caughtUp = new Map<string, number>()
-  return async (userId, question, limit): Promise<PassageSearch> => {
-    const wanted = Math.max(limit, 0) * CANDIDATES_PER_PASSAGE
-    const lexical = await searchPassages(db, userId, question, wanted)
-    if (limit <= 0) return lexical
+
+  /** The keyword ranking fused with the nearest passages by vector, when embeddings are on. */
+  async function fusedWithNearest(
+    userId: string,
+    question: string,
+    wanted: number,
+    scope: readonly string[] | null,
+    lexical: Passage[],
+  ): Promise<Passage[]> {
     const embeddings = options.embeddings
-    if (!embeddings || question.trim() === '' || !(await embeddings.ready()))
-      return { ...lexical, passages: selectPassages(lexical.passages, limit, options.tokenBudget) }
+    if (!embeddings || question.trim() === '' || !(await embeddings.ready())) return lexical
     // Passages indexed since the last run get their vectors in the background.
     if (Date.now() - (caughtUp.get(userId) ?? 0) > EMBED_CATCH_UP_MS) {
       caughtUp.set(userId, Date.now())
@@ -89,21 +115,51 @@ export function createSearch(
     let nearest: Passage[] = []
     try {
       const [query] = await embeddings.embedder.embed([question])
-      if (query) nearest = await vectorSearch(db, userId, embeddings.embedder.model, query, wanted)
+      if (query) nearest = await vectorSearch(db, userId, embeddings.embedder.model, query, wanted, scope)
     } catch (error) {
       options.warn?.(`Query embedding failed, keyword retrieval only: ${(error as Error).message}`)
     }
-    const ranked = nearest.length > 0 ? fuse([lexical.passages, nearest]) : lexical.passages
-    return { ...lexical, passages: selectPassages(ranked, limit, options.tokenBudget) }
+    return nearest.length > 0 ? fuse([lexical, nearest]) : lexical
+  }
+
+  return async (userId, question, limit, scope = null): Promise<PassageSearch> => {
+    const wanted = Math.max(limit, 0) * CANDIDATES_PER_PASSAGE
+    const lexical = await searchPassages(db, userId, question, wanted, scope)
+    if (limit <= 0 || scope?.length === 0) return lexical
+    const ranked = await fusedWithNearest(userId, question, wanted, scope, lexical.passages)
+    if (scope === null) return { ...lexical, passages: selectPassages(ranked, limit, options.tokenBudget) }
+    const picked = selectPassages(ranked, limit, options.tokenBudget, true)
+    const found = new Set(ranked.map((p) => p.documentId))
+    const unmatched = scope.filter((id) => !found.has(id))
+    let tokens = picked.reduce((sum, p) => sum + passageTokens(p), 0)
+    for (const opening of await documents.openingPassages(userId, unmatched)) {
+      if (picked.length >= limit) break
+      if (picked.length > 0 && tokens + passageTokens(opening) > options.tokenBudget) continue
+      picked.push(opening)
+      tokens += passageTokens(opening)
+    }
+    return { ...lexical, passages: picked }
   }
 }
 
-/** The passages alone, for callers that need no more (tests, benchmarks). */
+/** The passages alone, for callers that need no more (tests, benchmarks); `scope` as createSearch's. */
 export function createRetriever(
   db: Db,
   options: RetrieverOptions = { tokenBudget: DEFAULT_RETRIEVAL_TOKEN_BUDGET },
 ): Retrieve {
   const search = createSearch(db, options)
-  return async (userId, question, limit) =>
-    limit <= 0 ? [] : (await search(userId, question, limit)).passages
+  return async (userId, question, limit, scope = null) =>
+    limit <= 0 ? [] : (await search(userId, question, limit, scope)).passages
+}
+
+/**
+ * A conversation's chosen documents whole, in reading order (D71), when together they fit
+ * `tokenBudget` (WHOLE_DOCUMENT_TOKEN_BUDGET); null when they do not (ranked passages then).
+ */
+export function createWholeDocumentReader(db: Db, tokenBudget: number): ReadWhole {
+  const documents = createDocumentsRepository(db)
+  return async (userId, scope) => {
+    const passages = await documents.wholeDocuments(userId, scope, tokenBudget)
+    return passages.length > 0 ? passages.map((p) => ({ ...p, whole: true })) : null
+  }
 }

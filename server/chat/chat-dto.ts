@@ -12,6 +12,12 @@ export function toConversationDto(s: ConversationRecord | ConversationSummary): 
     updatedAt: s.updatedAt.toISOString(),
     messageCount: 'messageCount' in s ? s.messageCount : 0,
     lastMessage: 'lastMessage' in s ? s.lastMessage : '',
+    scope: s.scoped
+      ? {
+          documentIds: s.scopeDocuments.map((d) => d.id),
+          documents: s.scopeDocuments.map((d) => ({ id: d.id, name: d.name })),
+        }
+      : null,
   }
 }
 
@@ -45,6 +51,7 @@ export function toSourceDto(s: SourceSnapshot): Source {
     citation: s.citation ?? null,
     heading: s.heading ?? null,
     ...(s.quote === undefined ? {} : { quote: s.quote }),
+    ...(s.mode === undefined ? {} : { mode: s.mode }),
   }
 }
 
@@ -62,5 +69,6 @@ export function toSourceSnapshot(p: UsedPassage): SourceSnapshot {
     citation: p.citation,
     heading: p.heading,
     quote: p.text,
+    mode: p.whole ? 'whole-document' : 'ranked',
   }
 }

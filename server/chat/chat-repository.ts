@@ -4,20 +4,41 @@
  * by the (session_id, user_id) foreign key.
  */
 import { and, asc, desc, eq, isNull, lte, or, sql } from 'drizzle-orm'
-import { type DislikeReason, LAST_MESSAGE_PREVIEW_LENGTH, MAX_ANSWER_VERSIONS } from '#contracts/chat.ts'
+import {
+  type DislikeReason,
+  LAST_MESSAGE_PREVIEW_LENGTH,
+  MAX_ANSWER_VERSIONS,
+  type ScopeDocument,
+} from '#contracts/chat.ts'
 import { MAX_HISTORY_CHARS } from '../assistant/prompt.ts'
 import type { Db } from '../db/database.ts'
+import { queryRows } from '../db/query-rows.ts'
 import {
   type Correction,
   chatAnswerVersions,
   chatConversations,
   chatMessages,
+  chatScopeDocuments,
   MESSAGE_SEARCH_CHARS,
   type SourceSnapshot,
 } from '../db/schema.ts'
 import type { Turn } from '../documents/passages.ts'
 
-export type ConversationRecord = { id: string; title: string; createdAt: Date; updatedAt: Date }
+export type ConversationRecord = {
+  id: string
+  title: string
+  createdAt: Date
+  updatedAt: Date
+  /** Limited to chosen documents (D70); `scopeDocuments` are those still in the library. */
+  scoped: boolean
+  scopeDocuments: ScopeDocument[]
+}
+
+/** A scope to store: null for the whole library, else library document ids (distinct, in order). */
+export type ScopeIds = readonly string[] | null
+
+/** Some chosen ids are not (or no longer) documents of the person's library: nothing was stored. */
+export type MissingDocuments = { missing: string[] }
 
 export type ConversationSummary = ConversationRecord & { messageCount: number; lastMessage: string }
 
@@ -76,6 +97,26 @@ export const SEARCH_LIMIT = 20
 
 export type ChatRepository = ReturnType<typeof createChatRepository>
 
+/** Thrown inside a transaction to roll it back when chosen documents are missing. */
+class ScopeRefused extends Error {
+  readonly missing: string[]
+  constructor(missing: string[]) {
+    super(`Not in the library: ${missing.join(', ')}`)
+    this.missing = missing
+  }
+}
+
+async function refusedAsMissing<T>(work: () => Promise<T>): Promise<T | MissingDocuments> {
+  try {
+    return await work()
+  } catch (error) {
+    // Drizzle may wrap what the transaction threw.
+    const refused = error instanceof ScopeRefused ? error : (error as { cause?: unknown }).cause
+    if (refused instanceof ScopeRefused) return { missing: refused.missing }
+    throw error
+  }
+}
+
 /**
  * Ends the claim `until` (and only that one) in the write that stores its answer: whoever sees
  * the answer stored (the browser looking for a stopped one) can send the next question at once.
@@ -87,11 +128,20 @@ function releasing(until: Date | undefined) {
   }
 }
 
+// The scope's documents with their names, in the order chosen (json, parsed by the driver or here).
+const scopeDocuments = sql<ScopeDocument[]>`(
+  select coalesce(json_agg(json_build_object('id', l.id, 'name', l.name) order by s.position), '[]'::json)
+  from chat_scope_documents s join library_documents l on l.id = s.document_id
+  where s.conversation_id = chat_sessions.id
+)`.mapWith((value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value) as ScopeDocument[])
+
 const conversationColumns = {
   id: chatConversations.id,
   title: chatConversations.title,
   createdAt: chatConversations.createdAt,
   updatedAt: chatConversations.updatedAt,
+  scoped: chatConversations.scoped,
+  scopeDocuments,
 }
 
 const messageColumns = {
@@ -168,18 +218,106 @@ export function createChatRepository(db: Db) {
   const ownConversation = (userId: string, conversationId: string) =>
     and(eq(chatConversations.id, conversationId), eq(chatConversations.userId, userId))
 
+  /**
+   * Makes `ids` the conversation's scope (null: none), within `tx`: the rows are inserted from the
+   * person's own library rows, so an id that is not theirs, or no longer there, inserts nothing
+   * and is answered as missing (and the caller's transaction rolls back).
+   */
+  async function replaceScope(tx: Db, userId: string, conversationId: string, ids: ScopeIds) {
+    await tx.delete(chatScopeDocuments).where(eq(chatScopeDocuments.conversationId, conversationId))
+    if (ids === null || ids.length === 0) return
+    const inserted = await queryRows<{ document_id: string }>(
+      tx,
+      sql`
+      insert into chat_scope_documents (conversation_id, document_id, user_id, position)
+      select ${conversationId}, l.id, l.user_id, array_position(${sql.param([...ids])}::uuid[], l.id)
+      from library_documents l
+      where l.user_id = ${userId} and not l.excluded and l.id = any(${sql.param([...ids])}::uuid[])
+      returning document_id`,
+    )
+    const found = new Set(inserted.map((r) => r.document_id))
+    const missing = ids.filter((id) => !found.has(id))
+    if (missing.length > 0) throw new ScopeRefused(missing)
+  }
+
   return {
+    /** A new conversation, limited to `scope` when given; `missing` when a chosen id is not the person's. */
     async createConversation(input: {
       userId: string
       title: string
       now: Date
-    }): Promise<ConversationRecord> {
-      const [row] = await db
-        .insert(chatConversations)
-        .values({ userId: input.userId, title: input.title, createdAt: input.now, updatedAt: input.now })
-        .returning(conversationColumns)
-      if (!row) throw new Error('Inserting a chat conversation returned no row')
-      return row
+      scope: ScopeIds
+    }): Promise<ConversationRecord | MissingDocuments> {
+      return refusedAsMissing(() =>
+        db.transaction(async (tx) => {
+          const [row] = await tx
+            .insert(chatConversations)
+            .values({
+              userId: input.userId,
+              title: input.title,
+              createdAt: input.now,
+              updatedAt: input.now,
+              scoped: input.scope !== null,
+            })
+            .returning(conversationColumns)
+          if (!row) throw new Error('Inserting a chat conversation returned no row')
+          if (input.scope === null) return row
+          await replaceScope(tx, input.userId, row.id, input.scope)
+          const [scoped] = await tx
+            .select(conversationColumns)
+            .from(chatConversations)
+            .where(eq(chatConversations.id, row.id))
+          if (!scoped) throw new Error('A conversation just created is gone')
+          return scoped
+        }),
+      )
+    },
+
+    /**
+     * Renames the conversation and/or sets what it searches (`scope`: null for the whole library),
+     * all or nothing; null when it is not theirs, `missing` when a chosen id is not the person's.
+     */
+    async updateConversation(
+      userId: string,
+      conversationId: string,
+      changes: { title?: string; scope?: ScopeIds },
+    ): Promise<ConversationSummary | MissingDocuments | null> {
+      return refusedAsMissing(() =>
+        db.transaction(async (tx) => {
+          const [touched] = await tx
+            .update(chatConversations)
+            .set({
+              ...(changes.title === undefined ? {} : { title: changes.title }),
+              ...(changes.scope === undefined ? {} : { scoped: changes.scope !== null }),
+            })
+            .where(ownConversation(userId, conversationId))
+            .returning({ id: chatConversations.id })
+          if (!touched) return null
+          if (changes.scope !== undefined) await replaceScope(tx, userId, conversationId, changes.scope)
+          const [row] = await tx
+            .select({ ...conversationColumns, messageCount, lastMessage })
+            .from(chatConversations)
+            .where(ownConversation(userId, conversationId))
+          return row ?? null
+        }),
+      )
+    },
+
+    /**
+     * What the conversation searches: null for the whole library (or a conversation that is not
+     * theirs), else the ids of its chosen documents still in the library (possibly none).
+     */
+    async scopeOf(userId: string, conversationId: string): Promise<string[] | null> {
+      const rows = await queryRows<{ scoped: boolean; document_id: string | null }>(
+        db,
+        sql`
+        select c.scoped, s.document_id
+        from chat_sessions c left join chat_scope_documents s on s.conversation_id = c.id
+        where c.id = ${conversationId} and c.user_id = ${userId}
+        order by s.position`,
+      )
+      if (!rows[0]?.scoped) return null
+      return rows.flatMap((r) => (r.document_id ? [r.document_id] : []))
     },
 
     /**
@@ -463,19 +601,6 @@ export function createChatRepository(db: Db) {
         .from(chatAnswerVersions)
         .where(and(eq(chatAnswerVersions.messageId, messageId), eq(chatAnswerVersions.userId, userId)))
         .orderBy(asc(chatAnswerVersions.position))
-    },
-
-    async renameConversation(
-      userId: string,
-      conversationId: string,
-      title: string,
-    ): Promise<ConversationSummary | null> {
-      const [row] = await db
-        .update(chatConversations)
-        .set({ title })
-        .where(ownConversation(userId, conversationId))
-        .returning({ ...conversationColumns, messageCount, lastMessage })
-      return row ?? null
     },
 
     /**

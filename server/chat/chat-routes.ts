@@ -28,7 +28,7 @@ export const chatRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }> = async
     sendMessage,
     streamMessage,
     regenerateMessage,
-    renameConversation,
+    updateConversation,
     searchConversations,
     setFeedback,
     showAnswerVersion,
@@ -37,7 +37,7 @@ export const chatRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }> = async
 
   defineRoute(app, createConversation, {
     auth: 'user',
-    handler: ({ user, body }) => app.chat.createConversation(user, body.title),
+    handler: ({ user, body }) => app.chat.createConversation(user, body),
   })
 
   defineRoute(app, listConversations, {
@@ -85,9 +85,9 @@ export const chatRoutes: FastifyPluginAsyncZod<{ heartbeatMs?: number }> = async
     },
   })
 
-  defineRoute(app, renameConversation, {
+  defineRoute(app, updateConversation, {
     auth: 'user',
-    handler: ({ user, params, body }) => app.chat.renameConversation(user, params.id, body.title),
+    handler: ({ user, params, body }) => app.chat.updateConversation(user, params.id, body),
   })
 
   defineRoute(app, searchConversations, {

@@ -12,6 +12,7 @@ import {
   type Feedback,
   MAX_ANSWER_VERSIONS,
   type Message,
+  type ScopeRequest,
   type SearchHit,
   type SendMessageRequest,
   type SendMessageResponse,
@@ -23,7 +24,7 @@ import { LlmAbortedError, LlmUnavailableError } from '../assistant/llm.ts'
 import { MAX_HISTORY_TURNS } from '../assistant/prompt.ts'
 import { serverError } from '../http/errors.ts'
 import { toConversationDto, toMessageDto, toSourceDto, toSourceSnapshot } from './chat-dto.ts'
-import type { ChatRepository } from './chat-repository.ts'
+import type { ChatRepository, MissingDocuments, ScopeIds } from './chat-repository.ts'
 
 export const CONVERSATION_NOT_FOUND = 'Conversation not found'
 export const MESSAGE_NOT_FOUND = 'Message not found'
@@ -42,6 +43,8 @@ export function noSuchVersion(versionCount: number): string {
     ? 'This answer has one version.'
     : `This answer has ${versionCount} versions: choose one from 1 to ${versionCount}.`
 }
+/** A chosen document that is not the person's (another person's, unknown, or removed): never widened silently. */
+export const notInLibrary = (id: string) => `Document ${id} is not in your library.`
 
 /** The 429 when a person already has `limit` answers being written (LLM_CONCURRENCY_PER_USER, D84). */
 export function tooManyAnswers(limit: number): string {
@@ -81,6 +84,18 @@ type Owner = { id: string }
 type Claim = { until: Date; release: () => Promise<void> }
 
 const conversationNotFound = () => httpErrors.notFound(CONVERSATION_NOT_FOUND)
+
+/** A scope as stored: null for the whole library, else its ids once each, in the order given. */
+function scopeIds(scope: ScopeRequest | null | undefined): ScopeIds {
+  return scope ? [...new Set(scope.documentIds.map((id) => id.toLowerCase()))] : null
+}
+
+/** 400 naming the first chosen id that is not the person's (D70). */
+function refuseMissing<T>(result: T | MissingDocuments): T {
+  if (result && typeof result === 'object' && 'missing' in result)
+    throw httpErrors.badRequest(notInLibrary(result.missing[0] ?? ''))
+  return result
+}
 
 /** After `after`, even on a coarse or frozen clock, so the order of messages is certain. */
 const strictlyAfter = (t: Date, after: Date) => new Date(Math.max(t.getTime(), after.getTime() + 1))
@@ -184,10 +199,17 @@ export function createChatService({ chats, assistant, now, answersPerPerson }: D
   }
 
   return {
-    async createConversation(user: Owner, title: string): Promise<Conversation> {
-      return toConversationDto(
-        await chats.createConversation({ userId: user.id, title: shortTitle(title), now: now() }),
-      )
+    async createConversation(
+      user: Owner,
+      { title, scope }: { title: string; scope?: ScopeRequest | null },
+    ): Promise<Conversation> {
+      const created = await chats.createConversation({
+        userId: user.id,
+        title: shortTitle(title),
+        now: now(),
+        scope: scopeIds(scope),
+      })
+      return toConversationDto(refuseMissing(created))
     },
 
     async listConversations(user: Owner): Promise<Conversation[]> {
@@ -212,11 +234,12 @@ export function createChatService({ chats, assistant, now, answersPerPerson }: D
       const { until, release } = await claim(user, conversationId)
       try {
         const history = await chats.recentTurns(user.id, conversationId, MAX_HISTORY_TURNS)
+        const scope = await chats.scopeOf(user.id, conversationId)
         const askedAt = now()
         const started = performance.now()
         let answer: Awaited<ReturnType<Assistant['answer']>>
         try {
-          answer = await assistant.answer({ userId: user.id, question: content, history })
+          answer = await assistant.answer({ userId: user.id, question: content, history, scope })
         } catch (error) {
           if (!(error instanceof LlmUnavailableError)) throw error
           log.warn(
@@ -263,7 +286,9 @@ export function createChatService({ chats, assistant, now, answersPerPerson }: D
       const history = claimed.then(() =>
         timed(timer, 'history', chats.recentTurns(user.id, conversationId, MAX_HISTORY_TURNS)),
       )
-      const drafted = assistant.draft({ userId: user.id, question: content, history, signal }, timer)
+      // Owner-filtered like every read, so it need not wait for the claim: null for anyone else's.
+      const scope = timed(timer, 'scope', chats.scopeOf(user.id, conversationId))
+      const drafted = assistant.draft({ userId: user.id, question: content, history, scope, signal }, timer)
       let held: Claim
       try {
         held = await claimed
@@ -319,11 +344,13 @@ export function createChatService({ chats, assistant, now, answersPerPerson }: D
         // At the bound nothing is dropped: the person keeps the versions they have (D93).
         if (answer.versionCount >= MAX_ANSWER_VERSIONS) throw httpErrors.conflict(TOO_MANY_VERSIONS)
         const turns = await chats.recentTurns(user.id, conversationId, MAX_HISTORY_TURNS + 2)
+        // The conversation's scope as it is now: a document deleted since is no longer searched.
         const draft = await stoppedOr(
           assistant.draft({
             userId: user.id,
             question: question.content,
             history: turns.slice(0, -2),
+            scope: await chats.scopeOf(user.id, conversationId),
             signal,
           }),
         )
@@ -350,10 +377,18 @@ export function createChatService({ chats, assistant, now, answersPerPerson }: D
       }
     },
 
-    async renameConversation(user: Owner, conversationId: string, title: string): Promise<Conversation> {
-      const renamed = await chats.renameConversation(user.id, conversationId, shortTitle(title))
-      if (!renamed) throw conversationNotFound()
-      return toConversationDto(renamed)
+    /** Renames it, limits it to chosen documents (or lifts the limit: `scope: null`), or both. */
+    async updateConversation(
+      user: Owner,
+      conversationId: string,
+      { title, scope }: { title?: string; scope?: ScopeRequest | null },
+    ): Promise<Conversation> {
+      const updated = await chats.updateConversation(user.id, conversationId, {
+        ...(title === undefined ? {} : { title: shortTitle(title) }),
+        ...(scope === undefined ? {} : { scope: scopeIds(scope) }),
+      })
+      if (!updated) throw conversationNotFound()
+      return toConversationDto(refuseMissing(updated))
     },
 
     async search(user: Owner, q: string): Promise<SearchHit[]> {

@@ -122,6 +122,12 @@ export const chatConversations = pgTable(
      * lapses by itself.
      */
     answeringUntil: timestamptz('answering_until'),
+    /**
+     * The person limited this conversation to chosen documents (D70): its scope is the rows of
+     * chat_scope_documents. True with no row left means every chosen document was deleted since:
+     * the conversation says so rather than quietly searching the whole library.
+     */
+    scoped: boolean('scoped').notNull().default(false),
   },
   (t) => [
     index('chat_sessions_user_id_updated_at_idx').on(t.userId, t.updatedAt.desc().nullsFirst()),
@@ -148,6 +154,8 @@ export type SourceSnapshot = {
   heading?: string | null
   /** The passage's text as the answer saw it, so a citation can be checked later. */
   quote?: string
+  /** Ranked for the question, or part of a document given whole (D71); absent on older answers. */
+  mode?: 'ranked' | 'whole-document'
 }
 
 /**
@@ -357,7 +365,10 @@ export const documentChunks = pgTable(
       name: 'document_chunks_document_owner_fk',
       columns: [t.documentId, t.userId],
       foreignColumns: [documents.id, documents.userId],
-    }).onDelete('cascade'),
+    })
+      .onDelete('cascade')
+      // A document takes its library row's id (D70): re-keying one moves its chunks along.
+      .onUpdate('cascade'),
   ],
 )
 
@@ -411,14 +422,14 @@ export const retrievalLanguages = pgTable(
  * lexeme of the document counts once; the lexeme '' (never a word) stands for the language
  * itself, counted once in `retrieval_languages.document_count`. A re-indexing takes a lexeme
  * out and counts it in again, hence the direction in the key. Emptied when the last part is done;
- * goes with its document.
+ * goes with its document, and follows it when it takes its library row's id (D70).
  */
 export const indexingLexemes = pgTable(
   'indexing_lexemes',
   {
     documentId: uuid('document_id')
       .notNull()
-      .references(() => documents.id, { onDelete: 'cascade' }),
+      .references(() => documents.id, { onDelete: 'cascade', onUpdate: 'cascade' }),
     language: regconfig('language').notNull().default(sql`'english'::regconfig`),
     lexeme: text('lexeme').notNull(),
     direction: smallint('direction').notNull(),
@@ -519,10 +530,42 @@ export const libraryDocuments = pgTable(
   },
   (t) => [
     uniqueIndex('library_documents_user_id_source_external_id_key').on(t.userId, t.source, t.externalId),
+    // Target of chat_scope_documents' (document_id, user_id) key: a scope holds only its owner's documents.
+    unique('library_documents_id_user_id_key').on(t.id, t.userId),
     check(
       'library_documents_status_check',
       sql`${t.status} in ('queued', 'processing', 'ready', 'failed', 'skipped')`,
     ),
+  ],
+)
+
+/**
+ * The documents a conversation is limited to (D70), in the order the person chose them. Both keys
+ * carry the owner, so a conversation can only ever hold its owner's documents; deleting the
+ * conversation or the library row takes the row with it (a Drive file removed from the library
+ * keeps its row, excluded, so LibraryService.remove deletes its scope rows itself).
+ */
+export const chatScopeDocuments = pgTable(
+  'chat_scope_documents',
+  {
+    conversationId: uuid('conversation_id').notNull(),
+    documentId: uuid('document_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    position: integer('position').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.conversationId, t.documentId] }),
+    index('chat_scope_documents_document_id_idx').on(t.documentId),
+    foreignKey({
+      name: 'chat_scope_documents_conversation_owner_fk',
+      columns: [t.conversationId, t.userId],
+      foreignColumns: [chatConversations.id, chatConversations.userId],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'chat_scope_documents_document_owner_fk',
+      columns: [t.documentId, t.userId],
+      foreignColumns: [libraryDocuments.id, libraryDocuments.userId],
+    }).onDelete('cascade'),
   ],
 )
 

@@ -2,13 +2,13 @@
  * A user's documents as retrieval reads them: the search (passage-search.ts, over the term
  * statistics kept as documents are written, passage-writes.ts), and the documents the language
  * pass has yet to re-index in their own languages (D82; it rewrites them through the document
- * writer).
+ * writer), and a conversation's chosen documents read whole or from their start (D70, D71).
  */
 import { asc, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
 import { queryRows } from '../db/query-rows.ts'
 import { documentChunks, documents } from '../db/schema.ts'
-import { type PassageSearch, searchPassages } from './passage-search.ts'
+import { type PassageRow, type PassageSearch, searchPassages, toPassage } from './passage-search.ts'
 import type { DocumentKey } from './passage-writes.ts'
 import type { Passage } from './passages.ts'
 
@@ -95,6 +95,62 @@ export function createDocumentsRepository(db: Db) {
     /** The user's best passages, with what was searched for (corrections, languages). */
     searchWithTerms(userId: string, question: string, limit: number): Promise<PassageSearch> {
       return searchPassages(db, userId, question, limit)
+    },
+
+    /**
+     * Every passage of these documents of the user's, in reading order (the documents in the
+     * order given, each from its first passage), when together they come to at most
+     * `tokenBudget` tokens as passageTokens counts them; an empty list when they do not (or hold
+     * no text). One statement: the total is summed in the database, so nothing is sent back for
+     * documents too large to go whole; and documents far too large are not even read: a word is
+     * at least half a token as passageTokens counts (a character and a space), so more words than
+     * 4 × the budget (the documents' own word counts, kept at ingest) cannot fit.
+     */
+    async wholeDocuments(
+      userId: string,
+      documentIds: readonly string[],
+      tokenBudget: number,
+    ): Promise<Passage[]> {
+      if (documentIds.length === 0 || tokenBudget <= 0) return []
+      const ids = sql.param([...documentIds])
+      const rows = await queryRows<PassageRow & { position: number; ordinal: number }>(
+        db,
+        sql`
+        with chosen as (
+          select c.id, c.document_id, c.ordinal, c.page, c.heading, c.text, c.language, d.name, d.link,
+            array_position(${ids}::uuid[], c.document_id) as position,
+            ceil((length(c.text) + coalesce(length(c.heading), 0) + length(d.name) + 8) / 4.0) as tokens
+          from document_chunks c join documents d on d.id = c.document_id
+          where c.user_id = ${userId} and c.document_id = any(${ids}::uuid[])
+            and (select coalesce(sum(w.token_count), 0) from documents w
+                 where w.user_id = ${userId} and w.id = any(${ids}::uuid[])) <= ${4 * tokenBudget}
+        )
+        select id as chunk_id, document_id, name as document_name, page, heading, link, text,
+          language::text as language, 0 as rank, position, ordinal
+        from chosen
+        where (select sum(tokens) from chosen) <= ${tokenBudget}
+        order by position, ordinal`,
+      )
+      return rows.map(toPassage)
+    },
+
+    /** The first passage of each of these documents of the user's (for a chosen document nothing else found). */
+    async openingPassages(userId: string, documentIds: readonly string[]): Promise<Passage[]> {
+      if (documentIds.length === 0) return []
+      const ids = sql.param([...documentIds])
+      const rows = await queryRows<PassageRow>(
+        db,
+        sql`
+        select distinct on (c.document_id) c.id as chunk_id, c.document_id, d.name as document_name,
+          c.page, c.heading, d.link, c.text, c.language::text as language, 0 as rank
+        from document_chunks c join documents d on d.id = c.document_id
+        where c.user_id = ${userId} and c.document_id = any(${ids}::uuid[])
+        order by c.document_id, c.ordinal`,
+      )
+      const order = new Map(documentIds.map((id, i) => [id, i]))
+      return rows
+        .map(toPassage)
+        .sort((a, b) => (order.get(a.documentId) ?? 0) - (order.get(b.documentId) ?? 0))
     },
   }
 }

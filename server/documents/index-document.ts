@@ -23,6 +23,8 @@ import {
 } from './passage-writes.ts'
 
 export type IndexDocumentInput = DocumentKey & {
+  /** The library row's id when the document is a library file: the document takes it (D70). */
+  id?: string
   name: string
   mimeType: string
   /** Where a person can open it (a Drive webViewLink); shown with the answers that quote it. */
@@ -79,6 +81,7 @@ export async function indexLibraryDocument(
   const reason = [read.note, cut].filter((r) => r !== null).join('; ') || null
   const written = await writer.write({
     document: {
+      id: row.id,
       userId: row.userId,
       source: row.source,
       externalId: row.externalId,

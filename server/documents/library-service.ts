@@ -10,6 +10,7 @@ import { type FirstRun, type Library, type LibraryDocument, STARTER_QUESTIONS } 
 import type { Db } from '../db/database.ts'
 import {
   chatConversations,
+  chatScopeDocuments,
   documents as documentsTable,
   driveSyncs,
   jobs,
@@ -192,8 +193,9 @@ export function createLibraryService({
 
     /**
      * Removes the document's passages and its queued reading, in one transaction (a large
-     * document's passages go part by part before it, so that transaction stays short). A Drive
-     * file's row stays, marked excluded, so the next sync does not bring it back.
+     * document's passages go part by part before it, so that transaction stays short), and takes
+     * it out of every conversation limited to it (D70). A Drive file's row stays, marked excluded,
+     * so the next sync does not bring it back (an upload's row goes, and its scope rows with it).
      */
     async remove(userId: string, id: string): Promise<void> {
       const row = await owned(userId, id)
@@ -202,6 +204,9 @@ export function createLibraryService({
       // The library row before the document, the order the writer locks them in.
       await db.transaction(async (tx) => {
         await tx.delete(jobs).where(and(eq(jobs.key, jobKey(row)), eq(jobs.userId, userId)))
+        await tx
+          .delete(chatScopeDocuments)
+          .where(and(eq(chatScopeDocuments.documentId, row.id), eq(chatScopeDocuments.userId, userId)))
         if (row.source === DRIVE_SOURCE) {
           await tx
             .update(libraryDocuments)

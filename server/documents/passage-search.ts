@@ -186,11 +186,14 @@ function mostOf(byRarity: readonly string[]): [string, string | null] {
 }
 
 /**
- * The passages a search may read at all: the person's own. Every candidate query goes through
- * this one condition, so a narrower scope (some of the person's documents) is added here once.
+ * The passages a search may read at all: the person's own, and with `scope` only those of these
+ * documents (a conversation limited to chosen documents, D70). Every candidate query goes through
+ * this one condition, the owner first.
  */
-function readable(userId: string): SQL {
-  return sql`c.user_id = ${userId}`
+function readable(userId: string, scope: readonly string[] | null = null): SQL {
+  return scope === null
+    ? sql`c.user_id = ${userId}`
+    : sql`c.user_id = ${userId} and c.document_id = any(${sql.param([...scope])}::uuid[])`
 }
 
 /** Per-language collection totals (BM25's N and average length), from retrieval_languages. */
@@ -492,16 +495,21 @@ async function corrected(
  *
  * A question of only stopwords or punctuation, or of words none of the user's chunks hold and
  * nothing near, finds nothing (no error, no notice).
+ *
+ * `scope` (D70) limits every read to those documents of the person's, after the owner filter;
+ * within them every question word is read in full (the scope bounds the read). The statistics
+ * stay the whole library's, so a word weighs the same in and out of a scope.
  */
 export async function searchPassages(
   db: Db,
   userId: string,
   question: string,
   limit: number,
+  scope: readonly string[] | null = null,
 ): Promise<PassageSearch> {
   const language = await questionLanguage(question)
   const nothing: PassageSearch = { passages: [], corrections: [], terms: [], language }
-  if (limit <= 0 || question.trim() === '') return nothing
+  if (limit <= 0 || question.trim() === '' || scope?.length === 0) return nothing
   const analysis = await analyseQuestion(db, userId, question, language)
   if (analysis.languages.length === 0) return nothing
   const fixes = await corrected(db, userId, question, language, analysis)
@@ -513,7 +521,7 @@ export async function searchPassages(
   const full = new Set<Term>()
   let postings = 0
   for (const t of [...terms].sort((a, b) => a.chunks - b.chunks)) {
-    if (postings + t.chunks > FULL_READ_POSTINGS) break
+    if (scope === null && postings + t.chunks > FULL_READ_POSTINGS) break
     full.add(t)
     postings += t.chunks
   }
@@ -536,14 +544,14 @@ export async function searchPassages(
         : sql`(c.tsv @@ ${led}::tsquery or c.tsv @@ ${second}::tsquery)`
     return [
       sql`(select c.id from document_chunks c
-           where ${readable(userId)} and c.language = ${l}::regconfig and ${either}
+           where ${readable(userId, scope)} and c.language = ${l}::regconfig and ${either}
            limit ${read})`,
     ]
   })
   const candidates = [
     ...(fullReads.length > 0
       ? [
-          sql`(select c.id from document_chunks c where ${readable(userId)} and (${sql.join(fullReads, sql` or `)}))`,
+          sql`(select c.id from document_chunks c where ${readable(userId, scope)} and (${sql.join(fullReads, sql` or `)}))`,
         ]
       : []),
     ...mostReads,

@@ -19,6 +19,12 @@ import type { Chunk } from './chunker.ts'
 export type DocumentKey = { userId: string; source: string; externalId: string }
 
 export type DocumentInput = DocumentKey & {
+  /**
+   * The library row's id, for a file of the library (D70: one id per document): the document
+   * takes it, so a citation's documentId, a conversation's scope and the library name the same
+   * document. Absent for documents outside the library (tests, benches): a random id.
+   */
+  id?: string
   name: string
   mimeType: string
   link: string | null
@@ -150,13 +156,37 @@ export async function upsertDocuments(
   tx: Db,
   inputs: readonly (DocumentInput & { tokenCount: number })[],
 ): Promise<OpenedDocument[]> {
+  // Documents with the library's id and those without in a statement each: only the first kind
+  // re-keys a document indexed under another id (its passages follow: ON UPDATE CASCADE).
+  const keyed = inputs.filter((input) => input.id !== undefined)
+  const unkeyed = inputs.filter((input) => input.id === undefined)
+  const rows = [...(await upsertRows(tx, keyed, true)), ...(await upsertRows(tx, unkeyed, false))]
+  const byKey = new Map(rows.map((r) => [`${r.userId}\n${r.source}\n${r.externalId}`, r]))
+  return inputs.map((input) => {
+    const row = byKey.get(`${input.userId}\n${input.source}\n${input.externalId}`)
+    if (!row) throw new Error('Upserting a document returned no row')
+    return {
+      key: { userId: input.userId, source: input.source, externalId: input.externalId },
+      documentId: row.id,
+      inserted: row.inserted,
+      oldChunks: Number(row.oldChunks),
+    }
+  })
+}
+
+async function upsertRows(
+  tx: Db,
+  inputs: readonly (DocumentInput & { tokenCount: number })[],
+  takeId: boolean,
+) {
   if (inputs.length === 0) return []
-  const rows = await tx
+  return tx
     .insert(documents)
     .values(inputs.map((input) => ({ ...input })))
     .onConflictDoUpdate({
       target: [documents.userId, documents.source, documents.externalId],
       set: {
+        ...(takeId ? { id: sql`excluded.id` } : {}),
         name: sql`excluded.name`,
         mimeType: sql`excluded.mime_type`,
         link: sql`excluded.link`,
@@ -180,17 +210,6 @@ export async function upsertDocuments(
       // would name the passage's own id.
       oldChunks: sql<number>`(select count(*)::int from document_chunks c where c.document_id = "documents"."id")`,
     })
-  const byKey = new Map(rows.map((r) => [`${r.userId}\n${r.source}\n${r.externalId}`, r]))
-  return inputs.map((input) => {
-    const row = byKey.get(`${input.userId}\n${input.source}\n${input.externalId}`)
-    if (!row) throw new Error('Upserting a document returned no row')
-    return {
-      key: { userId: input.userId, source: input.source, externalId: input.externalId },
-      documentId: row.id,
-      inserted: row.inserted,
-      oldChunks: Number(row.oldChunks),
-    }
-  })
 }
 
 /** A run of one document's passages written by one statement. */

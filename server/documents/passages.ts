@@ -12,6 +12,8 @@ export type Passage = {
   /** The text search configuration it is indexed in ('english', 'german', 'simple'…, D82). */
   language: string
   rank: number
+  /** Part of a document given whole (D71), not ranked against the question. */
+  whole?: boolean
 }
 
 /** A previous turn of this conversation, oldest first. */

@@ -17,8 +17,10 @@ export function createChatApi(http: Http, stream?: StreamCall) {
     return stream
   }
   return {
-    async createConversation(title: string): Promise<Conversation> {
-      return (await http(chatEndpoints.createConversation, { body: { title } })).data
+    /** A new conversation, limited to the documents `documentIds` when given (D70). */
+    async createConversation(title: string, documentIds?: readonly string[]): Promise<Conversation> {
+      const body = documentIds?.length ? { title, scope: { documentIds: [...documentIds] } } : { title }
+      return (await http(chatEndpoints.createConversation, { body })).data
     },
     async listConversations(): Promise<Conversation[]> {
       return (await http(chatEndpoints.listConversations)).data
@@ -42,7 +44,12 @@ export function createChatApi(http: Http, stream?: StreamCall) {
       return streaming()(chatEndpoints.regenerateMessage, { params: { id, messageId } }, handlers)
     },
     async renameConversation(id: string, title: string): Promise<Conversation> {
-      return (await http(chatEndpoints.renameConversation, { params: { id }, body: { title } })).data
+      return (await http(chatEndpoints.updateConversation, { params: { id }, body: { title } })).data
+    },
+    /** What the conversation searches: these documents, or (null) the whole library. */
+    async setScope(id: string, documentIds: readonly string[] | null): Promise<Conversation> {
+      const scope = documentIds === null ? null : { documentIds: [...documentIds] }
+      return (await http(chatEndpoints.updateConversation, { params: { id }, body: { scope } })).data
     },
     async searchConversations(q: string): Promise<SearchHit[]> {
       return (await http(chatEndpoints.searchConversations, { query: { q } })).data

@@ -13,12 +13,12 @@ declare const app: AppInstance
 declare const conversation: Conversation
 
 export function routes() {
-  defineRoute(app, chatEndpoints.renameConversation, {
+  defineRoute(app, chatEndpoints.updateConversation, {
     auth: 'user',
     handler({ user, params, body }) {
       expectTypeOf(user).toEqualTypeOf<CurrentUser>()
       expectTypeOf(params).toEqualTypeOf<{ id: string }>()
-      expectTypeOf(body.title).toEqualTypeOf<string>()
+      expectTypeOf(body.title).toEqualTypeOf<string | undefined>()
       return conversation
     },
   })

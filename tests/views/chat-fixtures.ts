@@ -194,13 +194,13 @@ export function chatBackend(seed: Seed = {}) {
       files.set(conversationId, [...(files.get(conversationId) ?? []), document])
       return okResponse(documentEndpoints.uploadFile, { success: true, data: document }, 201)
     }),
-    http.patch(urlOf(chatEndpoints.renameConversation), async ({ request, params }) => {
+    http.patch(urlOf(chatEndpoints.updateConversation), async ({ request, params }) => {
       const body = RenameConversationRequestSchema.safeParse(await request.json())
       if (!body.success) return errorResponse(400, 'Bad title')
       const found = conversations.find((s) => s._id === String(params.id))
       if (!found) return errorResponse(404, 'Conversation not found')
-      found.title = body.data.title
-      return okResponse(chatEndpoints.renameConversation, { success: true, data: found })
+      if (body.data.title !== undefined) found.title = body.data.title
+      return okResponse(chatEndpoints.updateConversation, { success: true, data: found })
     }),
     http.get(urlOf(chatEndpoints.searchConversations), ({ request }) => {
       const q = new URL(request.url).searchParams.get('q')?.toLowerCase() ?? ''

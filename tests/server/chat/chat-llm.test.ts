@@ -94,6 +94,7 @@ test("the model is asked with the numbered passages and this conversation's prev
       citation: 1,
       heading: null,
       quote: 'The daily meal allowance abroad is 45 euros per person.',
+      mode: 'ranked',
     },
   ])
 })

@@ -151,6 +151,8 @@ test('with an indexed document and no model, the reply quotes it and its sources
       citation: null,
       heading: null,
       quote: expect.stringContaining('The daily meal allowance abroad is 45 euros.'),
+      // Ranked for the question: the conversation searches the whole library.
+      mode: 'ranked',
     },
   ])
   // Stored with the answer: listing the messages gives the same sources.

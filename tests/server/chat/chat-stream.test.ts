@@ -332,17 +332,17 @@ test('regenerate writes the last answer again and replaces it; only the last ans
 
 test('rename changes the title; 400 for an empty one, 404 for a conversation that is not mine', async () => {
   const conversation = await createConversation(app, cookie, 'Old name')
-  const renamed = await call(app, chatEndpoints.renameConversation, {
+  const renamed = await call(app, chatEndpoints.updateConversation, {
     cookie,
     params: { id: conversation._id },
     body: { title: '  Trip to Lisbon ' },
   })
   expect(renamed.statusCode).toBe(200)
-  expect(chatEndpoints.renameConversation.response.parse(renamed.json()).data).toMatchObject({
+  expect(chatEndpoints.updateConversation.response.parse(renamed.json()).data).toMatchObject({
     _id: conversation._id,
     title: 'Trip to Lisbon',
   })
-  const empty = await call(app, chatEndpoints.renameConversation, {
+  const empty = await call(app, chatEndpoints.updateConversation, {
     cookie,
     params: { id: conversation._id },
     body: { title: ' ' },
@@ -350,7 +350,7 @@ test('rename changes the title; 400 for an empty one, 404 for a conversation tha
   expect(empty.statusCode).toBe(400)
   expect(errorOf(empty)).toBe('Title is required')
   const stranger = await signUpAndSignIn(app)
-  const theirs = await call(app, chatEndpoints.renameConversation, {
+  const theirs = await call(app, chatEndpoints.updateConversation, {
     cookie: stranger,
     params: { id: conversation._id },
     body: { title: 'Mine now' },
