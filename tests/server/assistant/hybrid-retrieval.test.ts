@@ -118,6 +118,29 @@ test.skipIf(!vectors)(
 )
 
 test.skipIf(!vectors)(
+  `a conversation's scope holds on the vector path: the nearest passage outside it never comes back${NO_VECTORS_NOTE}`,
+  async () => {
+    // Another person of her own, so the counts the other tests check stay as they are.
+    const carol = (await register(app, uniqueEmail('hybrid-c')))._id
+    await note(carol, 'carol-fleet', 'Every automobile in the fleet gets a yearly inspection in March.')
+    const { documentId: parking } = await note(carol, 'carol-parking', 'Parking permits cost ten euros a month.')
+    await embedMissingChunks(app.db, embedder(), carol)
+    const question = 'When is my car checked?'
+    const nearest = await vectorSearch(app.db, carol, 'fake-embed', fakeEmbedding(question), 10, [parking])
+    expect(nearest.map((p) => p.documentName)).toEqual(['carol-parking.txt'])
+    const hybrid = createRetriever(app.db, {
+      tokenBudget: 2000,
+      embeddings: createEmbeddingService(app.db, embedder(), quiet),
+    })
+    // Unscoped, the fleet passage is found through its vector; scoped, only the chosen document is.
+    expect((await hybrid(carol, question, 10))[0]?.documentName).toBe('carol-fleet.txt')
+    expect((await hybrid(carol, question, 10, [parking])).map((p) => p.documentName)).toEqual([
+      'carol-parking.txt',
+    ])
+  },
+)
+
+test.skipIf(!vectors)(
   `embedding retries a busy endpoint, and a run that fails resumes where it stopped${NO_VECTORS_NOTE}`,
   async () => {
     await note(alice, 'doctor', 'The company physician visits on Tuesdays.')
