@@ -96,8 +96,10 @@ export function chatActors(deps: ChatDeps) {
         failed: (_, error): ChatEvent => ({ type: 'chat.attachmentFailed', error }),
       },
     ),
-    createConversation: fromPromise<Conversation, { title: string }>(({ input }) =>
-      deps.createConversation(input.title),
+    createConversation: fromPromise<Conversation, { title: string; documentIds: string[] }>(({ input }) =>
+      input.documentIds.length > 0
+        ? deps.createConversation(input.title, input.documentIds)
+        : deps.createConversation(input.title),
     ),
     sendMessage: fromAnswerStream(
       ({ conversationId, content }: { conversationId: string; content: string }, stream) =>
@@ -131,6 +133,14 @@ export function chatActors(deps: ChatDeps) {
           conversationId,
           error,
         }),
+      },
+    ),
+    setScope: fromReportingRequest(
+      ({ conversationId, documentIds }: { conversationId: string; documentIds: string[] | null }) =>
+        deps.setScope(conversationId, documentIds),
+      {
+        done: (_, conversation): ChatEvent => ({ type: 'chat.scopeSaved', conversation }),
+        failed: ({ conversationId }, error): ChatEvent => ({ type: 'chat.scopeFailed', conversationId, error }),
       },
     ),
     setFeedback: fromReportingRequest(

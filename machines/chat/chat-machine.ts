@@ -13,6 +13,7 @@ import {
   type Feedback,
   MESSAGE_MAX_LENGTH,
   type Message,
+  type ScopeDocument,
   type SearchHit,
   type SendMessageResponse,
   type Source,
@@ -53,6 +54,16 @@ import {
   without,
   withoutConversation,
 } from './chat-model.ts'
+import {
+  distinctDocuments,
+  hasRoomFor,
+  refusedDraftDocument,
+  SCOPE_NOTICES,
+  scopeDocuments,
+  scopeOnScreen,
+  withDocument,
+  withoutDocument,
+} from './chat-scope.ts'
 import type { ChatContext, ChatDeps, ChatEmitted, ChatEvent } from './chat-types.ts'
 
 // Params builders for the many actions that take the event's ids or error as they are.
@@ -105,7 +116,9 @@ const chatSetup = setup({
     uploadAttachment: reportingNotProvided<{ conversationId: string; name: string; content: Blob }>(
       'uploadAttachment',
     ),
-    createConversation: notProvided<Conversation, { title: string }>('createConversation'),
+    createConversation: notProvided<Conversation, { title: string; documentIds: string[] }>(
+      'createConversation',
+    ),
     sendMessage: reportingNotProvided<{ conversationId: string; content: string }>('sendMessage'),
     regenerate: reportingNotProvided<{ conversationId: string; messageId: string }>('regenerate'),
     deleteConversation: reportingNotProvided<{ conversationId: string }>('deleteConversation'),
@@ -113,6 +126,7 @@ const chatSetup = setup({
     showVersion: reportingNotProvided<{ messageId: string; version: number }>('showVersion'),
     explainDislike: notProvided<Message, { messageId: string; why: DislikeReasonRequest }>('explainDislike'),
     renameConversation: reportingNotProvided<{ conversationId: string; title: string }>('renameConversation'),
+    setScope: reportingNotProvided<{ conversationId: string; documentIds: string[] | null }>('setScope'),
     searchConversations: notProvided<SearchHit[], { query: string }>('searchConversations'),
   },
   actions: {
@@ -215,6 +229,23 @@ const chatSetup = setup({
         s.id === params.conversation._id ? { ...s, title: params.conversation.title } : s,
       ),
     })),
+    storeDraftScope: assign((_, params: { documents: ScopeDocument[] }) => ({
+      draftScope: params.documents,
+      scopeNotice: null,
+    })),
+    storeScopeNotice: assign((_, params: { notice: string | null }) => ({ scopeNotice: params.notice })),
+    /** The server's scope for a conversation, once it has stored it. */
+    storeScope: assign(({ context }, params: { conversation: Conversation }) => ({
+      conversations: context.conversations.map((c) =>
+        c.id === params.conversation._id ? { ...c, scope: params.conversation.scope ?? null } : c,
+      ),
+      savingScopeOf: null,
+    })),
+    settleSavingScope: assign({ savingScopeOf: null }),
+    /** A conversation that could not be created for a gone document: that document leaves the draft. */
+    dropRefusedDocument: assign(({ context }, params: { error: unknown }) => ({
+      ...refusedDraftDocument(context, params.error),
+    })),
     // The last hits stay while the next keystroke's search runs (the list does not flash empty);
     // a cleared search forgets them.
     storeSearchQuery: assign(({ context }, params: { query: string }) => {
@@ -259,6 +290,9 @@ const chatSetup = setup({
       event.type === 'chat.explainDislike' &&
       event.messageId === context.reasonFor &&
       DislikeReasonRequestSchema.safeParse(event.why).success,
+    /** One scope change at a time; a new chat's draft changes at once. */
+    canEditScope: ({ context }) => context.savingScopeOf === null,
+    hasNoRoomFor: ({ context }, params: { document: ScopeDocument }) => !hasRoomFor(context, params.document),
     canRate: ({ context }, params: { messageId: string; feedback: Feedback }) =>
       !context.ratingMessageIds.includes(params.messageId) &&
       context.messages.some((m) => m.id === params.messageId && m.feedback !== params.feedback),
@@ -276,6 +310,26 @@ const deleteCreatedConversation = chatSetup.enqueueActions(({ context, enqueue }
   if (context.selectedConversationId === conversationId)
     enqueue.emit({ type: 'chat.conversationClosed', conversationId })
 })
+
+/**
+ * Saves the documents `documentsOf` names (null: the whole library) as the open conversation's
+ * scope. Not optimistic: the chips change once the server has stored it, and one change runs at
+ * a time (canEditScope), so two quick changes never race each other to the server.
+ */
+const saveScope = (documentsOf: (context: ChatContext, event: ChatEvent) => ScopeDocument[] | null) =>
+  chatSetup.enqueueActions(({ context, event, enqueue }) => {
+    const conversationId = context.selectedConversationId
+    if (conversationId === null) return
+    const documents = documentsOf(context, event)
+    enqueue.assign({ savingScopeOf: conversationId, scopeNotice: null })
+    enqueue.spawnChild('setScope', {
+      id: `setScope:${conversationId}`,
+      input: { conversationId, documentIds: documents?.map((d) => d.id) ?? null },
+    })
+  })
+
+/** The open conversation's documents, changed by a chip (D70). */
+const onScreen = (context: ChatContext) => scopeDocuments(scopeOnScreen(context))
 
 /**
  * Sending into a conversation created for this message, on screen: the first message of a new
@@ -303,6 +357,9 @@ export const chatMachine = chatSetup.createMachine({
     stoppedSend: null,
     draft: '',
     notice: null,
+    draftScope: [],
+    scopeNotice: null,
+    savingScopeOf: null,
     sentCount: 0,
     deletingConversationIds: [],
     ratingMessageIds: [],
@@ -395,13 +452,88 @@ export const chatMachine = chatSetup.createMachine({
         'chat.type': { actions: { type: 'storeDraft', params: ({ event }) => ({ text: event.text }) } },
         'chat.select': {
           target: '.loadingMessages',
-          actions: { type: 'openConversation', params: conversationOf },
+          actions: [
+            { type: 'openConversation', params: conversationOf },
+            { type: 'storeScopeNotice', params: { notice: null } },
+          ],
           description: 'Choosing again while one loads restarts the load for the newest choice.',
         },
         'chat.new': {
           target: '.idle',
-          actions: 'clearConversation',
-          description: 'product §2: selecting the chat section clears the messages and the selection.',
+          actions: ['clearConversation', { type: 'storeScopeNotice', params: { notice: null } }],
+          description:
+            'product §2: selecting the chat section clears the messages and the selection. The ' +
+            "new chat's draft (its text and its chosen documents) stays, as the typed text always did.",
+        },
+        'chat.askAbout': {
+          target: '.idle',
+          actions: [
+            'clearConversation',
+            {
+              type: 'storeDraftScope',
+              params: ({ event }) => ({ documents: distinctDocuments(event.documents) }),
+            },
+            emit({ type: 'chat.askingAbout' }),
+          ],
+          description: '"Ask about this document": a new chat limited to those documents, on screen.',
+        },
+        'chat.scopeAdd': [
+          { guard: not('canEditScope') },
+          {
+            guard: { type: 'hasNoRoomFor', params: ({ event }) => ({ document: event.document }) },
+            actions: { type: 'storeScopeNotice', params: { notice: SCOPE_NOTICES.full } },
+          },
+          {
+            guard: 'hasOpenConversation',
+            actions: saveScope((context, event) =>
+              event.type === 'chat.scopeAdd' ? withDocument(onScreen(context), event.document) : null,
+            ),
+          },
+          {
+            actions: {
+              type: 'storeDraftScope',
+              params: ({ context, event }) => ({ documents: withDocument(context.draftScope, event.document) }),
+            },
+          },
+        ],
+        'chat.scopeRemove': [
+          { guard: not('canEditScope') },
+          {
+            guard: 'hasOpenConversation',
+            actions: saveScope((context, event) => {
+              if (event.type !== 'chat.scopeRemove') return null
+              const documents = withoutDocument(onScreen(context), event.documentId)
+              return documents.length === 0 ? null : documents
+            }),
+            description: 'Removing the last document lifts the limit: the whole library again.',
+          },
+          {
+            actions: {
+              type: 'storeDraftScope',
+              params: ({ context, event }) => ({
+                documents: withoutDocument(context.draftScope, event.documentId),
+              }),
+            },
+          },
+        ],
+        'chat.scopeClear': [
+          { guard: not('canEditScope') },
+          { guard: 'hasOpenConversation', actions: saveScope(() => null) },
+          { actions: { type: 'storeDraftScope', params: { documents: [] } } },
+        ],
+        'chat.scopeSaved': {
+          actions: [
+            { type: 'storeScope', params: ({ event }) => ({ conversation: event.conversation }) },
+            stopChild(({ event }) => `setScope:${event.conversation._id}`),
+          ],
+        },
+        'chat.scopeFailed': {
+          actions: [
+            'settleSavingScope',
+            stopChild(({ event }) => `setScope:${event.conversationId}`),
+            { type: 'storeScopeNotice', params: { notice: SCOPE_NOTICES.saveFailed } },
+            logAs('Changing the documents a conversation searches'),
+          ],
         },
         'chat.conversationDeleted': {
           guard: { type: 'isOpenConversation', params: conversationOf },
@@ -542,7 +674,10 @@ export const chatMachine = chatSetup.createMachine({
           tags: ['loading', 'sending'],
           invoke: {
             src: 'createConversation',
-            input: ({ context }) => ({ title: outgoingOf(context).content }),
+            input: ({ context }) => ({
+              title: outgoingOf(context).content,
+              documentIds: context.draftScope.map((d) => d.id),
+            }),
             onDone: [
               {
                 guard: 'hasAttachment',
@@ -563,8 +698,14 @@ export const chatMachine = chatSetup.createMachine({
             ],
             onError: {
               target: 'idle',
-              actions: ['dropOutgoing', logAs('Creating a conversation')],
-              description: 'product §4 step 5: the temporary message goes away silently.',
+              actions: [
+                'dropOutgoing',
+                { type: 'dropRefusedDocument', params: ({ event }) => ({ error: event.error }) },
+                logAs('Creating a conversation'),
+              ],
+              description:
+                'product §4 step 5: the temporary message goes away silently. A chosen document that is ' +
+                'gone leaves the draft, with a sentence, so the next send can succeed.',
             },
           },
         },

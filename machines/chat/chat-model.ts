@@ -46,6 +46,7 @@ export function toConversationItem(conversation: Conversation): ConversationItem
     lastMessage: plainText(conversation.lastMessage),
     timestamp: conversation.updatedAt,
     messageCount: conversation.messageCount,
+    scope: conversation.scope ?? null,
   }
 }
 
@@ -228,6 +229,8 @@ export function adoptCreatedConversation(
     conversations: [toConversationItem(conversation), ...context.conversations],
     selectedConversationId: stillOnScreen ? conversation._id : context.selectedConversationId,
     outgoing: { ...outgoing, conversationId: conversation._id, createdConversation: true },
+    // The conversation now holds the draft's documents (D70): the next new chat starts unlimited.
+    draftScope: [],
   }
 }
 

@@ -9,6 +9,8 @@ import type {
   DislikeReasonRequest,
   Feedback,
   Message,
+  Scope,
+  ScopeDocument,
   SearchHit,
   SendMessageResponse,
   Source,
@@ -25,6 +27,8 @@ export type ConversationItem = {
   /** ISO time of the last activity (the conversation's updatedAt). */
   timestamp: string
   messageCount: number
+  /** The documents it searches (D70); null: the whole library. */
+  scope: Scope | null
 }
 
 /** product §3: isUser becomes sender 'user' | 'bot'. */
@@ -112,6 +116,15 @@ export type ChatContext = {
    * It goes with the text it was about: the next send or regenerate clears it.
    */
   notice: string | null
+  /**
+   * The documents a new chat will search (chips above the composer): its first message creates
+   * the conversation limited to them. Empty: the whole library.
+   */
+  draftScope: ScopeDocument[]
+  /** A sentence about the scope to show above the composer (a refused document, a failed save). */
+  scopeNotice: string | null
+  /** The conversation whose scope is being saved (one change at a time: the chips wait for it). */
+  savingScopeOf: string | null
   /** Counts sends, to mint temporary ids. */
   sentCount: number
   /** Deletions and feedback waiting for the server (one at a time per conversation / message). */
@@ -158,6 +171,13 @@ export type ChatIntent =
   /** A file the upload dialog put into a conversation. */
   | { type: 'chat.fileAdded'; conversationId: string; document: LibraryDocument }
   | { type: 'chat.closeSource' }
+  /** Adds a document to what the chat on screen searches (the open conversation's, or the new chat's). */
+  | { type: 'chat.scopeAdd'; document: ScopeDocument }
+  | { type: 'chat.scopeRemove'; documentId: string }
+  /** Back to the whole library. */
+  | { type: 'chat.scopeClear' }
+  /** A new chat about these documents ("Ask about this document"). */
+  | { type: 'chat.askAbout'; documents: ScopeDocument[] }
 
 /** What the delete and feedback effects report back (several can be in flight at once). */
 export type ChatReport =
@@ -169,6 +189,8 @@ export type ChatReport =
   | { type: 'chat.versionFailed'; messageId: string; error: unknown }
   | { type: 'chat.renamed'; conversation: Conversation }
   | { type: 'chat.renameFailed'; conversationId: string; error: unknown }
+  | { type: 'chat.scopeSaved'; conversation: Conversation }
+  | { type: 'chat.scopeFailed'; conversationId: string; error: unknown }
   /** What the streamed answer (a send or a regenerate) reports as it is written. */
   | { type: 'chat.token'; text: string }
   /** The passages the answer may cite (before its first word), or did cite (after its last). */
@@ -189,6 +211,8 @@ export type ChatEvent = ChatIntent | ChatReport
 export type ChatEmitted =
   | { type: 'chat.conversationStarted'; conversationId: string }
   | { type: 'chat.conversationClosed'; conversationId: string }
+  /** A new chat about chosen documents was started ("Ask about this document"): show the chat. */
+  | { type: 'chat.askingAbout' }
 
 export type AnswerStream = {
   onToken: (text: string) => void
@@ -199,7 +223,8 @@ export type AnswerStream = {
 /** The chat API of src/api/chat.ts satisfies this as it is; the app adds its logger. */
 export type ChatDeps = {
   listConversations: () => Promise<Conversation[]>
-  createConversation: (title: string) => Promise<Conversation>
+  /** A new conversation; limited to `documentIds` when given (D70). */
+  createConversation: (title: string, documentIds?: readonly string[]) => Promise<Conversation>
   listMessages: (conversationId: string) => Promise<Message[]>
   /** The files uploaded into a conversation (product §7, ours). */
   listConversationFiles: (conversationId: string) => Promise<LibraryDocument[]>
@@ -220,6 +245,8 @@ export type ChatDeps = {
   /** Why a disliked answer did not help (beside the spec's feedback call). */
   explainDislike: (messageId: string, why: DislikeReasonRequest) => Promise<Message>
   renameConversation: (conversationId: string, title: string) => Promise<Conversation>
+  /** What the conversation searches: these documents, or null for the whole library. */
+  setScope: (conversationId: string, documentIds: readonly string[] | null) => Promise<Conversation>
   searchConversations: (query: string) => Promise<SearchHit[]>
   log: Logger
 }

@@ -149,3 +149,29 @@ test('a failed load says so and keeps the last library', async () => {
   expect(actor.getSnapshot().context.problem).toBe(LIBRARY_MESSAGES.loadFailed)
   expect(actor.getSnapshot().context.library?.documents).toHaveLength(1)
 })
+
+test('ready documents can be selected to ask about together; one that stops being ready leaves the selection', async () => {
+  const listDocuments = vi
+    .fn<LibraryDeps['listDocuments']>()
+    .mockResolvedValueOnce(library(doc('a.txt', 'ready'), doc('b.txt', 'ready'), doc('c.txt', 'failed')))
+    // a.txt deleted meanwhile (in another tab).
+    .mockResolvedValue(library(doc('b.txt', 'ready'), doc('c.txt', 'failed')))
+  const { actor } = start({ listDocuments })
+  actor.send({ type: 'library.load' })
+  await waitFor(actor, (s) => s.matches('shown'))
+
+  actor.send({ type: 'library.select', id: 'id-b.txt', selected: true })
+  actor.send({ type: 'library.select', id: 'id-a.txt', selected: true })
+  actor.send({ type: 'library.select', id: 'id-c.txt', selected: true })
+  expect(actor.getSnapshot().context.selected).toEqual(['id-b.txt', 'id-a.txt'])
+
+  actor.send({ type: 'library.load' })
+  await waitFor(actor, (s) => s.matches('shown'))
+  expect(actor.getSnapshot().context.selected).toEqual(['id-b.txt'])
+
+  actor.send({ type: 'library.select', id: 'id-b.txt', selected: false })
+  expect(actor.getSnapshot().context.selected).toEqual([])
+  actor.send({ type: 'library.select', id: 'id-b.txt', selected: true })
+  actor.send({ type: 'library.clearSelection' })
+  expect(actor.getSnapshot().context.selected).toEqual([])
+})

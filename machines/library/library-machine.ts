@@ -2,9 +2,11 @@
  * The document library on the Documents screen: each document's status and the overall progress,
  * kept live by polling while files are being read (or while an ingest the user started is under
  * way), and deleting, retrying or adding back (a removed Drive file) a document. It starts from the server's state, so a reload shows
- * a sync that is still running and keeps following it. Calls come from provideLibraryMachine(deps).
+ * a sync that is still running and keeps following it. It also keeps which ready documents the
+ * person selected to ask about together (D70). Calls come from provideLibraryMachine(deps).
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate'
+import { SCOPE_MAX_DOCUMENTS } from '#contracts/chat.ts'
 import type { Library, LibraryDocument } from '#contracts/documents.ts'
 import { messageOf, notProvided, statusOf } from '#machines/shared/effects.ts'
 
@@ -34,6 +36,8 @@ export type LibraryContext = {
   /** True while an ingest the user started is under way: poll even before files are queued. */
   watching: boolean
   pollMs: number
+  /** Ready documents chosen to ask about together, in the order chosen (at most SCOPE_MAX_DOCUMENTS). */
+  selected: string[]
 }
 
 export type LibraryEvent =
@@ -43,6 +47,8 @@ export type LibraryEvent =
   | { type: 'library.delete'; id: string }
   | { type: 'library.retry'; id: string }
   | { type: 'library.restore'; id: string }
+  | { type: 'library.select'; id: string; selected: boolean }
+  | { type: 'library.clearSelection' }
 
 /** A 4xx carries the server's sentence (e.g. "Document not found."); anything else gets ours. */
 function problemOf(error: unknown, fallback: string): string {
@@ -78,6 +84,10 @@ function onDocument(src: 'deleteDocument' | 'retryDocument' | 'restoreDocument',
   } as const
 }
 
+function isReady(library: Library, id: string): boolean {
+  return library.documents.some((d) => d.id === id && d.status === 'ready')
+}
+
 export const libraryMachine = setup({
   types: {
     context: {} as LibraryContext,
@@ -91,7 +101,20 @@ export const libraryMachine = setup({
     restoreDocument: notProvided<LibraryDocument, { id: string }>('restoreDocument'),
   },
   actions: {
-    store: assign((_, params: { library: Library }) => ({ library: params.library })),
+    /** A document no longer ready (deleted, read again) leaves the selection. */
+    store: assign(({ context }, params: { library: Library }) => ({
+      library: params.library,
+      selected: context.selected.filter((id) => isReady(params.library, id)),
+    })),
+    select: assign(({ context }, params: { id: string; selected: boolean }) => {
+      const others = context.selected.filter((id) => id !== params.id)
+      const ready = context.library !== null && isReady(context.library, params.id)
+      return {
+        selected:
+          params.selected && ready && others.length < SCOPE_MAX_DOCUMENTS ? [...others, params.id] : others,
+      }
+    }),
+    clearSelection: assign({ selected: [] }),
     clearProblem: assign({ problem: null }),
     /** A successful read ends a load failure, not a delete's or a retry's. */
     clearLoadProblem: assign(({ context }) => ({
@@ -114,9 +137,15 @@ export const libraryMachine = setup({
     problem: null,
     watching: false,
     pollMs: input.pollMs ?? LIBRARY_POLL_MS,
+    selected: [],
   }),
   initial: 'idle',
   on: {
+    'library.select': {
+      actions: { type: 'select', params: ({ event }) => ({ id: event.id, selected: event.selected }) },
+      description: `Only ready documents, at most ${SCOPE_MAX_DOCUMENTS} (as many as a conversation can search).`,
+    },
+    'library.clearSelection': { actions: 'clearSelection' },
     'library.load': '.loading',
     'library.watch': { target: '.loading', actions: 'watch' },
     'library.unwatch': {
