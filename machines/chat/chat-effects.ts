@@ -140,7 +140,11 @@ export function chatActors(deps: ChatDeps) {
         deps.setScope(conversationId, documentIds),
       {
         done: (_, conversation): ChatEvent => ({ type: 'chat.scopeSaved', conversation }),
-        failed: ({ conversationId }, error): ChatEvent => ({ type: 'chat.scopeFailed', conversationId, error }),
+        failed: ({ conversationId }, error): ChatEvent => ({
+          type: 'chat.scopeFailed',
+          conversationId,
+          error,
+        }),
       },
     ),
     setFeedback: fromReportingRequest(

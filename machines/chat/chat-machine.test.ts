@@ -1,11 +1,16 @@
 import { expect, test, vi } from 'vitest'
 import { createActor, waitFor } from 'xstate'
-import { type Conversation, type Message, SCOPE_MAX_DOCUMENTS, type SendMessageResponse } from '#contracts/chat.ts'
+import {
+  type Conversation,
+  type Message,
+  SCOPE_MAX_DOCUMENTS,
+  type SendMessageResponse,
+} from '#contracts/chat.ts'
 import { libraryDocument } from '../documents/documents-fixtures.ts'
 import { MAX_STOP_CHECKS, provideChatMachine, STOP_CHECK_DELAY_MS } from './chat-machine.ts'
 import { plainText } from './chat-model.ts'
-import { isAwaitingReplyHere, isStreamingHere, openSourceOf } from './chat-selectors.ts'
 import { SCOPE_NOTICES, scopeOnScreen } from './chat-scope.ts'
+import { isAwaitingReplyHere, isStreamingHere, openSourceOf } from './chat-selectors.ts'
 import type { AnswerStream, ChatDeps, ChatEmitted } from './chat-types.ts'
 
 function conversation(id: string, updatedAt: string, extra: Partial<Conversation> = {}): Conversation {
@@ -1084,6 +1089,8 @@ test('a stored dislike asks why; a reason or a note is sent once, a failure can 
   chat.send({ type: 'chat.rate', messageId: 'b', feedback: 'like' })
   await vi.waitFor(() => expect(reason()).toBe('closed'))
   expect(explainDislike).toHaveBeenCalledTimes(2)
+})
+
 // Conversations limited to chosen documents (D70).
 
 const report = { id: 'doc-report', name: 'report.pdf' }
@@ -1131,7 +1138,9 @@ test("an open conversation's chips change once the server stored them, one chang
   expect(deps.setScope).toHaveBeenCalledTimes(1)
   expect(deps.setScope).toHaveBeenCalledWith(older._id, [report.id])
   expect(scopeOnScreen(chat.getSnapshot().context)).toBeNull()
-  gate.resolve(conversation(older._id, older.updatedAt, { scope: { documentIds: [report.id], documents: [report] } }))
+  gate.resolve(
+    conversation(older._id, older.updatedAt, { scope: { documentIds: [report.id], documents: [report] } }),
+  )
   await waitFor(chat, (s) => s.context.savingScopeOf === null)
   expect(scopeOnScreen(chat.getSnapshot().context)?.documents).toEqual([report])
 })

@@ -492,7 +492,9 @@ export const chatMachine = chatSetup.createMachine({
           {
             actions: {
               type: 'storeDraftScope',
-              params: ({ context, event }) => ({ documents: withDocument(context.draftScope, event.document) }),
+              params: ({ context, event }) => ({
+                documents: withDocument(context.draftScope, event.document),
+              }),
             },
           },
         ],

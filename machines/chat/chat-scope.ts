@@ -63,5 +63,8 @@ export function refusedDraftDocument(
   if (statusOf(error) !== 400 || !message) return null
   const gone = context.draftScope.find((d) => message.includes(d.id))
   if (!gone) return null
-  return { draftScope: withoutDocument(context.draftScope, gone.id), scopeNotice: SCOPE_NOTICES.gone(gone.name) }
+  return {
+    draftScope: withoutDocument(context.draftScope, gone.id),
+    scopeNotice: SCOPE_NOTICES.gone(gone.name),
+  }
 }

@@ -3,9 +3,10 @@
  * awaited or being written in the conversation on screen, which answer may be written again, and
  * the open conversation's title. Pure functions of the snapshot, for `useSelector`.
  */
-import type { Source } from '#contracts/chat.ts'
+import type { Scope, Source } from '#contracts/chat.ts'
 import type { ChatSnapshot } from './chat-machine.ts'
 import { answerIdOf, canRegenerate } from './chat-model.ts'
+import { scopeOnScreen } from './chat-scope.ts'
 import type { MessageItem } from './chat-types.ts'
 
 /**
@@ -67,4 +68,23 @@ export function reasonAskOf(snapshot: ChatSnapshot): { messageId: string; status
   const status = snapshot.value.dislikeReason
   if (messageId === null || status === 'closed') return null
   return { messageId, status }
+}
+
+/** What the chat on screen searches (D70): its documents, or null for the whole library. */
+export function scopeOf(snapshot: ChatSnapshot): Scope | null {
+  return scopeOnScreen(snapshot.context)
+}
+
+/** Equal when they name the same documents in the same order (for useSelector: no render per token). */
+export function sameScope(a: Scope | null, b: Scope | null): boolean {
+  if (a === null || b === null) return a === b
+  return (
+    a.documents.length === b.documents.length &&
+    a.documents.every((d, i) => d.id === b.documents[i]?.id && d.name === b.documents[i]?.name)
+  )
+}
+
+/** A change of the open conversation's scope is being saved: its chips wait. */
+export function isSavingScope(snapshot: ChatSnapshot): boolean {
+  return snapshot.context.savingScopeOf !== null
 }

@@ -1,6 +1,7 @@
 import { expect, test, vi } from 'vitest'
 import { createActor, waitFor } from 'xstate'
 import type { Library, LibraryDocument } from '#contracts/documents.ts'
+import { libraryDocument } from '../documents/documents-fixtures.ts'
 import {
   type DocumentPickerEmitted,
   PICKER_MAX_MATCHES,
@@ -9,18 +10,7 @@ import {
 } from './document-picker-machine.ts'
 
 function document(id: string, name: string, status: LibraryDocument['status'] = 'ready'): LibraryDocument {
-  return {
-    id,
-    name,
-    source: 'upload',
-    mimeType: 'application/pdf',
-    status,
-    reason: null,
-    pages: 1,
-    chunks: 1,
-    updatedAt: '2026-03-01T10:00:00.000Z',
-    webViewLink: null,
-  }
+  return libraryDocument(name, { id, status })
 }
 
 const library = (documents: LibraryDocument[]): Library => ({
@@ -41,14 +31,16 @@ const shown = (picker: ReturnType<typeof startPicker>['picker']) =>
 
 test('typing # lists my ready documents whose names hold the query, those already chosen left out', async () => {
   const { picker, listDocuments } = startPicker(
-    vi.fn().mockResolvedValue(
-      library([
-        document('a', 'Quarterly report.pdf'),
-        document('b', 'Annual report.pdf'),
-        document('c', 'Report draft.pdf', 'processing'),
-        document('d', 'Minutes.pdf'),
-      ]),
-    ),
+    vi
+      .fn()
+      .mockResolvedValue(
+        library([
+          document('a', 'Quarterly report.pdf'),
+          document('b', 'Annual report.pdf'),
+          document('c', 'Report draft.pdf', 'processing'),
+          document('d', 'Minutes.pdf'),
+        ]),
+      ),
   )
 
   picker.send({ type: 'picker.search', at: 0, query: '', excluded: ['b'] })
@@ -65,7 +57,9 @@ test('typing # lists my ready documents whose names hold the query, those alread
 
 test('arrow keys move the highlight round the list, and Enter chooses it', async () => {
   const { picker, chosen } = startPicker(
-    vi.fn().mockResolvedValue(library([document('a', 'a.pdf'), document('b', 'b.pdf'), document('c', 'c.pdf')])),
+    vi
+      .fn()
+      .mockResolvedValue(library([document('a', 'a.pdf'), document('b', 'b.pdf'), document('c', 'c.pdf')])),
   )
   picker.send({ type: 'picker.search', at: 4, query: '', excluded: [] })
   await shown(picker)

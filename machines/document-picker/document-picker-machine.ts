@@ -132,7 +132,9 @@ export const documentPickerMachine = setup({
         'picker.dismiss': { target: 'closed', actions: 'dismiss' },
         'picker.next': { actions: { type: 'move', params: { by: 1 } } },
         'picker.previous': { actions: { type: 'move', params: { by: -1 } } },
-        'picker.highlight': { actions: { type: 'highlight', params: ({ event }) => ({ index: event.index }) } },
+        'picker.highlight': {
+          actions: { type: 'highlight', params: ({ event }) => ({ index: event.index }) },
+        },
         'picker.choose': {
           guard: 'hasMatch',
           target: 'closed',

@@ -180,36 +180,38 @@ async function upsertRows(
   takeId: boolean,
 ) {
   if (inputs.length === 0) return []
-  return tx
-    .insert(documents)
-    .values(inputs.map((input) => ({ ...input })))
-    .onConflictDoUpdate({
-      target: [documents.userId, documents.source, documents.externalId],
-      set: {
-        ...(takeId ? { id: sql`excluded.id` } : {}),
-        name: sql`excluded.name`,
-        mimeType: sql`excluded.mime_type`,
-        link: sql`excluded.link`,
-        version: sql`excluded.version`,
-        modifiedTime: sql`excluded.modified_time`,
-        tokenCount: sql`excluded.token_count`,
-        // Written now with each passage's language: nothing left for the language pass (D82).
-        languagesFrom: sql`null`,
-        updatedAt: sql`now()`,
-      },
-    })
-    // xmax is 0 on a freshly inserted row version (PostgreSQL 15 and 18 alike); the count reads
-    // the statement's snapshot, so it counts the passages of the version being replaced.
-    .returning({
-      id: documents.id,
-      userId: documents.userId,
-      source: documents.source,
-      externalId: documents.externalId,
-      inserted: sql<boolean>`xmax = 0`,
-      // Spelled out: Drizzle writes a returned column unqualified, which inside the subquery
-      // would name the passage's own id.
-      oldChunks: sql<number>`(select count(*)::int from document_chunks c where c.document_id = "documents"."id")`,
-    })
+  return (
+    tx
+      .insert(documents)
+      .values(inputs.map((input) => ({ ...input })))
+      .onConflictDoUpdate({
+        target: [documents.userId, documents.source, documents.externalId],
+        set: {
+          ...(takeId ? { id: sql`excluded.id` } : {}),
+          name: sql`excluded.name`,
+          mimeType: sql`excluded.mime_type`,
+          link: sql`excluded.link`,
+          version: sql`excluded.version`,
+          modifiedTime: sql`excluded.modified_time`,
+          tokenCount: sql`excluded.token_count`,
+          // Written now with each passage's language: nothing left for the language pass (D82).
+          languagesFrom: sql`null`,
+          updatedAt: sql`now()`,
+        },
+      })
+      // xmax is 0 on a freshly inserted row version (PostgreSQL 15 and 18 alike); the count reads
+      // the statement's snapshot, so it counts the passages of the version being replaced.
+      .returning({
+        id: documents.id,
+        userId: documents.userId,
+        source: documents.source,
+        externalId: documents.externalId,
+        inserted: sql<boolean>`xmax = 0`,
+        // Spelled out: Drizzle writes a returned column unqualified, which inside the subquery
+        // would name the passage's own id.
+        oldChunks: sql<number>`(select count(*)::int from document_chunks c where c.document_id = "documents"."id")`,
+      })
+  )
 }
 
 /** A run of one document's passages written by one statement. */

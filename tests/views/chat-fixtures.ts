@@ -16,6 +16,7 @@ import {
   FeedbackRequestSchema,
   type Message,
   RenameConversationRequestSchema,
+  type Scope,
   SendMessageRequestSchema,
   type SendMessageResponse,
   ShowVersionRequestSchema,
@@ -89,6 +90,8 @@ type Seed = {
   conversations?: Conversation[]
   messages?: Record<string, Message[]>
   files?: Record<string, LibraryDocument[]>
+  /** The library: what the `#` picker lists and what a scope may name (D70). */
+  documents?: LibraryDocument[]
 }
 
 /** The answer the fake assistant gives, with the sources it cites. */
@@ -109,6 +112,16 @@ export function chatBackend(seed: Seed = {}) {
     feedback: [] as { messageId: string; feedback: string }[],
     shownVersions: [] as { messageId: string; version: number }[],
     reasons: [] as { messageId: string; reason?: string | null; note?: string }[],
+    /** The scope each create and each PATCH asked for (null: the whole library). */
+    scopes: [] as (string[] | null)[],
+  }
+  const documents = seed.documents ?? []
+  /** A scope as the server answers it; a 400 naming the first id that is not in the library. */
+  const scopeOf = (documentIds: string[]): Scope | string => {
+    const missing = documentIds.find((id) => !documents.some((d) => d.id === id))
+    if (missing) return `Document ${missing} is not in your library.`
+    const named = documentIds.map((id) => ({ id, name: documents.find((d) => d.id === id)?.name ?? '' }))
+    return { documentIds, documents: named }
   }
   /** Every version of an answer written more than once (D93), 1 first, as the server keeps them. */
   const versions = new Map<string, Message[]>()
@@ -148,11 +161,15 @@ export function chatBackend(seed: Seed = {}) {
       if (!body.success) return errorResponse(400, 'Bad conversation request')
       calls.created.push(body.data.title)
       calls.order.push('create')
+      const scope = body.data.scope ? scopeOf(body.data.scope.documentIds) : null
+      if (body.data.scope) calls.scopes.push(body.data.scope.documentIds)
+      if (typeof scope === 'string') return errorResponse(400, scope)
       const created = chatConversation(newId('conversation'), {
         title: body.data.title,
         updatedAt: new Date().toISOString(),
         messageCount: 0,
         lastMessage: '',
+        scope,
       })
       conversations = [created, ...conversations]
       return okResponse(chatEndpoints.createConversation, { success: true, data: created })
@@ -200,6 +217,12 @@ export function chatBackend(seed: Seed = {}) {
       const found = conversations.find((s) => s._id === String(params.id))
       if (!found) return errorResponse(404, 'Conversation not found')
       if (body.data.title !== undefined) found.title = body.data.title
+      if (body.data.scope !== undefined) {
+        calls.scopes.push(body.data.scope?.documentIds ?? null)
+        const scope = body.data.scope ? scopeOf(body.data.scope.documentIds) : null
+        if (typeof scope === 'string') return errorResponse(400, scope)
+        found.scope = scope
+      }
       return okResponse(chatEndpoints.updateConversation, { success: true, data: found })
     }),
     http.get(urlOf(chatEndpoints.searchConversations), ({ request }) => {
@@ -266,6 +289,16 @@ export function chatBackend(seed: Seed = {}) {
         data: { ...stored, feedbackReason: body.data.reason ?? null, feedbackNote: body.data.note ?? null },
       })
     }),
+    http.get(urlOf(documentEndpoints.listDocuments), () =>
+      okResponse(documentEndpoints.listDocuments, {
+        success: true,
+        data: {
+          documents,
+          progress: { running: false, done: documents.length, total: documents.length },
+          removed: [],
+        },
+      }),
+    ),
     http.patch(urlOf(chatEndpoints.setFeedback), async ({ request, params }) => {
       const body = FeedbackRequestSchema.safeParse(await request.json())
       if (!body.success) return errorResponse(400, 'Bad feedback')
@@ -319,10 +352,10 @@ export function eventStream(reply: SendMessageResponse): Response {
 
 const exact = (text: string) => text
 
-/** Signs in, opens the dashboard on Chat with this backend, and finds what the tests use. */
-export async function openChat(backend: ReturnType<typeof chatBackend>) {
+/** Signs in, opens the dashboard (on Chat, or at `path`) with this backend, and finds what the tests use. */
+export async function openChat(backend: ReturnType<typeof chatBackend>, path = '/dashboard') {
   server.use(signedIn(), ...backend.handlers)
-  const app = renderApp('/dashboard')
+  const app = renderApp(path)
   // The dashboard chunk loads lazily: on a busy machine the first load takes more than a second.
   await screen.findByText(ada.email, undefined, { timeout: 5000 })
   // Let the conversation list arrive: a request still in flight when a test ends would be answered

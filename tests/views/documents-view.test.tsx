@@ -1,6 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { afterEach, expect, test, vi } from 'vitest'
+import { documentEndpoints } from '#contracts/documents.ts'
 import { DRIVE_CONNECT_PATH, DRIVE_CONNECTED_MESSAGE } from '#contracts/drive.ts'
+import { libraryDocument } from '#machines/documents/documents-fixtures.ts'
 import { formatModified } from '#src/lib/format-date.ts'
 import {
   filesResponse,
@@ -13,7 +15,7 @@ import {
   notes,
   report,
 } from './drive-handlers.ts'
-import { ada, errorResponse, server, signedIn } from './msw-server.ts'
+import { ada, errorResponse, ok, server, signedIn } from './msw-server.ts'
 import { renderApp } from './render-app.tsx'
 
 afterEach(() => {
@@ -72,16 +74,27 @@ test('says "No documents found." when the drive is empty', async () => {
   expect(await within(main).findByText('No documents found.')).toBeTruthy()
 })
 
-test('a failed listing replaces the view with "Failed to load documents" and the server reason', async () => {
+test('a failed listing says "Failed to load documents" with the server reason in the Drive files\' place; the library stays', async () => {
   const files = listFiles(() =>
     errorResponse(400, 'Google Drive is not connected. Connect it under Integrations.'),
   )
-  const { main, log } = await openDocuments(files.handler)
+  const upload = libraryDocument('minutes.txt', { mimeType: 'text/plain' })
+  const { main, log } = await openDocuments(
+    files.handler,
+    ok(documentEndpoints.listDocuments, {
+      success: true,
+      data: { documents: [upload], progress: { running: false, done: 1, total: 1 }, removed: [] },
+    }),
+  )
 
-  expect((await within(main).findByRole('alert')).textContent).toBe('Failed to load documents')
-  expect(within(main).getByText('Google Drive is not connected. Connect it under Integrations.')).toBeTruthy()
-  expect(within(main).queryByRole('button', { name: 'Ingest Documents' })).toBeNull()
-  expect(within(main).queryByRole('table')).toBeNull()
+  const drive = await within(main).findByRole('region', { name: 'Google Drive files' })
+  expect((await within(drive).findByRole('alert')).textContent).toBe('Failed to load documents')
+  expect(
+    within(drive).getByText('Google Drive is not connected. Connect it under Integrations.'),
+  ).toBeTruthy()
+  // Issue 20: the library (uploads included) does not depend on Drive: the view stays, without Drive's files.
+  expect(within(await findRow('minutes.txt')).getByText('Uploaded')).toBeTruthy()
+  expect(within(main).getByRole('button', { name: 'Ingest Documents' })).toBeTruthy()
   expect(log.error).toHaveBeenCalled()
 })
 

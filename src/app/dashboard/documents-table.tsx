@@ -76,7 +76,8 @@ const COLUMNS: { label: string; sort?: SortColumn }[] = [
 /**
  * The library and the Drive listing as one table (D89): name, source, readable type, modified,
  * status with its reason, and each row's actions (the spec's 'Download' for a Drive file, Retry
- * for one that failed, Delete behind its menu, asked first). A page of PAGE_SIZE rows at a time.
+ * for one that failed; "Ask about this document" and Delete, asked first, behind its menu). A
+ * ready document can be selected to ask about with others (D70). A page of PAGE_SIZE rows at a time.
  */
 export function DocumentsTable({ table }: { table: DocumentsTableApi }) {
   const { page, view } = table
@@ -157,15 +158,20 @@ function DocumentRowView({
   return (
     <tr role="row" aria-rowindex={index + 1} className={rowStyle}>
       <td role="cell" className={css({ gridColumn: '1', fontWeight: 'medium', overflowWrap: 'anywhere' })}>
-        <span id={nameId}>
-          {/* A document that was read opens in the viewer (D72). */}
-          {row.status === 'ready' && row.libraryId ? (
-            <Link href={documentPath(row.libraryId)} className={nameLinkStyle}>
-              {row.name}
-            </Link>
-          ) : (
-            row.name
-          )}
+        <span className={css({ display: 'flex', alignItems: 'baseline', gap: '2' })}>
+          {askable(row) ? (
+            <SelectBox row={row} libraryId={row.libraryId} nameId={nameId} table={table} />
+          ) : null}
+          <span id={nameId}>
+            {/* A document that was read opens in the viewer (D72). */}
+            {row.status === 'ready' && row.libraryId ? (
+              <Link href={documentPath(row.libraryId)} className={nameLinkStyle}>
+                {row.name}
+              </Link>
+            ) : (
+              row.name
+            )}
+          </span>
         </span>
         <span className={phoneMetaStyle}>{[source, row.type, modified].join(' · ')}</span>
       </td>
@@ -200,7 +206,46 @@ function DocumentRowView({
   )
 }
 
-/** The spec's 'Download' and Retry in sight; the rest (Delete) behind the row's menu. */
+/** A ready library document: it can be asked about (D70). */
+function askable(row: DocumentRow): row is DocumentRow & { libraryId: string } {
+  return row.libraryId !== null && row.status === 'ready'
+}
+
+/**
+ * Selects the document to ask about with others. Named by the document's name (so the row is
+ * still named by its file first), described by what it does.
+ */
+function SelectBox({
+  row,
+  libraryId,
+  nameId,
+  table,
+}: {
+  row: DocumentRow
+  libraryId: string
+  nameId: string
+  table: DocumentsTableApi
+}) {
+  return (
+    <input
+      type="checkbox"
+      aria-labelledby={nameId}
+      title={`Select ${row.name} to ask about it with other documents`}
+      checked={table.selected.includes(libraryId)}
+      onChange={(event) => table.select(libraryId, event.target.checked)}
+      className={css({
+        flexShrink: '0',
+        w: '4',
+        h: '4',
+        alignSelf: 'center',
+        accentColor: 'accent',
+        cursor: 'pointer',
+      })}
+    />
+  )
+}
+
+/** The spec's 'Download' and Retry in sight; the rest ("Ask about this document", Delete) behind the row's menu. */
 function RowActions({ row, nameId, table }: { row: DocumentRow; nameId: string; table: DocumentsTableApi }) {
   const open = table.menuFor === row.key
   const deletable = row.libraryId !== null && row.status !== 'skipped'
@@ -235,7 +280,7 @@ function RowActions({ row, nameId, table }: { row: DocumentRow; nameId: string; 
           Retry
         </Button>
       ) : null}
-      {deletable ? (
+      {deletable || askable(row) ? (
         <>
           <Button
             variant="ghost"
@@ -260,18 +305,34 @@ function RowActions({ row, nameId, table }: { row: DocumentRow; nameId: string; 
               }}
               className={menuListStyle}
             >
-              <li>
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  block
-                  ref={focusOnMount}
-                  className={css({ justifyContent: 'flex-start', color: 'danger' })}
-                  onClick={() => row.libraryId && table.askDelete(row.libraryId, row.name)}
-                >
-                  Delete
-                </Button>
-              </li>
+              {askable(row) ? (
+                <li>
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    block
+                    ref={focusOnMount}
+                    className={css({ justifyContent: 'flex-start' })}
+                    onClick={() => table.askAbout(row.libraryId, row.name)}
+                  >
+                    Ask about this document
+                  </Button>
+                </li>
+              ) : null}
+              {deletable ? (
+                <li>
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    block
+                    ref={askable(row) ? undefined : focusOnMount}
+                    className={css({ justifyContent: 'flex-start', color: 'danger' })}
+                    onClick={() => row.libraryId && table.askDelete(row.libraryId, row.name)}
+                  >
+                    Delete
+                  </Button>
+                </li>
+              ) : null}
             </ul>
           ) : null}
         </>

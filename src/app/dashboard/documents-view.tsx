@@ -11,52 +11,18 @@ import { useDocuments } from '#src/features/drive/use-documents.ts'
 import { css } from '../../../styled-system/css'
 import { DocumentsTable } from './documents-table.tsx'
 import { DocumentsToolbar } from './documents-toolbar.tsx'
-import { useDocumentsTable } from './use-documents-table.ts'
+import { type DocumentsTableApi, useDocumentsTable } from './use-documents-table.ts'
 
 const quietCard = css({ textAlign: 'center', color: 'muted', py: '10' })
 
 /**
  * product §2 Documents: 'Ingest Documents' with its result banner, then every file (the library's
  * and the Drive's) in one table with search, filters and sort (D89), the library's reading
- * progress live above it. A failed listing replaces everything under the heading (product §8),
- * with the server's reason when it gave one.
+ * progress live above it. A failed Drive listing says so (product §8), with the server's reason
+ * when it gave one, in the Drive files' place: the library (uploads included) stays (D70).
  */
 export function DocumentsView() {
   const { state, ingesting, ingestOutcome, ingest, reload, connect } = useDocuments()
-
-  if (state.status === 'failed') {
-    return (
-      <section>
-        <SectionHeader title="Documents" />
-        <Card
-          className={css({
-            display: 'flex',
-            flexDirection: 'column',
-            alignItems: 'center',
-            gap: '3',
-            py: '10',
-          })}
-        >
-          <p role="alert" className={css({ fontWeight: 'semibold', color: 'danger' })}>
-            Failed to load documents
-          </p>
-          {state.reason ? (
-            <p className={css({ color: 'muted', textAlign: 'center' })}>{state.reason}</p>
-          ) : null}
-          <div className={css({ display: 'flex', flexWrap: 'wrap', justifyContent: 'center', gap: '2' })}>
-            {state.reason ? (
-              <Button size="sm" onClick={connect}>
-                Connect Google Drive
-              </Button>
-            ) : null}
-            <Button variant="secondary" size="sm" onClick={reload}>
-              Try again
-            </Button>
-          </div>
-        </Card>
-      </section>
-    )
-  }
 
   return (
     <section>
@@ -72,6 +38,9 @@ export function DocumentsView() {
         <div className={css({ mb: '4' })}>
           <Alert tone={ingestOutcome.kind === 'failed' ? 'danger' : 'info'}>{ingestOutcome.message}</Alert>
         </div>
+      ) : null}
+      {state.status === 'failed' ? (
+        <DriveListingFailed reason={state.reason} onConnect={connect} onRetry={reload} />
       ) : null}
       <LibraryProvider>
         <LibraryFollowsUploads />
@@ -89,6 +58,47 @@ export function DocumentsView() {
   )
 }
 
+/** The Drive listing failed: the spec's sentence, the server's reason, and what to do about it. */
+function DriveListingFailed({
+  reason,
+  onConnect,
+  onRetry,
+}: {
+  reason: string | null
+  onConnect: () => void
+  onRetry: () => void
+}) {
+  return (
+    <Card
+      role="region"
+      aria-label="Google Drive files"
+      className={css({
+        display: 'flex',
+        flexDirection: 'column',
+        alignItems: 'center',
+        gap: '3',
+        py: '6',
+        mb: '4',
+      })}
+    >
+      <p role="alert" className={css({ fontWeight: 'semibold', color: 'danger' })}>
+        Failed to load documents
+      </p>
+      {reason ? <p className={css({ color: 'muted', textAlign: 'center' })}>{reason}</p> : null}
+      <div className={css({ display: 'flex', flexWrap: 'wrap', justifyContent: 'center', gap: '2' })}>
+        {reason ? (
+          <Button size="sm" onClick={onConnect}>
+            Connect Google Drive
+          </Button>
+        ) : null}
+        <Button variant="secondary" size="sm" onClick={onRetry}>
+          Try again
+        </Button>
+      </div>
+    </Card>
+  )
+}
+
 /** The table, or what to say when there is nothing to list (or nothing matches). */
 function DocumentsList({ ingesting }: { ingesting: boolean }) {
   const table = useDocumentsTable()
@@ -103,6 +113,7 @@ function DocumentsList({ ingesting }: { ingesting: boolean }) {
     <>
       {table.beforeFirstIngest && !ingesting ? <FirstIngest count={table.all.length} /> : null}
       <DocumentsToolbar table={table} />
+      {table.selected.length > 0 ? <SelectedDocuments table={table} /> : null}
       {table.page.total === 0 ? (
         <Card className={quietCard}>
           <p>No documents match your search and filters.</p>
@@ -114,6 +125,25 @@ function DocumentsList({ ingesting }: { ingesting: boolean }) {
         <DocumentsTable table={table} />
       )}
     </>
+  )
+}
+
+/** What to do with the documents selected in the table (D70): ask about them together, or let go. */
+function SelectedDocuments({ table }: { table: DocumentsTableApi }) {
+  const count = table.selected.length
+  return (
+    <div
+      role="toolbar"
+      aria-label="Selected documents"
+      className={css({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '2', mb: '3' })}
+    >
+      <Button size="sm" onClick={table.askAboutSelected}>
+        {`Ask about the selected documents (${count})`}
+      </Button>
+      <Button variant="ghost" size="sm" onClick={table.clearSelection}>
+        Clear selection
+      </Button>
+    </div>
   )
 }
 

@@ -3,8 +3,9 @@
  * `/dashboard/c/{id}` opens that conversation in Chat, and `/dashboard` or `/dashboard/chat` is a
  * new chat (product §2: choosing the chat section clears the conversation). Changing section or
  * conversation is navigating (a link, Back/Forward, a reload, a bookmark); the route tells the
- * dashboard and chat machines, one way. The one move the other way: when the chat itself starts
- * the conversation of a new chat, or closes the one on screen, the address is replaced to match.
+ * dashboard and chat machines, one way. The moves the other way: when the chat itself starts
+ * the conversation of a new chat, or closes the one on screen, the address is replaced to match;
+ * when "Ask about this document" starts a new chat, the address goes to it (a push: Back returns).
  */
 import { useEffect, useEffectEvent, useLayoutEffect, useRef } from 'react'
 import { useLocation } from 'wouter'
@@ -96,11 +97,16 @@ export function useAddressFollowsChat(route: DashboardRoute | null) {
     const from = startedFrom.current
     navigate(from?.conversationId === conversationId ? from.path : paths.chat, { replace: true })
   })
+  const askingAbout = useEffectEvent(() => {
+    if (route?.section === 'chat' && route.conversationId === null) return
+    navigate(paths.chat)
+  })
 
   useEffect(() => {
     const subscriptions = [
       chat.on('chat.conversationStarted', (event) => started(event.conversationId)),
       chat.on('chat.conversationClosed', (event) => closed(event.conversationId)),
+      chat.on('chat.askingAbout', () => askingAbout()),
     ]
     return () => {
       for (const subscription of subscriptions) subscription.unsubscribe()

@@ -1,14 +1,17 @@
 /**
  * Facade for the Documents table (D89): the library's documents and the Drive listing merged into
  * rows (documents-table.ts), the person's view of them (the table machine), and the intents of
- * each row, carried out by the library actor (Retry, Delete) and the drive actor (the spec's
- * 'Download'). Lives in src/app: it combines the documents and drive features.
+ * each row, carried out by the library actor (Retry, Delete, the ready documents selected), the
+ * drive actor (the spec's 'Download') and the chat actor ("Ask about this document", D70). Lives
+ * in src/app: it combines the documents, drive and chat features.
  */
 import { useActorRef, useSelector } from '@xstate/react'
 import { useEffect, useMemo } from 'react'
+import type { LibraryDocument } from '#contracts/documents.ts'
 import type { SortColumn, StatusFilter, TableView } from '#machines/documents/documents-table.ts'
 import { pageOfSorted, sortRows, toRows, typesOf } from '#machines/documents/documents-table.ts'
 import { documentsTableMachine } from '#machines/documents/documents-table-machine.ts'
+import { useAskAbout } from '#src/features/chat/use-ask-about.ts'
 import { LibraryActor } from '#src/features/documents/library-actor.ts'
 import { DriveActor } from '#src/features/drive/drive-actor.ts'
 import { useAppDeps } from '#src/lib/app-deps.ts'
@@ -24,6 +27,8 @@ export function useDocumentsTable() {
   const removed = LibraryActor.useSelector((snapshot) => snapshot.context.library?.removed ?? NO_FILES)
   const files = DriveActor.useSelector((snapshot) => snapshot.context.files ?? NO_FILES)
   const view = useSelector(table, (snapshot) => snapshot.context.view)
+  const selected = LibraryActor.useSelector((snapshot) => snapshot.context.selected)
+  const askAbout = useAskAbout()
   const rows = useMemo(() => toRows(documents, files, removed), [documents, files, removed])
   // Sorted once per library read or sort change, not per keystroke (bench/documents-table.ts).
   const sorted = useMemo(() => sortRows(rows, view.sort), [rows, view.sort])
@@ -91,6 +96,24 @@ export function useDocumentsTable() {
     confirmDelete() {
       table.send({ type: 'table.confirmDelete' })
     },
+    /** Ready library documents chosen to ask about together, in the order chosen (D70). */
+    selected,
+    select(libraryId: string, chosen: boolean) {
+      library.send({ type: 'library.select', id: libraryId, selected: chosen })
+    },
+    clearSelection() {
+      library.send({ type: 'library.clearSelection' })
+    },
+    /** "Ask about this document": a new chat limited to this one, on screen. */
+    askAbout(libraryId: string, name: string) {
+      table.send({ type: 'table.closeMenu' })
+      askAbout([{ id: libraryId, name }])
+    },
+    /** A new chat limited to the selected documents (the selection is done with). */
+    askAboutSelected() {
+      askAbout(namedInOrder(documents, selected))
+      library.send({ type: 'library.clearSelection' })
+    },
     retry(libraryId: string) {
       library.send({ type: 'library.retry', id: libraryId })
     },
@@ -99,6 +122,15 @@ export function useDocumentsTable() {
       drive.send({ type: 'drive.download', fileId: driveFileId })
     },
   }
+}
+
+/** The documents `ids` names, in that order, with their names. */
+function namedInOrder(documents: readonly LibraryDocument[], ids: readonly string[]) {
+  const byId = new Map(documents.map((d) => [d.id, d]))
+  return ids.flatMap((id) => {
+    const found = byId.get(id)
+    return found ? [{ id, name: found.name }] : []
+  })
 }
 
 export type DocumentsTableApi = ReturnType<typeof useDocumentsTable>

@@ -1,9 +1,17 @@
-import { type KeyboardEvent, useEffect, useRef } from 'react'
+import { type KeyboardEvent, type Ref, useEffect, useId, useImperativeHandle, useRef } from 'react'
 import { MESSAGE_MAX_LENGTH } from '#contracts/chat.ts'
 import { Button } from '#src/components/ui/button.tsx'
 import { CloseIcon, FileIcon, PaperclipIcon } from '#src/components/ui/chat-icons.tsx'
 import { SendIcon } from '#src/components/ui/icons.tsx'
 import { css } from '../../../styled-system/css'
+import { DocumentPicker, pickerOptionId } from './document-picker.tsx'
+import type { DocumentPicker as Picker } from './use-document-picker.ts'
+
+/** What the conversation header may ask of the composer. */
+export type ComposerHandle = {
+  /** Types a `#` at the end of the draft, in the textarea: the document picker opens. */
+  startPicking(): void
+}
 
 type ChatComposerProps = {
   disabled: boolean
@@ -21,11 +29,15 @@ type ChatComposerProps = {
   /** The attached file is on its way (the first message was sent). */
   attaching: boolean
   onDetach: () => void
+  /** The `#` document picker (D70), fed with what is typed at the caret. */
+  picker: Picker
+  handle?: Ref<ComposerHandle>
 }
 
 /**
  * product §2, §5: type, Enter sends, Shift+Enter breaks the line; the paperclip opens the upload
- * dialog; while an answer is written, Stop ends it.
+ * dialog; while an answer is written, Stop ends it. A `#` opens the document picker (D70): while
+ * it offers documents the arrow keys, Enter and Escape are its.
  */
 export function ChatComposer({
   disabled,
@@ -38,22 +50,48 @@ export function ChatComposer({
   attachment,
   attaching,
   onDetach,
+  picker,
+  handle,
 }: ChatComposerProps) {
   const input = useRef<HTMLTextAreaElement>(null)
+  const listId = useId()
   // Disabling the focused input drops focus; give it back when the reply has come.
   useEffect(() => {
     if (!disabled && document.activeElement === document.body) input.current?.focus()
   }, [disabled])
 
+  useImperativeHandle(
+    handle,
+    () => ({
+      startPicking() {
+        const text = draft === '' || /\s$/.test(draft) ? `${draft}#` : `${draft} #`
+        onDraft(text)
+        picker.follow(text, text.length)
+        const field = input.current
+        if (!field) return
+        field.focus()
+        // After React has put the new text in: the caret goes after the `#`.
+        requestAnimationFrame(() => field.setSelectionRange(text.length, text.length))
+      },
+    }),
+    [draft, onDraft, picker],
+  )
+
   function submit() {
     onSend(draft)
   }
   function handleKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
-    // isComposing: Enter that confirms an IME composition (Japanese, Chinese…) is not a send.
-    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return
+    // isComposing: keys that confirm an IME composition (Japanese, Chinese…) are the IME's.
+    if (event.nativeEvent.isComposing) return
+    if (!event.shiftKey && picker.takesKey(event.key)) {
+      event.preventDefault()
+      return
+    }
+    if (event.key !== 'Enter' || event.shiftKey) return
     event.preventDefault()
     submit()
   }
+  const offering = picker.status !== 'closed' && picker.matches.length > 0
 
   return (
     <form
@@ -68,6 +106,7 @@ export function ChatComposer({
       ) : null}
       <div
         className={css({
+          position: 'relative',
           display: 'flex',
           alignItems: 'flex-end',
           gap: '2',
@@ -80,6 +119,7 @@ export function ChatComposer({
           _focusWithin: { borderColor: 'brand.500', boxShadow: 'focusRing' },
         })}
       >
+        <DocumentPicker picker={picker} listId={listId} />
         <Button variant="ghost" size="icon" aria-label="Attach file" onClick={onAttach}>
           <PaperclipIcon />
         </Button>
@@ -91,7 +131,16 @@ export function ChatComposer({
           maxLength={MESSAGE_MAX_LENGTH}
           value={draft}
           disabled={disabled}
-          onChange={(event) => onDraft(event.target.value)}
+          aria-autocomplete="list"
+          aria-controls={offering ? listId : undefined}
+          aria-activedescendant={offering ? pickerOptionId(listId, picker.highlighted) : undefined}
+          onChange={(event) => {
+            onDraft(event.target.value)
+            picker.follow(event.target.value, event.target.selectionStart)
+          }}
+          // The caret moved (a click, Home/End): the picker follows the `#` it is now at, if any.
+          onSelect={(event) => picker.follow(event.currentTarget.value, event.currentTarget.selectionStart)}
+          onBlur={() => picker.follow('', 0)}
           onKeyDown={handleKeyDown}
           className={css({
             flex: '1',

@@ -4,13 +4,16 @@ import { Alert } from '#src/components/ui/alert.tsx'
 import { EmptyState } from '#src/components/ui/empty-state.tsx'
 import { ChatIcon } from '#src/components/ui/icons.tsx'
 import { css, cx } from '../../../styled-system/css'
-import { ChatComposer } from './chat-composer.tsx'
+import { ChatComposer, type ComposerHandle } from './chat-composer.tsx'
 import { CitationPanel } from './citation-panel.tsx'
 import { ConversationFiles } from './conversation-files.tsx'
+import { ConversationScope } from './conversation-scope.tsx'
 import { ConversationTitle } from './conversation-title.tsx'
 import { FirstRun } from './first-run.tsx'
 import { MessageList } from './message-list.tsx'
+import { ScopeChips } from './scope-chips.tsx'
 import { useConversation } from './use-chat.ts'
+import { useDocumentPicker } from './use-document-picker.ts'
 import { useUpload } from './use-upload.ts'
 
 const layoutStyle = css({ display: 'grid', gap: '6', h: 'full', gridTemplateColumns: 'minmax(0, 1fr)' })
@@ -18,14 +21,17 @@ const layoutStyle = css({ display: 'grid', gap: '6', h: 'full', gridTemplateColu
 const withPanelStyle = css({ md: { gridTemplateColumns: 'minmax(0, 1fr) minmax(16rem, 24rem)' } })
 
 /**
- * product §2 Chat view: the conversation (or its empty state), the composer and the upload dialog,
- * and beside them the passage a citation opened (D87). `titleActions` are the screen's controls for
- * the open conversation (Export, Share).
+ * product §2 Chat view: the conversation (or its empty state) under its title and what it searches
+ * (D70), the chosen documents as chips over the composer with its `#` picker, and beside them the
+ * passage a citation opened (D87). `titleActions` are the screen's controls for the open
+ * conversation (Export, Share).
  */
 export function ChatView({ titleActions }: { titleActions?: ReactNode } = {}) {
   const chat = useConversation()
   const { messages, loading, awaitingReply, ratingMessageIds, rate, openSource } = chat
   const upload = useUpload()
+  const picker = useDocumentPicker()
+  const composer = useRef<ComposerHandle>(null)
   const returnFocus = useReturnFocus()
   const { showSource, closeSource } = chat
   const onShowSource = useCallback(
@@ -51,6 +57,12 @@ export function ChatView({ titleActions }: { titleActions?: ReactNode } = {}) {
         {chat.title === null ? null : (
           <ConversationTitle title={chat.title} onRename={chat.rename} actions={titleActions} />
         )}
+        <ConversationScope
+          scope={chat.scope}
+          saving={chat.savingScope}
+          onChoose={() => composer.current?.startPicking()}
+          onSearchEverything={chat.searchEverything}
+        />
         <ConversationFiles files={chat.files} />
         {empty && !loading ? (
           <div
@@ -88,6 +100,12 @@ export function ChatView({ titleActions }: { titleActions?: ReactNode } = {}) {
           />
         )}
         {chat.notice === null ? null : <Alert>{chat.notice}</Alert>}
+        <ScopeChips
+          scope={chat.scope}
+          saving={chat.savingScope}
+          notice={chat.scopeNotice}
+          onRemove={chat.removeDocument}
+        />
         <ChatComposer
           disabled={loading}
           draft={chat.draft}
@@ -99,6 +117,8 @@ export function ChatView({ titleActions }: { titleActions?: ReactNode } = {}) {
           attachment={chat.attachment && { name: chat.attachment.file.name, error: chat.attachment.error }}
           attaching={chat.attaching}
           onDetach={chat.detach}
+          picker={picker}
+          handle={composer}
         />
       </div>
       {openSource ? (

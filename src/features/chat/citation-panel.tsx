@@ -6,6 +6,7 @@ import { Button } from '#src/components/ui/button.tsx'
 import { CloseIcon } from '#src/components/ui/chat-icons.tsx'
 import { documentPath } from '#src/lib/document-path.ts'
 import { css } from '../../../styled-system/css'
+import { useAskAbout } from './use-ask-about.ts'
 
 /** Only https links open: the Drive file, never another scheme from stored data. */
 export const isHttpsLink = (link: string | null | undefined): link is string =>
@@ -66,10 +67,12 @@ type CitationPanelProps = {
  * answer: its document, page and heading, the sentences the answer leans on marked. The focus
  * moves in when it opens; Escape or Close closes it (the caller gives the focus back to the
  * marker that opened it). Links to the document go in its footer: "View in document" (the
- * viewer of D72, where the passage stands in its document) and the Drive file.
+ * viewer of D72, where the passage stands in its document) and the Drive file; and "Ask about this
+ * document" (a new chat limited to it, D70).
  */
 export function CitationPanel({ source, answer, onClose }: CitationPanelProps) {
   const label = `Passage ${source.citation ?? ''} from ${source.documentName}`.replace('  ', ' ')
+  const askAbout = useAskAbout()
   return (
     <section
       aria-label={label}
@@ -110,7 +113,14 @@ export function CitationPanel({ source, answer, onClose }: CitationPanelProps) {
       ) : (
         <p className={css({ color: 'muted' })}>This answer was stored before passages were kept with it.</p>
       )}
-      <footer className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', mt: 'auto' })}>
+      {source.mode === 'whole-document' ? (
+        <p className={css({ color: 'muted', fontSize: 'xs' })}>
+          The whole document was read for this answer.
+        </p>
+      ) : null}
+      <footer
+        className={css({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '3', mt: 'auto' })}
+      >
         <Link href={documentPath(source.documentId, source.chunkId)} className={linkStyle}>
           View in document
         </Link>
@@ -119,6 +129,13 @@ export function CitationPanel({ source, answer, onClose }: CitationPanelProps) {
             Open {source.documentName}
           </a>
         ) : null}
+        <Button
+          variant="secondary"
+          size="sm"
+          onClick={() => askAbout([{ id: source.documentId, name: source.documentName }])}
+        >
+          Ask about this document
+        </Button>
       </footer>
     </section>
   )

@@ -8,11 +8,14 @@ import type { DislikeReasonRequest, Feedback } from '#contracts/chat.ts'
 import {
   isAttachingHere,
   isAwaitingReplyHere,
+  isSavingScope,
   isStreamingHere,
   openSourceOf,
   openTitleOf,
   reasonAskOf,
   regenerableIdOf,
+  sameScope,
+  scopeOf,
 } from '#machines/chat/chat-selectors.ts'
 import { ChatActor } from './chat-actor.ts'
 import { preloadMarkdown } from './message-bubble.tsx'
@@ -70,6 +73,13 @@ export function useConversation() {
       detach() {
         chat.send({ type: 'chat.detach' })
       },
+      removeDocument(documentId: string) {
+        chat.send({ type: 'chat.scopeRemove', documentId })
+      },
+      /** Back to the whole library. */
+      searchEverything() {
+        chat.send({ type: 'chat.scopeClear' })
+      },
     }),
     [chat],
   )
@@ -100,6 +110,10 @@ export function useConversation() {
     files: ChatActor.useSelector((snapshot) => snapshot.context.files),
     /** The passage open beside the conversation, with the answer citing it. */
     openSource: ChatActor.useSelector(openSourceOf, sameOpenSource),
+    /** What the chat on screen searches (D70): its documents, or null for the whole library. */
+    scope: ChatActor.useSelector(scopeOf, sameScope),
+    scopeNotice: ChatActor.useSelector((snapshot) => snapshot.context.scopeNotice),
+    savingScope: ChatActor.useSelector(isSavingScope),
     ...intents,
   }
 }

@@ -123,7 +123,11 @@ test.skipIf(!vectors)(
     // Another person of her own, so the counts the other tests check stay as they are.
     const carol = (await register(app, uniqueEmail('hybrid-c')))._id
     await note(carol, 'carol-fleet', 'Every automobile in the fleet gets a yearly inspection in March.')
-    const { documentId: parking } = await note(carol, 'carol-parking', 'Parking permits cost ten euros a month.')
+    const { documentId: parking } = await note(
+      carol,
+      'carol-parking',
+      'Parking permits cost ten euros a month.',
+    )
     await embedMissingChunks(app.db, embedder(), carol)
     const question = 'When is my car checked?'
     const nearest = await vectorSearch(app.db, carol, 'fake-embed', fakeEmbedding(question), 10, [parking])

@@ -87,7 +87,9 @@ test('send, stream, regenerate and a rewritten follow-up: ranked passages from t
   llm.reply({ kind: 'text', text: 'It is 45 euros a day [1].' })
   const sent = await sendOk(ranked, person.cookie, conversation._id, question)
   expect(systemOf()).toContain(SCOPED_CONTEXT)
-  expect(systemOf()).toContain('[1] policy.pdf, p. 2\nThe daily meal allowance abroad is 45 euros per person.')
+  expect(systemOf()).toContain(
+    '[1] policy.pdf, p. 2\nThe daily meal allowance abroad is 45 euros per person.',
+  )
   expect(systemOf()).not.toContain(WHOLE_CONTEXT)
   expect(sent.aiMessage.sources.map((s) => [s.documentId, s.page, s.mode])).toEqual([[policy, 2, 'ranked']])
 

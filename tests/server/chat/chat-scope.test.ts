@@ -148,13 +148,19 @@ test.each([
 
 test('a deleted document leaves every scope; once none is left the conversation says so instead of searching everything', async () => {
   const person = await newPerson(app, 'scope-delete')
-  const upload = await addLibraryDocument(app, person.id, { name: 'memo.txt', text: 'The memo says the lift is fixed.' })
+  const upload = await addLibraryDocument(app, person.id, {
+    name: 'memo.txt',
+    text: 'The memo says the lift is fixed.',
+  })
   const drive = await addLibraryDocument(app, person.id, {
     name: 'drive-memo.txt',
     text: 'The drive memo says the lift was inspected.',
     source: 'drive',
   })
-  await addLibraryDocument(app, person.id, { name: 'other.txt', text: 'Another note says the lift is broken.' })
+  await addLibraryDocument(app, person.id, {
+    name: 'other.txt',
+    text: 'Another note says the lift is broken.',
+  })
   const conversation = await createScopedOk(app, person.cookie, 'Lift', [upload, drive])
 
   const deleteDocument = (id: string) =>

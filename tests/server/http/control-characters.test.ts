@@ -57,7 +57,7 @@ test('a search with a control character answers 400 naming the problem, not 500'
 test('a rename with a control character answers 400 as a new title does, and the title stays', async () => {
   const conversation = await createConversation(app, cookie, 'Kept title')
   for (const title of ['Plan\u0000', 'Plan\u001b[31m']) {
-    const response = await call(app, chatEndpoints.renameConversation, {
+    const response = await call(app, chatEndpoints.updateConversation, {
       cookie,
       params: { id: conversation._id },
       body: { title },

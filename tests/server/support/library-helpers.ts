@@ -3,7 +3,7 @@
  * (`upload` or `drive`) read into passages exactly as the reading jobs do it (indexDocument with the
  * row's id, then the row marked ready), and the scope calls of a conversation.
  */
-import { chatEndpoints, type Conversation } from '#contracts/chat.ts'
+import { type Conversation, chatEndpoints } from '#contracts/chat.ts'
 import type { App } from '#server/app.ts'
 import type { Section } from '#server/documents/chunker.ts'
 import { indexDocument } from '#server/documents/index-document.ts'

@@ -1,0 +1,75 @@
+import type { Scope } from '#contracts/chat.ts'
+import { css } from '../../../styled-system/css'
+
+type ScopeChipsProps = {
+  scope: Scope | null
+  /** A change of the open conversation's documents is being saved: the chips wait for it. */
+  saving: boolean
+  notice: string | null
+  onRemove: (documentId: string) => void
+}
+
+/**
+ * The documents the chat on screen searches (D70), as chips above the composer, each removable;
+ * and the last sentence about them (a document no longer in the library, a change not saved).
+ */
+export function ScopeChips({ scope, saving, notice, onRemove }: ScopeChipsProps) {
+  const documents = scope?.documents ?? []
+  if (documents.length === 0 && !notice) return null
+  return (
+    <div className={css({ display: 'flex', flexDirection: 'column', gap: '1', pt: '2' })}>
+      {documents.length > 0 ? (
+        <ul
+          aria-label="Documents this chat searches"
+          className={css({ display: 'flex', flexWrap: 'wrap', gap: '1.5' })}
+        >
+          {documents.map((document) => (
+            <li
+              key={document.id}
+              className={css({
+                display: 'inline-flex',
+                alignItems: 'center',
+                gap: '1',
+                maxW: 'full',
+                pl: '2.5',
+                pr: '1',
+                py: '0.5',
+                fontSize: 'xs',
+                bg: 'surfaceMuted',
+                borderWidth: '1px',
+                borderColor: 'border',
+                borderRadius: 'full',
+              })}
+            >
+              <span className={css({ truncate: true })}>{document.name}</span>
+              <button
+                type="button"
+                aria-label={`Remove ${document.name}`}
+                disabled={saving}
+                onClick={() => onRemove(document.id)}
+                className={css({
+                  display: 'inline-grid',
+                  placeItems: 'center',
+                  w: '5',
+                  h: '5',
+                  borderRadius: 'full',
+                  color: 'muted',
+                  cursor: 'pointer',
+                  _hover: { _enabled: { bg: 'border', color: 'text' } },
+                  _disabled: { cursor: 'not-allowed', opacity: 0.6 },
+                })}
+              >
+                <span aria-hidden="true">×</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {notice ? (
+        <p role="status" className={css({ fontSize: 'xs', color: 'muted' })}>
+          {notice}
+        </p>
+      ) : null}
+    </div>
+  )
+}
