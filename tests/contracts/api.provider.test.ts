@@ -13,7 +13,13 @@ import { documentEndpoints } from '#contracts/documents.ts'
 import { driveEndpoints } from '#contracts/drive.ts'
 import { fillPath } from '#contracts/endpoint.ts'
 import type { App } from '#server/app.ts'
-import { documents, libraryDocuments, refreshTokenFamilies, users } from '#server/db/schema.ts'
+import {
+  chatConversations,
+  documents,
+  libraryDocuments,
+  refreshTokenFamilies,
+  users,
+} from '#server/db/schema.ts'
 import { completeConsent } from '#tests/fakes/google/consent.ts'
 import { createGoogleEmulator, type GoogleEmulator } from '#tests/fakes/google/emulator.ts'
 import { BOB, FIXTURE_FILES, MIME } from '#tests/fakes/google/fixtures.ts'
@@ -274,6 +280,35 @@ test('the server honours every interaction in the pact', async () => {
         cookie = await signInAs('erin@example.com')
         const conversation = await createConversation(app, cookie, 'Hello')
         await sendOk(app, cookie, conversation._id, 'Hello')
+      },
+      // Scoped conversations (D70): alice's synced Drive document, and a conversation of hers.
+      'alice@example.com is signed in with an empty chat session and a synced Drive library': async () => {
+        cookie = await aliceWithDrive()
+        const documentId = await syncedDocumentId(cookie, FIXTURE_FILES.bobNotes.name)
+        const conversation = await createConversation(app, cookie, 'Empty')
+        return { sessionId: conversation._id, documentId }
+      },
+      // Her only conversation, so every one the list answers is limited to that document.
+      'alice@example.com is signed in with one chat session limited to a document': async () => {
+        cookie = await aliceWithDrive()
+        const documentId = await syncedDocumentId(cookie, FIXTURE_FILES.bobNotes.name)
+        const [alice] = await app.db
+          .select({ id: users.id })
+          .from(users)
+          .where(eq(users.email, 'alice@example.com'))
+        if (!alice) throw new Error('alice has no account')
+        await app.db.delete(chatConversations).where(eq(chatConversations.userId, alice.id))
+        const created = await app.inject({
+          method: chatEndpoints.createConversation.method,
+          url: chatEndpoints.createConversation.path,
+          headers: { cookie },
+          payload: { title: 'About my notes', scope: { documentIds: [documentId] } },
+        })
+        if (created.statusCode !== 201) throw new Error(`create answered ${created.statusCode}`)
+        return {
+          sessionId: chatEndpoints.createConversation.response.parse(created.json()).data._id,
+          documentId,
+        }
       },
       'alice@example.com is signed in and bob@example.com has a chat session': async () => {
         const bob = await signInAs('bob@example.com')

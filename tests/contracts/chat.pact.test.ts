@@ -285,3 +285,109 @@ test('searching conversations answers the matching sessions with a snippet', asy
       expect(hits[0]?.session._id).toBe(CONVERSATION_ID)
     })
 })
+
+// Conversations limited to chosen documents (D70). The provider's library holds one document read
+// from alice's Drive; its id is handed to the replayed request.
+const DOCUMENT_ID = '6f1c2b7e-3d4a-4b8e-9a0f-1c2d3e4f5a6b'
+const MISSING_ID = '0b5c7a52-6c2f-4f4e-9a51-5d1c43e0a111'
+// biome-ignore lint/suspicious/noTemplateCurlyInString: a Pact provider-state expression, not JS
+const documentIdFromState = () => fromProviderState('${documentId}', DOCUMENT_ID)
+const scopeMatcher = {
+  documentIds: eachLike(uuid(DOCUMENT_ID)),
+  documents: eachLike({ id: uuid(DOCUMENT_ID), name: string('bob-notes.txt') }),
+}
+
+test('creating a session limited to a document answers it with its scope', async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in with a synced Drive library')
+    .uponReceiving('a request to create a chat session limited to a document')
+    .withRequest('POST', '/api/v1/chat/sessions/create', (b) =>
+      b.jsonBody({ title: 'About my notes', scope: { documentIds: [documentIdFromState()] } }),
+    )
+    .willRespondWith(201, (b) =>
+      b.jsonBody({ success: true, data: { ...conversationMatcher('About my notes'), scope: scopeMatcher } }),
+    )
+    .executeTest(async (server) => {
+      const conversation = await api(server.url).createConversation('About my notes', [DOCUMENT_ID])
+      expect(conversation.scope?.documentIds).toEqual([DOCUMENT_ID])
+    })
+})
+
+test('listing sessions answers what each one searches', async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in with one chat session limited to a document')
+    .uponReceiving('a request for all chat sessions, one limited to a document')
+    .withRequest('GET', '/api/v1/chat/sessions/all')
+    .willRespondWith(200, (b) =>
+      b.jsonBody({
+        success: true,
+        data: eachLike({ ...conversationMatcher('About my notes'), scope: scopeMatcher }),
+      }),
+    )
+    .executeTest(async (server) => {
+      const [conversation] = await api(server.url).listConversations()
+      expect(conversation?.scope?.documents[0]?.name).toBe('bob-notes.txt')
+    })
+})
+
+test('limiting a session to a document answers it with its new scope', async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in with an empty chat session and a synced Drive library')
+    .uponReceiving('a request to limit a chat session to a document')
+    .withRequest(
+      'PATCH',
+      fromProviderState(`/api/v1/chat/sessions/\${sessionId}`, `/api/v1/chat/sessions/${CONVERSATION_ID}`),
+      (b) => b.jsonBody({ scope: { documentIds: [documentIdFromState()] } }),
+    )
+    .willRespondWith(200, (b) =>
+      b.jsonBody({ success: true, data: { ...conversationMatcher('Empty'), scope: scopeMatcher } }),
+    )
+    .executeTest(async (server) => {
+      const conversation = await api(server.url).setScope(CONVERSATION_ID, [DOCUMENT_ID])
+      expect(conversation.scope?.documentIds).toEqual([DOCUMENT_ID])
+    })
+})
+
+test('lifting the limit answers the session with scope null: it searches the whole library', async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in with one chat session limited to a document')
+    .uponReceiving('a request to let a chat session search the whole library')
+    .withRequest(
+      'PATCH',
+      fromProviderState(`/api/v1/chat/sessions/\${sessionId}`, `/api/v1/chat/sessions/${CONVERSATION_ID}`),
+      (b) => b.jsonBody({ scope: null }),
+    )
+    .willRespondWith(200, (b) =>
+      b.jsonBody({ success: true, data: { ...conversationMatcher('About my notes'), scope: null } }),
+    )
+    .executeTest(async (server) => {
+      const conversation = await api(server.url).setScope(CONVERSATION_ID, null)
+      expect(conversation.scope).toBeNull()
+    })
+})
+
+test('a scope naming a document that is not hers answers 400 naming it', async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in with an empty chat session')
+    .uponReceiving('a request to limit a chat session to a document she does not have')
+    .withRequest(
+      'PATCH',
+      fromProviderState(`/api/v1/chat/sessions/\${sessionId}`, `/api/v1/chat/sessions/${CONVERSATION_ID}`),
+      (b) => b.jsonBody({ scope: { documentIds: [MISSING_ID] } }),
+    )
+    .willRespondWith(400, (b) =>
+      b.jsonBody({ success: false, message: `Document ${MISSING_ID} is not in your library.` }),
+    )
+    .executeTest(async (server) => {
+      const error = (await api(server.url)
+        .setScope(CONVERSATION_ID, [MISSING_ID])
+        .catch((e: unknown) => e)) as ApiError
+      expect(error.status).toBe(400)
+      expect(error.message).toBe(`Document ${MISSING_ID} is not in your library.`)
+    })
+})
