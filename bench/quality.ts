@@ -15,14 +15,18 @@
  * first three pages, since whole pages do not fit a prompt).
  * The German and French sets (quality/manpages-de*.json, manpages-fr*.json) run on the manuals
  * Debian translates (quality-corpus.ts); their baselines stem with that language's stemmer.
+ * Then the same questions in conversations limited to their answer page, alone and with four
+ * distractors (bench/quality-scope.ts, issue 20).
  * Usage: node bench/quality.ts [--per-question] [questions.json, default quality/questions.json]
  */
 import { performance } from 'node:perf_hooks'
 import { PASSAGES_PER_ANSWER } from '../server/assistant/assistant.ts'
 import { createRetriever, passageTokens } from '../server/assistant/retrieval.ts'
 import { DEFAULT_RETRIEVAL_TOKEN_BUDGET } from '../server/config.ts'
-import { searchPassages } from '../server/documents/passage-search.ts'
+import { createDocumentsRepository } from '../server/documents/documents-repository.ts'
+import { analyseTexts, searchPassages } from '../server/documents/passage-search.ts'
 import { corpusOf, loadQualityCorpus, loadQuestions, ndcg, referenceBm25, unique } from './quality-corpus.ts'
+import { printScopedQuality, scopedQuality } from './quality-scope.ts'
 
 const PER_QUESTION = process.argv.includes('--per-question')
 const file = process.argv.find((a) => a.endsWith('.json')) ?? 'quality/questions.json'
@@ -100,6 +104,9 @@ for (const { question, relevant, spelledRight } of questions) {
       }`,
     )
 }
+const scoped = await scopedQuality(db, user.id, questions, createDocumentsRepository(db), (items) =>
+  analyseTexts(db, items),
+)
 await database.close()
 
 const n = questions.length
@@ -123,3 +130,4 @@ if (questions.some((q) => q.spelledRight !== undefined))
   console.log(
     `typos: product nDCG@10 ${(typos.asTyped / n).toFixed(3)} as typed, ${(typos.spelledRight / n).toFixed(3)} spelled right: ${(typos.asTyped / typos.spelledRight).toFixed(3)}× (target >= 0.9); a correction reported for ${typos.corrected} of ${n}`,
   )
+printScopedQuality(scoped, n)

@@ -62,7 +62,7 @@ export function DocumentPicker({ picker, listId }: { picker: Picker; listId: str
             borderRadius: 'md',
             cursor: 'pointer',
             overflowWrap: 'anywhere',
-            '&[aria-selected=true]': { bg: 'surfaceMuted', color: 'text', fontWeight: 'medium' },
+            '&[aria-selected=true]': { bg: 'brand.50', color: 'brand.700', fontWeight: 'medium' },
           })}
         >
           {document.name}
