@@ -51,7 +51,7 @@ export async function scopedQuality(
     }
     for (const kind of kinds) {
       const pages = scopes[kind]
-      const scope: Scope = pages && pages.map((page) => idOf.get(page) ?? '')
+      const scope: Scope = pages ? pages.map((page) => idOf.get(page) ?? '') : null
       // What the assistant puts into the prompt: the documents whole when they fit, else ranked passages.
       const whole = scope ? await readWhole(userId, scope) : null
       const prompt = whole ?? (await retrieve(userId, question, PASSAGES_PER_ANSWER, scope))

@@ -239,9 +239,11 @@ const chatSetup = setup({
       conversations: context.conversations.map((c) =>
         c.id === params.conversation._id ? { ...c, scope: params.conversation.scope ?? null } : c,
       ),
-      savingScopeOf: null,
+      savingScopeOf: context.savingScopeOf === params.conversation._id ? null : context.savingScopeOf,
     })),
-    settleSavingScope: assign({ savingScopeOf: null }),
+    settleSavingScope: assign(({ context }, params: { conversationId: string }) => ({
+      savingScopeOf: context.savingScopeOf === params.conversationId ? null : context.savingScopeOf,
+    })),
     /** A conversation that could not be created for a gone document: that document leaves the draft. */
     dropRefusedDocument: assign(({ context }, params: { error: unknown }) => ({
       ...refusedDraftDocument(context, params.error),
@@ -291,7 +293,7 @@ const chatSetup = setup({
       event.messageId === context.reasonFor &&
       DislikeReasonRequestSchema.safeParse(event.why).success,
     /** One scope change at a time; a new chat's draft changes at once. */
-    canEditScope: ({ context }) => context.savingScopeOf === null,
+    canEditScope: ({ context }) => context.savingScopeOf === null || context.selectedConversationId === null,
     hasNoRoomFor: ({ context }, params: { document: ScopeDocument }) => !hasRoomFor(context, params.document),
     canRate: ({ context }, params: { messageId: string; feedback: Feedback }) =>
       !context.ratingMessageIds.includes(params.messageId) &&
@@ -312,24 +314,25 @@ const deleteCreatedConversation = chatSetup.enqueueActions(({ context, enqueue }
 })
 
 /**
- * Saves the documents `documentsOf` names (null: the whole library) as the open conversation's
- * scope. Not optimistic: the chips change once the server has stored it, and one change runs at
- * a time (canEditScope), so two quick changes never race each other to the server.
+ * Changes what the chat on screen searches to what `change` makes of its documents. A new chat's
+ * draft changes at once. An open conversation's scope is saved on the server (none left: the
+ * whole library), and not optimistically: the chips change once it is stored, one change at a
+ * time (canEditScope), so two quick changes never race each other to the server.
  */
-const saveScope = (documentsOf: (context: ChatContext, event: ChatEvent) => ScopeDocument[] | null) =>
+const changeScope = (change: (documents: ScopeDocument[], event: ChatEvent) => ScopeDocument[]) =>
   chatSetup.enqueueActions(({ context, event, enqueue }) => {
     const conversationId = context.selectedConversationId
-    if (conversationId === null) return
-    const documents = documentsOf(context, event)
+    if (conversationId === null) {
+      enqueue.assign({ draftScope: change(context.draftScope, event), scopeNotice: null })
+      return
+    }
+    const documents = change(scopeDocuments(scopeOnScreen(context)), event)
     enqueue.assign({ savingScopeOf: conversationId, scopeNotice: null })
     enqueue.spawnChild('setScope', {
       id: `setScope:${conversationId}`,
-      input: { conversationId, documentIds: documents?.map((d) => d.id) ?? null },
+      input: { conversationId, documentIds: documents.length === 0 ? null : documents.map((d) => d.id) },
     })
   })
-
-/** The open conversation's documents, changed by a chip (D70). */
-const onScreen = (context: ChatContext) => scopeDocuments(scopeOnScreen(context))
 
 /**
  * Sending into a conversation created for this message, on screen: the first message of a new
@@ -484,45 +487,21 @@ export const chatMachine = chatSetup.createMachine({
             actions: { type: 'storeScopeNotice', params: { notice: SCOPE_NOTICES.full } },
           },
           {
-            guard: 'hasOpenConversation',
-            actions: saveScope((context, event) =>
-              event.type === 'chat.scopeAdd' ? withDocument(onScreen(context), event.document) : null,
+            actions: changeScope((documents, event) =>
+              event.type === 'chat.scopeAdd' ? withDocument(documents, event.document) : documents,
             ),
-          },
-          {
-            actions: {
-              type: 'storeDraftScope',
-              params: ({ context, event }) => ({
-                documents: withDocument(context.draftScope, event.document),
-              }),
-            },
           },
         ],
         'chat.scopeRemove': [
           { guard: not('canEditScope') },
           {
-            guard: 'hasOpenConversation',
-            actions: saveScope((context, event) => {
-              if (event.type !== 'chat.scopeRemove') return null
-              const documents = withoutDocument(onScreen(context), event.documentId)
-              return documents.length === 0 ? null : documents
-            }),
+            actions: changeScope((documents, event) =>
+              event.type === 'chat.scopeRemove' ? withoutDocument(documents, event.documentId) : documents,
+            ),
             description: 'Removing the last document lifts the limit: the whole library again.',
           },
-          {
-            actions: {
-              type: 'storeDraftScope',
-              params: ({ context, event }) => ({
-                documents: withoutDocument(context.draftScope, event.documentId),
-              }),
-            },
-          },
         ],
-        'chat.scopeClear': [
-          { guard: not('canEditScope') },
-          { guard: 'hasOpenConversation', actions: saveScope(() => null) },
-          { actions: { type: 'storeDraftScope', params: { documents: [] } } },
-        ],
+        'chat.scopeClear': [{ guard: not('canEditScope') }, { actions: changeScope(() => []) }],
         'chat.scopeSaved': {
           actions: [
             { type: 'storeScope', params: ({ event }) => ({ conversation: event.conversation }) },
@@ -531,7 +510,7 @@ export const chatMachine = chatSetup.createMachine({
         },
         'chat.scopeFailed': {
           actions: [
-            'settleSavingScope',
+            { type: 'settleSavingScope', params: conversationOf },
             stopChild(({ event }) => `setScope:${event.conversationId}`),
             { type: 'storeScopeNotice', params: { notice: SCOPE_NOTICES.saveFailed } },
             logAs('Changing the documents a conversation searches'),
