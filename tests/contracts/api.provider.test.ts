@@ -65,17 +65,22 @@ async function aliceWithDrive(): Promise<string> {
   return aliceCookie
 }
 
+async function aliceAccount(): Promise<{ id: string }> {
+  const [alice] = await app.db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.email, 'alice@example.com'))
+  if (!alice) throw new Error('alice has no account')
+  return alice
+}
+
 /**
  * Syncs alice's Drive through the ingest call, on a library emptied first (an earlier interaction
  * may have deleted a document, which keeps it out of syncs), and answers the library id of `name`.
  */
 async function syncedDocumentId(aliceCookie: string, name: string): Promise<string> {
   const headers = { cookie: aliceCookie }
-  const [alice] = await app.db
-    .select({ id: users.id })
-    .from(users)
-    .where(eq(users.email, 'alice@example.com'))
-  if (!alice) throw new Error('alice has no account')
+  const alice = await aliceAccount()
   await app.db.delete(libraryDocuments).where(eq(libraryDocuments.userId, alice.id))
   await app.db.delete(documents).where(eq(documents.userId, alice.id))
   const ingest = await app.inject({
@@ -292,11 +297,7 @@ test('the server honours every interaction in the pact', async () => {
       'alice@example.com is signed in with one chat session limited to a document': async () => {
         cookie = await aliceWithDrive()
         const documentId = await syncedDocumentId(cookie, FIXTURE_FILES.bobNotes.name)
-        const [alice] = await app.db
-          .select({ id: users.id })
-          .from(users)
-          .where(eq(users.email, 'alice@example.com'))
-        if (!alice) throw new Error('alice has no account')
+        const alice = await aliceAccount()
         await app.db.delete(chatConversations).where(eq(chatConversations.userId, alice.id))
         const created = await app.inject({
           method: chatEndpoints.createConversation.method,
