@@ -38,6 +38,9 @@ const conversationPath = (suffix: string) =>
     `/api/v1/chat/sessions/${CONVERSATION_ID}/${suffix}`,
   )
 
+const sessionPath = () =>
+  fromProviderState(`/api/v1/chat/sessions/\${sessionId}`, `/api/v1/chat/sessions/${CONVERSATION_ID}`)
+
 function api(url: string) {
   return createChatApi(createHttp({ baseUrl: url }))
 }
@@ -253,11 +256,7 @@ test('renaming a session answers it with its new title', async () => {
     .addInteraction()
     .given('alice@example.com is signed in with an empty chat session')
     .uponReceiving('a request to rename a chat session')
-    .withRequest(
-      'PATCH',
-      fromProviderState(`/api/v1/chat/sessions/\${sessionId}`, `/api/v1/chat/sessions/${CONVERSATION_ID}`),
-      (b) => b.jsonBody({ title: 'Trip to Lisbon' }),
-    )
+    .withRequest('PATCH', sessionPath(), (b) => b.jsonBody({ title: 'Trip to Lisbon' }))
     .willRespondWith(200, (b) => b.jsonBody({ success: true, data: conversationMatcher('Trip to Lisbon') }))
     .executeTest(async (server) => {
       const conversation = await api(server.url).renameConversation(CONVERSATION_ID, 'Trip to Lisbon')
@@ -337,10 +336,8 @@ test('limiting a session to a document answers it with its new scope', async () 
     .addInteraction()
     .given('alice@example.com is signed in with an empty chat session and a synced Drive library')
     .uponReceiving('a request to limit a chat session to a document')
-    .withRequest(
-      'PATCH',
-      fromProviderState(`/api/v1/chat/sessions/\${sessionId}`, `/api/v1/chat/sessions/${CONVERSATION_ID}`),
-      (b) => b.jsonBody({ scope: { documentIds: [documentIdFromState()] } }),
+    .withRequest('PATCH', sessionPath(), (b) =>
+      b.jsonBody({ scope: { documentIds: [documentIdFromState()] } }),
     )
     .willRespondWith(200, (b) =>
       b.jsonBody({ success: true, data: { ...conversationMatcher('Empty'), scope: scopeMatcher } }),
@@ -356,11 +353,7 @@ test('lifting the limit answers the session with scope null: it searches the who
     .addInteraction()
     .given('alice@example.com is signed in with one chat session limited to a document')
     .uponReceiving('a request to let a chat session search the whole library')
-    .withRequest(
-      'PATCH',
-      fromProviderState(`/api/v1/chat/sessions/\${sessionId}`, `/api/v1/chat/sessions/${CONVERSATION_ID}`),
-      (b) => b.jsonBody({ scope: null }),
-    )
+    .withRequest('PATCH', sessionPath(), (b) => b.jsonBody({ scope: null }))
     .willRespondWith(200, (b) =>
       b.jsonBody({ success: true, data: { ...conversationMatcher('About my notes'), scope: null } }),
     )
@@ -375,11 +368,7 @@ test('a scope naming a document that is not hers answers 400 naming it', async (
     .addInteraction()
     .given('alice@example.com is signed in with an empty chat session')
     .uponReceiving('a request to limit a chat session to a document she does not have')
-    .withRequest(
-      'PATCH',
-      fromProviderState(`/api/v1/chat/sessions/\${sessionId}`, `/api/v1/chat/sessions/${CONVERSATION_ID}`),
-      (b) => b.jsonBody({ scope: { documentIds: [MISSING_ID] } }),
-    )
+    .withRequest('PATCH', sessionPath(), (b) => b.jsonBody({ scope: { documentIds: [MISSING_ID] } }))
     .willRespondWith(400, (b) =>
       b.jsonBody({ success: false, message: `Document ${MISSING_ID} is not in your library.` }),
     )
