@@ -54,7 +54,17 @@ test('every machine reaches the inspector with readable state and event names', 
   await user.click(within(screen.getByRole('main')).getByRole('button', { name: 'Attach file' }))
   await screen.findByRole('dialog', { name: 'Upload File' })
 
-  const machines = ['auth', 'session', 'register', 'login', 'dashboard', 'chat', 'documentPicker', 'drive', 'upload']
+  const machines = [
+    'auth',
+    'session',
+    'register',
+    'login',
+    'dashboard',
+    'chat',
+    'documentPicker',
+    'drive',
+    'upload',
+  ]
   await waitFor(() => expect(recorder.machineIds()).toEqual(expect.arrayContaining(machines)))
   const types = recorder.eventTypes()
   for (const type of ['register.submit', 'login.submit', 'auth.register', 'auth.login', 'auth.check']) {
