@@ -49,6 +49,7 @@ async function openDocuments(...handlers: Parameters<typeof server.use>) {
 /** The table's row for a document (a row is named by its cells, the document's name first). */
 const itemOf = (name: string) => screen.getByRole('row', { name: new RegExp(`^${name.replace('.', '\\.')}`) })
 
+// Two polls a second apart and 1.5 s of silence take 3.5 s of its own: the default 5 s is tight under load.
 test('while files are read it shows the progress and each status, live, until all are done', async () => {
   const brief = doc('brief.pdf', 'ready', { pages: 2, chunks: 3 })
   const list = counted(documentEndpoints.listDocuments, (call) =>
@@ -73,7 +74,7 @@ test('while files are read it shows the progress and each status, live, until al
   const calls = list.calls()
   await new Promise((resolve) => setTimeout(resolve, 1500))
   expect(list.calls()).toBe(calls)
-})
+}, 15_000)
 
 test('Retry queues a failed document and Delete removes one, each read again from the server', async () => {
   const scan = doc('scan.pdf', 'failed', { reason: 'the file is not a readable PDF' })
