@@ -68,7 +68,7 @@ test('# picker by keyboard, chips, a scoped answer that cites only its document,
   await input.press('Enter')
   await expect(picker).toHaveCount(0)
   const chips = main.getByRole('list', { name: 'Documents this chat searches' })
-  await expect(chips.getByRole('listitem')).toHaveText(['harbour-notes.txt×'])
+  await expect(chips.getByRole('listitem')).toHaveText(['harbour-notes.txt'])
   await expect(header).toHaveText('Searching: 1 document')
   await expect(input).toHaveValue('')
   await input.fill(question)
@@ -90,7 +90,7 @@ test('# picker by keyboard, chips, a scoped answer that cites only its document,
   // Reloaded, the conversation still searches its document only (kept on the server).
   await page.reload()
   await expect(header).toHaveText('Searching: 1 document')
-  await expect(chips.getByRole('listitem')).toHaveText(['harbour-notes.txt×'])
+  await expect(chips.getByRole('listitem')).toHaveText(['harbour-notes.txt'])
 
   // The Documents view, with no Drive connected: the library is there, the Drive part says why not.
   await page.getByRole('link', { name: 'Documents', exact: true }).click()
@@ -105,7 +105,7 @@ test('# picker by keyboard, chips, a scoped answer that cites only its document,
   await expectNoAxeViolations(page, 'the library with a selection, without Drive')
   await main.getByRole('button', { name: 'Ask about the selected documents (2)' }).click()
   await expect(page).toHaveURL(/\/dashboard\/chat$/)
-  await expect(chips.getByRole('listitem')).toHaveText(['buoy-register.txt×', 'harbour-notes.txt×'])
+  await expect(chips.getByRole('listitem')).toHaveText(['buoy-register.txt', 'harbour-notes.txt'])
   await expect(header).toHaveText('Searching: 2 documents')
 
   // One document: its row's menu; then its chip goes, and the chat searches everything again.
@@ -114,7 +114,7 @@ test('# picker by keyboard, chips, a scoped answer that cites only its document,
   await row.getByRole('button', { name: 'More actions for buoy-register.txt' }).click()
   await snap(page, '42b-row-menu-ask-about')
   await row.getByRole('button', { name: 'Ask about this document' }).click()
-  await expect(chips.getByRole('listitem')).toHaveText(['buoy-register.txt×'])
+  await expect(chips.getByRole('listitem')).toHaveText(['buoy-register.txt'])
   await snap(page, '43-ask-about-one')
   await main.getByRole('button', { name: 'Remove buoy-register.txt' }).click()
   await expect(header).toHaveText('Searching: all your documents')

@@ -1,4 +1,6 @@
 import type { Scope } from '#contracts/chat.ts'
+import { Button } from '#src/components/ui/button.tsx'
+import { CloseIcon } from '#src/components/ui/chat-icons.tsx'
 import { css } from '../../../styled-system/css'
 
 type ScopeChipsProps = {
@@ -42,25 +44,16 @@ export function ScopeChips({ scope, saving, notice, onRemove }: ScopeChipsProps)
               })}
             >
               <span className={css({ truncate: true })}>{document.name}</span>
-              <button
-                type="button"
+              <Button
+                variant="ghost"
+                size="icon"
                 aria-label={`Remove ${document.name}`}
                 disabled={saving}
                 onClick={() => onRemove(document.id)}
-                className={css({
-                  display: 'inline-grid',
-                  placeItems: 'center',
-                  w: '5',
-                  h: '5',
-                  borderRadius: 'full',
-                  color: 'muted',
-                  cursor: 'pointer',
-                  _hover: { _enabled: { bg: 'border', color: 'text' } },
-                  _disabled: { cursor: 'not-allowed', opacity: 0.6 },
-                })}
+                className={css({ h: '6', w: '6', flexShrink: '0' })}
               >
-                <span aria-hidden="true">×</span>
-              </button>
+                <CloseIcon size={12} />
+              </Button>
             </li>
           ))}
         </ul>
