@@ -1,5 +1,6 @@
 import type { DocumentStatus, LibraryDocument } from '#contracts/documents.ts'
 import { FileIcon } from '#src/components/ui/chat-icons.tsx'
+import { chipStyle } from '#src/components/ui/chip-style.ts'
 import { css } from '../../../styled-system/css'
 
 /** Where an attached file's reading stands, when it is not simply ready. */
@@ -19,21 +20,7 @@ export function ConversationFiles({ files }: { files: LibraryDocument[] }) {
       className={css({ display: 'flex', flexWrap: 'wrap', gap: '2', pb: '3', fontSize: 'sm' })}
     >
       {files.map((file) => (
-        <li
-          key={file.id}
-          className={css({
-            display: 'inline-flex',
-            alignItems: 'center',
-            gap: '1.5',
-            maxW: 'full',
-            px: '3',
-            py: '1',
-            bg: 'surface',
-            borderWidth: '1px',
-            borderColor: 'border',
-            borderRadius: 'full',
-          })}
-        >
+        <li key={file.id} className={chipStyle}>
           <FileIcon size={14} />
           <span className={css({ truncate: true, minW: '0' })}>{file.name}</span>
           {PENDING[file.status] ? (

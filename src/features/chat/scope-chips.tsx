@@ -1,6 +1,7 @@
 import type { Scope } from '#contracts/chat.ts'
 import { Button } from '#src/components/ui/button.tsx'
-import { CloseIcon } from '#src/components/ui/chat-icons.tsx'
+import { CloseIcon, FileIcon } from '#src/components/ui/chat-icons.tsx'
+import { chipStyle } from '#src/components/ui/chip-style.ts'
 import { css } from '../../../styled-system/css'
 
 type ScopeChipsProps = {
@@ -23,27 +24,12 @@ export function ScopeChips({ scope, saving, notice, onRemove }: ScopeChipsProps)
       {documents.length > 0 ? (
         <ul
           aria-label="Documents this chat searches"
-          className={css({ display: 'flex', flexWrap: 'wrap', gap: '1.5' })}
+          className={css({ display: 'flex', flexWrap: 'wrap', gap: '2', fontSize: 'sm' })}
         >
           {documents.map((document) => (
-            <li
-              key={document.id}
-              className={css({
-                display: 'inline-flex',
-                alignItems: 'center',
-                gap: '1',
-                maxW: 'full',
-                pl: '2.5',
-                pr: '1',
-                py: '0.5',
-                fontSize: 'xs',
-                bg: 'surfaceMuted',
-                borderWidth: '1px',
-                borderColor: 'border',
-                borderRadius: 'full',
-              })}
-            >
-              <span className={css({ truncate: true })}>{document.name}</span>
+            <li key={document.id} className={chipStyle}>
+              <FileIcon size={14} />
+              <span className={css({ truncate: true, minW: '0' })}>{document.name}</span>
               <Button
                 variant="ghost"
                 size="icon"
