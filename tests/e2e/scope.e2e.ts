@@ -23,7 +23,7 @@ async function upload(page: Page, conversationId: string, name: string, fact: st
   expect((await response.json()).data.status).toBe('ready')
 }
 
-test('# picker by keyboard, chips, a scoped answer that cites only its document, and Ask about from the library', async ({
+test('# picker by keyboard, chips, a scoped answer that cites only its document, and Ask about from the table and the viewer', async ({
   page,
 }) => {
   test.setTimeout(120_000)
@@ -99,8 +99,8 @@ test('# picker by keyboard, chips, a scoped answer that cites only its document,
   await expect(main.getByRole('region', { name: 'Google Drive files' }).getByRole('alert')).toHaveText(
     'Failed to load documents',
   )
-  await table.getByRole('checkbox', { name: 'Select buoy-register.txt' }).check()
-  await table.getByRole('checkbox', { name: 'Select harbour-notes.txt' }).check()
+  await table.getByRole('checkbox', { name: 'buoy-register.txt' }).check()
+  await table.getByRole('checkbox', { name: 'harbour-notes.txt' }).check()
   await snap(page, '42-library-ask-about')
   await expectNoAxeViolations(page, 'the library with a selection, without Drive')
   await main.getByRole('button', { name: 'Ask about the selected documents (2)' }).click()
@@ -116,7 +116,16 @@ test('# picker by keyboard, chips, a scoped answer that cites only its document,
   await row.getByRole('button', { name: 'Ask about this document' }).click()
   await expect(chips.getByRole('listitem')).toHaveText(['buoy-register.txt'])
   await snap(page, '43-ask-about-one')
-  await main.getByRole('button', { name: 'Remove buoy-register.txt' }).click()
+
+  // From the document viewer (its name in the table opens it): a new chat about that one.
+  await page.getByRole('link', { name: 'Documents', exact: true }).click()
+  await documentRow(page, 'harbour-notes.txt').getByRole('link', { name: 'harbour-notes.txt' }).click()
+  await expect(main.getByRole('heading', { name: 'harbour-notes.txt' })).toBeVisible()
+  await snap(page, '44-viewer-ask-about')
+  await main.getByRole('button', { name: 'Ask about this document' }).click()
+  await expect(page).toHaveURL(/\/dashboard\/chat$/)
+  await expect(chips.getByRole('listitem')).toHaveText(['harbour-notes.txt'])
+  await main.getByRole('button', { name: 'Remove harbour-notes.txt' }).click()
   await expect(header).toHaveText('Searching: all your documents')
   await expect(chips).toHaveCount(0)
 })

@@ -6,10 +6,11 @@
  */
 import { screen, waitFor, within } from '@testing-library/react'
 import { expect, test } from 'vitest'
+import { documentEndpoints } from '#contracts/documents.ts'
 import { libraryDocument } from '#machines/documents/documents-fixtures.ts'
 import { chatBackend, chatConversation, chatMessage, openChat, source } from './chat-fixtures.ts'
 import { filesResponse, listFiles } from './drive-handlers.ts'
-import { server } from './msw-server.ts'
+import { ok, server } from './msw-server.ts'
 
 const REPORT = '0b5c7a52-6c2f-4f4e-9a51-000000000001'
 const MINUTES = '0b5c7a52-6c2f-4f4e-9a51-000000000002'
@@ -215,4 +216,24 @@ test("in the Documents view, a row's Ask about this document, or several selecte
   await user.click(within(main).getByRole('button', { name: 'Ask about this document' }))
   await waitFor(() => expect(currentPath()).toBe('/dashboard/chat'))
   expect(chips(main)).toEqual(['Quarterly report.pdf'])
+})
+
+test('in the document viewer, Ask about this document opens a chat about it', async () => {
+  const report = libraryDocument('Quarterly report.txt', { id: REPORT, mimeType: 'text/plain' })
+  server.use(
+    listFiles(() => filesResponse([])).handler,
+    ok(documentEndpoints.getDocument, {
+      success: true,
+      data: { document: report, passages: [{ id: 'p1', page: null, heading: null, text: 'Q1 grew 4 %.' }] },
+    }),
+  )
+  const backend = chatBackend({ documents: [report] })
+  const { user, main, currentPath } = await openChat(backend, `/dashboard/documents/${REPORT}`)
+
+  await within(main).findByText('Q1 grew 4 %.')
+  await user.click(within(main).getByRole('button', { name: 'Ask about this document' }))
+
+  await waitFor(() => expect(currentPath()).toBe('/dashboard/chat'))
+  expect(chips(main)).toEqual(['Quarterly report.txt'])
+  expect(header(main).textContent).toBe('Searching: 1 document')
 })

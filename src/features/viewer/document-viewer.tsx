@@ -2,7 +2,8 @@
  * The document viewer (D72), its own lazily loaded chunk: the document named by the address,
  * opened at the cited passage. A PDF (or a Google file, as its PDF export) is drawn page by page
  * with pdf.js, the passage marked on its page; any other document shows its passages as read.
- * "Open in Google Drive" and "Download" stand beside its name.
+ * "Open in Google Drive", "Download" and, for a ready document, "Ask about this document" (a new
+ * chat limited to it, D70: `onAskAbout`, the chat's to carry out) stand beside its name.
  */
 import { useCallback, useEffect, useState } from 'react'
 import { citedPassage, provideViewerMachine } from '#machines/viewer/viewer-machine.ts'
@@ -19,7 +20,17 @@ import { PdfPages } from './pdf-pages.tsx'
 import { ViewerActor } from './viewer-actor.ts'
 import { ViewerToolbar } from './viewer-toolbar.tsx'
 
-export function DocumentViewer({ documentId, passageId }: { documentId: string; passageId: string | null }) {
+type AskAbout = (document: { id: string; name: string }) => void
+
+export function DocumentViewer({
+  documentId,
+  passageId,
+  onAskAbout,
+}: {
+  documentId: string
+  passageId: string | null
+  onAskAbout?: AskAbout
+}) {
   const { http, inspect } = useAppDeps()
   const [logic] = useState(() => {
     const api = createDocumentsApi(http)
@@ -34,12 +45,12 @@ export function DocumentViewer({ documentId, passageId }: { documentId: string; 
       logic={logic}
       options={{ inspect, input: { documentId, passageId } }}
     >
-      <ViewerScreen />
+      <ViewerScreen onAskAbout={onAskAbout} />
     </ViewerActor.Provider>
   )
 }
 
-function ViewerScreen() {
+function ViewerScreen({ onAskAbout }: { onAskAbout?: AskAbout | undefined }) {
   const viewer = ViewerActor.useActorRef()
   const snapshot = ViewerActor.useSelector((s) => s)
   const { view, problem, fileProblem, pdf, page, jumps, passageId } = snapshot.context
@@ -80,6 +91,7 @@ function ViewerScreen() {
         fileUrl={documentFileUrl(view.document.id)}
         pages={snapshot.matches('readingPdf') && pdf ? { page, total: pdf.numPages } : null}
         onGoToPage={(n) => viewer.send({ type: 'viewer.goToPage', page: n })}
+        onAskAbout={onAskAbout}
       />
       {passageId !== null && cited === null ? (
         <Alert tone="info">

@@ -19,10 +19,12 @@ type ViewerToolbarProps = {
   /** The page counter of a drawn PDF; null for a document shown as text. */
   pages: { page: number; total: number } | null
   onGoToPage: (page: number) => void
+  /** "Ask about this document" (D70), offered for a ready document. */
+  onAskAbout?: ((document: { id: string; name: string }) => void) | undefined
 }
 
 /** The document's name, where it comes from, and what can be done with it. */
-export function ViewerToolbar({ document, fileUrl, pages, onGoToPage }: ViewerToolbarProps) {
+export function ViewerToolbar({ document, fileUrl, pages, onGoToPage, onAskAbout }: ViewerToolbarProps) {
   const driveLink = safeExternalLink(document.webViewLink)
   return (
     <header className={css({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '3', minW: '0' })}>
@@ -49,6 +51,15 @@ export function ViewerToolbar({ document, fileUrl, pages, onGoToPage }: ViewerTo
       <a href={fileUrl} download className={linkStyle}>
         Download
       </a>
+      {onAskAbout && document.status === 'ready' ? (
+        <Button
+          variant="secondary"
+          size="sm"
+          onClick={() => onAskAbout({ id: document.id, name: document.name })}
+        >
+          Ask about this document
+        </Button>
+      ) : null}
     </header>
   )
 }

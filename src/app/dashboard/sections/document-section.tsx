@@ -1,5 +1,6 @@
 import { Suspense } from 'react'
 import { useSearch } from 'wouter'
+import { useAskAbout } from '#src/features/chat/use-ask-about.ts'
 import { retryableLazy } from '#src/lib/lazy-chunk.tsx'
 import { css } from '../../../../styled-system/css'
 
@@ -9,12 +10,20 @@ const viewer = retryableLazy(
   (module) => module.DocumentViewer,
 )
 
-/** One document in the viewer (D72), opened at the passage `?passage=` names. */
+/**
+ * One document in the viewer (D72), opened at the passage `?passage=` names; "Ask about this
+ * document" there starts a new chat limited to it (D70).
+ */
 export function DocumentSection({ documentId }: { documentId: string }) {
   const passageId = new URLSearchParams(useSearch()).get('passage')
+  const askAbout = useAskAbout()
   return (
     <Suspense fallback={<p className={css({ color: 'muted' })}>Loading document...</p>}>
-      <viewer.Lazy documentId={documentId} passageId={passageId} />
+      <viewer.Lazy
+        documentId={documentId}
+        passageId={passageId}
+        onAskAbout={(document) => askAbout([document])}
+      />
     </Suspense>
   )
 }
