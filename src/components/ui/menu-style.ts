@@ -1,13 +1,7 @@
-import { css } from '../../../styled-system/css'
+import { css, cx } from '../../../styled-system/css'
 
-/** A small menu list that drops below its button, aligned to its right edge (Export, a document's actions). */
-export const menuListStyle = css({
-  position: 'absolute',
-  top: 'full',
-  right: '0',
-  zIndex: '20',
-  mt: '1',
-  minW: '10rem',
+/** What floats over the page (a menu, the composer's `#` picker): a raised surface. */
+export const popupSurfaceStyle = css({
   p: '1',
   bg: 'surface',
   borderWidth: '1px',
@@ -15,3 +9,16 @@ export const menuListStyle = css({
   borderRadius: 'lg',
   boxShadow: 'lg',
 })
+
+/** A small menu list that drops below its button, aligned to its right edge (Export, a document's actions). */
+export const menuListStyle = cx(
+  popupSurfaceStyle,
+  css({
+    position: 'absolute',
+    top: 'full',
+    right: '0',
+    zIndex: '20',
+    mt: '1',
+    minW: '10rem',
+  }),
+)

@@ -1,25 +1,23 @@
+import { popupSurfaceStyle } from '#src/components/ui/menu-style.ts'
 import { css, cx } from '../../../styled-system/css'
 import type { DocumentPicker as Picker } from './use-document-picker.ts'
 
 /** The id of the picker's option `index`, for the composer's aria-activedescendant. */
 export const pickerOptionId = (listId: string, index: number) => `${listId}-option-${index}`
 
-const panel = css({
-  position: 'absolute',
-  bottom: 'calc(100% + 0.5rem)',
-  left: '0',
-  right: '0',
-  zIndex: '10',
-  maxH: '64',
-  overflowY: 'auto',
-  p: '1',
-  bg: 'surface',
-  borderWidth: '1px',
-  borderColor: 'border',
-  borderRadius: 'lg',
-  boxShadow: 'lg',
-  fontSize: 'sm',
-})
+const panel = cx(
+  popupSurfaceStyle,
+  css({
+    position: 'absolute',
+    bottom: 'calc(100% + 0.5rem)',
+    left: '0',
+    right: '0',
+    zIndex: '10',
+    maxH: '64',
+    overflowY: 'auto',
+    fontSize: 'sm',
+  }),
+)
 
 /**
  * The documents the `#` picker offers (D70), above the composer: a listbox the composer's
