@@ -89,6 +89,8 @@ export const AccountExportSchema = z.object({
       title: z.string(),
       createdAt: z.string(),
       updatedAt: z.string(),
+      /** The names of the documents it is limited to (D70), or null: the whole library. */
+      documents: z.array(z.string()).nullable(),
       messages: z.array(
         z.object({
           role: z.enum(['user', 'assistant']),

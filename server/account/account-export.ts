@@ -45,6 +45,7 @@ export async function exportAccount(
       title: conversation.title,
       createdAt: conversation.createdAt.toISOString(),
       updatedAt: conversation.updatedAt.toISOString(),
+      documents: conversation.scoped ? conversation.scopeDocuments.map((d) => d.name) : null,
       messages: await Promise.all(
         messages.map(async (m) => ({
           role: m.isUser ? ('user' as const) : ('assistant' as const),

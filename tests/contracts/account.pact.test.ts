@@ -173,6 +173,7 @@ test('export answers the account as one JSON document', async () => {
           title: string('Hello'),
           createdAt: iso8601DateTimeWithMillis('2026-11-22T10:00:00.000Z'),
           updatedAt: iso8601DateTimeWithMillis('2026-11-22T10:00:00.000Z'),
+          documents: nullValue(),
           messages: eachLike({
             role: string('user'),
             content: string('Hello'),

@@ -9,6 +9,8 @@ import { beforeAll, expect, test } from 'vitest'
 import { AccountExportSchema, accountEndpoints } from '#contracts/account.ts'
 import { accountLinkEndpoints } from '#contracts/account-links.ts'
 import { authEndpoints } from '#contracts/auth.ts'
+import { chatEndpoints } from '#contracts/chat.ts'
+import { documentEndpoints } from '#contracts/documents.ts'
 import type { App } from '#server/app.ts'
 import { queryRows } from '#server/db/query-rows.ts'
 import { subjectHash } from '#server/http/rate-limit-repository.ts'
@@ -90,6 +92,30 @@ test('export holds the account, its conversations with their messages and source
   expect(data.googleDrive).toEqual({ connected: true, email: ADA })
   // Nothing secret leaves: no token, no hash.
   expect(response.body).not.toMatch(/refresh|password_hash|\$argon2/)
+})
+
+test('export names the documents a conversation is limited to (D70), and null for the whole library', async () => {
+  const person = await connectedPerson({ app, emulator }, ADA)
+  expect((await ingest(app, { cookie: person.cookie, email: person.email })).statusCode).toBe(200)
+  const library = documentEndpoints.listDocuments.response.parse(
+    (await call(app, documentEndpoints.listDocuments, { cookie: person.cookie })).json(),
+  ).data
+  const brief = library.documents.find((d) => d.name === 'zephyr-project-brief.pdf')
+  if (!brief) throw new Error('the brief is not in the library')
+  await createConversation(app, person.cookie, 'Everything')
+  const scoped = await call(app, chatEndpoints.createConversation, {
+    cookie: person.cookie,
+    body: { title: 'The brief', scope: { documentIds: [brief.id] } },
+  })
+  expect(scoped.statusCode).toBe(201)
+
+  const data = AccountExportSchema.parse(
+    (await call(app, accountEndpoints.exportAccount, { cookie: person.cookie })).json(),
+  )
+  expect(Object.fromEntries(data.conversations.map((c) => [c.title, c.documents]))).toEqual({
+    Everything: null,
+    'The brief': ['zephyr-project-brief.pdf'],
+  })
 })
 
 test('another person’s export holds none of it', async () => {
