@@ -188,6 +188,7 @@ test('with each document first, the best passage of every document goes in befor
     heading: null,
     link: null,
     text: 'x',
+    language: 'english',
     rank,
   })
   const ranking = [passage('a', 10), passage('a', 9), passage('a', 8), passage('b', 1), passage('c', 0.5)]
