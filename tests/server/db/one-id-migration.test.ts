@@ -1,8 +1,8 @@
 /**
- * Migration 0019 on a database that already holds documents (D70, one id per document): each
+ * Migration 0020 on a database that already holds documents (D70, one id per document): each
  * library document's passages take the library row's id, and the sources of answers stored
  * before point at it too; a document outside the library, and a source whose document is gone,
- * keep theirs. Built on a fresh database migrated up to 0018, then to the end: an embedded PGlite,
+ * keep theirs. Built on a fresh database migrated up to 0019, then to the end: an embedded PGlite,
  * or with TEST_DATABASE_URL set an empty database on that PostgreSQL server.
  */
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
@@ -20,7 +20,7 @@ import { MIGRATIONS_FOLDER } from '#server/db/migrations-folder.ts'
 import { PGLITE_EXTENSIONS } from '#server/db/pglite-extensions.ts'
 import { TEST_DATABASE_URL } from '../support/postgres-test-db.ts'
 
-const BEFORE = '0019_conversation_scope'
+const BEFORE = '0020_conversation_scope'
 
 type Fresh = {
   execute: (query: ReturnType<typeof sql>) => Promise<unknown>
