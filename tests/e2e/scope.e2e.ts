@@ -80,7 +80,7 @@ test('# picker by keyboard, chips, a scoped answer that cites only its document,
   await expect(log.getByText('buoy-register.txt')).toHaveCount(0)
   await expect(log.getByText('harbour-notes.txt').last()).toBeVisible()
   await snap(page, '41-scoped-answer')
-  await log.getByRole('button', { name: 'Show the passage from harbour-notes.txt' }).click()
+  await log.getByRole('button', { name: /^Show the passage (\[\d+\] )?from harbour-notes\.txt/ }).click()
   const passage = main.getByRole('region', { name: /from harbour-notes\.txt$/ })
   await expect(passage.getByText('The whole document was read for this answer.')).toBeVisible()
   await expect(passage.getByRole('button', { name: 'Ask about this document' })).toBeVisible()

@@ -163,7 +163,7 @@ test("Ask about this document, in a citation's passage, starts a new chat about 
   const { user, main, currentPath } = await openChat(backend, '/dashboard/c/s1')
 
   await user.click(
-    await within(main).findByRole('button', { name: 'Show the passage from Quarterly report.pdf p. 3' }),
+    await within(main).findByRole('button', { name: 'Show the passage [1] from Quarterly report.pdf p. 3' }),
   )
   await user.click(within(main).getByRole('button', { name: 'Ask about this document' }))
 
