@@ -9,6 +9,7 @@ import { Readable } from 'node:stream'
 import type { drive_v3 } from '@googleapis/drive'
 import type { OAuth2Client } from 'google-auth-library'
 import { safeExternalLink } from '#contracts/safe-link.ts'
+import { cleanFileName } from '../documents/upload.ts'
 import { classifyGoogleError, type RetryPolicy, withBackoff } from './google-errors.ts'
 import { googleDrive, isGaxiosError } from './google-libraries.ts'
 
@@ -315,7 +316,9 @@ function contentLength(headers: unknown): string | null {
 function toListedFile(file: drive_v3.Schema$File): DriveListedFile {
   return {
     id: file.id ?? '',
-    name: file.name ?? '',
+    // Names are data from upstream too: cleaned as an upload's are (D85), before anything stores
+    // or shows them (line breaks, NUL and bidi controls out, the length capped).
+    name: cleanFileName(file.name ?? '') || 'Untitled',
     mimeType: file.mimeType ?? 'application/octet-stream',
     modifiedTime: file.modifiedTime ?? new Date(0).toISOString(),
     // Links are data from upstream: only https ones go on (D37).

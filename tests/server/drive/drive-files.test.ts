@@ -3,9 +3,11 @@
  * page of the listing, no folders or trash, the email check, not configured / not connected,
  * revoked access, transparent token refresh, and backoff on Drive's busy answers.
  */
+import { eq } from 'drizzle-orm'
 import { expect, test } from 'vitest'
 import { driveEndpoints } from '#contracts/drive.ts'
 import type { App } from '#server/app.ts'
+import { documents } from '#server/db/schema.ts'
 import { createTokenCipher } from '#server/drive/token-crypto.ts'
 import { createGoogleEmulator, type GoogleEmulator } from '#tests/fakes/google/emulator.ts'
 import { ADA, BOB, FIXTURE_FILES, listableFixtureFilesOf, MIME } from '#tests/fakes/google/fixtures.ts'
@@ -17,6 +19,7 @@ import {
   connectionRow,
   getFile,
   ingest,
+  ingestOk,
   listFiles,
   newPerson,
   type Person,
@@ -151,6 +154,29 @@ test('get-file answers the file with its links', async () => {
   expect(file).toMatchObject({ id: FIXTURE_FILES.zephyrBrief.id, name: 'zephyr-project-brief.pdf' })
   expect(file.webContentLink).toMatch(/^https:\/\//)
   expect(file.webViewLink).toMatch(/^https:\/\//)
+})
+
+test('a Drive name with control and bidi characters is listed, read and stored cleaned, as an upload name is', async () => {
+  const ada = await connected()
+  const added = emulator.state.addFile({
+    owner: ADA,
+    name: 'harbour\u202Etxt.exe\u0000\tnotes.txt',
+    mimeType: MIME.text,
+    content: 'The harbour gate code is HERON-5521. '.repeat(400),
+  })
+
+  const listed = (await filesOf(ada)).find((f) => f.id === added.id)
+  expect(listed?.name).toBe('harbourtxt.exe notes.txt')
+  const one = await getFile(app, { ...ada, fileId: added.id })
+  expect(driveEndpoints.getFile.response.parse(one.json()).data.name).toBe('harbourtxt.exe notes.txt')
+
+  const report = await ingestOk(app, ada)
+  expect(report.added).toContain('harbourtxt.exe notes.txt')
+  const stored = await app.db
+    .select({ name: documents.name })
+    .from(documents)
+    .where(eq(documents.externalId, added.id))
+  expect(stored).toEqual([{ name: 'harbourtxt.exe notes.txt' }])
 })
 
 test('get-file refuses a malformed id (400) before asking Google, and answers 404 for an unknown one', async () => {
