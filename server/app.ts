@@ -27,6 +27,7 @@ import {
   frameworkErrorReply,
 } from './http/error-handler.ts'
 import { rateLimitPlugin } from './http/rate-limit.ts'
+import { requestActivityPlugin } from './http/request-activity.ts'
 import { requestGuardsPlugin } from './http/request-guards.ts'
 import { LOG_SERIALIZERS } from './http/request-logger.ts'
 import { securityHeadersPlugin } from './http/security-headers.ts'
@@ -102,6 +103,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
     await app.register(securityHeadersPlugin, { https: config.secureCookies })
     await app.register(cookie)
     await app.register(requestGuardsPlugin, { publicOrigin: config.publicOrigin })
+    await app.register(requestActivityPlugin)
     await app.register(databasePlugin, { config })
     await app.register(operationsPlugin, { metrics: config.metrics })
     const now = options.now ?? (() => new Date())

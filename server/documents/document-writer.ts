@@ -14,12 +14,18 @@
  * same transaction, which also marks it ready), so a deletion while the file was read never leaves
  * passages behind; `null` then. A document written in parts is searchable part by part; one that
  * fits in a transaction replaces its previous version at once, as before.
+ * - Giving way (D94): while another person's request is being answered (`others`, from
+ *   request-activity.ts), a transaction is kept to about YIELD_TRANSACTION_MS and the next one
+ *   waits for that request, at most as long as the last one took: on PGlite a statement holds the
+ *   server's thread, so the other person's click waits for one short transaction at most, and the
+ *   writer keeps at least half of the time while they keep it busy. Alone, it writes full batches.
  * The language pass (D82) re-indexes a document's passages in their own languages through here
  * too (`relabel`), part by part like a large write, in the same turns.
  */
 import { eq } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
 import { documents } from '../db/schema.ts'
+import type { Others } from '../http/request-activity.ts'
 import {
   addTotals,
   type DocumentInput,
@@ -56,6 +62,15 @@ const MAX_BATCH_DOCUMENTS = 64
 /** How long a transaction with room left waits for documents on their way (see gather). */
 const LINGER_MS = 40
 const LINGER_STEP_MS = 5
+/**
+ * While others are being served: a transaction's target length. A statement of PGlite holds the
+ * server's thread for its whole length, so this is what another person's request may wait for.
+ */
+export const YIELD_TRANSACTION_MS = 15
+/** Passages per transaction while giving way, at least (each transaction has statements of its own). */
+const MIN_YIELD_PASSAGES = 4
+/** How often a writer that gives way looks whether the other person's request was answered. */
+const PAUSE_STEP_MS = 2
 
 export type DocumentWrite = {
   document: DocumentInput
@@ -107,15 +122,25 @@ export function createDocumentWriter({
   db,
   batchPassages = BATCH_PASSAGES,
   coming = () => 0,
+  others = () => 'none',
 }: {
   db: Db
   batchPassages?: number
   /** How many documents may be on their way to the writer (the jobs running): it waits for them a little. */
   coming?: () => number
+  /**
+   * Whether people other than those whose documents wait are being served (request-activity.ts):
+   * then the writer gives way (D94). Not given: it never does (tests, benches, PostgreSQL).
+   */
+  others?: (owners: ReadonlySet<string>) => Others
 }) {
   /** Each person's tasks, oldest first; the map's order is the round-robin's. */
   const queues = new Map<string, Task[]>()
   let draining = false
+  /** What writing one passage took lately (a moving average, ms), to size a transaction that gives way. */
+  let msPerPassage = 2
+  /** How long the last transaction took (ms): the longest a writer giving way waits. */
+  let lastTransactionMs = YIELD_TRANSACTION_MS
 
   function enqueue(task: Task): void {
     const queue = queues.get(task.owner)
@@ -127,28 +152,28 @@ export function createDocumentWriter({
   }
 
   const total = (task: Task) => task.write?.chunks.length ?? task.languages.length
-  /** Fits in one transaction whole: written at once, never in parts. */
-  const whole = (task: Task) =>
-    task.kind === 'write' && task.phase === 'start' && total(task) <= batchPassages
+  /** Fits in one transaction of `limit` passages whole: written at once, not in parts. */
+  const whole = (task: Task, limit: number) =>
+    task.kind === 'write' && task.phase === 'start' && total(task) <= limit
 
   /** The passages a task's next step takes of the `room` left (a document counts one at least). */
-  function sizeOf(task: Task, room: number): number {
+  function sizeOf(task: Task, room: number, limit: number): number {
     if (task.kind === 'languages') return Math.max(1, Math.min(total(task) - task.next, room))
     if (task.kind !== 'write' || task.phase === 'old') return room
-    if (whole(task)) return Math.max(1, total(task))
+    if (whole(task, limit)) return Math.max(1, total(task))
     return Math.max(1, Math.min(total(task) - task.next, room))
   }
 
   /**
    * The next transaction's work: people in turn, one step of one task each per round, until the
    * passages or documents run out. A task waits while an earlier one of the same document is
-   * unfinished; one that failed in company goes alone.
+   * unfinished; one that failed in company goes alone. `limit`: the transaction's passages.
    */
-  function takeBatch(): { task: Task; size: number }[] {
+  function takeBatch(limit: number): { task: Task; size: number }[] {
     const items: { task: Task; size: number }[] = []
     const taken = new Set<Task>()
     const served = new Set<string>()
-    let room = batchPassages
+    let room = limit
     let full = false
     while (!full) {
       let progress = false
@@ -157,10 +182,10 @@ export function createDocumentWriter({
           (t, i) => !taken.has(t) && !queue.slice(0, i).some((earlier) => sameDocument(earlier.key, t.key)),
         )
         if (!task || (task.solo && items.length > 0)) continue
-        const size = sizeOf(task, room)
+        const size = sizeOf(task, room, limit)
         // A whole document that does not fit waits for the next transaction, and so does a part
         // too small to be worth its statements.
-        if (items.length > 0 && (whole(task) ? size > room : room < batchPassages / 4)) {
+        if (items.length > 0 && (whole(task, limit) ? size > room : room < limit / 4)) {
           full = true
           break
         }
@@ -237,14 +262,36 @@ export function createDocumentWriter({
       await new Promise((resolve) => setTimeout(resolve, LINGER_STEP_MS))
   }
 
+  /**
+   * The next transaction's passages: a full batch when nobody else is being served; otherwise
+   * about YIELD_TRANSACTION_MS of work, after waiting for the request being answered (D94).
+   */
+  async function giveWay(): Promise<number> {
+    const owners = new Set(queues.keys())
+    let state = others(owners)
+    if (state === 'none') return batchPassages
+    const until = performance.now() + lastTransactionMs
+    while (state === 'waiting' && performance.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, PAUSE_STEP_MS))
+      state = others(owners)
+    }
+    const fits = Math.floor(YIELD_TRANSACTION_MS / msPerPassage)
+    return Math.min(batchPassages, Math.max(MIN_YIELD_PASSAGES, fits))
+  }
+
   async function drainQueues(): Promise<void> {
     while (queues.size > 0) {
       await gather()
-      const items = takeBatch()
+      const limit = await giveWay()
+      const items = takeBatch(limit)
       if (items.length === 0) return
       let drafts: Draft[]
       try {
-        drafts = await db.transaction((tx) => runBatch(tx, items))
+        const started = performance.now()
+        drafts = await db.transaction((tx) => runBatch(tx, items, limit))
+        lastTransactionMs = performance.now() - started
+        const passages = items.reduce((sum, item) => sum + item.size, 0)
+        if (passages > 0) msPerPassage = 0.7 * msPerPassage + 0.3 * (lastTransactionMs / passages)
       } catch (error) {
         const [only] = items
         if (only && items.length === 1) settle(only.task, { error })
@@ -260,8 +307,15 @@ export function createDocumentWriter({
     }
   }
 
-  /** One transaction: the steps of the batch's tasks, worked out on drafts (applied once it commits). */
-  async function runBatch(tx: Db, items: readonly { task: Task; size: number }[]): Promise<Draft[]> {
+  /**
+   * One transaction of at most `limit` passages: the steps of the batch's tasks, worked out on
+   * drafts (applied once it commits).
+   */
+  async function runBatch(
+    tx: Db,
+    items: readonly { task: Task; size: number }[],
+    limit: number,
+  ): Promise<Draft[]> {
     const drafts: Draft[] = items.map(({ task, size }) => ({
       task,
       size,
@@ -317,8 +371,8 @@ export function createDocumentWriter({
       if (!document) return
       if (document.inserted) delta(d.task.owner, { documents: 1 })
       d.state.documentId = document.documentId
-      d.state.phase = document.oldChunks > batchPassages ? 'old' : 'new'
-      if (document.oldChunks > 0 && document.oldChunks <= batchPassages) replaced.push(document.documentId)
+      d.state.phase = document.oldChunks > limit ? 'old' : 'new'
+      if (document.oldChunks > 0 && document.oldChunks <= limit) replaced.push(document.documentId)
     })
     if (replaced.length > 0) {
       forget(await removePassages(tx, replaced))
@@ -337,15 +391,15 @@ export function createDocumentWriter({
         d.done = null
         continue
       }
-      let limit = Math.max(d.size, batchPassages / 4)
+      let count = Math.max(d.size, limit / 4)
       if (d.state.kind === 'shrink') {
-        limit = Math.min(limit, (await passageCount(tx, d.state.documentId)) - batchPassages)
-        if (limit <= 0) {
+        count = Math.min(count, (await passageCount(tx, d.state.documentId)) - batchPassages)
+        if (count <= 0) {
           d.done = null
           continue
         }
       }
-      const part = await removePassages(tx, [d.state.documentId], limit)
+      const part = await removePassages(tx, [d.state.documentId], count)
       forget(part)
       if (part.left === 0) ended.push(d.state.documentId)
       if (d.state.kind === 'write') {

@@ -38,7 +38,14 @@ export const libraryPlugin = fp<{ now: () => Date }>(
     })
     app.addHook('onClose', () => reader.close())
     app.decorate('reader', reader)
-    const writer = createDocumentWriter({ db: app.db, coming: () => app.jobs.active })
+    const writer = createDocumentWriter({
+      db: app.db,
+      coming: () => app.jobs.active,
+      // On PGlite the writer's statements hold the server's thread: it gives way to other people's
+      // requests (D94). A PostgreSQL server runs them beside the server's thread, each in its own
+      // backend, and others' statements never wait for them.
+      ...(app.database.kind === 'postgres' ? {} : { others: app.activity.others }),
+    })
     app.decorate('writer', writer)
     const startReading = startReadings(app.db)
     app.jobs.handle(UPLOAD_FILE_JOB, (job) =>
@@ -64,5 +71,8 @@ export const libraryPlugin = fp<{ now: () => Date }>(
     })
     await app.register(documentRoutes)
   },
-  { name: 'library', dependencies: ['database', 'request-guards', 'authentication', 'jobs', 'rate-limit'] },
+  {
+    name: 'library',
+    dependencies: ['database', 'request-activity', 'request-guards', 'authentication', 'jobs', 'rate-limit'],
+  },
 )

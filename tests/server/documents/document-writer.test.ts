@@ -280,3 +280,65 @@ test('the language pass re-indexes a document in parts: the statistics of a docu
   ).toBeNull()
   expect((await languageStatistics(relabelled)).terms).toEqual(expected.terms)
 })
+
+/** The database with its transactions counted. */
+function countingTransactions() {
+  const counted = { transactions: 0 }
+  const db = new Proxy(database.db, {
+    get(target, property, receiver) {
+      if (property !== 'transaction') return Reflect.get(target, property, receiver)
+      return (...args: Parameters<typeof target.transaction>) => {
+        counted.transactions++
+        return target.transaction(...args)
+      }
+    },
+  })
+  return { db, counted }
+}
+
+test('while another person is being served, the writer gives way: short transactions, each after their request (D94)', async () => {
+  const [alone, shared] = [await newUser(), await newUser()]
+  const quiet = countingTransactions()
+  await createDocumentWriter({ db: quiet.db, others: () => 'none' }).write({
+    document: document(alone, 'a'),
+    chunks: passages(120),
+  })
+  // Nobody else: one transaction for the whole document.
+  expect(quiet.counted.transactions).toBe(1)
+
+  // Somebody else's request in flight all along: parts of a few passages, and the document is
+  // still written (the writer waits at most as long as its last transaction took, never for good).
+  const busy = countingTransactions()
+  const asked: ReadonlySet<string>[] = []
+  await createDocumentWriter({
+    db: busy.db,
+    others: (owners) => {
+      asked.push(owners)
+      return 'waiting'
+    },
+  }).write({ document: document(shared, 'a'), chunks: passages(120) })
+  expect(busy.counted.transactions).toBeGreaterThanOrEqual(120 / 32)
+  // It asks about the people other than those whose documents wait, and asks again while it
+  // waits for their request before each transaction (a writer that did not wait would ask once a
+  // transaction).
+  expect([...(asked[0] ?? [])]).toEqual([shared])
+  expect(asked.length).toBeGreaterThan(2 * busy.counted.transactions)
+  // Written in parts, with the statistics of the whole write.
+  const [a, b] = [await statistics(alone), await statistics(shared)]
+  expect(b.totals).toMatchObject({ chunk_count: 120, document_count: 1 })
+  expect(b.terms).toEqual(a.terms)
+})
+
+test('the GIN indexes every write feeds move their pending lists at 256 kB, not 4 MB (D94, migration 0021)', async () => {
+  const rows = await queryRows<{ relname: string; reloptions: string[] | null }>(
+    database.db,
+    sql`select relname, reloptions from pg_class where relname in
+      ('document_chunks_user_language_tsv_idx', 'retrieval_terms_user_trigram_idx', 'chat_messages_content_fts_idx')
+      order by relname`,
+  )
+  expect(rows.map((r) => [r.relname, r.reloptions])).toEqual([
+    ['chat_messages_content_fts_idx', ['gin_pending_list_limit=256']],
+    ['document_chunks_user_language_tsv_idx', ['gin_pending_list_limit=256']],
+    ['retrieval_terms_user_trigram_idx', ['gin_pending_list_limit=256']],
+  ])
+})
