@@ -29,6 +29,33 @@ export type ChunkOptions = {
 
 export function chunkDocument(sections: Section[], options: ChunkOptions = { markdown: false }): Chunk[] {
   const chunks: Chunk[] = []
+  for (const _ of chunking(sections, options, chunks));
+  return chunks
+}
+
+/** Work between two turns of the event loop while chunking in the server (chunkDocumentInTurns). */
+const TURN_MS = 4
+
+/**
+ * chunkDocument in turns of a few milliseconds: 5 MB of text is 40–170 ms of chunking, and the
+ * server's thread answers other people's requests in between (D94).
+ */
+export async function chunkDocumentInTurns(
+  sections: Section[],
+  options: ChunkOptions = { markdown: false },
+): Promise<Chunk[]> {
+  const chunks: Chunk[] = []
+  let turn = performance.now()
+  for (const _ of chunking(sections, options, chunks)) {
+    if (performance.now() - turn < TURN_MS) continue
+    await new Promise((resolve) => setImmediate(resolve))
+    turn = performance.now()
+  }
+  return chunks
+}
+
+/** Chunks into `chunks`, pausing (yield) after every paragraph and piece of one. */
+function* chunking(sections: Section[], options: ChunkOptions, chunks: Chunk[]): Generator<void> {
   const limit = options.limit ?? Number.POSITIVE_INFINITY
   let heading: string | null = null
   for (const section of sections) {
@@ -42,7 +69,9 @@ export function chunkDocument(sections: Section[], options: ChunkOptions = { mar
       buffer = ''
       bufferHeading = heading
     }
-    for (const paragraph of section.paragraphs ?? paragraphsOf(section.text, options.markdown)) {
+    for (const paragraph of section.paragraphs ?? paragraphs(section.text, options.markdown)) {
+      yield
+      if (paragraph === null) continue
       if (chunks.length >= limit) break
       if (paragraph.heading !== null) {
         // A heading starts a new passage so the passage and its heading belong together.
@@ -53,11 +82,11 @@ export function chunkDocument(sections: Section[], options: ChunkOptions = { mar
       for (const piece of pieces(paragraph.text)) {
         if (buffer && buffer.length + piece.length + 2 > CHUNK_TARGET_CHARS) flush()
         buffer = buffer ? `${buffer}\n\n${piece}` : piece
+        yield
       }
     }
     flush()
   }
-  return chunks
 }
 
 /** A paragraph of body text (heading null), or a heading line that carries its heading. */
@@ -71,18 +100,37 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/
  * each heading line outside code fences as a paragraph of its own that carries the heading.
  */
 export function paragraphsOf(text: string, markdown: boolean): Paragraph[] {
-  const out: Paragraph[] = []
+  return [...paragraphs(text, markdown)].filter((p) => p !== null)
+}
+
+/** The lines of a text, one at a time (\r\n and a lone \r end a line too). */
+function* linesOf(text: string): Generator<string> {
+  const normal = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text
+  let start = 0
+  for (;;) {
+    const end = normal.indexOf('\n', start)
+    if (end === -1) {
+      yield normal.slice(start)
+      return
+    }
+    yield normal.slice(start, end)
+    start = end + 1
+  }
+}
+
+/** paragraphsOf, one paragraph at a time, with a pause (null) now and then inside a long one. */
+function* paragraphs(text: string, markdown: boolean): Generator<Paragraph | null> {
   let lines: string[] = []
-  const push = () => {
-    const joined = lines
+  const joined = () => {
+    const paragraph = lines
       .join('\n')
       .replace(/[ \t]+/g, ' ')
       .trim()
-    if (joined) out.push({ text: joined, heading: null })
     lines = []
+    return paragraph ? { text: paragraph, heading: null } : null
   }
   let fence: string | null = null
-  for (const line of text.replace(/\r\n?/g, '\n').split('\n')) {
+  for (const line of linesOf(text)) {
     const marker = markdown ? FENCE.exec(line)?.[1] : undefined
     if (fence !== null) {
       lines.push(line)
@@ -101,32 +149,48 @@ export function paragraphsOf(text: string, markdown: boolean): Paragraph[] {
       continue
     }
     const heading = markdown ? HEADING.exec(line.trim())?.[1] : undefined
-    if (heading) {
-      push()
-      out.push({ text: line.trim(), heading })
-    } else if (line.trim() === '') push()
-    else lines.push(line)
+    if (heading || line.trim() === '') {
+      const paragraph = joined()
+      if (paragraph) yield paragraph
+      if (heading) yield { text: line.trim(), heading }
+    } else lines.push(line)
+    if (lines.length % LINES_A_PAUSE === LINES_A_PAUSE - 1) yield null
   }
-  push()
-  return out
+  const paragraph = joined()
+  if (paragraph) yield paragraph
 }
 
+/** A paragraph of many lines pauses (null) every so many of them. */
+const LINES_A_PAUSE = 2000
+
 /** A paragraph longer than a chunk is cut at sentences, and a sentence longer still, hard. */
-function pieces(paragraph: string): string[] {
-  if (paragraph.length <= CHUNK_MAX_CHARS) return [paragraph]
-  const out: string[] = []
+function* pieces(paragraph: string): Generator<string> {
+  if (paragraph.length <= CHUNK_MAX_CHARS) {
+    yield paragraph
+    return
+  }
   let current = ''
-  for (const sentence of paragraph.split(/(?<=[.!?])\s+/)) {
+  for (const sentence of sentences(paragraph)) {
     if (current && current.length + sentence.length + 1 > CHUNK_TARGET_CHARS) {
-      out.push(current)
+      yield current
       current = ''
     }
     current = current ? `${current} ${sentence}` : sentence
     while (current.length > CHUNK_MAX_CHARS) {
-      out.push(current.slice(0, CHUNK_TARGET_CHARS))
+      yield current.slice(0, CHUNK_TARGET_CHARS)
       current = current.slice(CHUNK_TARGET_CHARS)
     }
   }
-  if (current) out.push(current)
-  return out
+  if (current) yield current
+}
+
+/** The paragraph's sentences (split after . ! or ? and the spaces after it), one at a time. */
+function* sentences(paragraph: string): Generator<string> {
+  const boundary = /(?<=[.!?])\s+/g
+  let start = 0
+  for (let found = boundary.exec(paragraph); found; found = boundary.exec(paragraph)) {
+    yield paragraph.slice(start, found.index)
+    start = found.index + found[0].length
+  }
+  yield paragraph.slice(start)
 }

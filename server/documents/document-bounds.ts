@@ -5,7 +5,13 @@
  * reason); it never becomes tens of thousands of passages because its bytes compress well (an
  * 84 KB PDF can hold 40 MB of tiny text).
  */
-import { type Chunk, type ChunkOptions, chunkDocument, type Section } from './chunker.ts'
+import {
+  type Chunk,
+  type ChunkOptions,
+  chunkDocument,
+  chunkDocumentInTurns,
+  type Section,
+} from './chunker.ts'
 
 /** The text the largest upload can hold (UPLOAD_MAX_BYTES: 5 MB of plain text), in characters. */
 export const MAX_DOCUMENT_CHARS = 5 * 1024 * 1024
@@ -68,7 +74,22 @@ export function boundedPassages(
   options: ChunkOptions,
 ): { chunks: Chunk[]; cut: string | null; pages: number } {
   const bounded = boundSections(sections)
-  const chunks = chunkDocument(bounded.sections, { ...options, limit: MAX_DOCUMENT_PASSAGES + 1 })
+  return bounds(bounded, chunkDocument(bounded.sections, { ...options, limit: MAX_DOCUMENT_PASSAGES + 1 }))
+}
+
+/** boundedPassages, chunked in turns of a few milliseconds (in the server: chunkDocumentInTurns). */
+export async function boundedPassagesInTurns(
+  sections: readonly Section[],
+  options: ChunkOptions,
+): Promise<{ chunks: Chunk[]; cut: string | null; pages: number }> {
+  const bounded = boundSections(sections)
+  return bounds(
+    bounded,
+    await chunkDocumentInTurns(bounded.sections, { ...options, limit: MAX_DOCUMENT_PASSAGES + 1 }),
+  )
+}
+
+function bounds(bounded: { sections: Section[]; cut: boolean }, chunks: Chunk[]) {
   const pages = bounded.sections.length
   if (chunks.length > MAX_DOCUMENT_PASSAGES)
     return { chunks: chunks.slice(0, MAX_DOCUMENT_PASSAGES), cut: CUT_REASONS.passages, pages }

@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
 import { documents } from '../db/schema.ts'
 import type { Section } from './chunker.ts'
-import { boundedPassages } from './document-bounds.ts'
+import { boundedPassagesInTurns } from './document-bounds.ts'
 import type { ReadDocument } from './document-reader.ts'
 import { createDocumentWriter, type DocumentWriter } from './document-writer.ts'
 import { withLanguages } from './languages.ts'
@@ -51,7 +51,7 @@ export async function indexDocument(
   writer: DocumentWriter = createDocumentWriter({ db }),
 ): Promise<IndexedDocument> {
   const { sections, link, version, modifiedTime, ...rest } = input
-  const { chunks, cut } = boundedPassages(sections, {
+  const { chunks, cut } = await boundedPassagesInTurns(sections, {
     markdown: hasMarkdownHeadings(input.mimeType, input.name),
   })
   const written = await writer.write({
@@ -74,7 +74,7 @@ export async function indexLibraryDocument(
   read: ReadDocument,
   fields: { link: string | null; version: string | null },
 ): Promise<IndexedDocument | null> {
-  const { chunks, cut, pages } = boundedPassages(read.sections, {
+  const { chunks, cut, pages } = await boundedPassagesInTurns(read.sections, {
     markdown: hasMarkdownHeadings(row.mimeType, row.name),
   })
   // What the reader left unread (OCR's limits) and what the bounds cut, when both.

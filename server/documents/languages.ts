@@ -59,8 +59,8 @@ const MIN_LETTERS = 200
 /** How much of a document (spread over its passages) decides its language. */
 const DOCUMENT_SAMPLE_CHARS = 6000
 const SECTION_SAMPLE_CHARS = 3000
-/** Passages detected between two turns of the event loop. */
-const DETECT_YIELD = 256
+/** Detection between two turns of the event loop, at most (ms; D94). */
+const TURN_MS = 4
 
 type Detection = { code: string; reliable: boolean }
 type Detector = (text: string) => Detection
@@ -107,8 +107,9 @@ function sample(chunks: readonly Chunk[], chars: number): string {
  * Each passage's configuration: its document's language, unless the section it belongs to (the
  * passages under one heading, or one page of a PDF) or the passage itself is long enough and
  * reliably in another one. A document the detector can tell nothing about (numbers, code) is
- * analysed as before (DEFAULT_LANGUAGE). Every DETECT_YIELD passages it lets the server's other
- * work run (~0.1 ms a passage: a document of 8,000 would hold the thread most of a second).
+ * analysed as before (DEFAULT_LANGUAGE). It lets the server's other
+ * work run every few milliseconds (~0.1 ms a passage: a document of 8,000 would hold the thread
+ * most of a second).
  */
 export async function passageLanguages(chunks: readonly Chunk[]): Promise<string[]> {
   if (chunks.length === 0) return []
@@ -121,6 +122,7 @@ export async function passageLanguages(chunks: readonly Chunk[]): Promise<string
   const documentText = sample(chunks, DOCUMENT_SAMPLE_CHARS)
   const document = configOf(detect(documentText).code) ?? DEFAULT_LANGUAGE
   const languages: string[] = []
+  let turn = performance.now()
   for (let start = 0; start < chunks.length; ) {
     const first = chunks[start] as Chunk
     let end = start + 1
@@ -130,7 +132,9 @@ export async function passageLanguages(chunks: readonly Chunk[]): Promise<string
       section.length === chunks.length ? document : decide(sample(section, SECTION_SAMPLE_CHARS), document)
     for (const chunk of section) {
       languages.push(decide(chunk.text, sectionLanguage))
-      if (languages.length % DETECT_YIELD === 0) await new Promise((resolve) => setImmediate(resolve))
+      if (performance.now() - turn < TURN_MS) continue
+      await new Promise((resolve) => setImmediate(resolve))
+      turn = performance.now()
     }
     start = end
   }

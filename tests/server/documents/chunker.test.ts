@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { CHUNK_MAX_CHARS, chunkDocument } from '#server/documents/chunker.ts'
+import { CHUNK_MAX_CHARS, chunkDocument, chunkDocumentInTurns } from '#server/documents/chunker.ts'
 
 test('short documents become one passage with their page', () => {
   expect(chunkDocument([{ text: 'Hello world.', page: 3 }])).toEqual([
@@ -76,4 +76,28 @@ test('plain text and PDF pages never get headings from lines starting with #', (
   const text = '# 1 Introduction\n\nHashtags like\n#travel appear.\n\n## Not markdown'
   expect(chunkDocument([{ text, page: null }]).map((c) => c.heading)).toEqual([null])
   expect(chunkDocument([{ text, page: 4 }], { markdown: false }).every((c) => c.heading === null)).toBe(true)
+})
+
+test('in the server, chunking takes turns with other work and gives the same passages (D94)', async () => {
+  const paragraph = (n: number) => `Line ${n} of a long text about harbours and lanterns.`
+  // One paragraph of many lines, then many paragraphs: both kinds of long text.
+  const text = `${Array.from({ length: 30_000 }, (_, n) => paragraph(n)).join('\n')}\n\n${Array.from(
+    { length: 30_000 },
+    (_, n) => paragraph(n),
+  ).join('\n\n')}`
+  const sections = [{ text, page: null }]
+  let turnsTaken = 0
+  let counting = true
+  const count = () => {
+    if (!counting) return
+    turnsTaken++
+    setImmediate(count)
+  }
+  setImmediate(count)
+  const inTurns = await chunkDocumentInTurns(sections, { markdown: true })
+  counting = false
+  expect(inTurns).toEqual(chunkDocument(sections, { markdown: true }))
+  expect(inTurns.length).toBeGreaterThan(1000)
+  // Other work ran while it chunked (a single synchronous pass lets it run once, at the end).
+  expect(turnsTaken).toBeGreaterThan(3)
 })
