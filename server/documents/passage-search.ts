@@ -7,7 +7,7 @@ import { type SQL, sql } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
 import { queryRows } from '../db/query-rows.ts'
 import type { Correction } from '../db/schema.ts'
-import { questionLanguage } from './languages.ts'
+import { questionLanguage, questionWords } from './languages.ts'
 import type { Passage } from './passages.ts'
 
 /**
@@ -220,7 +220,9 @@ type Analysis = {
  * Stop words are the question's own language's: only the words that survive `language`'s
  * analysis take part (by position: every configuration shares the default parser, so a word has
  * the same position in each), so "the" of an English question is not searched for in German
- * passages, nor "die" of a German one in English passages. The first MAX_QUERY_TERMS words count.
+ * passages, nor "die" of a German one in English passages. Nor are the words of the question's
+ * language that a question is phrased with but its stop list lacks (QUESTION_WORDS: « comment »,
+ * « les », « tous »), in any language. The first MAX_QUERY_TERMS words count.
  */
 async function analyseQuestion(
   db: Db,
@@ -236,9 +238,19 @@ async function analyseQuestion(
   }>(
     db,
     sql`
-    with kept as (
+    with asking as (
+      select coalesce(array_agg(t.position), '{}') as positions from (
+        select t.token, row_number() over (order by t.n) as position
+        from ts_debug(${language}::regconfig, ${question})
+          with ordinality as t(alias, description, token, dictionaries, dictionary, lexemes, n)
+        where cardinality(t.dictionaries) > 0
+      ) as t
+      where t.token = any(${sql.param(questionWords(language))}::text[])
+    ), kept as (
       select coalesce(array_agg(k.p), '{}') as positions from (
         select distinct p from unnest(to_tsvector(${language}::regconfig, ${question})) as u, unnest(u.positions) as p
+        cross join asking
+        where p <> all(asking.positions)
         order by p limit ${MAX_QUERY_TERMS}
       ) as k
     ), languages as (

@@ -84,6 +84,32 @@ test('a French document is found by inflected forms of its words', async () => {
   expect(found.corrections).toEqual([])
 })
 
+test("a French question's own words (« comment », « les », « tous ») are not searched as its topic", async () => {
+  const user = await newUser()
+  await doc(
+    user,
+    'debut',
+    "La commande head montre le début d'un fichier : par défaut ses dix premières lignes, ou autant de lignes que l'option -n en demande.",
+  )
+  // « comment » is rare in a library (here in one document), so as a searched word it would weigh
+  // the most; « les » (stemmed « le », which the stop list drops) and « tous » are everywhere.
+  await doc(
+    user,
+    'partage',
+    'Ce guide explique comment afficher les fichiers partagés, comment les trier et comment les renommer : tous les fichiers sont gardés.',
+  )
+  await doc(user, 'imprimer', "La commande lp envoie les fichiers à l'imprimante par défaut. ".repeat(3))
+  const found = await search(user, 'Comment afficher les premières lignes de tous les fichiers ?')
+  expect(found.language).toBe('french')
+  expect(found.passages[0]?.documentName).toBe('debut.txt')
+  const searched = found.terms.map((t) => t.lexeme)
+  expect(searched).toEqual(expect.arrayContaining(['affich', 'premi', 'lign', 'fichi']))
+  for (const word of ['comment', 'le', 'tous']) expect(searched).not.toContain(word)
+  // Written in capitals, at the start, they are still the question's own words.
+  const shouted = await search(user, 'COMMENT afficher les premières lignes ?')
+  expect(shouted.terms.map((t) => t.lexeme)).not.toContain('comment')
+})
+
 test('a library in three languages answers a question in each from the document in that language', async () => {
   const user = await newUser()
   await doc(user, 'loeschen', GERMAN)
