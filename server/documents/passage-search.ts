@@ -480,10 +480,15 @@ async function corrected(
  *
  * Languages (D82): each passage is analysed in its own language; the question is analysed in
  * each language of the library (`analyseQuestion`), and each analysis is ranked against the
- * passages of its language, with that language's statistics: a language's passages are a
- * collection of their own (its chunk and document counts for idf, its average passage length).
- * Raw BM25 scores of different languages share one scale, so the best passages of all languages
- * are normalised together.
+ * passages of its language (its lexemes, its average passage length). A question word has one
+ * rarity, though: its idf counts the passages (documents) holding it in any language, each as
+ * its language analyses it, against the whole library's. Counted per language, a French word
+ * in the few passages of a French library detected as English (a translator's untranslated
+ * paragraph) weighed three times what it weighs among the French ones, and brought the long
+ * manuals holding such passages to the top (bench/RESULTS.md). A document holding the word in
+ * two languages counts twice (the counts are per language), at most the library's. Raw BM25
+ * scores of different languages share one scale, so the best passages of all languages are
+ * normalised together.
  *
  * Score of a passage: BM25 over the question's lexemes (idf from the user's chunk counts, term
  * frequency from the chunk's tsvector positions, length in words against the average of its
@@ -569,9 +574,19 @@ export async function searchPassages(
     ...mostReads,
   ]
   const column = <T>(pick: (t: Term) => T) => sql.param(terms.map(pick))
-  const chunkIdf = (t: Term) => t.weight * idf(totals.get(t.language)?.chunks ?? 0, t.chunks)
+  // One question word, one rarity: the passages (documents) holding it in any language of the
+  // library, each as its own language analyses it, of all the library's.
+  const holding = new Map<number, { chunks: number; documents: number }>()
+  for (const t of terms) {
+    const h = holding.get(t.position) ?? { chunks: 0, documents: 0 }
+    h.chunks += t.chunks
+    h.documents += t.documents
+    holding.set(t.position, h)
+  }
+  const libraryDocuments = Math.max(analysis.totals.documents, 1)
+  const chunkIdf = (t: Term) => t.weight * idf(libraryChunks, holding.get(t.position)?.chunks ?? 0)
   const documentIdf = (t: Term) =>
-    t.weight * idf(Math.max(totals.get(t.language)?.documents ?? 0, 1), t.documents)
+    t.weight * idf(libraryDocuments, Math.min(holding.get(t.position)?.documents ?? 0, libraryDocuments))
   const averageChunk = (t: Term) => {
     const l = totals.get(t.language)
     return l && l.chunks > 0 ? Math.max(l.tokens / l.chunks, 1) : 1

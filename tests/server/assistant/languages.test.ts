@@ -110,6 +110,40 @@ test("a French question's own words (« comment », « les », « tous ») are n
   expect(shouted.terms.map((t) => t.lexeme)).not.toContain('comment')
 })
 
+test('a question word weighs as much in the passages of one language as in those of another', async () => {
+  const user = await newUser()
+  const french = {
+    head: "La commande head affiche le début d'un fichier : par défaut ses dix premières lignes. Avec l'option -n, elle affiche autant de lignes que demandé, et avec -c autant d'octets.",
+    tail: "La commande tail affiche la fin d'un fichier : par défaut ses dix dernières lignes. Avec l'option -f, elle continue d'afficher les lignes ajoutées au fichier pendant qu'il grandit.",
+    sort: "La commande sort trie les lignes d'un fichier texte et écrit le résultat sur la sortie standard. Les premières options règlent l'ordre : -r inverse, -n compare les nombres.",
+    wc: "La commande wc compte les lignes, les mots et les octets d'un fichier. Avec -l, elle n'affiche que le nombre de lignes, ce qui suffit souvent dans un script.",
+  }
+  for (const [name, text] of Object.entries(french)) await doc(user, name, text)
+  // « premières » is an English word too, held by one of the few English passages: rare among
+  // them, common among the French ones. It is one word of the question, and weighs as one.
+  await doc(
+    user,
+    'films',
+    'Festival report: the premières of our three short films were held in Lyon this spring. Both evenings sold out within a day, and the director answered questions from the audience after each screening.',
+  )
+  await doc(
+    user,
+    'budget',
+    'Budget notes: the travel costs for the spring festival came to four thousand euros, most of it for train tickets and two nights in a hotel near the station for the whole crew.',
+  )
+  await doc(
+    user,
+    'crew',
+    'Crew list: the director, two camera operators, a sound engineer and an editor worked on every film this year; the editor also prepared the subtitles for the screenings abroad.',
+  )
+  const found = await search(user, 'Comment afficher les premières lignes ?')
+  expect(found.terms).toContainEqual({ language: 'english', lexeme: 'premièr' })
+  const ranked = found.passages.map((p) => p.documentName)
+  expect(ranked[0]).toBe('head.txt')
+  // Every French page about lines comes before the English note that shares one word.
+  expect(ranked.slice(0, 4).sort()).toEqual(['head.txt', 'sort.txt', 'tail.txt', 'wc.txt'])
+})
+
 test('a library in three languages answers a question in each from the document in that language', async () => {
   const user = await newUser()
   await doc(user, 'loeschen', GERMAN)
