@@ -45,6 +45,37 @@ export const LANGUAGE_CONFIGS: Readonly<Record<string, string>> = {
   tr: 'turkish',
 }
 
+/**
+ * Per configuration: the words a question is phrased with rather than about, which that
+ * language's PostgreSQL stop list lacks (D82). The English and German lists drop the
+ * interrogatives ("how", "which", "wie", "welche") and "all"/"alle"; the French one (Snowball's)
+ * has no interrogative at all, nor the plural forms of the articles, pronouns and determiners
+ * whose singular it drops ("les" beside "le" and "la", "ils" beside "il"). Such a word is then
+ * searched as a topic: « comment », rare in manuals, was the rarest word of most French
+ * questions and brought the few pages holding it to the top. These are dropped from a question
+ * in that language (its own detected one) before it is analysed for any language of the library;
+ * passages are indexed as before. Matched as written, lower case, Capitalised or UPPER CASE.
+ */
+export const QUESTION_WORDS: Readonly<Record<string, readonly string[]>> = {
+  french: [
+    // Interrogatives (« est-ce » of « est-ce que », « qu'est-ce que »).
+    'comment|pourquoi|quand|où|combien|quel|quelle|quels|quelles|lequel|laquelle|lesquels|lesquelles|quoi|est-ce',
+    // Plurals and other forms of the stop list's articles, pronouns and determiners; "all".
+    'les|ils|leurs|cet|cette|ceci|cela|ça|tout|tous|toute|toutes',
+  ]
+    .join('|')
+    .split('|'),
+  // The German list has wie, was, wo, welche…: not these.
+  german: 'warum|wann|wieso|weshalb|weswegen|wozu|woher|wohin|wieviel|wer|wen|wem|wessen'.split('|'),
+}
+
+/** A question's own words to leave out (QUESTION_WORDS), in the case forms a question may write them. */
+export function questionWords(language: string): string[] {
+  const words = QUESTION_WORDS[language] ?? []
+  const capitalised = (w: string) => w.charAt(0).toUpperCase() + w.slice(1)
+  return [...new Set(words.flatMap((w) => [w, capitalised(w), w.toUpperCase()]))]
+}
+
 /** The BCP 47 tag of a configuration (for Intl.Segmenter), 'und' for 'simple'. */
 export function localeOf(config: string): string {
   for (const [code, name] of Object.entries(LANGUAGE_CONFIGS)) if (name === config) return code

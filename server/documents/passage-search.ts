@@ -7,7 +7,7 @@ import { type SQL, sql } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
 import { queryRows } from '../db/query-rows.ts'
 import type { Correction } from '../db/schema.ts'
-import { questionLanguage } from './languages.ts'
+import { questionLanguage, questionWords } from './languages.ts'
 import type { Passage } from './passages.ts'
 
 /**
@@ -220,7 +220,9 @@ type Analysis = {
  * Stop words are the question's own language's: only the words that survive `language`'s
  * analysis take part (by position: every configuration shares the default parser, so a word has
  * the same position in each), so "the" of an English question is not searched for in German
- * passages, nor "die" of a German one in English passages. The first MAX_QUERY_TERMS words count.
+ * passages, nor "die" of a German one in English passages. Nor are the words of the question's
+ * language that a question is phrased with but its stop list lacks (QUESTION_WORDS: « comment »,
+ * « les », « tous »), in any language. The first MAX_QUERY_TERMS words count.
  */
 async function analyseQuestion(
   db: Db,
@@ -236,9 +238,19 @@ async function analyseQuestion(
   }>(
     db,
     sql`
-    with kept as (
+    with asking as (
+      select coalesce(array_agg(t.position), '{}') as positions from (
+        select t.token, row_number() over (order by t.n) as position
+        from ts_debug(${language}::regconfig, ${question})
+          with ordinality as t(alias, description, token, dictionaries, dictionary, lexemes, n)
+        where cardinality(t.dictionaries) > 0
+      ) as t
+      where t.token = any(${sql.param(questionWords(language))}::text[])
+    ), kept as (
       select coalesce(array_agg(k.p), '{}') as positions from (
         select distinct p from unnest(to_tsvector(${language}::regconfig, ${question})) as u, unnest(u.positions) as p
+        cross join asking
+        where p <> all(asking.positions)
         order by p limit ${MAX_QUERY_TERMS}
       ) as k
     ), languages as (
@@ -468,10 +480,15 @@ async function corrected(
  *
  * Languages (D82): each passage is analysed in its own language; the question is analysed in
  * each language of the library (`analyseQuestion`), and each analysis is ranked against the
- * passages of its language, with that language's statistics: a language's passages are a
- * collection of their own (its chunk and document counts for idf, its average passage length).
- * Raw BM25 scores of different languages share one scale, so the best passages of all languages
- * are normalised together.
+ * passages of its language (its lexemes, its average passage length). A question word has one
+ * rarity, though: its idf counts the passages (documents) holding it in any language, each as
+ * its language analyses it, against the whole library's. Counted per language, a French word
+ * in the few passages of a French library detected as English (a translator's untranslated
+ * paragraph) weighed three times what it weighs among the French ones, and brought the long
+ * manuals holding such passages to the top (bench/RESULTS.md). A document holding the word in
+ * two languages counts twice (the counts are per language), at most the library's. Raw BM25
+ * scores of different languages share one scale, so the best passages of all languages are
+ * normalised together.
  *
  * Score of a passage: BM25 over the question's lexemes (idf from the user's chunk counts, term
  * frequency from the chunk's tsvector positions, length in words against the average of its
@@ -557,9 +574,19 @@ export async function searchPassages(
     ...mostReads,
   ]
   const column = <T>(pick: (t: Term) => T) => sql.param(terms.map(pick))
-  const chunkIdf = (t: Term) => t.weight * idf(totals.get(t.language)?.chunks ?? 0, t.chunks)
+  // One question word, one rarity: the passages (documents) holding it in any language of the
+  // library, each as its own language analyses it, of all the library's.
+  const holding = new Map<number, { chunks: number; documents: number }>()
+  for (const t of terms) {
+    const h = holding.get(t.position) ?? { chunks: 0, documents: 0 }
+    h.chunks += t.chunks
+    h.documents += t.documents
+    holding.set(t.position, h)
+  }
+  const libraryDocuments = Math.max(analysis.totals.documents, 1)
+  const chunkIdf = (t: Term) => t.weight * idf(libraryChunks, holding.get(t.position)?.chunks ?? 0)
   const documentIdf = (t: Term) =>
-    t.weight * idf(Math.max(totals.get(t.language)?.documents ?? 0, 1), t.documents)
+    t.weight * idf(libraryDocuments, Math.min(holding.get(t.position)?.documents ?? 0, libraryDocuments))
   const averageChunk = (t: Term) => {
     const l = totals.get(t.language)
     return l && l.chunks > 0 ? Math.max(l.tokens / l.chunks, 1) : 1

@@ -84,6 +84,66 @@ test('a French document is found by inflected forms of its words', async () => {
   expect(found.corrections).toEqual([])
 })
 
+test("a French question's own words (« comment », « les », « tous ») are not searched as its topic", async () => {
+  const user = await newUser()
+  await doc(
+    user,
+    'debut',
+    "La commande head montre le début d'un fichier : par défaut ses dix premières lignes, ou autant de lignes que l'option -n en demande.",
+  )
+  // « comment » is rare in a library (here in one document), so as a searched word it would weigh
+  // the most; « les » (stemmed « le », which the stop list drops) and « tous » are everywhere.
+  await doc(
+    user,
+    'partage',
+    'Ce guide explique comment afficher les fichiers partagés, comment les trier et comment les renommer : tous les fichiers sont gardés.',
+  )
+  await doc(user, 'imprimer', "La commande lp envoie les fichiers à l'imprimante par défaut. ".repeat(3))
+  const found = await search(user, 'Comment afficher les premières lignes de tous les fichiers ?')
+  expect(found.language).toBe('french')
+  expect(found.passages[0]?.documentName).toBe('debut.txt')
+  const searched = found.terms.map((t) => t.lexeme)
+  expect(searched).toEqual(expect.arrayContaining(['affich', 'premi', 'lign', 'fichi']))
+  for (const word of ['comment', 'le', 'tous']) expect(searched).not.toContain(word)
+  // Written in capitals, at the start, they are still the question's own words.
+  const shouted = await search(user, 'COMMENT afficher les premières lignes ?')
+  expect(shouted.terms.map((t) => t.lexeme)).not.toContain('comment')
+})
+
+test('a question word weighs as much in the passages of one language as in those of another', async () => {
+  const user = await newUser()
+  const french = {
+    head: "La commande head affiche le début d'un fichier : par défaut ses dix premières lignes. Avec l'option -n, elle affiche autant de lignes que demandé, et avec -c autant d'octets.",
+    tail: "La commande tail affiche la fin d'un fichier : par défaut ses dix dernières lignes. Avec l'option -f, elle continue d'afficher les lignes ajoutées au fichier pendant qu'il grandit.",
+    sort: "La commande sort trie les lignes d'un fichier texte et écrit le résultat sur la sortie standard. Les premières options règlent l'ordre : -r inverse, -n compare les nombres.",
+    wc: "La commande wc compte les lignes, les mots et les octets d'un fichier. Avec -l, elle n'affiche que le nombre de lignes, ce qui suffit souvent dans un script.",
+  }
+  for (const [name, text] of Object.entries(french)) await doc(user, name, text)
+  // « premières » is an English word too, held by one of the few English passages: rare among
+  // them, common among the French ones. It is one word of the question, and weighs as one.
+  await doc(
+    user,
+    'films',
+    'Festival report: the premières of our three short films were held in Lyon this spring. Both evenings sold out within a day, and the director answered questions from the audience after each screening.',
+  )
+  await doc(
+    user,
+    'budget',
+    'Budget notes: the travel costs for the spring festival came to four thousand euros, most of it for train tickets and two nights in a hotel near the station for the whole crew.',
+  )
+  await doc(
+    user,
+    'crew',
+    'Crew list: the director, two camera operators, a sound engineer and an editor worked on every film this year; the editor also prepared the subtitles for the screenings abroad.',
+  )
+  const found = await search(user, 'Comment afficher les premières lignes ?')
+  expect(found.terms).toContainEqual({ language: 'english', lexeme: 'premièr' })
+  const ranked = found.passages.map((p) => p.documentName)
+  expect(ranked[0]).toBe('head.txt')
+  // Every French page about lines comes before the English note that shares one word.
+  expect(ranked.slice(0, 4).sort()).toEqual(['head.txt', 'sort.txt', 'tail.txt', 'wc.txt'])
+})
+
 test('a library in three languages answers a question in each from the document in that language', async () => {
   const user = await newUser()
   await doc(user, 'loeschen', GERMAN)
