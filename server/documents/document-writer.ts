@@ -16,9 +16,10 @@
  * fits in a transaction replaces its previous version at once, as before.
  * - Giving way (D94): while another person's request is being answered (`others`, from
  *   request-activity.ts), a transaction is kept to about YIELD_TRANSACTION_MS and the next one
- *   waits for that request, at most as long as the last one took: on PGlite a statement holds the
- *   server's thread, so the other person's click waits for one short transaction at most, and the
- *   writer keeps at least half of the time while they keep it busy. Alone, it writes full batches.
+ *   waits for that request, at most PAUSE_FACTOR times as long as the last one took: on PGlite a
+ *   statement holds the server's thread, so the other person's click waits for one short
+ *   transaction at most, and the writer keeps at least a quarter of the time while they keep it
+ *   busy. Alone, it writes full batches.
  * The language pass (D82) re-indexes a document's passages in their own languages through here
  * too (`relabel`), part by part like a large write, in the same turns.
  */
