@@ -6,6 +6,8 @@
  * a fenced code block (a shell comment), in plain text or in a PDF's text is body text.
  */
 
+import { takingTurns } from './turns.ts'
+
 export const CHUNK_TARGET_CHARS = 800
 export const CHUNK_MAX_CHARS = 1200
 
@@ -33,9 +35,6 @@ export function chunkDocument(sections: Section[], options: ChunkOptions = { mar
   return chunks
 }
 
-/** Work between two turns of the event loop while chunking in the server (chunkDocumentInTurns). */
-const TURN_MS = 4
-
 /**
  * chunkDocument in turns of a few milliseconds: 5 MB of text is 40–170 ms of chunking, and the
  * server's thread answers other people's requests in between (D94).
@@ -45,12 +44,8 @@ export async function chunkDocumentInTurns(
   options: ChunkOptions = { markdown: false },
 ): Promise<Chunk[]> {
   const chunks: Chunk[] = []
-  let turn = performance.now()
-  for (const _ of chunking(sections, options, chunks)) {
-    if (performance.now() - turn < TURN_MS) continue
-    await new Promise((resolve) => setImmediate(resolve))
-    turn = performance.now()
-  }
+  const turns = takingTurns()
+  for (const _ of chunking(sections, options, chunks)) await turns.pause()
   return chunks
 }
 

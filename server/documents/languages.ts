@@ -8,6 +8,7 @@
  */
 import type { Chunk } from './chunker.ts'
 import type { IndexedChunk } from './passage-writes.ts'
+import { takingTurns } from './turns.ts'
 
 /** What a text is analysed as when nothing can be told about it: what every passage was before D82. */
 export const DEFAULT_LANGUAGE = 'english'
@@ -90,8 +91,6 @@ const MIN_LETTERS = 200
 /** How much of a document (spread over its passages) decides its language. */
 const DOCUMENT_SAMPLE_CHARS = 6000
 const SECTION_SAMPLE_CHARS = 3000
-/** Detection between two turns of the event loop, at most (ms; D94). */
-const TURN_MS = 4
 
 type Detection = { code: string; reliable: boolean }
 type Detector = (text: string) => Detection
@@ -153,7 +152,7 @@ export async function passageLanguages(chunks: readonly Chunk[]): Promise<string
   const documentText = sample(chunks, DOCUMENT_SAMPLE_CHARS)
   const document = configOf(detect(documentText).code) ?? DEFAULT_LANGUAGE
   const languages: string[] = []
-  let turn = performance.now()
+  const turns = takingTurns()
   for (let start = 0; start < chunks.length; ) {
     const first = chunks[start] as Chunk
     let end = start + 1
@@ -163,9 +162,7 @@ export async function passageLanguages(chunks: readonly Chunk[]): Promise<string
       section.length === chunks.length ? document : decide(sample(section, SECTION_SAMPLE_CHARS), document)
     for (const chunk of section) {
       languages.push(decide(chunk.text, sectionLanguage))
-      if (performance.now() - turn < TURN_MS) continue
-      await new Promise((resolve) => setImmediate(resolve))
-      turn = performance.now()
+      await turns.pause()
     }
     start = end
   }

@@ -13,6 +13,8 @@
  */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import fp from 'fastify-plugin'
+import { healthEndpoint } from '#contracts/auth.ts'
+import { readyEndpoint } from '#contracts/operations.ts'
 
 /** A request older than this (a stream, an upload) no longer counts as a person waiting. */
 export const ACTIVE_REQUEST_MS = 2_000
@@ -21,7 +23,7 @@ export const RECENT_MS = 1_000
 /** A request in flight this long without an end (a lost hook) is forgotten. */
 const FORGET_MS = 60 * 60_000
 /** Probes and metrics scrapes: no person waits for them. */
-const UNCOUNTED = new Set(['/api/v1/health', '/api/v1/ready'])
+const UNCOUNTED: ReadonlySet<string> = new Set([healthEndpoint.path, readyEndpoint.path])
 
 /** waiting: a request of another person is being answered now; recent: one ended within RECENT_MS. */
 export type Others = 'waiting' | 'recent' | 'none'
