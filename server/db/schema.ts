@@ -354,11 +354,13 @@ export const documentChunks = pgTable(
   },
   (t) => [
     /**
-     * Owner, language and words in one GIN index (btree_gin, D50, D82): a search reads only the
-     * owner's postings of the language it analysed the question in (a word both languages share,
-     * a name, is not read once per language and filtered).
+     * The words of each passage keyed by its owner and language (D95: `owner_words`, migration
+     * 0022): a word's posting list in this index holds one person's passages of one language,
+     * however many people the database serves.
      */
-    index('document_chunks_user_language_tsv_idx').using('gin', t.userId, t.language, t.tsv),
+    index('document_chunks_owner_words_idx')
+      .using('gin', sql`owner_words(${t.userId}, ${t.language}, ${t.tsv})`)
+      .with({ gin_pending_list_limit: 256 }),
     index('document_chunks_user_id_idx').on(t.userId),
     index('document_chunks_document_id_idx').on(t.documentId),
     foreignKey({

@@ -172,9 +172,10 @@ function combinations(words: readonly string[], size: number): string[][] {
  * word every match must hold lets the GIN index walk that word's short posting list and skip
  * through the long ones.
  */
-function mostOf(byRarity: readonly string[]): [string, string | null] {
+function mostOf(userId: string, language: string, byRarity: readonly string[]): [string, string | null] {
   const words = byRarity.slice(0, MOST_TERMS)
   const n = words.length
+  const quoted = (lexeme: string) => keyed(userId, language, lexeme)
   if (n <= 2) return [words.map(quoted).join(' & '), null]
   const size = n === 3 ? 2 : n === 4 ? 3 : n - 2
   const [first, second, ...rest] = words as [string, string, ...string[]]
@@ -183,6 +184,19 @@ function mostOf(byRarity: readonly string[]): [string, string | null] {
     return `${quoted(lead)} & (${alternatives.map((a) => `(${a})`).join(' | ')})`
   }
   return [led(first, [second, ...rest]), rest.length >= size - 1 ? led(second, rest) : null]
+}
+
+/**
+ * A passage's words as the owner-keyed word index holds them (D95, migration 0022): each lexeme
+ * prefixed with the last 8 hex digits of its owner's id and the first three letters of its
+ * language. A tsquery against it names its lexemes with `keyed`; every read filters by owner and
+ * language as well, so two ids that end alike only share postings, never results.
+ */
+const ownerWords = sql`owner_words(c.user_id, c.language, c.tsv)`
+
+/** A lexeme of `language` as the owner-keyed word index holds it for `userId`, quoted for a tsquery. */
+function keyed(userId: string, language: string, lexeme: string): string {
+  return quoted(`${userId.toLowerCase().slice(-8)}${language.slice(0, 3)}${lexeme}`)
 }
 
 /**
@@ -401,7 +415,7 @@ async function writtenForms(
       select w.token
       from (
         select c.heading, c.text from document_chunks c
-        where ${readable(userId)} and c.language = s.language and c.tsv @@ quote_literal(s.lexeme)::tsquery
+        where ${readable(userId)} and c.language = s.language and ${ownerWords} @@ s.keyed::tsquery
         limit ${WRITTEN_FORM_PASSAGES}
       ) as c
       cross join lateral ts_parse('default', coalesce(c.heading, '') || ' ' || c.text) as w(tokid, token)
@@ -411,8 +425,8 @@ async function writtenForms(
       limit 1
     ) as word
     from unnest(${sql.param(terms.map((t) => t.language))}::regconfig[], ${sql.param(terms.map((t) => t.lexeme))}::text[],
-      ${sql.param(terms.map((t) => t.token))}::text[])
-      with ordinality as s(language, lexeme, typed, n)`,
+      ${sql.param(terms.map((t) => t.token))}::text[], ${sql.param(terms.map((t) => keyed(userId, t.language, t.lexeme)))}::text[])
+      with ordinality as s(language, lexeme, typed, keyed, n)`,
   )
   const words = new Map(rows.map((r) => [r.n, r.word]))
   return terms.map((t, i) => words.get(i + 1) || t.lexeme)
@@ -543,6 +557,10 @@ export async function searchPassages(
     postings += t.chunks
   }
   const languages = [...new Set(terms.map((t) => t.language))]
+  // Every language's words in one scan of the owner-keyed index, then each passage checked
+  // against its own language's words in its tsv (cheap): a condition per language on the index
+  // would be checked again on every passage read, each time computing the passage's owner words.
+  const fullKeys = terms.filter((t) => full.has(t)).map((t) => keyed(userId, t.language, t.lexeme))
   const fullReads = languages.flatMap((l) => {
     const lexemes = terms.filter((t) => t.language === l && full.has(t)).map((t) => quoted(t.lexeme))
     return lexemes.length > 0
@@ -552,13 +570,17 @@ export async function searchPassages(
   const mostReads = languages.flatMap((l) => {
     const own = terms.filter((t) => t.language === l)
     if (own.every((t) => full.has(t))) return []
-    const [led, second] = mostOf([...own].sort((a, b) => a.chunks - b.chunks).map((t) => t.lexeme))
+    const [led, second] = mostOf(
+      userId,
+      l,
+      [...own].sort((a, b) => a.chunks - b.chunks).map((t) => t.lexeme),
+    )
     const share = (totals.get(l)?.chunks ?? 0) / Math.max(libraryChunks, 1)
     const read = Math.max(MIN_CANDIDATES_READ, Math.ceil(MAX_CANDIDATES_READ * share))
     const either =
       second === null
-        ? sql`c.tsv @@ ${led}::tsquery`
-        : sql`(c.tsv @@ ${led}::tsquery or c.tsv @@ ${second}::tsquery)`
+        ? sql`${ownerWords} @@ ${led}::tsquery`
+        : sql`(${ownerWords} @@ ${led}::tsquery or ${ownerWords} @@ ${second}::tsquery)`
     return [
       sql`(select c.id from document_chunks c
            where ${readable(userId, scope)} and c.language = ${l}::regconfig and ${either}
@@ -568,7 +590,9 @@ export async function searchPassages(
   const candidates = [
     ...(fullReads.length > 0
       ? [
-          sql`(select c.id from document_chunks c where ${readable(userId, scope)} and (${sql.join(fullReads, sql` or `)}))`,
+          sql`(select c.id from document_chunks c
+               where ${readable(userId, scope)} and ${ownerWords} @@ ${fullKeys.join(' | ')}::tsquery
+                 and (${sql.join(fullReads, sql` or `)}))`,
         ]
       : []),
     ...mostReads,

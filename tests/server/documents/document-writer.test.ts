@@ -333,12 +333,12 @@ test('the GIN indexes every write feeds move their pending lists at 256 kB, not 
   const rows = await queryRows<{ relname: string; reloptions: string[] | null }>(
     database.db,
     sql`select relname, reloptions from pg_class where relname in
-      ('document_chunks_user_language_tsv_idx', 'retrieval_terms_user_trigram_idx', 'chat_messages_content_fts_idx')
+      ('document_chunks_owner_words_idx', 'retrieval_terms_user_trigram_idx', 'chat_messages_content_fts_idx')
       order by relname`,
   )
   expect(rows.map((r) => [r.relname, r.reloptions])).toEqual([
     ['chat_messages_content_fts_idx', ['gin_pending_list_limit=256']],
-    ['document_chunks_user_language_tsv_idx', ['gin_pending_list_limit=256']],
+    ['document_chunks_owner_words_idx', ['gin_pending_list_limit=256']],
     ['retrieval_terms_user_trigram_idx', ['gin_pending_list_limit=256']],
   ])
 })
