@@ -2,7 +2,7 @@
 -- server/db/schema.ts; the function (marked "custom") was added by hand and must be re-added, first,
 -- when this migration is regenerated.
 -- custom: a passage's lexemes, each prefixed with the last 8 hex digits of its owner's id and the
--- first three letters of its language ("eng", "ger", "fre": unique among PostgreSQL's text search
+-- first three letters of its language ("eng", "ger", "fre": unique among the 30 text search
 -- configurations). The multi-column index (owner, language, words) it replaces kept a key per
 -- column, so a common word's posting list held every person's passages and a search intersected
 -- it with its owner's; keyed this way a word's posting list holds one person's passages of one

@@ -2,15 +2,16 @@
  * Retrieval over the user's own chunks (full-text search on in-memory PGlite): ranking, the
  * partial-match fallback, owner isolation, re-indexing, and questions with nothing to search for.
  */
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { App } from '#server/app.ts'
 import type { Retrieve } from '#server/assistant/assistant.ts'
 import { createRetriever, passageTokens } from '#server/assistant/retrieval.ts'
-import { documentChunks, documents } from '#server/db/schema.ts'
+import { queryRows } from '#server/db/query-rows.ts'
+import { documentChunks, documents, users } from '#server/db/schema.ts'
 import { createDocumentsRepository } from '#server/documents/documents-repository.ts'
 import { type IndexDocumentInput, indexDocument, removeDocument } from '#server/documents/index-document.ts'
-import { DOCUMENT_POOL } from '#server/documents/passage-search.ts'
+import { DOCUMENT_POOL, searchPassages } from '#server/documents/passage-search.ts'
 import { indexText } from '../support/document-helpers.ts'
 import { buildTestApp, register, uniqueEmail } from '../support/helper.ts'
 
@@ -129,6 +130,37 @@ test("a user's question never retrieves another user's text, even when it is the
   await doc(bob, 'canary', 'Bob has a quite different text.')
   expect(await texts(alice, 'zanzibarian flamingo')).toHaveLength(1)
   expect(await texts(bob, 'zanzibarian flamingo')).toEqual([])
+})
+
+test('two people whose ids end alike share keys in the word index (D95), never passages or corrections', async () => {
+  const tail = '0000d95d95d9'
+  const [alice, bob] = ['aaaaaaaa-aaaa-4aaa-8aaa-', 'bbbbbbbb-bbbb-4bbb-8bbb-'].map((head) => `${head}${tail}`) as [
+    string,
+    string,
+  ]
+  await app.db.insert(users).values([
+    { id: alice, email: uniqueEmail('alike'), passwordHash: 'not-a-hash' },
+    { id: bob, email: uniqueEmail('alike'), passwordHash: 'not-a-hash' },
+  ])
+  await doc(alice, 'harbour', 'Quokka lanterns glow over the harbour at dusk.')
+  await doc(bob, 'spring', 'Quokka lanterns are sold out until the wonderfully mild spring.')
+  // The index keys both people's passages alike: one key finds both.
+  const [keyed] = await queryRows<{ n: number }>(
+    app.db,
+    sql`select count(*)::int as n from document_chunks c
+        where owner_words(c.user_id, c.language, c.tsv) @@ '''d95d95d9engquokka'''::tsquery`,
+  )
+  expect(keyed?.n).toBe(2)
+  // A search reads only its owner's.
+  expect(await texts(alice, 'quokka lanterns')).toEqual(['Quokka lanterns glow over the harbour at dusk.'])
+  expect(await texts(bob, 'quokka lanterns')).toEqual([
+    'Quokka lanterns are sold out until the wonderfully mild spring.',
+  ])
+  expect(await texts(alice, 'wonderfully mild')).toEqual([])
+  // Nor is a word of the other's corrected to, nor written as the other writes it.
+  const search = await searchPassages(app.db, alice, 'wonderfuly lanterns', 6)
+  expect(search.corrections).toEqual([])
+  expect(search.passages.map((p) => p.text)).toEqual(['Quokka lanterns glow over the harbour at dusk.'])
 })
 
 test('re-indexing a document replaces its chunks: the old text is gone, the new one is found', async () => {
