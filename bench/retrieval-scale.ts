@@ -12,7 +12,9 @@
  * Usage: node bench/retrieval-scale.ts [questions, default 300] [total passages, default 2000000]
  * BENCH_DATABASE_URL=postgres://… runs it on a PostgreSQL server (a migrated database it may
  * empty and fill), otherwise embedded PGlite on a scratch directory (BENCH_DATA_DIR names one to
- * keep). BENCH_STAGES=10000,100000 measures only those stages.
+ * keep). BENCH_STAGES=10000,100000 measures only those stages. BENCH_REUSE=1 measures a database
+ * an earlier run filled (BENCH_DATA_DIR or BENCH_DATABASE_URL) as it is, loading nothing: the
+ * loads of two databases may then overlap, and each be measured later on a quiet machine.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
@@ -76,13 +78,31 @@ const database = await openDatabase(
 )
 const { db } = database
 try {
-  await db.execute(sql`truncate users cascade`)
-  const people = await insertBenchUsers(db, PEOPLE)
+  const reuse = process.env.BENCH_REUSE === '1'
+  if (!reuse) await db.execute(sql`truncate users cascade`)
+  const people = reuse
+    ? (await db.execute(sql`select id from users where email like 'bench-%' order by email = 'bench-0@example.com' desc, id`)).rows.map((r) => String((r as { id: string }).id))
+    : await insertBenchUsers(db, PEOPLE)
   const [main, ...others] = people as [string, ...string[]]
   const samples: string[] = []
   let loaded = 0
   let mainLoaded = 0
   let othersLoaded = 0
+  if (reuse) {
+    // Two passages of each of the person's documents, as the load picks them (by ordinal here).
+    const rows = await db.execute(
+      sql`select text from document_chunks where user_id = ${main} and ordinal in (7, 61) order by document_id, ordinal`,
+    )
+    for (const r of rows.rows) samples.push(String((r as { text: string }).text))
+    const [counts] = (
+      await db.execute(
+        sql`select count(*) filter (where user_id = ${main})::int as mine, count(*)::int as everyone from document_chunks`,
+      )
+    ).rows as { mine: number; everyone: number }[]
+    STAGES.splice(0, STAGES.length, counts?.everyone ?? 0)
+    mainLoaded = counts?.mine ?? 0
+    othersLoaded = (counts?.everyone ?? 0) - mainLoaded
+  }
   const search = createSearch(db)
   console.log(
     `node ${process.version}; ${url ? 'PostgreSQL' : `PGlite in ${dir}`}; load average at start ${loadavg()
@@ -108,8 +128,10 @@ try {
       othersLoaded += PER_DOCUMENT
     }
     loaded = mainLoaded + othersLoaded
-    await refreshChunkStatistics(db)
-    if (url) await db.execute(sql`analyze`)
+    if (!reuse) {
+      await refreshChunkStatistics(db)
+      if (url) await db.execute(sql`analyze`)
+    }
     const loadSeconds = (performance.now() - started) / 1000
     const questions = Array.from({ length: QUESTIONS }, (_, i) =>
       i % 10 === 9 ? misspell(benchQuestion(corpus, samples)) : benchQuestion(corpus, samples),

@@ -16,6 +16,7 @@ import { MIGRATIONS_FOLDER } from './migrations-folder.ts'
 import type { Notifications } from './notifications.ts'
 import { PGLITE_EXTENSIONS } from './pglite-extensions.ts'
 import * as schema from './schema.ts'
+import { startWalCheckpoints } from './wal-checkpoints.ts'
 
 /** The Drizzle handle the repositories take; the same API over PGlite and node-postgres. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
@@ -46,7 +47,9 @@ export async function openDatabase(config: Pick<Config, 'database' | 'dataDir'>)
         await client.waitReady
         const db = drizzlePglite({ client, schema })
         await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER })
+        const checkpoints = startWalCheckpoints(client)
         return withClose(db, 'pglite', async () => {
+          checkpoints.stop()
           try {
             await client.close()
           } finally {
