@@ -81,7 +81,11 @@ try {
   const reuse = process.env.BENCH_REUSE === '1'
   if (!reuse) await db.execute(sql`truncate users cascade`)
   const people = reuse
-    ? (await db.execute(sql`select id from users where email like 'bench-%' order by email = 'bench-0@example.com' desc, id`)).rows.map((r) => String((r as { id: string }).id))
+    ? (
+        await db.execute(
+          sql`select id from users where email like 'bench-%' order by email = 'bench-0@example.com' desc, id`,
+        )
+      ).rows.map((r) => String((r as { id: string }).id))
     : await insertBenchUsers(db, PEOPLE)
   const [main, ...others] = people as [string, ...string[]]
   const samples: string[] = []

@@ -134,10 +134,9 @@ test("a user's question never retrieves another user's text, even when it is the
 
 test('two people whose ids end alike share keys in the word index (D95), never passages or corrections', async () => {
   const tail = '0000d95d95d9'
-  const [alice, bob] = ['aaaaaaaa-aaaa-4aaa-8aaa-', 'bbbbbbbb-bbbb-4bbb-8bbb-'].map((head) => `${head}${tail}`) as [
-    string,
-    string,
-  ]
+  const [alice, bob] = ['aaaaaaaa-aaaa-4aaa-8aaa-', 'bbbbbbbb-bbbb-4bbb-8bbb-'].map(
+    (head) => `${head}${tail}`,
+  ) as [string, string]
   await app.db.insert(users).values([
     { id: alice, email: uniqueEmail('alike'), passwordHash: 'not-a-hash' },
     { id: bob, email: uniqueEmail('alike'), passwordHash: 'not-a-hash' },

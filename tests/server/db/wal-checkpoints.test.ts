@@ -13,10 +13,13 @@ afterAll(async () => {
 })
 
 const redo = async () =>
-  (await client.query<{ redo: string }>('select redo_lsn::text as redo from pg_control_checkpoint()')).rows[0]?.redo
+  (await client.query<{ redo: string }>('select redo_lsn::text as redo from pg_control_checkpoint()')).rows[0]
+    ?.redo
 /** Writes about `mb` megabytes of log. */
 const write = (mb: number) =>
-  client.query(`insert into filler (body) select repeat(md5(g::text), 32) from generate_series(1, ${mb * 1000}) as g`)
+  client.query(
+    `insert into filler (body) select repeat(md5(g::text), 32) from generate_series(1, ${mb * 1000}) as g`,
+  )
 
 test('PGlite has no checkpointer: after a megabyte of log a checkpoint is taken (D96)', async () => {
   const checkpoints = startWalCheckpoints(client, { everyMs: 3_600_000, bytes: 1024 * 1024, idleTicks: 1000 })
@@ -39,7 +42,11 @@ test('PGlite has no checkpointer: after a megabyte of log a checkpoint is taken 
 })
 
 test('a little log is checkpointed too, at the idle tick', async () => {
-  const checkpoints = startWalCheckpoints(client, { everyMs: 3_600_000, bytes: 1024 * 1024 * 1024, idleTicks: 3 })
+  const checkpoints = startWalCheckpoints(client, {
+    everyMs: 3_600_000,
+    bytes: 1024 * 1024 * 1024,
+    idleTicks: 3,
+  })
   try {
     const before = await redo()
     await client.query(`insert into filler (body) values ('a row')`)
