@@ -25,6 +25,7 @@ import { PASSAGES_PER_ANSWER } from '../server/assistant/assistant.ts'
 import { createSearch } from '../server/assistant/retrieval.ts'
 import { loadConfig } from '../server/config.ts'
 import { type Db, openDatabase } from '../server/db/database.ts'
+import { queryRows } from '../server/db/query-rows.ts'
 import { createDocumentWriter } from '../server/documents/document-writer.ts'
 import { refreshChunkStatistics } from '../server/documents/documents-repository.ts'
 import { benchChunks, benchDocument, benchQuestion, createCorpus, insertBenchUsers, timed } from './corpus.ts'
@@ -82,10 +83,11 @@ try {
   if (!reuse) await db.execute(sql`truncate users cascade`)
   const people = reuse
     ? (
-        await db.execute(
+        await queryRows<{ id: string }>(
+          db,
           sql`select id from users where email like 'bench-%' order by email = 'bench-0@example.com' desc, id`,
         )
-      ).rows.map((r) => String((r as { id: string }).id))
+      ).map((r) => r.id)
     : await insertBenchUsers(db, PEOPLE)
   const [main, ...others] = people as [string, ...string[]]
   const samples: string[] = []
@@ -94,15 +96,15 @@ try {
   let othersLoaded = 0
   if (reuse) {
     // Two passages of each of the person's documents, as the load picks them (by ordinal here).
-    const rows = await db.execute(
+    const rows = await queryRows<{ text: string }>(
+      db,
       sql`select text from document_chunks where user_id = ${main} and ordinal in (7, 61) order by document_id, ordinal`,
     )
-    for (const r of rows.rows) samples.push(String((r as { text: string }).text))
-    const [counts] = (
-      await db.execute(
-        sql`select count(*) filter (where user_id = ${main})::int as mine, count(*)::int as everyone from document_chunks`,
-      )
-    ).rows as { mine: number; everyone: number }[]
+    for (const r of rows) samples.push(r.text)
+    const [counts] = await queryRows<{ mine: number; everyone: number }>(
+      db,
+      sql`select count(*) filter (where user_id = ${main})::int as mine, count(*)::int as everyone from document_chunks`,
+    )
     STAGES.splice(0, STAGES.length, counts?.everyone ?? 0)
     mainLoaded = counts?.mine ?? 0
     othersLoaded = (counts?.everyone ?? 0) - mainLoaded
