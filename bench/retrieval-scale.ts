@@ -58,8 +58,15 @@ function misspell(question: string): string {
   return words.join(' ')
 }
 
+/**
+ * One writer for the whole load, as the server has: a writer made per document would chain every
+ * transaction in promise callbacks (each new writer starts at once), the event loop would never
+ * turn, and PGlite's checkpoints (D96, on a timer) would never run.
+ */
+let writer: ReturnType<typeof createDocumentWriter> | null = null
+
 async function addDocuments(db: Db, userId: string, from: number, count: number, samples?: string[]) {
-  const writer = createDocumentWriter({ db })
+  writer ??= createDocumentWriter({ db })
   for (let d = from; d < from + Math.ceil(count / PER_DOCUMENT); d++) {
     const chunks = benchChunks(corpus, PER_DOCUMENT, CHUNK_CHARS, d % 10 === 9 ? 'german' : 'english')
     if (samples) samples.push(pick(chunks).text, pick(chunks).text)

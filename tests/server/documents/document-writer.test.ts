@@ -342,3 +342,21 @@ test('the GIN indexes every write feeds move their pending lists at 256 kB, not 
     ['retrieval_terms_user_trigram_idx', ['gin_pending_list_limit=256']],
   ])
 })
+
+test('a caller writing document after document lets the event loop turn between transactions (timers run)', async () => {
+  const owner = await newUser()
+  const writer = createDocumentWriter({ db: database.db })
+  let turns = 0
+  const timer = setInterval(() => {
+    turns++
+  }, 0)
+  try {
+    // No I/O between the writes: without a turn of the event loop per transaction, the interval
+    // would not run once until the loop ended.
+    for (let i = 0; i < 6; i++)
+      await writer.write({ document: document(owner, `back-to-back-${i}`), chunks: passages(20, i) })
+  } finally {
+    clearInterval(timer)
+  }
+  expect(turns).toBeGreaterThanOrEqual(3)
+})
