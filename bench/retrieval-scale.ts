@@ -24,9 +24,9 @@ import { sql } from 'drizzle-orm'
 import { PASSAGES_PER_ANSWER } from '../server/assistant/assistant.ts'
 import { createSearch } from '../server/assistant/retrieval.ts'
 import { loadConfig } from '../server/config.ts'
-import { type Db, openDatabase } from '../server/db/database.ts'
+import { openDatabase } from '../server/db/database.ts'
 import { queryRows } from '../server/db/query-rows.ts'
-import { createDocumentWriter } from '../server/documents/document-writer.ts'
+import { createDocumentWriter, type DocumentWriter } from '../server/documents/document-writer.ts'
 import { refreshChunkStatistics } from '../server/documents/documents-repository.ts'
 import { benchChunks, benchDocument, benchQuestion, createCorpus, insertBenchUsers, timed } from './corpus.ts'
 
@@ -58,15 +58,13 @@ function misspell(question: string): string {
   return words.join(' ')
 }
 
-/**
- * One writer for the whole load, as the server has: a writer made per document would chain every
- * transaction in promise callbacks (each new writer starts at once), the event loop would never
- * turn, and PGlite's checkpoints (D96, on a timer) would never run.
- */
-let writer: ReturnType<typeof createDocumentWriter> | null = null
-
-async function addDocuments(db: Db, userId: string, from: number, count: number, samples?: string[]) {
-  writer ??= createDocumentWriter({ db })
+async function addDocuments(
+  writer: DocumentWriter,
+  userId: string,
+  from: number,
+  count: number,
+  samples?: string[],
+) {
   for (let d = from; d < from + Math.ceil(count / PER_DOCUMENT); d++) {
     const chunks = benchChunks(corpus, PER_DOCUMENT, CHUNK_CHARS, d % 10 === 9 ? 'german' : 'english')
     if (samples) samples.push(pick(chunks).text, pick(chunks).text)
@@ -117,6 +115,10 @@ try {
     othersLoaded = (counts?.everyone ?? 0) - mainLoaded
   }
   const search = createSearch(db)
+  // One writer for the whole load, as the server has: a writer made per document chains every
+  // transaction in promise callbacks, the event loop never turns, and PGlite's checkpoints (D96,
+  // on a timer) never run.
+  const writer = createDocumentWriter({ db })
   console.log(
     `node ${process.version}; ${url ? 'PostgreSQL' : `PGlite in ${dir}`}; load average at start ${loadavg()
       .map((l) => l.toFixed(1))
@@ -130,14 +132,14 @@ try {
     const started = performance.now()
     const mainTarget = Math.min(MAIN, stage)
     if (mainTarget > mainLoaded) {
-      await addDocuments(db, main, mainLoaded / PER_DOCUMENT, mainTarget - mainLoaded, samples)
+      await addDocuments(writer, main, mainLoaded / PER_DOCUMENT, mainTarget - mainLoaded, samples)
       mainLoaded = mainTarget
     }
     const othersTarget = stage - mainLoaded
     while (othersLoaded < othersTarget) {
       const person = others[Math.floor(othersLoaded / PER_DOCUMENT) % others.length] as string
       const round = Math.floor(othersLoaded / PER_DOCUMENT / others.length)
-      await addDocuments(db, person, round, PER_DOCUMENT)
+      await addDocuments(writer, person, round, PER_DOCUMENT)
       othersLoaded += PER_DOCUMENT
     }
     loaded = mainLoaded + othersLoaded

@@ -175,13 +175,13 @@ function combinations(words: readonly string[], size: number): string[][] {
 function mostOf(userId: string, language: string, byRarity: readonly string[]): [string, string | null] {
   const words = byRarity.slice(0, MOST_TERMS)
   const n = words.length
-  const quoted = (lexeme: string) => keyed(userId, language, lexeme)
-  if (n <= 2) return [words.map(quoted).join(' & '), null]
+  const key = (lexeme: string) => keyed(userId, language, lexeme)
+  if (n <= 2) return [words.map(key).join(' & '), null]
   const size = n === 3 ? 2 : n === 4 ? 3 : n - 2
   const [first, second, ...rest] = words as [string, string, ...string[]]
   const led = (lead: string, others: readonly string[]) => {
-    const alternatives = combinations(others, size - 1).map((c) => c.map(quoted).join(' & '))
-    return `${quoted(lead)} & (${alternatives.map((a) => `(${a})`).join(' | ')})`
+    const alternatives = combinations(others, size - 1).map((c) => c.map(key).join(' & '))
+    return `${key(lead)} & (${alternatives.map((a) => `(${a})`).join(' | ')})`
   }
   return [led(first, [second, ...rest]), rest.length >= size - 1 ? led(second, rest) : null]
 }
