@@ -65,6 +65,25 @@ export function readerCpuSeconds(): number {
   return ticks / 100
 }
 
+/**
+ * CPU seconds (user + system) the PostgreSQL server's processes on this machine have used so far
+ * (those running now: a pool's backends live as long as the benchmark); 0 where there is none.
+ */
+export function postgresCpuSeconds(): number {
+  let ticks = 0
+  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+      if (!stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).startsWith('postgres')) continue
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      ticks += Number(fields[11]) + Number(fields[12])
+    } catch {
+      // ended meanwhile, or no /proc
+    }
+  }
+  return ticks / 100
+}
+
 /** CPU seconds (user + system) this process has used so far. */
 export function ownCpuSeconds(): number {
   const { user, system } = process.cpuUsage()

@@ -10,7 +10,11 @@
  * Usage: node bench/drive-sync.ts [files] [--latency=MS]
  *   --latency=MS   the emulator answers every call after MS milliseconds (150: real Google's)
  *   BENCH_DATABASE_URL=postgres://…   a fresh database on that PostgreSQL server instead of PGlite
+ *   BENCH_CPU_PROFILE=file.cpuprofile   this process's CPU profile of the first sync alone (open it
+ *     in Chrome's DevTools), without the Drive's making or the baseline
  */
+import { writeFileSync } from 'node:fs'
+import { Session } from 'node:inspector/promises'
 import { performance } from 'node:perf_hooks'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { extractText, getDocumentProxy } from 'unpdf'
@@ -21,7 +25,7 @@ import { loadConfig } from '../server/config.ts'
 import { createGoogleEmulator } from '../tests/fakes/google/emulator.ts'
 import { ADA, MIME } from '../tests/fakes/google/fixtures.ts'
 import { DRIVE_ENDPOINTS } from '../tests/fakes/google/store.ts'
-import { benchDatabase, ownCpuSeconds, readerCpuSeconds } from './bench-database.ts'
+import { benchDatabase, ownCpuSeconds, postgresCpuSeconds, readerCpuSeconds } from './bench-database.ts'
 import { seededRandom } from './corpus.ts'
 import { connectedBenchUser } from './drive-user.ts'
 
@@ -109,6 +113,7 @@ try {
     emulator.state.clearRequests()
     const cpu = ownCpuSeconds()
     const readers = readerCpuSeconds()
+    const postgres = postgresCpuSeconds()
     const started = performance.now()
     const response = await app.inject({
       method: 'POST',
@@ -119,12 +124,31 @@ try {
     const seconds = (performance.now() - started) / 1000
     const report = IngestReportSchema.parse(response.json().data)
     const calls = Object.fromEntries(DRIVE_ENDPOINTS.map((e) => [e, emulator.state.requestCount(e)]))
-    return { seconds, report, calls, cpu: ownCpuSeconds() - cpu, readerCpu: readerCpuSeconds() - readers }
+    return {
+      seconds,
+      report,
+      calls,
+      cpu: ownCpuSeconds() - cpu,
+      readerCpu: readerCpuSeconds() - readers,
+      postgresCpu: postgresCpuSeconds() - postgres,
+    }
   }
 
   const bareBefore = await bareExtraction()
   emulator.state.setLatency(LATENCY_MS)
+  const profile = process.env.BENCH_CPU_PROFILE ? new Session() : null
+  if (profile) {
+    profile.connect()
+    await profile.post('Profiler.enable')
+    await profile.post('Profiler.setSamplingInterval', { interval: 200 })
+    await profile.post('Profiler.start')
+  }
   const first = await sync()
+  if (profile) {
+    const { profile: taken } = await profile.post('Profiler.stop')
+    writeFileSync(process.env.BENCH_CPU_PROFILE as string, JSON.stringify(taken))
+    profile.disconnect()
+  }
   emulator.state.setLatency(0)
   if (first.report.added.length !== FILES) throw new Error(first.report.message)
   const bareAfter = await bareExtraction()
@@ -161,13 +185,14 @@ try {
   console.log(
     `\nnode ${process.version}; ${files}; ${database.label}; Google answering after ${LATENCY_MS} ms\n`,
   )
-  console.log('| first sync | seconds | files/s | ratio | CPU s: this process + readers |')
+  const server = process.env.BENCH_DATABASE_URL ? ' + PostgreSQL' : ''
+  console.log(`| first sync | seconds | files/s | ratio | CPU s: this process + readers${server} |`)
   console.log('|---|---:|---:|---:|---:|')
   console.log(
     `| bare extraction of the same files (unpdf + TextDecoder, main thread; baseline: ${bareBefore.seconds.toFixed(2)} s before the sync, ${bareAfter.seconds.toFixed(2)} s after) | ${bare.toFixed(2)} | ${bareRate.toFixed(1)} | 1.00 | ${bareCpu.toFixed(2)} |`,
   )
   console.log(
-    `| POST ingest-documents: list, queue, jobs download/export, extract, chunk, index | ${first.seconds.toFixed(2)} | ${syncRate.toFixed(1)} | ${(syncRate / bareRate).toFixed(2)} | ${first.cpu.toFixed(2)} + ${first.readerCpu.toFixed(2)} |`,
+    `| POST ingest-documents: list, queue, jobs download/export, extract, chunk, index | ${first.seconds.toFixed(2)} | ${syncRate.toFixed(1)} | ${(syncRate / bareRate).toFixed(2)} | ${first.cpu.toFixed(2)} + ${first.readerCpu.toFixed(2)}${server ? ` + ${first.postgresCpu.toFixed(2)}` : ''} |`,
   )
   console.log(`\nfirst sync Drive calls: ${JSON.stringify(first.calls)}`)
   console.log(
@@ -178,7 +203,7 @@ try {
   )
   console.log(`  Drive calls: ${JSON.stringify(second.calls)}`)
   console.log(
-    `  library: ${library.progress.total} files, ${library.documents.filter((d) => d.status === 'ready').length} ready`,
+    `  library: ${library.progress.total} files, ${library.documents.filter((d) => d.status === 'ready').length} ready, ${library.documents.reduce((n, d) => n + (d.chunks ?? 0), 0)} passages`,
   )
 } finally {
   await app.close()

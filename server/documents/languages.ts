@@ -137,20 +137,26 @@ function sample(chunks: readonly Chunk[], chars: number): string {
  * Each passage's configuration: its document's language, unless the section it belongs to (the
  * passages under one heading, or one page of a PDF) or the passage itself is long enough and
  * reliably in another one. A document the detector can tell nothing about (numbers, code) is
- * analysed as before (DEFAULT_LANGUAGE). It lets the server's other
+ * analysed as before (DEFAULT_LANGUAGE). A section's and the document's languages are worked out
+ * only for the passages that fall back on them (too short, or not reliably told): a page of long
+ * passages in clear prose costs one detection per passage, not three. It lets the server's other
  * work run every few milliseconds (~0.1 ms a passage: a document of 8,000 would hold the thread
  * most of a second).
  */
 export async function passageLanguages(chunks: readonly Chunk[]): Promise<string[]> {
   if (chunks.length === 0) return []
   const detect = await loadDetector()
-  const decide = (text: string, fallback: string): string => {
-    if (letters(text) < MIN_LETTERS) return fallback
+  /** The text's language if it says enough, reliably; otherwise `fallback()`'s. */
+  const decide = (text: string, fallback: () => string): string => {
+    if (letters(text) < MIN_LETTERS) return fallback()
     const { code, reliable } = detect(text)
-    return (reliable && configOf(code)) || fallback
+    return (reliable && configOf(code)) || fallback()
   }
-  const documentText = sample(chunks, DOCUMENT_SAMPLE_CHARS)
-  const document = configOf(detect(documentText).code) ?? DEFAULT_LANGUAGE
+  let document: string | undefined
+  const documentLanguage = () => {
+    document ??= configOf(detect(sample(chunks, DOCUMENT_SAMPLE_CHARS)).code) ?? DEFAULT_LANGUAGE
+    return document
+  }
   const languages: string[] = []
   const turns = takingTurns()
   for (let start = 0; start < chunks.length; ) {
@@ -158,10 +164,16 @@ export async function passageLanguages(chunks: readonly Chunk[]): Promise<string
     let end = start + 1
     while (end < chunks.length && sameSection(first, chunks[end] as Chunk)) end++
     const section = chunks.slice(start, end)
-    const sectionLanguage =
-      section.length === chunks.length ? document : decide(sample(section, SECTION_SAMPLE_CHARS), document)
+    let sectionLanguage: string | undefined
+    const fallback = () => {
+      sectionLanguage ??=
+        section.length === chunks.length
+          ? documentLanguage()
+          : decide(sample(section, SECTION_SAMPLE_CHARS), documentLanguage)
+      return sectionLanguage
+    }
     for (const chunk of section) {
-      languages.push(decide(chunk.text, sectionLanguage))
+      languages.push(decide(chunk.text, fallback))
       await turns.pause()
     }
     start = end

@@ -79,7 +79,8 @@ type Deps = {
 /**
  * How often a waiting ingest call looks at the jobs: soon at first (a small Drive answers at
  * once), then less and less often, up to twice a second, so a long sync's reads are not slowed by
- * the waiter's own queries on the database's one connection.
+ * the waiter's own queries on the database's one connection; and at once when this instance's
+ * last running job of the person ends (JobQueue.waitForJobs).
  */
 const WAIT_POLL_MS = 50
 const MAX_WAIT_POLL_MS = 500
@@ -347,9 +348,11 @@ export function createDriveService(deps: Deps) {
       let pending = 0
       let pollMs = WAIT_POLL_MS
       while (performance.now() < deadline) {
+        const mark = jobs.endedFor(user.id)
         pending = (await isListing(db, user.id, now())) ? 1 : await jobs.pending(user.id, [DRIVE_FILE_JOB])
         if (pending === 0) break
-        await new Promise((resolve) => setTimeout(resolve, Math.min(pollMs, deadline - performance.now())))
+        // The last file read here answers at once; the poll is for jobs on other instances.
+        await jobs.waitForJobs(user.id, mark, Math.min(pollMs, deadline - performance.now()))
         pollMs = Math.min(pollMs * 1.5, MAX_WAIT_POLL_MS)
       }
       // Access lost while the files were read: the same answer as losing it while listing.

@@ -57,11 +57,12 @@ export const DEFAULT_POLL_MS = 1_000
 /**
  * Jobs run at once by one instance: a Drive file's job mostly waits (for Google, the reader, the
  * writer's next transaction), and the writer batches what arrives together, so many in flight is
- * what makes a first sync fast (bench/drive-sync.ts, bench/RESULTS.md).
+ * what makes a first sync fast: a person's 16 left the server's thread idle a third of the time,
+ * their jobs waiting in the writer's and the reader's queues (D97; bench/drive-sync.ts).
  */
-export const DEFAULT_CONCURRENCY = 32
+export const DEFAULT_CONCURRENCY = 64
 /** A person's jobs running at once: half the slots, so a second person always finds room at once. */
-export const DEFAULT_PER_PERSON = 16
+export const DEFAULT_PER_PERSON = 32
 /** How long after a job ends the next claim waits for others to end too. */
 const CLAIM_DELAY_MS = 50
 
@@ -107,6 +108,11 @@ export function createJobQueue(options: JobQueueOptions) {
   /** Told of every job whose handler finished it (not of retries, nor of unforeseen failures). */
   const doneListeners: ((job: Job) => void)[] = []
   const running = new Map<string, Promise<void>>()
+  /** Whose each running job is (by job id), and how many jobs of each person have ended here. */
+  const owners = new Map<string, string>()
+  const ended = new Map<string, number>()
+  /** Callers waiting for a person's jobs here to end (waitForJobs). */
+  const endWaiters = new Set<{ userId: string; wake: () => void }>()
   let timer: NodeJS.Timeout | undefined
   let started = false
   let stopping = false
@@ -249,10 +255,20 @@ export function createJobQueue(options: JobQueueOptions) {
     for (const job of jobsFound) {
       const promise = run(job).finally(() => {
         running.delete(job.id)
+        owners.delete(job.id)
+        ended.set(job.userId, (ended.get(job.userId) ?? 0) + 1)
+        if (!runningFor(job.userId)) for (const waiter of endWaiters) if (waiter.userId === job.userId) waiter.wake()
         wakeSoon()
       })
       running.set(job.id, promise)
+      owners.set(job.id, job.userId)
     }
+  }
+
+  /** Whether this worker runs any of the person's jobs right now. */
+  function runningFor(userId: string): boolean {
+    for (const owner of owners.values()) if (owner === userId) return true
+    return false
   }
 
   /**
@@ -334,6 +350,33 @@ export function createJobQueue(options: JobQueueOptions) {
         .from(jobs)
         .where(and(eq(jobs.userId, userId), inArray(jobs.kind, [...kinds])))
       return row?.n ?? 0
+    },
+
+    /** How many of the person's jobs have ended on this worker so far: a mark for waitForJobs. */
+    endedFor(userId: string): number {
+      return ended.get(userId) ?? 0
+    },
+
+    /**
+     * Waits `ms` at most, less when this worker's last running job of the person ends (or has ended
+     * since `mark`, from endedFor, with none of theirs left running here): a caller waiting for a
+     * person's jobs looks again as soon as there may be none left, without asking the database
+     * after each job. Jobs on other instances are seen only when the wait runs out.
+     */
+    waitForJobs(userId: string, mark: number, ms: number): Promise<void> {
+      if ((ended.get(userId) ?? 0) > mark && !runningFor(userId)) return Promise.resolve()
+      return new Promise((resolve) => {
+        const waiter = {
+          userId,
+          wake: () => {
+            clearTimeout(timeout)
+            endWaiters.delete(waiter)
+            resolve()
+          },
+        }
+        const timeout = setTimeout(waiter.wake, ms)
+        endWaiters.add(waiter)
+      })
     },
 
     /** How many jobs this worker runs right now. */

@@ -215,6 +215,43 @@ describe.each(targets)('on $name', (target) => {
     expect(most).toBeLessThanOrEqual(2)
     expect(new Set(started).size).toBe(9)
   })
+
+  test("a wait for a person's jobs ends when their last job here ends, not at its time-out; another person's do not end it", async () => {
+    const database = await open(target)
+    const [ada, bob] = [await newUser(database), await newUser(database)]
+    const release = new Map<string, () => void>()
+    const queue = queueOn(database, { concurrency: 4 })
+    queue.handle('test', (job) => new Promise((resolve) => release.set(job.key, () => resolve({ done: true }))))
+    for (const key of ['ada-0', 'ada-1']) await queue.enqueue({ kind: 'test', key, userId: ada, payload: {} })
+    await queue.enqueue({ kind: 'test', key: 'bob-0', userId: bob, payload: {} })
+    queue.start()
+    await until(() => release.size === 3)
+
+    let ended = false
+    const mark = queue.endedFor(ada)
+    const waiting = queue.waitForJobs(ada, mark, 60_000).then(() => {
+      ended = true
+    })
+    release.get('bob-0')?.()
+    release.get('ada-0')?.()
+    await until(async () => (await jobCount(database)) === 1)
+    await sleep(50)
+    // Bob's job and one of Ada's two ended: she still has one running here.
+    expect(ended).toBe(false)
+    release.get('ada-1')?.()
+    await waiting
+    expect(ended).toBe(true)
+    expect(queue.endedFor(ada)).toBe(mark + 2)
+
+    // Her last job ended before the wait began (after the mark): it does not wait at all.
+    const started = performance.now()
+    await queue.waitForJobs(ada, mark, 60_000)
+    expect(performance.now() - started).toBeLessThan(1_000)
+    // Nothing of hers ends: the wait lasts its time-out.
+    const before = performance.now()
+    await queue.waitForJobs(ada, queue.endedFor(ada), 100)
+    expect(performance.now() - before).toBeGreaterThanOrEqual(90)
+  })
 })
 
 test('turns share the free slots one at a time to whoever has the fewest jobs running', () => {
