@@ -27,6 +27,7 @@ import type {
   ReaderKind,
   ReaderProgress,
   ReaderResult,
+  ReaderWarmUp,
 } from './reader-process.ts'
 import { removeControlCharacters } from './text-decoding.ts'
 
@@ -77,6 +78,11 @@ export type DocumentReader = {
   pdf(bytes: Uint8Array, options?: ReadOptions): Promise<Section[]>
   /** The Word file's paragraphs as one section, its heading styles as headings. */
   docx(bytes: Uint8Array, options?: ReadOptions): Promise<Section[]>
+  /**
+   * Starts the first process, if none runs, and has it load its PDF reader: called when files are
+   * about to be queued (a sync's listing), so the first file does not wait for either (~0.2 s).
+   */
+  warm(): void
   close(): Promise<void>
 }
 
@@ -491,6 +497,11 @@ export function createDocumentReader({
     read,
     pdf: async (bytes, options) => (await read('pdf', bytes, options)).sections,
     docx: async (bytes, options) => (await read('docx', bytes, options)).sections,
+    warm() {
+      const slot = slots[0] as Slot
+      if (slot.child) return
+      ensureChild(slot).send({ warm: true } satisfies ReaderWarmUp, () => undefined)
+    },
     async close() {
       for (const slot of slots) if (slot.idle) clearTimeout(slot.idle)
       await Promise.all(slots.map(stopChild))

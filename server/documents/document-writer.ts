@@ -60,8 +60,14 @@ import {
 export const BATCH_PASSAGES = 256
 /** Documents per transaction, however small: bounds one statement's size. */
 const MAX_BATCH_DOCUMENTS = 64
-/** How long a transaction with room left waits for documents on their way (see gather). */
-const LINGER_MS = 40
+/**
+ * How long a transaction with room left waits for documents on their way (see gather), on
+ * PGlite, where each statement costs about a millisecond of the server's own thread. On a
+ * PostgreSQL server a transaction's own statements cost far less, and a shorter wait
+ * (LINGER_MS_POSTGRES) lets the jobs waiting in it go sooner (D97).
+ */
+export const LINGER_MS = 40
+export const LINGER_MS_POSTGRES = 10
 const LINGER_STEP_MS = 5
 /**
  * While others are being served: a transaction's target length. A statement of PGlite holds the
@@ -131,9 +137,12 @@ export function createDocumentWriter({
   batchPassages = BATCH_PASSAGES,
   coming = () => 0,
   others = () => 'none',
+  lingerMs = LINGER_MS,
 }: {
   db: Db
   batchPassages?: number
+  /** The longest a transaction with room left waits for documents on their way. */
+  lingerMs?: number
   /** How many documents may be on their way to the writer (the jobs running): it waits for them a little. */
   coming?: () => number
   /**
@@ -256,12 +265,12 @@ export function createDocumentWriter({
 
   /**
    * Group commit: while other documents are on their way (`coming`: the jobs running) and the
-   * batch is far from full, wait a little for them, up to LINGER_MS. One transaction for ten
+   * batch is far from full, wait a little for them, up to `lingerMs`. One transaction for ten
    * documents costs about a third of ten transactions (its own statements cost as much as a few
    * documents' passages; bench/RESULTS.md).
    */
   async function gather(): Promise<void> {
-    const until = performance.now() + LINGER_MS
+    const until = performance.now() + lingerMs
     while (
       performance.now() < until &&
       waitingTasks() < Math.min(coming(), MAX_BATCH_DOCUMENTS) &&

@@ -11,7 +11,7 @@ import fp from 'fastify-plugin'
 import { createDocumentReader, type DocumentReader } from './document-reader.ts'
 import { documentRoutes } from './document-routes.ts'
 import { createDocumentViewService, type DocumentViewService } from './document-view.ts'
-import { createDocumentWriter, type DocumentWriter } from './document-writer.ts'
+import { createDocumentWriter, type DocumentWriter, LINGER_MS_POSTGRES } from './document-writer.ts'
 import { detectPendingLanguages } from './language-pass.ts'
 import { startReadings } from './library-repository.ts'
 import { createLibraryService, type LibraryService } from './library-service.ts'
@@ -43,8 +43,11 @@ export const libraryPlugin = fp<{ now: () => Date }>(
       coming: () => app.jobs.active,
       // On PGlite the writer's statements hold the server's thread: it gives way to other people's
       // requests (D94). A PostgreSQL server runs them beside the server's thread, each in its own
-      // backend, and others' statements never wait for them.
-      ...(app.database.kind === 'postgres' ? {} : { others: app.activity.others }),
+      // backend, and others' statements never wait for them; its transactions cost the server
+      // little of its own, so the writer waits less for company (D97).
+      ...(app.database.kind === 'postgres'
+        ? { lingerMs: LINGER_MS_POSTGRES }
+        : { others: app.activity.others }),
     })
     app.decorate('writer', writer)
     const startReading = startReadings(app.db)

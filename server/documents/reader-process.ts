@@ -7,7 +7,7 @@
  * long time or a lot of memory, so it stays out of the server's process, in one the reader can
  * stop, and whose running out of memory ends only itself (document-reader.ts).
  */
-import { createIsomorphicCanvasFactory, getDocumentProxy } from 'unpdf'
+import { createIsomorphicCanvasFactory, getDocumentProxy, getResolvedPDFJS } from 'unpdf'
 import type { Section } from './chunker.ts'
 import { docxSection, isOutOfMemory } from './docx-text.ts'
 import { htmlSection } from './html-text.ts'
@@ -49,6 +49,8 @@ export type ReaderResult =
   | { id: number; ok: true; kind: 'sections'; sections: Section[]; ocrPages: number[]; note: string | null }
   | { id: number; ok: false; error: string }
 export type ReaderProgress = { id: number; progress: 'ocr-page'; page: number }
+/** Sent before any file: load pdf.js now, so the first PDF does not wait for it. No answer. */
+export type ReaderWarmUp = { warm: true }
 
 /** The most outline entries read: a generated outline of every paragraph is no structure. */
 export const MAX_OUTLINE_ENTRIES = 2000
@@ -306,7 +308,11 @@ async function readSections(job: ReaderJob, bytes: Uint8Array): Promise<ReaderRe
 }
 
 // Jobs arrive over the IPC channel (advanced serialization: the bytes come as a Uint8Array).
-process.on('message', async (job: ReaderJob) => {
+process.on('message', async (job: ReaderJob | ReaderWarmUp) => {
+  if ('warm' in job) {
+    await getResolvedPDFJS().catch(() => undefined)
+    return
+  }
   const { id, kind, bytes: sent } = job
   // A Buffer sent by the server arrives as a Buffer; pdf.js wants a plain Uint8Array (same memory).
   const bytes = new Uint8Array(sent.buffer, sent.byteOffset, sent.byteLength)

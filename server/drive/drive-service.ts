@@ -337,6 +337,8 @@ export function createDriveService(deps: Deps) {
       await withDrive(user, async (drive) => {
         if ((await jobs.pending(user.id, [DRIVE_FILE_JOB])) > 0) return
         if (!(await beginListing(db, user.id, now()))) return
+        // The reader starts while Drive is listed, not when the first file arrives.
+        reader.warm()
         try {
           await planDriveSync(user.id, { db, drive, now })
         } finally {

@@ -347,3 +347,19 @@ test("with two reader processes another person's small file is read beside one p
   await two.close()
   expect(order).toEqual(['bob small', 'ada slow'])
 }, 60_000)
+
+test.runIf(existsSync('/proc/self/stat'))(
+  'warming starts one reader process before any file, and the first file is read by it',
+  async () => {
+    const warmed = createDocumentReader({ processes: 2 })
+    const before = readerProcesses()
+    warmed.warm()
+    warmed.warm()
+    const started = readerProcesses().filter((pid) => !before.includes(pid))
+    expect(started).toHaveLength(1)
+    const sections = await warmed.pdf(await pdfWithPages(['Read by the warm process.']))
+    expect(sections.map((s) => s.text.trim())).toEqual(['Read by the warm process.'])
+    expect(readerProcesses().filter((pid) => !before.includes(pid))).toEqual(started)
+    await warmed.close()
+  },
+)

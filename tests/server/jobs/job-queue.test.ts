@@ -221,7 +221,10 @@ describe.each(targets)('on $name', (target) => {
     const [ada, bob] = [await newUser(database), await newUser(database)]
     const release = new Map<string, () => void>()
     const queue = queueOn(database, { concurrency: 4 })
-    queue.handle('test', (job) => new Promise((resolve) => release.set(job.key, () => resolve({ done: true }))))
+    queue.handle(
+      'test',
+      (job) => new Promise((resolve) => release.set(job.key, () => resolve({ done: true }))),
+    )
     for (const key of ['ada-0', 'ada-1']) await queue.enqueue({ kind: 'test', key, userId: ada, payload: {} })
     await queue.enqueue({ kind: 'test', key: 'bob-0', userId: bob, payload: {} })
     queue.start()
