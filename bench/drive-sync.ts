@@ -7,8 +7,12 @@
  * and 5 additions, and the next sync's time and Drive calls. Besides wall-clock time it prints
  * the CPU time each side used (this process, and the document reader processes), which a loaded
  * machine changes far less than wall-clock time.
- * Usage: node bench/drive-sync.ts [files] [--latency=MS]
+ * Usage: node bench/drive-sync.ts [files] [--latency=MS] [--other]
  *   --latency=MS   the emulator answers every call after MS milliseconds (150: real Google's)
+ *   --other        another person (no Drive) lists their conversations and their documents in
+ *     turn, 40 times on the idle server and then throughout the first sync, 50 ms apart (someone
+ *     clicking, not a loop: PGlite's writer gives way while a request is answered, D94): their p50
+ *     and p95 both ways
  *   BENCH_DATABASE_URL=postgres://…   a fresh database on that PostgreSQL server instead of PGlite
  *   BENCH_CPU_PROFILE=file.cpuprofile   this process's CPU profile of the first sync alone (open it
  *     in Chrome's DevTools), without the Drive's making or the baseline
@@ -18,6 +22,8 @@ import { Session } from 'node:inspector/promises'
 import { performance } from 'node:perf_hooks'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { extractText, getDocumentProxy } from 'unpdf'
+import { authEndpoints } from '../contracts/auth.ts'
+import { chatEndpoints } from '../contracts/chat.ts'
 import { documentEndpoints } from '../contracts/documents.ts'
 import { driveEndpoints, IngestReportSchema } from '../contracts/drive.ts'
 import { buildApp } from '../server/app.ts'
@@ -26,12 +32,13 @@ import { createGoogleEmulator } from '../tests/fakes/google/emulator.ts'
 import { ADA, MIME } from '../tests/fakes/google/fixtures.ts'
 import { DRIVE_ENDPOINTS } from '../tests/fakes/google/store.ts'
 import { benchDatabase, ownCpuSeconds, postgresCpuSeconds, readerCpuSeconds } from './bench-database.ts'
-import { seededRandom } from './corpus.ts'
+import { percentile, seededRandom } from './corpus.ts'
 import { connectedBenchUser } from './drive-user.ts'
 
 const args = process.argv.slice(2)
 const FILES = Number(args.find((a) => /^\d+$/.test(a)) ?? 500)
 const LATENCY_MS = Number(args.find((a) => a.startsWith('--latency='))?.slice('--latency='.length) ?? 0)
+const OTHER = args.includes('--other')
 const PUBLIC_URL = 'http://127.0.0.1:3000'
 
 const { pick } = seededRandom(0x9e3779b9)
@@ -79,6 +86,23 @@ async function bareExtraction(): Promise<{ seconds: number; cpu: number }> {
   return { seconds: (performance.now() - started) / 1000, cpu: ownCpuSeconds() - cpu }
 }
 
+/** A person with an account and no Drive: the Cookie header of their session. */
+async function registeredPerson(email: string): Promise<string> {
+  const password = 'bench-password'
+  await app.inject({
+    method: 'POST',
+    url: authEndpoints.register.path,
+    payload: { email, password, confirmPassword: password },
+  })
+  const login = await app.inject({
+    method: 'POST',
+    url: authEndpoints.login.path,
+    payload: { email, password },
+  })
+  if (login.statusCode !== 200) throw new Error(`sign-in: ${login.statusCode}`)
+  return login.cookies.map((c) => `${c.name}=${c.value}`).join('; ')
+}
+
 const emulator = await createGoogleEmulator({ fixtures: false, maxPageSize: 1000 })
 const database = await benchDatabase('sync')
 const app = await buildApp(
@@ -108,6 +132,22 @@ try {
     }).id
   })
   const { email, cookie } = await connectedBenchUser(app)
+
+  /** The other person's calls, each timed, while `keepGoing` says so. */
+  const otherCookie = OTHER ? await registeredPerson('other@example.com') : ''
+  async function otherCalls(keepGoing: (round: number) => boolean): Promise<number[]> {
+    const times: number[] = []
+    for (let round = 0; keepGoing(round); round++) {
+      for (const url of [chatEndpoints.listConversations.path, documentEndpoints.listDocuments.path]) {
+        const started = performance.now()
+        const response = await app.inject({ method: 'GET', url, headers: { cookie: otherCookie } })
+        if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode}`)
+        times.push(performance.now() - started)
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+    }
+    return times.sort((a, b) => a - b)
+  }
 
   const sync = async () => {
     emulator.state.clearRequests()
@@ -143,7 +183,12 @@ try {
     await profile.post('Profiler.setSamplingInterval', { interval: 200 })
     await profile.post('Profiler.start')
   }
+  const idleOther = OTHER ? await otherCalls((round) => round < 40) : []
+  let syncing = true
+  const busyOther = OTHER ? otherCalls(() => syncing) : Promise.resolve([])
   const first = await sync()
+  syncing = false
+  const loadedOther = await busyOther
   if (profile) {
     const { profile: taken } = await profile.post('Profiler.stop')
     writeFileSync(process.env.BENCH_CPU_PROFILE as string, JSON.stringify(taken))
@@ -194,6 +239,13 @@ try {
   console.log(
     `| POST ingest-documents: list, queue, jobs download/export, extract, chunk, index | ${first.seconds.toFixed(2)} | ${syncRate.toFixed(1)} | ${(syncRate / bareRate).toFixed(2)} | ${first.cpu.toFixed(2)} + ${first.readerCpu.toFixed(2)}${server ? ` + ${first.postgresCpu.toFixed(2)}` : ''} |`,
   )
+  if (OTHER) {
+    const figures = (times: number[]) =>
+      `p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms (${times.length} calls)`
+    console.log(`\nthe other person's listings, idle: ${figures(idleOther)}`)
+    console.log(`the other person's listings, during the first sync: ${figures(loadedOther)}`)
+    console.log(`  p95 ratio: ${(percentile(loadedOther, 95) / percentile(idleOther, 95)).toFixed(2)}`)
+  }
   console.log(`\nfirst sync Drive calls: ${JSON.stringify(first.calls)}`)
   console.log(
     `\nafter 10 edits, 5 deletions, 5 additions: next sync ${second.seconds.toFixed(2)} s (${((second.seconds / first.seconds) * 100).toFixed(1)} % of the first)`,
