@@ -22,7 +22,6 @@ import { Session } from 'node:inspector/promises'
 import { performance } from 'node:perf_hooks'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { extractText, getDocumentProxy } from 'unpdf'
-import { authEndpoints } from '../contracts/auth.ts'
 import { chatEndpoints } from '../contracts/chat.ts'
 import { documentEndpoints } from '../contracts/documents.ts'
 import { driveEndpoints, IngestReportSchema } from '../contracts/drive.ts'
@@ -33,7 +32,7 @@ import { ADA, MIME } from '../tests/fakes/google/fixtures.ts'
 import { DRIVE_ENDPOINTS } from '../tests/fakes/google/store.ts'
 import { benchDatabase, ownCpuSeconds, postgresCpuSeconds, readerCpuSeconds } from './bench-database.ts'
 import { percentile, seededRandom } from './corpus.ts'
-import { connectedBenchUser } from './drive-user.ts'
+import { connectedBenchUser, signedInBenchUser } from './drive-user.ts'
 
 const args = process.argv.slice(2)
 const FILES = Number(args.find((a) => /^\d+$/.test(a)) ?? 500)
@@ -86,23 +85,6 @@ async function bareExtraction(): Promise<{ seconds: number; cpu: number }> {
   return { seconds: (performance.now() - started) / 1000, cpu: ownCpuSeconds() - cpu }
 }
 
-/** A person with an account and no Drive: the Cookie header of their session. */
-async function registeredPerson(email: string): Promise<string> {
-  const password = 'bench-password'
-  await app.inject({
-    method: 'POST',
-    url: authEndpoints.register.path,
-    payload: { email, password, confirmPassword: password },
-  })
-  const login = await app.inject({
-    method: 'POST',
-    url: authEndpoints.login.path,
-    payload: { email, password },
-  })
-  if (login.statusCode !== 200) throw new Error(`sign-in: ${login.statusCode}`)
-  return login.cookies.map((c) => `${c.name}=${c.value}`).join('; ')
-}
-
 const emulator = await createGoogleEmulator({ fixtures: false, maxPageSize: 1000 })
 const database = await benchDatabase('sync')
 const app = await buildApp(
@@ -134,7 +116,7 @@ try {
   const { email, cookie } = await connectedBenchUser(app)
 
   /** The other person's calls, each timed, while `keepGoing` says so. */
-  const otherCookie = OTHER ? await registeredPerson('other@example.com') : ''
+  const otherCookie = OTHER ? await signedInBenchUser(app, 'other@example.com') : ''
   async function otherCalls(keepGoing: (round: number) => boolean): Promise<number[]> {
     const times: number[] = []
     for (let round = 0; keepGoing(round); round++) {

@@ -1,16 +1,18 @@
 /**
- * What the Drive benchmarks share: a signed-in bench user whose Drive (ada@example.com on the
- * Google emulator) is connected through the real connect flow: its email and the Cookie header to send.
+ * What the Drive benchmarks share: a signed-in person, and a signed-in bench user whose Drive
+ * (ada@example.com on the Google emulator) is connected through the real connect flow: its email
+ * and the Cookie header to send.
  */
 import type { FastifyInstance } from 'fastify'
 import { authEndpoints } from '../contracts/auth.ts'
 import { completeConsent } from '../tests/fakes/google/consent.ts'
 import { ADA } from '../tests/fakes/google/fixtures.ts'
 
-export async function connectedBenchUser(
+/** A person with an account, signed in: the Cookie header of their session. */
+export async function signedInBenchUser(
   app: Pick<FastifyInstance, 'inject'>,
-): Promise<{ email: string; cookie: string }> {
-  const email = 'bench@example.com'
+  email: string,
+): Promise<string> {
   const password = 'bench-password'
   await app.inject({
     method: 'POST',
@@ -22,7 +24,15 @@ export async function connectedBenchUser(
     url: authEndpoints.login.path,
     payload: { email, password },
   })
-  const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ')
+  if (login.statusCode !== 200) throw new Error(`sign-in: ${login.statusCode}`)
+  return login.cookies.map((c) => `${c.name}=${c.value}`).join('; ')
+}
+
+export async function connectedBenchUser(
+  app: Pick<FastifyInstance, 'inject'>,
+): Promise<{ email: string; cookie: string }> {
+  const email = 'bench@example.com'
+  const cookie = await signedInBenchUser(app, email)
   const connect = await app.inject({
     method: 'GET',
     url: '/api/v1/google-drive/auth/google',
