@@ -48,41 +48,38 @@ export async function benchDatabase(name: string): Promise<BenchDatabase> {
   }
 }
 
-/** CPU seconds (user + system) the reader processes of this process have used so far. */
-export function readerCpuSeconds(): number {
+/**
+ * CPU seconds (user + system) used so far by the processes running now that `matches` picks, by
+ * their /proc/<pid>/stat (Linux): the command's name, the parent's pid, and the pid itself.
+ */
+function processCpuSeconds(matches: (name: string, parent: number, pid: string) => boolean): number {
   let ticks = 0
   for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      if (Number(fields[1]) !== process.pid) continue
-      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('reader-process.ts')) continue
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+      if (!matches(name, Number(fields[1]), pid)) continue
       ticks += Number(fields[11]) + Number(fields[12])
     } catch {
-      // ended meanwhile, or no /proc
+      // ended meanwhile
     }
   }
   return ticks / 100
 }
 
+/** CPU seconds (user + system) the reader processes of this process have used so far. */
+export const readerCpuSeconds = () =>
+  processCpuSeconds(
+    (_name, parent, pid) =>
+      parent === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('reader-process.ts'),
+  )
+
 /**
  * CPU seconds (user + system) the PostgreSQL server's processes on this machine have used so far
  * (those running now: a pool's backends live as long as the benchmark); 0 where there is none.
  */
-export function postgresCpuSeconds(): number {
-  let ticks = 0
-  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-      if (!stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).startsWith('postgres')) continue
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      ticks += Number(fields[11]) + Number(fields[12])
-    } catch {
-      // ended meanwhile, or no /proc
-    }
-  }
-  return ticks / 100
-}
+export const postgresCpuSeconds = () => processCpuSeconds((name) => name.startsWith('postgres'))
 
 /** CPU seconds (user + system) this process has used so far. */
 export function ownCpuSeconds(): number {

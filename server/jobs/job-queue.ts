@@ -108,8 +108,8 @@ export function createJobQueue(options: JobQueueOptions) {
   /** Told of every job whose handler finished it (not of retries, nor of unforeseen failures). */
   const doneListeners: ((job: Job) => void)[] = []
   const running = new Map<string, Promise<void>>()
-  /** Whose each running job is (by job id), and how many jobs of each person have ended here. */
-  const owners = new Map<string, string>()
+  /** How many jobs of each person run here now, and how many have ended here so far. */
+  const runningBy = new Map<string, number>()
   const ended = new Map<string, number>()
   /** Callers waiting for a person's jobs here to end (waitForJobs). */
   const endWaiters = new Set<{ userId: string; wake: () => void }>()
@@ -255,21 +255,16 @@ export function createJobQueue(options: JobQueueOptions) {
     for (const job of jobsFound) {
       const promise = run(job).finally(() => {
         running.delete(job.id)
-        owners.delete(job.id)
+        const left = (runningBy.get(job.userId) ?? 1) - 1
+        if (left > 0) runningBy.set(job.userId, left)
+        else runningBy.delete(job.userId)
         ended.set(job.userId, (ended.get(job.userId) ?? 0) + 1)
-        if (!runningFor(job.userId))
-          for (const waiter of endWaiters) if (waiter.userId === job.userId) waiter.wake()
+        if (left === 0) for (const waiter of endWaiters) if (waiter.userId === job.userId) waiter.wake()
         wakeSoon()
       })
       running.set(job.id, promise)
-      owners.set(job.id, job.userId)
+      runningBy.set(job.userId, (runningBy.get(job.userId) ?? 0) + 1)
     }
-  }
-
-  /** Whether this worker runs any of the person's jobs right now. */
-  function runningFor(userId: string): boolean {
-    for (const owner of owners.values()) if (owner === userId) return true
-    return false
   }
 
   /**
@@ -365,7 +360,7 @@ export function createJobQueue(options: JobQueueOptions) {
      * after each job. Jobs on other instances are seen only when the wait runs out.
      */
     waitForJobs(userId: string, mark: number, ms: number): Promise<void> {
-      if ((ended.get(userId) ?? 0) > mark && !runningFor(userId)) return Promise.resolve()
+      if ((ended.get(userId) ?? 0) > mark && !runningBy.has(userId)) return Promise.resolve()
       return new Promise((resolve) => {
         const waiter = {
           userId,
