@@ -158,6 +158,7 @@ try {
 
   const bareBefore = await bareExtraction()
   emulator.state.setLatency(LATENCY_MS)
+  const idleOther = OTHER ? await otherCalls((round) => round < 40) : []
   const profile = process.env.BENCH_CPU_PROFILE ? new Session() : null
   if (profile) {
     profile.connect()
@@ -165,17 +166,16 @@ try {
     await profile.post('Profiler.setSamplingInterval', { interval: 200 })
     await profile.post('Profiler.start')
   }
-  const idleOther = OTHER ? await otherCalls((round) => round < 40) : []
   let syncing = true
   const busyOther = OTHER ? otherCalls(() => syncing) : Promise.resolve([])
   const first = await sync()
-  syncing = false
-  const loadedOther = await busyOther
   if (profile) {
     const { profile: taken } = await profile.post('Profiler.stop')
     writeFileSync(process.env.BENCH_CPU_PROFILE as string, JSON.stringify(taken))
     profile.disconnect()
   }
+  syncing = false
+  const loadedOther = await busyOther
   emulator.state.setLatency(0)
   if (first.report.added.length !== FILES) throw new Error(first.report.message)
   const bareAfter = await bareExtraction()
