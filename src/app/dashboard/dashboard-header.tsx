@@ -1,6 +1,7 @@
 import { Link } from 'wouter'
 import { Button } from '#src/components/ui/button.tsx'
-import { LogOutIcon, LogoMark, SettingsIcon } from '#src/components/ui/icons.tsx'
+import { LogOutIcon, SettingsIcon } from '#src/components/ui/dashboard-icons.tsx'
+import { LogoMark } from '#src/components/ui/icons.tsx'
 import { useCurrentUserEmail, useLogout } from '#src/features/auth/use-auth.ts'
 import { paths } from '#src/lib/paths.ts'
 import { css } from '../../../styled-system/css'

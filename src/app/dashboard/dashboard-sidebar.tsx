@@ -11,7 +11,7 @@ import {
   MenuIcon,
   PlusIcon,
   SettingsIcon,
-} from '#src/components/ui/icons.tsx'
+} from '#src/components/ui/dashboard-icons.tsx'
 import { paths } from '#src/lib/paths.ts'
 import { css } from '../../../styled-system/css'
 import { SidebarExtras } from './sidebar-extras.tsx'

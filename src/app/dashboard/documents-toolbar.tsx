@@ -1,6 +1,6 @@
 import type { SortColumn, StatusFilter, TableView } from '#machines/documents/documents-table.ts'
 import { STATUS_LABELS } from '#machines/documents/documents-table.ts'
-import { SearchIcon } from '#src/components/ui/icons.tsx'
+import { SearchIcon } from '#src/components/ui/dashboard-icons.tsx'
 import { css, cx } from '../../../styled-system/css'
 import type { DocumentsTableApi } from './use-documents-table.ts'
 

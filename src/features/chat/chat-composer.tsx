@@ -2,7 +2,7 @@ import { type KeyboardEvent, type Ref, useEffect, useId, useImperativeHandle, us
 import { MESSAGE_MAX_LENGTH } from '#contracts/chat.ts'
 import { Button } from '#src/components/ui/button.tsx'
 import { CloseIcon, FileIcon, PaperclipIcon } from '#src/components/ui/chat-icons.tsx'
-import { SendIcon } from '#src/components/ui/icons.tsx'
+import { SendIcon } from '#src/components/ui/dashboard-icons.tsx'
 import { css } from '../../../styled-system/css'
 import { DocumentPicker, pickerOptionId } from './document-picker.tsx'
 import type { DocumentPicker as Picker } from './use-document-picker.ts'

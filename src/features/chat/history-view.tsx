@@ -1,6 +1,6 @@
 import { groupByAge } from '#machines/chat/chat-time.ts'
+import { HistoryIcon } from '#src/components/ui/dashboard-icons.tsx'
 import { EmptyState } from '#src/components/ui/empty-state.tsx'
-import { HistoryIcon } from '#src/components/ui/icons.tsx'
 import { SectionHeader } from '#src/components/ui/section-header.tsx'
 import { useConversations } from '#src/features/chat/use-chat.ts'
 import { css } from '../../../styled-system/css'

@@ -7,10 +7,10 @@
  */
 import type { ComponentProps, ReactNode } from 'react'
 import ReactMarkdown from 'react-markdown'
-import remarkGfm from 'remark-gfm'
 import { Button } from '#src/components/ui/button.tsx'
 import { useCopyText } from '#src/components/ui/use-copy-text.ts'
 import { css } from '../../../styled-system/css'
+import { remarkGfmParse } from './remark-gfm-parse.ts'
 
 type MarkdownAnswerProps = {
   text: string
@@ -51,7 +51,7 @@ export function MarkdownAnswer({ text, citations, onCite }: MarkdownAnswerProps)
   return (
     <div className={proseStyle}>
       <ReactMarkdown
-        remarkPlugins={[remarkGfm]}
+        remarkPlugins={[remarkGfmParse]}
         urlTransform={(url) => (SAFE_LINK.test(url) || CITE_LINK.test(url) ? url : '')}
         components={{
           a: ({ href, children }) => (
