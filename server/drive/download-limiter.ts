@@ -5,34 +5,65 @@
  * answers (one more per download that succeeds), and halves when Google says to slow down, after
  * which it grows by one per window's worth of successes. It never passes `max` (the person's jobs
  * running at once could not use more).
+ *
+ * Like TCP's, a window is kept while it is idle, and starts afresh only after a while without any
+ * download (RESTART_AFTER_IDLE_MS): within one sync a person's downloads drain for moments while
+ * their files are read and written, and starting from 4 at each of those moments held a first
+ * sync at Google's latency to a window of 16 or less, each download waiting ~100 ms for its turn
+ * (D98).
  */
 
 export const DOWNLOADS_AT_FIRST = 4
+/** A window idle this long is forgotten: the person's next download starts from DOWNLOADS_AT_FIRST. */
+export const RESTART_AFTER_IDLE_MS = 30_000
 
-type Window = { limit: number; active: number; waiting: (() => void)[]; slowStart: boolean }
+type Window = {
+  limit: number
+  active: number
+  waiting: (() => void)[]
+  slowStart: boolean
+  /** When its last download ended, while none runs or waits; null while any does. */
+  idleSince: number | null
+}
 
 export type DownloadLimiter = ReturnType<typeof createDownloadLimiter>
 
-export function createDownloadLimiter({ max, start = DOWNLOADS_AT_FIRST }: { max: number; start?: number }) {
+export function createDownloadLimiter({
+  max,
+  start = DOWNLOADS_AT_FIRST,
+  now,
+}: {
+  max: number
+  start?: number
+  /** The app's clock, in milliseconds. */
+  now: () => number
+}) {
   const windows = new Map<string, Window>()
+
+  const stale = (window: Window, at: number) =>
+    window.idleSince !== null && at - window.idleSince >= RESTART_AFTER_IDLE_MS
 
   function windowOf(userId: string): Window {
     let window = windows.get(userId)
-    if (!window) {
-      window = { limit: Math.min(start, max), active: 0, waiting: [], slowStart: true }
+    if (!window || stale(window, now())) {
+      window = { limit: Math.min(start, max), active: 0, waiting: [], slowStart: true, idleSince: null }
       windows.set(userId, window)
     }
+    window.idleSince = null
     return window
   }
 
-  function release(userId: string, window: Window): void {
+  function release(window: Window): void {
     window.active--
     while (window.waiting.length > 0 && window.active < Math.floor(window.limit)) {
       window.active++
       window.waiting.shift()?.()
     }
-    // A person whose downloads are over starts afresh next time (a sync an hour later).
-    if (window.active === 0 && window.waiting.length === 0) windows.delete(userId)
+    if (window.active > 0 || window.waiting.length > 0) return
+    const at = now()
+    window.idleSince = at
+    // The windows of people whose downloads are long over go (one entry each, at most, meanwhile).
+    for (const [userId, other] of windows) if (stale(other, at)) windows.delete(userId)
   }
 
   return {
@@ -46,7 +77,7 @@ export function createDownloadLimiter({ max, start = DOWNLOADS_AT_FIRST }: { max
         window.limit = Math.min(max, window.limit + (window.slowStart ? 1 : 1 / window.limit))
         return result
       } finally {
-        release(userId, window)
+        release(window)
       }
     },
 
@@ -59,6 +90,9 @@ export function createDownloadLimiter({ max, start = DOWNLOADS_AT_FIRST }: { max
     },
 
     /** This person's window now (how many downloads may run at once). */
-    limit: (userId: string): number => Math.floor(windows.get(userId)?.limit ?? Math.min(start, max)),
+    limit(userId: string): number {
+      const window = windows.get(userId)
+      return Math.floor(window && !stale(window, now()) ? window.limit : Math.min(start, max))
+    },
   }
 }

@@ -102,7 +102,7 @@ function toDriveFile(file: DriveListedFile): DriveFile {
 
 export function createDriveService(deps: Deps) {
   const { google, connections, db, reader, retry, log, jobs, now } = deps
-  const downloads = createDownloadLimiter({ max: deps.downloadsPerPerson })
+  const downloads = createDownloadLimiter({ max: deps.downloadsPerPerson, now: () => now().getTime() })
 
   /** The caller's own email, or 403: the spec's client sends it, and it never picks anybody. */
   function checkEmail(user: Person, email: string): void {

@@ -63,8 +63,13 @@ export const DEFAULT_POLL_MS = 1_000
 export const DEFAULT_CONCURRENCY = 64
 /** A person's jobs running at once: half the slots, so a second person always finds room at once. */
 export const DEFAULT_PER_PERSON = 32
-/** How long after a job ends the next claim waits for others to end too. */
-const CLAIM_DELAY_MS = 50
+/**
+ * How long after a job ends the next claim waits for others to end too. Each millisecond is a
+ * slot left empty: at 50 ms a first sync at Google's latency had ~21 of a person's 32 jobs
+ * running when one of them started (the median), at 20 ms ~27, and it ended ~13 % sooner; without
+ * Google's latency the claims' own cost did not show (D98).
+ */
+const CLAIM_DELAY_MS = 20
 
 /** Anything that can run a statement: the database or a transaction. */
 type Executor = Pick<Db, 'insert' | 'execute'>
