@@ -7,7 +7,7 @@
  * and 5 additions, and the next sync's time and Drive calls. Besides wall-clock time it prints
  * the CPU time each side used (this process, and the document reader processes), which a loaded
  * machine changes far less than wall-clock time.
- * Usage: node bench/drive-sync.ts [files] [--latency=MS] [--other]
+ * Usage: node bench/drive-sync.ts [files, 80 or more] [--latency=MS] [--other]
  *   --latency=MS   the emulator answers every call after MS milliseconds (150: real Google's)
  *   --other        another person (no Drive) lists their conversations and their documents in
  *     turn, 40 times on the idle server and then throughout the first sync, 50 ms apart (someone
@@ -36,6 +36,8 @@ import { connectedBenchUser, signedInBenchUser } from './drive-user.ts'
 
 const args = process.argv.slice(2)
 const FILES = Number(args.find((a) => /^\d+$/.test(a)) ?? 500)
+// The edits before the second sync touch files 0, 7, … 63, and the deletions the last 13.
+if (FILES < 80) throw new Error('bench/drive-sync.ts needs at least 80 files')
 const LATENCY_MS = Number(args.find((a) => a.startsWith('--latency='))?.slice('--latency='.length) ?? 0)
 const OTHER = args.includes('--other')
 const PUBLIC_URL = 'http://127.0.0.1:3000'
