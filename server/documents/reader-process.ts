@@ -188,10 +188,24 @@ async function readScannedPages(
   canvasFactory ??= createIsomorphicCanvasFactory(() => import('@napi-rs/canvas'))
   const Factory = await canvasFactory
   const read: number[] = []
-  for (const page of scanned.slice(0, ocr.maxPages)) {
+  const toRead = scanned.slice(0, ocr.maxPages)
+  const draw = (i: number): Promise<Uint8Array> | null => {
+    const page = toRead[i]
+    if (page === undefined) return null
+    const drawing = renderPage(pdf, page, Factory)
+    // Awaited in its own turn; until then a failure is not unhandled.
+    drawing.catch(() => undefined)
+    return drawing
+  }
+  let next = draw(0)
+  for (const [i, page] of toRead.entries()) {
     process.send?.({ id, progress: 'ocr-page', page } satisfies ReaderProgress)
     try {
-      const text = await recognize(await renderPage(pdf, page, Factory), ocr)
+      const image = await (next as Promise<Uint8Array>)
+      // The next page is drawn on this thread while Tesseract reads this one on its own: a
+      // scanned PDF's pages take both cores, not one after the other on one.
+      next = draw(i + 1)
+      const text = await recognize(image, ocr)
       if (text.trim()) {
         pages[page - 1] = text
         read.push(page)

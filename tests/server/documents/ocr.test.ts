@@ -140,6 +140,28 @@ test(
 )
 
 test(
+  'every page of a scan is read by OCR into its own page, in order',
+  async () => {
+    const scan = await scannedPdf([...CONTRACT, ['Appendix', 'Spare bulbs are kept in store room B.']], {
+      dpi: 100,
+    })
+    const reader = createDocumentReader({ ocr: OCR_ON })
+    try {
+      const read = await reader.read('pdf', scan)
+      expect(read.ocrPages).toEqual([1, 2, 3])
+      expect(read.note).toBeNull()
+      expect(read.sections.map((section) => section.page)).toEqual([1, 2, 3])
+      expect(read.sections[0]?.text).toContain('Northwind Optics')
+      expect(read.sections[1]?.text).toContain('4,250 euros')
+      expect(read.sections[2]?.text).toContain('store room B')
+    } finally {
+      await reader.close()
+    }
+  },
+  SLOW,
+)
+
+test(
   'over the page limit, and past a page over its time limit, the rest is left unread with a note',
   async () => {
     const scan = await scannedPdf([...CONTRACT, ['Appendix', 'A third scanned page.']], { dpi: 100 })
