@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { afterAll, expect, test } from 'vitest'
 import { chunkDocument } from '#server/documents/chunker.ts'
@@ -355,7 +356,11 @@ test.runIf(existsSync('/proc/self/stat'))(
     const before = readerProcesses()
     warmed.warm()
     warmed.warm()
-    const started = readerProcesses().filter((pid) => !before.includes(pid))
+    // A child shows its own command line only once it has exec'd node: until then it reads as
+    // this process's, so the new ones are looked for until one appears (CI once looked too soon).
+    const startedNow = () => readerProcesses().filter((pid) => !before.includes(pid))
+    for (let waited = 0; startedNow().length === 0 && waited < 5_000; waited += 20) await sleep(20)
+    const started = startedNow()
     expect(started).toHaveLength(1)
     const sections = await warmed.pdf(await pdfWithPages(['Read by the warm process.']))
     expect(sections.map((s) => s.text.trim())).toEqual(['Read by the warm process.'])
