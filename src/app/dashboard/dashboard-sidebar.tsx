@@ -2,10 +2,10 @@ import { type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import { Link } from 'wouter'
 import type { DashboardSection } from '#machines/dashboard/dashboard-machine.ts'
 import { Button } from '#src/components/ui/button.tsx'
-import { CloseIcon } from '#src/components/ui/chat-icons.tsx'
 import {
   AppsIcon,
   ChatIcon,
+  CloseIcon,
   DocumentIcon,
   HistoryIcon,
   MenuIcon,

@@ -1,7 +1,7 @@
 import { type KeyboardEvent, type ReactNode, useId } from 'react'
 import { css } from '../../../styled-system/css'
 import { Button } from './button.tsx'
-import { CloseIcon } from './chat-icons.tsx'
+import { CloseIcon } from './dashboard-icons.tsx'
 
 type DialogProps = { title: string; onClose: () => void; children: ReactNode; footer?: ReactNode }
 

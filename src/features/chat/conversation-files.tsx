@@ -1,6 +1,6 @@
 import type { DocumentStatus, LibraryDocument } from '#contracts/documents.ts'
-import { FileIcon } from '#src/components/ui/chat-icons.tsx'
 import { chipStyle } from '#src/components/ui/chip-style.ts'
+import { FileIcon } from '#src/components/ui/dashboard-icons.tsx'
 import { css } from '../../../styled-system/css'
 
 /** Where an attached file's reading stands, when it is not simply ready. */

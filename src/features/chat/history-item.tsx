@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { clockTime } from '#machines/chat/chat-time.ts'
 import type { ConversationItem } from '#machines/chat/chat-types.ts'
 import { Button } from '#src/components/ui/button.tsx'
-import { TrashIcon } from '#src/components/ui/chat-icons.tsx'
+import { TrashIcon } from '#src/components/ui/dashboard-icons.tsx'
 import { css } from '../../../styled-system/css'
 
 type HistoryItemProps = {

@@ -1,7 +1,7 @@
 import { type Feedback, MAX_ANSWER_VERSIONS } from '#contracts/chat.ts'
 import type { MessageItem } from '#machines/chat/chat-types.ts'
 import { Button } from '#src/components/ui/button.tsx'
-import { CheckIcon, CopyIcon, ThumbsDownIcon, ThumbsUpIcon } from '#src/components/ui/chat-icons.tsx'
+import { CheckIcon, CopyIcon, ThumbsDownIcon, ThumbsUpIcon } from '#src/components/ui/dashboard-icons.tsx'
 import { useCopyText } from '#src/components/ui/use-copy-text.ts'
 import { css } from '../../../styled-system/css'
 import { AnswerVersions } from './answer-versions.tsx'

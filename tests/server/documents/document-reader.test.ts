@@ -3,9 +3,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
-import { afterAll, expect, test } from 'vitest'
+import { afterAll, expect, test, vi } from 'vitest'
 import { chunkDocument } from '#server/documents/chunker.ts'
 import {
   createDocumentReader,
@@ -358,10 +357,14 @@ test.runIf(existsSync('/proc/self/stat'))(
     warmed.warm()
     // A child shows its own command line only once it has exec'd node: until then it reads as
     // this process's, so the new ones are looked for until one appears (CI once looked too soon).
-    const startedNow = () => readerProcesses().filter((pid) => !before.includes(pid))
-    for (let waited = 0; startedNow().length === 0 && waited < 5_000; waited += 20) await sleep(20)
-    const started = startedNow()
-    expect(started).toHaveLength(1)
+    const started = await vi.waitFor(
+      () => {
+        const now = readerProcesses().filter((pid) => !before.includes(pid))
+        expect(now).toHaveLength(1)
+        return now
+      },
+      { timeout: 5_000, interval: 20 },
+    )
     const sections = await warmed.pdf(await pdfWithPages(['Read by the warm process.']))
     expect(sections.map((s) => s.text.trim())).toEqual(['Read by the warm process.'])
     expect(readerProcesses().filter((pid) => !before.includes(pid))).toEqual(started)
