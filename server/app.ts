@@ -5,6 +5,7 @@
  * needs (fastify-plugin `dependencies`), and Fastify refuses to start when one is missing or comes
  * later. Used by main.ts and by every server test (`app.inject`); nothing listens here.
  */
+import { maxHeaderSize } from 'node:http'
 import { fileURLToPath } from 'node:url'
 import cookie from '@fastify/cookie'
 import Fastify, { type FastifyBaseLogger } from 'fastify'
@@ -85,6 +86,11 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
       ? { logger: false }
       : { loggerInstance: appLogger(config, options.logger) as FastifyBaseLogger }),
     bodyLimit: BODY_LIMIT_BYTES,
+    // A path parameter may be as long as any request Node accepts, so that the contract's schema
+    // judges an over-long id or share token (its 400 and sentence) instead of the router (past
+    // find-my-way's default of 100 characters, 414 "The address is too long"). That default
+    // guards regex parameters against slow matching; no route has one.
+    maxParamLength: maxHeaderSize,
     // Opening the embedded database (initdb on a new data directory, migrations) can outlast
     // Fastify's 10 s plugin limit on a busy machine; a slow start is better than none.
     pluginTimeout: 120_000,

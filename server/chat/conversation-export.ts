@@ -9,9 +9,11 @@
  * no passage of its answer is dropped, as the chat view drops it (D23); a source the text does
  * not mark (an answer written without a model) is marked at the end of its answer.
  */
+import { setImmediate } from 'node:timers/promises'
 import { httpErrors } from '@fastify/sensible'
 import type { SourceSnapshot } from '../db/schema.ts'
 import type { ConversationRecord, MessageRecord } from './chat-repository.ts'
+import { escapeMarkdownText, neutraliseMarkdown } from './markdown-safety.ts'
 
 export const EXPORT_MESSAGES = {
   timeZone: 'Not a valid time zone',
@@ -126,23 +128,48 @@ export function noteLocation(note: Pick<ExportNote, 'page' | 'heading'>): string
     .join(', ')
 }
 
-/** The conversation as a Markdown file. */
-export function toMarkdown(model: ExportModel): string {
-  const lines: string[] = [`# ${oneLine(model.title)}`, '', `_${model.subtitle}_`, '']
+/**
+ * The conversation as a Markdown file that holds no HTML and no link but to http(s): or mailto:
+ * (D101): titles, names, questions and passages print as written; answers keep their Markdown.
+ */
+export async function toMarkdown(model: ExportModel): Promise<string> {
+  const lines: string[] = [
+    `# ${escapeMarkdownText(oneLine(model.title))}`,
+    '',
+    `_${escapeMarkdownText(model.subtitle)}_`,
+    '',
+  ]
   for (const turn of model.turns) {
     lines.push(`**${turn.who}** · ${turn.time}${turn.stopped ? ' · stopped' : ''}`, '')
-    lines.push(withNotes(turn.text, (n) => `[^${n}]`).trim(), '', '---', '')
+    const text = turn.who === 'You' ? escapeMarkdownText(turn.text) : neutraliseMarkdown(turn.text)
+    lines.push(markdownNotes(text).trim(), '', '---', '')
+    // An answer can take a parse of up to ~0.2 s (D101); others' requests go between answers.
+    if (turn.who === 'DocChat') await setImmediate()
   }
   for (const note of model.notes) {
-    const where = noteLocation(note)
-    lines.push(`[^${note.number}]: ${oneLine(note.documentName)}${where ? `, ${where}` : ''}`)
+    const where = noteLocation({
+      page: note.page,
+      heading: note.heading === null ? null : escapeMarkdownText(oneLine(note.heading)),
+    })
+    lines.push(
+      `[^${note.number}]: ${escapeMarkdownText(oneLine(note.documentName))}${where ? `, ${where}` : ''}`,
+    )
     if (note.quote.trim()) {
       lines.push('')
-      for (const line of note.quote.trim().split('\n')) lines.push(`    > ${line}`.trimEnd())
+      for (const line of note.quote.trim().split('\n'))
+        lines.push(`    > ${escapeMarkdownText(line)}`.trimEnd())
     }
     lines.push('')
   }
   return `${lines.join('\n').trimEnd()}\n`
+}
+
+/**
+ * Footnote markers as `[^n]`. What follows a marker is escaped when it would make the marker a
+ * link (`(`, `[`) or a definition (`:`) to a viewer that knows no footnotes.
+ */
+function markdownNotes(text: string): string {
+  return withNotes(text.replace(/(\uE001)([([:])/g, '$1\\$2'), (n) => `[^${n}]`)
 }
 
 function oneLine(text: string): string {

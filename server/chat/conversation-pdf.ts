@@ -8,6 +8,7 @@
 import { createRequire } from 'node:module'
 import { httpErrors } from '@fastify/sensible'
 import { EXPORT_MESSAGES, type ExportModel, noteLocation, withNotes } from './conversation-export.ts'
+import { SAFE_LINK } from './markdown-safety.ts'
 
 /** Characters of text a PDF export lays out at most (about 400 pages); Markdown has no such limit. */
 export const PDF_EXPORT_MAX_CHARS = 1_000_000
@@ -133,11 +134,16 @@ function writeMarkdown(doc: Doc, markdown: string): void {
   flush()
 }
 
-/** Inline Markdown as text: `**b**` → b, `` `c` `` → c, `[t](u)` → t (u). */
+/**
+ * Inline Markdown as text: `**b**` → b, `` `c` `` → c, `[t](u)` → t (u) when u is http(s): or
+ * mailto:, else t alone, as the chat shows it (D101). The PDF writes no link annotations at all.
+ */
 function plain(text: string): string {
   return text
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, '$1 ($2)')
+    .replace(/\[([^\]]+)\]\(((?:[^()\s]|\([^()\s]*\))+)\)/g, (_link, label: string, url: string) =>
+      SAFE_LINK.test(url) ? `${label} (${url})` : label,
+    )
     .replace(/(\*\*|__)(.+?)\1/g, '$2')
     .replace(/(^|[^\w*])[*_]([^*_\s][^*_]*?)[*_](?=[^\w*]|$)/g, '$1$2')
     .replace(/`([^`]+)`/g, '$1')

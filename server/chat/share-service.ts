@@ -93,7 +93,7 @@ export function createShareService(deps: {
         }
       }
       return {
-        bytes: Buffer.from(toMarkdown(model)),
+        bytes: Buffer.from(await toMarkdown(model)),
         contentType: 'text/markdown; charset=utf-8',
         fileName: `${name}.md`,
         disposition: 'attachment',

@@ -4,12 +4,17 @@
  * as footnotes numbered through the whole conversation (document, page, quoted passage); the same
  * as a PDF whose text reads back; only for the owner; a clear 400 for a bad format or time zone.
  */
+import type { Nodes } from 'mdast'
+import { fromMarkdown } from 'mdast-util-from-markdown'
+import { gfmFromMarkdown } from 'mdast-util-gfm'
+import { gfm } from 'micromark-extension-gfm'
 import { extractText, getDocumentProxy } from 'unpdf'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { fillPath } from '#contracts/endpoint.ts'
 import { sharingEndpoints } from '#contracts/sharing.ts'
 import type { App } from '#server/app.ts'
 import { exportModel, toMarkdown } from '#server/chat/conversation-export.ts'
+import { toPdf } from '#server/chat/conversation-pdf.ts'
 import { createConversation, errorOf, indexTravelPolicy, sendOk } from '../support/chat-helpers.ts'
 import { newPerson, type Person } from '../support/drive-helpers.ts'
 import { buildTestApp } from '../support/helper.ts'
@@ -73,42 +78,49 @@ test('the Markdown file holds the title, each turn with its time, and the citati
   expect(new Set(markers).size).toBe(cited.length)
 })
 
-test("answer markers become the file's footnote numbers; a marker naming no passage is dropped", () => {
-  const at = new Date('2026-01-02T03:04:05Z')
-  const source = (citation: number, quote: string) => ({
+const AT = new Date('2026-01-02T03:04:05Z')
+
+function source(citation: number, quote: string, documentName = 'Plan.md', heading = 'Budget') {
+  return {
     documentId: 'd',
-    documentName: 'Plan.md',
+    documentName,
     chunkId: `c${citation}`,
     page: null,
     link: null,
     citation,
-    heading: 'Budget',
+    heading,
     quote,
-  })
-  const answer = (content: string, sources: ReturnType<typeof source>[]) => ({
+  }
+}
+
+function message(content: string, sources: ReturnType<typeof source>[] = [], isUser = false) {
+  return {
     id: content,
-    isUser: false,
+    isUser,
     content,
     feedback: null,
     sources,
     corrections: [],
     stopped: false,
-    createdAt: at,
+    createdAt: AT,
     feedbackReason: null,
     feedbackNote: null,
     version: 1,
     versionCount: 1,
-  })
+  }
+}
+
+test("answer markers become the file's footnote numbers; a marker naming no passage is dropped", async () => {
   const model = exportModel(
     { title: 'Plan' },
     [
-      answer('First [1] and [2].', [source(1, 'one'), source(2, 'two')]),
-      answer('Second [1], not [7].', [source(1, 'three')]),
+      message('First [1] and [2].', [source(1, 'one'), source(2, 'two')]),
+      message('Second [1], not [7].', [source(1, 'three')]),
     ],
-    { now: at },
+    { now: AT },
   )
 
-  const markdown = toMarkdown(model)
+  const markdown = await toMarkdown(model)
 
   expect(markdown).toContain('First [^1] and [^2].')
   expect(markdown).toContain('Second [^3], not .')
@@ -142,4 +154,141 @@ test("another person's conversation is a 404; a bad format or time zone a 400 th
   expect([format.statusCode, errorOf(format)]).toEqual([400, 'Choose an export format: md or pdf.'])
   const zone = await exportOf(ada, ada.conversationId, { format: 'md', timeZone: 'Mars/Olympus' })
   expect([zone.statusCode, errorOf(zone)]).toEqual([400, 'Not a valid time zone'])
+})
+
+/** Markup that, live in a viewer, runs a script, loads a page or leaves for another scheme. */
+const HOSTILE = [
+  '<img src=x onerror=alert(1)>',
+  '<script>alert(1)</script>',
+  '[x](javascript:alert(1))',
+  '<javascript:alert(1)>',
+  '[ref][evil] and [evil]',
+  '[evil]: javascript:alert(2)',
+  '[e](java&#x73;cript:alert(3)) [t](<jav\tascript:alert(4)>) [v](VBScript:msgbox(5))',
+  '[d](data:text/html;base64,PHNjcmlwdD4=) [f](file:///etc/passwd) [r](//evil.example/x)',
+  '![pixel](https://evil.example/p.png) # not a heading *not emphasis*',
+]
+/** An answer's own Markdown, which the file keeps byte for byte. */
+const TABLE = '| Meal | Allowance |\n| --- | --- |\n| Lunch | `<b>45</b>` euros |'
+const CODE = '```html\n<b>45 euros</b>\n<script>stays code</script>\n```'
+const KEPT = [
+  '## Allowances',
+  TABLE,
+  CODE,
+  '- **Lunch**: *45* euros, `<b>` is code',
+  'See [the policy](https://example.com/policy?a=1&b=2) or [write](mailto:travel@example.com).',
+]
+
+/** The Markdown as a viewer reads it: CommonMark with GitHub's extensions, as the chat parses it. */
+const parseGfm = (markdown: string) =>
+  fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] })
+
+function nodesOf(node: Nodes): Nodes[] {
+  return [node, ...('children' in node ? node.children.flatMap(nodesOf) : [])]
+}
+
+function textOf(node: Nodes): string {
+  if ('value' in node) return node.value
+  return 'children' in node ? node.children.map(textOf).join('') : ''
+}
+
+/** Every way the file could run or load something, for a viewer with or without GFM. */
+function liveMarkup(markdown: string) {
+  return [parseGfm(markdown), fromMarkdown(markdown)].flatMap((tree) =>
+    nodesOf(tree).flatMap((node) => {
+      if (node.type === 'html' || node.type === 'image' || node.type === 'imageReference') return [node.type]
+      if ('url' in node && !/^(https?:|mailto:)/i.test(node.url)) return [`${node.type} ${node.url}`]
+      return []
+    }),
+  )
+}
+
+test("the Markdown file holds no live markup from a title, a question, an answer or a source, and keeps the answer's own Markdown", async () => {
+  const oneLine = HOSTILE.join(' ').replace(/\s+/g, ' ')
+  const heading = '<img src=x onerror=alert(1)> [h](javascript:alert(1))'
+  const answer = [
+    ...KEPT,
+    ...HOSTILE,
+    'Cited [1] here; [1][(javascript:alert(6))](javascript:alert(7))',
+    '[1]: javascript:alert(8)',
+  ].join('\n\n')
+  const model = exportModel(
+    { title: HOSTILE.join(' ') },
+    [
+      message(HOSTILE.join('\n'), [], true),
+      message(answer, [source(1, HOSTILE.join('\n'), HOSTILE.join(' '), heading)]),
+    ],
+    { now: AT },
+  )
+
+  const markdown = await toMarkdown(model)
+
+  expect(liveMarkup(markdown)).toEqual([])
+  expect(markdown.replace(CODE, '')).not.toMatch(/<(img|script|javascript)/i)
+  for (const kept of KEPT) expect(markdown).toContain(kept)
+  const tree = parseGfm(markdown)
+  const nodes = nodesOf(tree)
+  expect(nodes.filter((n) => n.type === 'link').map((n) => 'url' in n && n.url)).toEqual(
+    expect.arrayContaining(['https://example.com/policy?a=1&b=2', 'mailto:travel@example.com']),
+  )
+  // Titles, names, questions and passages print as written.
+  expect(textOf(tree.children[0] as Nodes)).toBe(oneLine)
+  const paragraphs = nodes.filter((n) => n.type === 'paragraph').map(textOf)
+  expect(paragraphs).toContain(HOSTILE.join('\n'))
+  expect(paragraphs).toContain(`${oneLine}, “${heading}”`)
+  expect(nodes.filter((n) => n.type === 'blockquote').map(textOf)).toEqual([HOSTILE.join('\n')])
+  // The answer's HTML shows as text; an unsafe link as its text, as the chat shows them.
+  expect(paragraphs).toContain('<img src=x onerror=alert(1)>')
+  expect(paragraphs).toContain('x')
+})
+
+test("an answer's open code block is closed where the answer ends: it neither swallows nor unlocks the next", async () => {
+  const model = exportModel(
+    { title: 'Code' },
+    [message('Look:\n\n```\nopen code'), message('```\n<script>alert(1)</script>\n```\n\nAfter the code.')],
+    { now: AT },
+  )
+
+  const markdown = await toMarkdown(model)
+
+  expect(liveMarkup(markdown)).toEqual([])
+  const nodes = nodesOf(parseGfm(markdown))
+  expect(nodes.filter((n) => n.type === 'code').map(textOf)).toEqual([
+    'open code',
+    '<script>alert(1)</script>',
+  ])
+  expect(nodes.filter((n) => n.type === 'paragraph').map(textOf)).toContain('After the code.')
+})
+
+test('an answer of hundreds of nested links comes out as its plain text', async () => {
+  const nested = `${'['.repeat(300)}x${'](javascript:alert(1))'.repeat(300)}`
+  const model = exportModel({ title: 'Nested' }, [message(nested)], { now: AT })
+
+  const markdown = await toMarkdown(model)
+
+  expect(liveMarkup(markdown)).toEqual([])
+  expect(
+    nodesOf(parseGfm(markdown))
+      .filter((n) => n.type === 'paragraph')
+      .map(textOf),
+  ).toContain(nested)
+})
+
+test('the PDF prints a link to anything but http(s) or mailto as its text alone, and links nothing', async () => {
+  const model = exportModel(
+    { title: 'Links' },
+    [
+      message(
+        'Open [the policy](https://example.com/p) or [this](javascript:alert(1)) or [that](data:text/html,x).',
+      ),
+    ],
+    { now: AT },
+  )
+
+  const pdf = await getDocumentProxy(new Uint8Array(await toPdf(model)))
+
+  const { text } = await extractText(pdf, { mergePages: true })
+  expect(text).toContain('Open the policy (https://example.com/p) or this or that.')
+  expect(text).not.toMatch(/javascript:|data:/)
+  expect(await (await pdf.getPage(1)).getAnnotations()).toEqual([])
 })

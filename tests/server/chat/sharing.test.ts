@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm'
 import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { fillPath } from '#contracts/endpoint.ts'
-import { sharingEndpoints } from '#contracts/sharing.ts'
+import { SHARE_TOKEN_MAX_LENGTH, sharingEndpoints } from '#contracts/sharing.ts'
 import type { App } from '#server/app.ts'
 import { SHARING_LIMITS } from '#server/chat/sharing-routes.ts'
 import { chatMessages, chatShares } from '#server/db/schema.ts'
@@ -141,7 +141,13 @@ test('a revoked link answers exactly as an unknown one: 404, same body and heade
   const malformed = await open('not a token at all')
 
   const comparable = (r: LightMyRequestResponse) => {
-    const { date: _date, 'x-ratelimit-remaining': _remaining, ...headers } = r.headers
+    // The date and the seconds until the window resets tick between calls on a busy machine.
+    const {
+      date: _date,
+      'x-ratelimit-remaining': _remaining,
+      'x-ratelimit-reset': _reset,
+      ...headers
+    } = r.headers
     return { status: r.statusCode, body: r.body, headers }
   }
   expect(comparable(revoked)).toEqual(comparable(unknown))
@@ -152,6 +158,24 @@ test('a revoked link answers exactly as an unknown one: 404, same body and heade
   ])
   const listed = listShares.response.parse((await call(app, listShares, { cookie: ada.cookie })).json()).data
   expect(listed).toEqual([])
+})
+
+test('a token over 100 characters, or an over-long id, is a 400 that says so, however long (docs/api.md)', async () => {
+  const ada = await newPerson(app, 'share-long')
+  const address = '203.0.113.41'
+
+  const longest = await open('A'.repeat(SHARE_TOKEN_MAX_LENGTH), address)
+  expect([longest.statusCode, errorOf(longest)]).toEqual([
+    404,
+    'This shared conversation does not exist or is no longer shared.',
+  ])
+  for (const length of [SHARE_TOKEN_MAX_LENGTH + 1, 8000]) {
+    const response = await open('A'.repeat(length), address)
+    expect([response.statusCode, errorOf(response)]).toEqual([400, 'Not a valid link'])
+    expect(response.headers['x-robots-tag']).toBe('noindex, nofollow, noarchive')
+  }
+  const share = await call(app, shareConversation, { cookie: ada.cookie, params: { id: 'a'.repeat(200) } })
+  expect([share.statusCode, errorOf(share)]).toEqual([400, 'Not a valid id'])
 })
 
 test("only the owner shares, revokes and lists: another person's conversation is a 404", async () => {
