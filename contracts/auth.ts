@@ -75,6 +75,17 @@ export const GOOGLE_SIGN_IN_MESSAGES = {
 } as const
 export type GoogleSignInOutcome = keyof typeof GOOGLE_SIGN_IN_MESSAGES
 
+/**
+ * What a Google sign-in that worked has to tell the person (`/dashboard/settings?google=<notice>`):
+ * the account had an address never proven, so whoever set its password lost it and every
+ * sign-in ended (D99).
+ */
+export const GOOGLE_SIGN_IN_NOTICES = {
+  'account-claimed':
+    'An account had been made with your address before you proved it was yours: its password is removed and every other sign-in has ended, so only you can use it now.',
+} as const
+export type GoogleSignInNotice = keyof typeof GOOGLE_SIGN_IN_NOTICES
+
 /** What the API says about a person: never a hash, never a token. */
 export const UserSchema = z.object({
   _id: z.string(),

@@ -17,18 +17,25 @@ export type AccountTokensRepository = ReturnType<typeof createAccountTokensRepos
 export function createAccountTokensRepository(db: Db) {
   const t = accountTokens
   return {
-    /** Stores a new token; the account's earlier unused tokens for the same purpose stop working. */
+    /**
+     * Stores a new token. With `replaceEarlier` the account's earlier unused tokens for the same
+     * purpose stop working (a reset: only the newest link sets a password); without, they keep
+     * working until they expire or are used (a confirmation, D100: the mail opened first may be
+     * an older one).
+     */
     async issue(input: {
       tokenHash: string
       userId: string
       purpose: AccountTokenPurpose
       now: Date
       expiresAt: Date
+      replaceEarlier: boolean
     }): Promise<void> {
       await db.transaction(async (tx) => {
-        await tx
-          .delete(t)
-          .where(and(eq(t.userId, input.userId), eq(t.purpose, input.purpose), isNull(t.usedAt)))
+        if (input.replaceEarlier)
+          await tx
+            .delete(t)
+            .where(and(eq(t.userId, input.userId), eq(t.purpose, input.purpose), isNull(t.usedAt)))
         // Spent and expired tokens of anyone are of no further use.
         await tx.delete(t).where(lt(t.expiresAt, input.now))
         await tx.insert(t).values({

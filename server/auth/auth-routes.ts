@@ -9,17 +9,25 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { authEndpoints } from '#contracts/auth.ts'
 import { defineRoute } from '../http/define-route.ts'
 import { clearSessionCookies, readSessionCookies, setSessionCookies } from './cookies.ts'
-import { type AuthRateLimits, failureLimit, limitPerAccount, limitPerIp } from './rate-limits.ts'
+import {
+  type AuthRateLimits,
+  allowancePerAccount,
+  failureLimit,
+  limitPerAccount,
+  limitPerIp,
+} from './rate-limits.ts'
 import { signInContext } from './request-context.ts'
 import { signupRefusal, signupRefusalMessage } from './signup-policy.ts'
 import { toUserDto } from './user-dto.ts'
+import type { UserRecord } from './users-repository.ts'
 
 export const EMAIL_TAKEN_MESSAGE = 'An account with this email already exists.'
 export const BAD_CREDENTIALS_MESSAGE = 'Invalid email or password'
 export const SESSION_ENDED_MESSAGE = 'Your session has ended. Please sign in again.'
 export const ACCOUNT_DISABLED_MESSAGE = 'This account is disabled. Ask the operator of this server.'
+/** The same whether or not this refusal mailed a new link (D100): true either way. */
 export const CONFIRM_EMAIL_FIRST_MESSAGE =
-  'Confirm your email address first: follow the link we mailed you. We have just sent a new one.'
+  'Confirm your email address first: follow the link in the mail we sent you. Signing in sends a new one, at most 3 an hour; every link of the last 48 hours works.'
 
 export const authRoutes: FastifyPluginAsyncZod<{ rateLimits: AuthRateLimits }> = async (app, opts) => {
   const { register, login, logout, me, refreshToken, options } = authEndpoints
@@ -32,6 +40,23 @@ export const authRoutes: FastifyPluginAsyncZod<{ rateLimits: AuthRateLimits }> =
     failureLimit(app, 'login', limits.loginFailuresPerAccount, 'account'),
   ] as const
   const [perIp, perAccountAndIp, perAccount] = loginFailures
+  // Counted in the database like every limit here, so N instances mail no more than one.
+  const confirmationMailAllowed = allowancePerAccount(
+    app,
+    'confirmation-mail',
+    limits.confirmationMailPerAccount,
+  )
+  /** A confirmation link by mail if the address's allowance has one left; never a different answer. */
+  async function mailConfirmation(request: FastifyRequest, record: UserRecord): Promise<void> {
+    if (!(await confirmationMailAllowed(request))) {
+      request.log.info(
+        { event: 'auth.confirm.allowance_used', userId: record.id },
+        'confirmation mail left out',
+      )
+      return
+    }
+    await app.mailLinks.sendConfirmation(record).catch(logMailFailure(request))
+  }
 
   defineRoute(app, options, {
     auth: 'public',
@@ -56,8 +81,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ rateLimits: AuthRateLimits }> =
       )
       if (!record) throw httpErrors.conflict(EMAIL_TAKEN_MESSAGE)
       // A mail that fails leaves the account made: signing in sends a new link.
-      if (record.emailConfirmationPending)
-        await app.mailLinks.sendConfirmation(record).catch(logMailFailure(request))
+      if (record.emailConfirmationPending) await mailConfirmation(request, record)
       return { user: toUserDto(record) }
     },
   })
@@ -71,7 +95,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ rateLimits: AuthRateLimits }> =
       if ('refused' in result) {
         if (result.refused === 'disabled') throw httpErrors.forbidden(ACCOUNT_DISABLED_MESSAGE)
         if (result.refused === 'unconfirmed' && result.record) {
-          await app.mailLinks.sendConfirmation(result.record).catch(logMailFailure(request))
+          await mailConfirmation(request, result.record)
           throw httpErrors.forbidden(CONFIRM_EMAIL_FIRST_MESSAGE)
         }
         for (const limit of loginFailures) await limit.recordFailure(request)

@@ -26,7 +26,7 @@ import type { UserRecord, UsersRepository } from './users-repository.ts'
 /** The signed-in person, as routes see it (`request.user`). */
 export type CurrentUser = CachedUser
 
-export type SignedIn = { user: CurrentUser; tokens: SessionTokens }
+export type SignedIn = { user: CurrentUser; tokens: SessionTokens; familyId: string }
 
 /** Who a valid access token speaks for, and which sign-in it belongs to. */
 export type Session = { user: CurrentUser; familyId: string }
@@ -139,7 +139,11 @@ export function createAuthService({ users, sessions, accessTokenKey, successorKe
       checkedAt: at.getTime(),
     })
     const user = remember(record)
-    return { user, tokens: await issueTokens(user, family.id, refreshToken, refreshExpiresAt, at) }
+    return {
+      user,
+      familyId: family.id,
+      tokens: await issueTokens(user, family.id, refreshToken, refreshExpiresAt, at),
+    }
   }
 
   async function issueTokens(
@@ -228,6 +232,17 @@ export function createAuthService({ users, sessions, accessTokenKey, successorKe
         return { refused: 'unconfirmed', record }
       }
       const signedIn = await startSession(record, context)
+      // The password may have been replaced or removed while it was being checked (a reset, or
+      // the owner claiming the account through Google, D99), after that change ended every
+      // sign-in: read after this sign-in was stored, a change is either seen here or it ended it.
+      if ((await users.findById(record.id))?.passwordHash !== record.passwordHash) {
+        await revoke(signedIn.familyId, record.id, 'password-changed')
+        log.info(
+          { event: 'auth.login.raced', userId: record.id },
+          'sign-in refused: password changed meanwhile',
+        )
+        return { refused: 'credentials' }
+      }
       log.info({ event: 'auth.login', userId: record.id }, 'signed in')
       return signedIn
     },
@@ -292,7 +307,11 @@ export function createAuthService({ users, sessions, accessTokenKey, successorKe
             { event: 'auth.refresh.grace', userId: user.id },
             'session refreshed again within the grace interval',
           )
-          return { user, tokens: await issueTokens(user, family.id, again.token, again.expiresAt, at) }
+          return {
+            user,
+            familyId: family.id,
+            tokens: await issueTokens(user, family.id, again.token, again.expiresAt, at),
+          }
         }
         await revoke(family.id, family.userId, 'reuse')
         log.warn(
@@ -327,7 +346,11 @@ export function createAuthService({ users, sessions, accessTokenKey, successorKe
       const user = await userById(family.userId)
       if (!user) return null
       log.info({ event: 'auth.refresh', userId: user.id }, 'session refreshed')
-      return { user, tokens: await issueTokens(user, family.id, next, nextExpiresAt, at) }
+      return {
+        user,
+        familyId: family.id,
+        tokens: await issueTokens(user, family.id, next, nextExpiresAt, at),
+      }
     },
 
     /** Ends the sign-in named by the refresh cookie, else by the access cookie; fine with neither. */

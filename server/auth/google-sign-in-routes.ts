@@ -2,7 +2,9 @@
  * Sign in with Google's two pages (D77): `GOOGLE_SIGN_IN_PATH` sends the browser to Google,
  * Google sends it back to `GOOGLE_SIGN_IN_CALLBACK_PATH`. Both are page loads, not fetches, so
  * every outcome is a redirect: to /dashboard, signed in, or to /login?google=<why not>, which
- * says it in words (contracts/auth.ts GOOGLE_SIGN_IN_MESSAGES).
+ * says it in words (contracts/auth.ts GOOGLE_SIGN_IN_MESSAGES). A sign-in that took an account
+ * back from whoever registered its address first (D99) lands on /dashboard/settings?google=<notice>,
+ * which says that (GOOGLE_SIGN_IN_NOTICES).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import {
@@ -18,6 +20,8 @@ import { signInContext } from './request-context.ts'
 /** The SPA's pages (src/lib/paths.ts). */
 const LOGIN_PAGE = '/login'
 const SIGNED_IN_PAGE = '/dashboard'
+/** Where a sign-in with something to say lands (D99): the account's settings, saying it. */
+const SETTINGS_PAGE = '/dashboard/settings'
 
 export async function googleSignInRoutes(app: FastifyInstance, opts: { rateLimits: AuthRateLimits }) {
   const secure = app.config.secureCookies
@@ -63,6 +67,6 @@ export async function googleSignInRoutes(app: FastifyInstance, opts: { rateLimit
     const result = await app.googleAccounts.signIn(identity, signInContext(request), request.log)
     if (typeof result === 'string') return backToLogin(reply, result)
     setSessionCookies(reply, result.tokens, secure)
-    return reply.redirect(SIGNED_IN_PAGE, 302)
+    return reply.redirect(result.notice ? `${SETTINGS_PAGE}?google=${result.notice}` : SIGNED_IN_PAGE, 302)
   })
 }

@@ -54,6 +54,7 @@ export function createMailLinks({ users, tokens, auth, mailer, publicUrl, log }:
       purpose,
       now: at,
       expiresAt: new Date(at.getTime() + ttlMs),
+      replaceEarlier: purpose === 'reset-password',
     })
     return token
   }
@@ -119,13 +120,17 @@ export function createMailLinks({ users, tokens, auth, mailer, publicUrl, log }:
         return false
       }
       await auth.setPassword(taken.userId, password)
-      // The link came by mail, so the mailbox is the owner's: the email is confirmed too.
-      await users.confirmEmail(taken.userId)
+      // The link came by mail, so the mailbox is the owner's: the email is confirmed (and proven) too.
+      await users.confirmEmail(taken.userId, auth.now())
       const signedOut = await auth.revokeAll(taken.userId, 'password-reset')
       log.info({ event: 'auth.reset', userId: taken.userId, signedOut }, 'password reset')
       return true
     },
 
+    /**
+     * A confirmation link, mailed; the links mailed before it keep working (D100). The caller
+     * keeps to the allowance of confirmation mails an address gets (auth-routes.ts).
+     */
     async sendConfirmation(record: UserRecord): Promise<void> {
       const url = pageUrl(CONFIRM_EMAIL_PAGE, await issue(record.id, 'confirm-email', CONFIRM_TOKEN_TTL_MS))
       await mailer.send({
@@ -143,7 +148,7 @@ export function createMailLinks({ users, tokens, auth, mailer, publicUrl, log }:
     async confirmEmail(token: string): Promise<boolean> {
       const taken = await tokens.take(sha256(token), 'confirm-email', auth.now())
       if (!('userId' in taken)) return false
-      await users.confirmEmail(taken.userId)
+      await users.confirmEmail(taken.userId, auth.now())
       log.info({ event: 'auth.confirm', userId: taken.userId }, 'email confirmed')
       return true
     },

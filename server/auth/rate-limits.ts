@@ -7,7 +7,8 @@
  * address, per account *and* source address, and by a much higher ceiling per account from
  * anywhere. A stranger's wrong passwords use up their own address's allowance, not the owner's,
  * and a person who signs in twenty times a day is never locked out by their own successes.
- * Sign-up and the mailed-link calls count every attempt.
+ * Sign-up and the mailed-link calls count every attempt. Confirmation mails have an allowance per
+ * address that leaves the mail out instead of refusing the call (D100).
  */
 import { normalizeIP } from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -28,6 +29,8 @@ export type AuthRateLimits = {
   /** 'Forgot password' asks, per address and per email (each ask may send a mail). */
   forgotPasswordPerIp: RateLimit
   forgotPasswordPerAccount: RateLimit
+  /** Confirmation mails to one address (sign-up, then each refused sign-in), counted by email (D100). */
+  confirmationMailPerAccount: RateLimit
   /** Using a mailed link (reset, confirm), per address; Sign in with Google starts, per address. */
   mailLinkPerIp: RateLimit
   /** Wrong current passwords (change password, delete the account), per account. */
@@ -46,6 +49,7 @@ export const DEFAULT_AUTH_RATE_LIMITS: AuthRateLimits = {
   registerPerAccount: { max: 5, timeWindowMs: 60 * MINUTE },
   forgotPasswordPerIp: { max: 10, timeWindowMs: 60 * MINUTE },
   forgotPasswordPerAccount: { max: 3, timeWindowMs: 60 * MINUTE },
+  confirmationMailPerAccount: { max: 3, timeWindowMs: 60 * MINUTE },
   mailLinkPerIp: { max: 30, timeWindowMs: 15 * MINUTE },
   passwordCheckFailuresPerAccount: { max: 10, timeWindowMs: 15 * MINUTE },
   exportPerUser: { max: 10, timeWindowMs: 60 * MINUTE },
@@ -76,6 +80,23 @@ export function limitPerAccount(
       ? accountScopedKey(`${name}:account-ip:${sourceKey(request)}`, bodyEmail(request))
       : accountScopedKey(`${name}:account`, bodyEmail(request)),
   )
+}
+
+/**
+ * An allowance per account (the request body's email) that refuses nothing: each call counts one
+ * and says whether it was within the allowance, and the caller leaves out what it would have done
+ * (a mail) without a different answer (D100). The same counters as every limit here.
+ */
+export function allowancePerAccount(app: FastifyInstance, name: string, limit: RateLimit) {
+  const count = app.createRateLimit({
+    max: limit.max,
+    timeWindow: limit.timeWindowMs,
+    keyGenerator: (request) => accountScopedKey(`${name}:account`, bodyEmail(request)),
+  })
+  return async (request: FastifyRequest): Promise<boolean> => {
+    const result = await count(request)
+    return result.isAllowed || !result.isExceeded
+  }
 }
 
 /** A preHandler hook counting every call of the signed-in person (after `auth: 'user'`). */

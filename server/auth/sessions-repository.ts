@@ -28,6 +28,8 @@ export type RevokeReason =
   | 'signed-out-remotely'
   | 'disabled'
   | 'account-deleted'
+  /** The address's owner signed in with Google; the account's address had never been proven (D99). */
+  | 'claimed-by-google'
 
 /** A live sign-in as the sessions list shows it. */
 export type LiveFamilyRecord = {

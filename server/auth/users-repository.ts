@@ -12,6 +12,8 @@ export type UserRecord = {
   googleSubject: string | null
   disabledAt: Date | null
   emailConfirmationPending: boolean
+  /** When the address was shown to be the owner's (a mailed link, Google); null: never (D99). */
+  emailProvenAt: Date | null
 }
 
 export type UsersRepository = ReturnType<typeof createUsersRepository>
@@ -25,6 +27,7 @@ export function createUsersRepository(db: Db) {
       createdAt: Date
       googleSubject?: string
       emailConfirmationPending?: boolean
+      emailProvenAt?: Date
     }): Promise<UserRecord | null> {
       const rows = await db.insert(users).values(input).onConflictDoNothing().returning()
       return rows[0] ?? null
@@ -60,8 +63,23 @@ export function createUsersRepository(db: Db) {
       return rows.length === 1
     },
 
-    async confirmEmail(id: string): Promise<void> {
-      await db.update(users).set({ emailConfirmationPending: false }).where(eq(users.id, id))
+    /** The owner of the address showed it is theirs (a mailed link, Google): confirmed and proven. */
+    async confirmEmail(id: string, at: Date): Promise<void> {
+      await db
+        .update(users)
+        .set({ emailConfirmationPending: false, emailProvenAt: at })
+        .where(eq(users.id, id))
+    },
+
+    /**
+     * The address's owner, vouched for by Google, takes over an account whose address was never
+     * proven (D99): whoever chose its password may not be them, so the password goes.
+     */
+    async claimUnproven(id: string, at: Date): Promise<void> {
+      await db
+        .update(users)
+        .set({ passwordHash: null, emailConfirmationPending: false, emailProvenAt: at })
+        .where(eq(users.id, id))
     },
 
     async setDisabled(id: string, disabledAt: Date | null): Promise<void> {

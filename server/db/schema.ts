@@ -43,6 +43,11 @@ export const users = pgTable(
     disabledAt: timestamptz('disabled_at'),
     /** Signed up under EMAIL_VERIFICATION=required and not confirmed yet: no sign-in until then. */
     emailConfirmationPending: boolean('email_confirmation_pending').notNull().default(false),
+    /**
+     * When the address was last shown to be this account's owner's (D99): a mailed link followed,
+     * or Google vouching for it. Null: whoever signed up may not own the mailbox.
+     */
+    emailProvenAt: timestamptz('email_proven_at'),
   },
   (t) => [uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`)],
 )

@@ -8,7 +8,7 @@ import { HttpResponse, http } from 'msw'
 import { expect, test } from 'vitest'
 import { accountEndpoints } from '#contracts/account.ts'
 import { accountLinkEndpoints } from '#contracts/account-links.ts'
-import { authEndpoints, GOOGLE_SIGN_IN_PATH } from '#contracts/auth.ts'
+import { authEndpoints, GOOGLE_SIGN_IN_NOTICES, GOOGLE_SIGN_IN_PATH } from '#contracts/auth.ts'
 import { ada, fail, ok, server, signedIn, urlOf } from './msw-server.ts'
 import { renderApp } from './render-app.tsx'
 
@@ -134,6 +134,14 @@ test('Settings changes the password with the current one and says how many sessi
   await user.click(screen.getByRole('button', { name: 'Change password' }))
   expect((await screen.findByText(/Password changed\./)).textContent).toBe(
     'Password changed. 2 other sessions were signed out.',
+  )
+})
+
+test('a Google sign-in that took the account back lands on Settings saying so', async () => {
+  server.use(signedIn())
+  renderApp('/dashboard/settings?google=account-claimed')
+  expect((await screen.findByText(/before you proved it was yours/)).textContent).toBe(
+    GOOGLE_SIGN_IN_NOTICES['account-claimed'],
   )
 })
 

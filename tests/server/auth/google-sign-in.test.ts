@@ -1,7 +1,8 @@
 /**
  * Sign in with Google against the emulator (real google-auth-library, pointed at the emulator's
  * token endpoint and keys by configuration): a new account is made, an existing one is linked
- * only when Google verified the same email; a forged or unsigned ID token, another audience, an
+ * only when Google verified the same email (what happens to an unproven one's password:
+ * google-account-claim.test.ts); a forged or unsigned ID token, another audience, an
  * unverified email, a callback without the browser's cookie or with a replayed state are refused.
  */
 import { createSign, generateKeyPairSync } from 'node:crypto'
@@ -75,14 +76,16 @@ test('a first Google sign-in creates an account without a password and signs it 
   expect(await app.db.select().from(users)).toHaveLength(1)
 })
 
-test('an existing account with the same, verified email is linked, and its password still works', async () => {
+test('an existing account with the same, verified email is linked (its password: google-account-claim.test.ts)', async () => {
   await register(app, ADA)
   const response = await signInWithGoogle(ADA)
-  expect(outcomeOf(response)).toBe('/dashboard')
+  // Never proven by a mailed link, so its password is removed and the owner is told (D99).
+  expect(outcomeOf(response)).toBe('/dashboard/settings?google=account-claimed')
   const [row] = await app.db.select().from(users).where(eq(users.email, ADA))
   expect(row?.googleSubject).not.toBeNull()
-  const login = await call(app, authEndpoints.login, { body: { email: ADA, password: TEST_PASSWORD } })
-  expect(login.statusCode).toBe(200)
+  expect(row?.emailProvenAt).not.toBeNull()
+  // Linked once, the next Google sign-in has nothing to say.
+  expect(outcomeOf(await signInWithGoogle(ADA))).toBe('/dashboard')
 })
 
 test('an email Google has not verified signs into nothing and links nothing', async () => {
@@ -194,7 +197,8 @@ test('SIGNUP=closed: Google makes no new account, but an existing one signs in',
       url: `${GOOGLE_SIGN_IN_CALLBACK_PATH}${adaRedirect.search}`,
       headers: { cookie: cookieHeader(again) },
     })
-    expect(String(signedIn.headers.location)).toBe('/dashboard')
+    // Signed in (the account made by the operator had its address never proven: D99).
+    expect(String(signedIn.headers.location)).toBe('/dashboard/settings?google=account-claimed')
   } finally {
     await closed.close()
   }

@@ -85,17 +85,10 @@ test('EMAIL_VERIFICATION=required: no sign-in until the mailed link is followed,
     expect(wrong.statusCode).toBe(401)
 
     const token = new URL(link).searchParams.get('token') ?? ''
-    // The refused sign-in sent a newer link; the first one was replaced by it.
-    const newer = await smtp.waitFor((m) => m.to.includes(email) && m !== mail)
+    // The refused sign-in sent a newer link; the first one still works (D100), once.
+    await smtp.waitFor((m) => m.to.includes(email) && m !== mail)
+    expect((await call(app, accountLinkEndpoints.confirmEmail, { body: { token } })).statusCode).toBe(200)
     expect((await call(app, accountLinkEndpoints.confirmEmail, { body: { token } })).statusCode).toBe(400)
-    const newToken =
-      new URL(linkIn(newer, `${PUBLIC_URL}/confirm-email?token=`)).searchParams.get('token') ?? ''
-    expect(
-      (await call(app, accountLinkEndpoints.confirmEmail, { body: { token: newToken } })).statusCode,
-    ).toBe(200)
-    expect(
-      (await call(app, accountLinkEndpoints.confirmEmail, { body: { token: newToken } })).statusCode,
-    ).toBe(400)
     expect((await signIn(app, email)).user.email).toBe(email)
   } finally {
     await app.close()

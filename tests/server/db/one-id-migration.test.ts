@@ -5,75 +5,19 @@
  * keep theirs. Built on a fresh database migrated up to 0019, then to the end: an embedded PGlite,
  * or with TEST_DATABASE_URL set an empty database on that PostgreSQL server.
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { PGlite } from '@electric-sql/pglite'
+import { rm } from 'node:fs/promises'
 import { sql } from 'drizzle-orm'
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
-import { drizzle } from 'drizzle-orm/pglite'
-import { migrate } from 'drizzle-orm/pglite/migrator'
-import pg from 'pg'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { MIGRATIONS_FOLDER } from '#server/db/migrations-folder.ts'
-import { PGLITE_EXTENSIONS } from '#server/db/pglite-extensions.ts'
-import { TEST_DATABASE_URL } from '../support/postgres-test-db.ts'
+import { type Fresh, freshDatabase, migrationsBefore } from '../support/migration-database.ts'
 
 const BEFORE = '0020_conversation_scope'
-
-type Fresh = {
-  execute: (query: ReturnType<typeof sql>) => Promise<unknown>
-  migrate: (folder: string) => Promise<void>
-  close: () => Promise<void>
-}
-
-/** An empty database: PGlite, or a new database on the TEST_DATABASE_URL server (dropped on close). */
-async function freshDatabase(): Promise<Fresh> {
-  if (!TEST_DATABASE_URL) {
-    const client = new PGlite({ extensions: PGLITE_EXTENSIONS })
-    await client.waitReady
-    const db = drizzle({ client })
-    return {
-      execute: (query) => db.execute(query),
-      migrate: (folder) => migrate(db, { migrationsFolder: folder }),
-      close: () => client.close(),
-    }
-  }
-  const name = `docchat_migration_${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`
-  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL })
-  await admin.connect()
-  await admin.query(`create database ${name}`)
-  const url = new URL(TEST_DATABASE_URL)
-  url.pathname = `/${name}`
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 1 })
-  const db = drizzlePg({ client: pool })
-  return {
-    execute: (query) => db.execute(query),
-    migrate: (folder) => migratePg(db, { migrationsFolder: folder }),
-    close: async () => {
-      await pool.end()
-      // Not WITH (FORCE): pool.end() resolves before its connection's backend has exited, and a
-      // forced drop then ends that connection with a FATAL error nobody listens for (an uncaught
-      // exception seen once under load). Without it, PostgreSQL waits up to 5 s for the backend.
-      await admin.query(`drop database if exists ${name}`)
-      await admin.end()
-    },
-  }
-}
 
 let database: Fresh
 let before: string
 
 beforeAll(async () => {
-  // The migrations as they were before this one: the same files, the journal cut before it.
-  before = await mkdtemp(join(tmpdir(), 'docchat-migrations-'))
-  await cp(MIGRATIONS_FOLDER, before, { recursive: true })
-  const journal = JSON.parse(await readFile(join(before, 'meta/_journal.json'), 'utf8'))
-  const cut = journal.entries.findIndex((e: { tag: string }) => e.tag === BEFORE)
-  expect(cut).toBeGreaterThan(0)
-  journal.entries = journal.entries.slice(0, cut)
-  await writeFile(join(before, 'meta/_journal.json'), JSON.stringify(journal))
+  before = await migrationsBefore(BEFORE)
   database = await freshDatabase()
 }, 60_000)
 afterAll(async () => {

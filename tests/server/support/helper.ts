@@ -27,6 +27,7 @@ export const UNLIMITED_AUTH: AuthRateLimits = {
   registerPerAccount: NO_LIMIT,
   forgotPasswordPerIp: NO_LIMIT,
   forgotPasswordPerAccount: NO_LIMIT,
+  confirmationMailPerAccount: NO_LIMIT,
   mailLinkPerIp: NO_LIMIT,
   passwordCheckFailuresPerAccount: NO_LIMIT,
   exportPerUser: NO_LIMIT,

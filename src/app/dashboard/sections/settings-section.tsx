@@ -4,6 +4,7 @@ import { TextField } from '#src/components/ui/text-field.tsx'
 import { AccountDataCard } from '#src/features/account/account-data-card.tsx'
 import { ChangePasswordCard } from '#src/features/account/change-password-card.tsx'
 import { SessionsCard } from '#src/features/account/sessions-card.tsx'
+import { GoogleSignedInNotice } from '#src/features/auth/google-sign-in-notice.tsx'
 import { useCurrentUserEmail } from '#src/features/auth/use-auth.ts'
 import { css } from '../../../../styled-system/css'
 
@@ -14,7 +15,7 @@ const groupStyle = css({ display: 'flex', flexDirection: 'column', gap: '4', mt:
 const groupTitleStyle = css({ fontSize: 'xl', fontWeight: 'semibold' })
 
 /**
- * product §2 Settings view: the Profile card as specified (the Display Name is typed but never
+ * product §2 Settings view: what a Google sign-in landing here has to say (D99); the Profile card as specified (the Display Name is typed but never
  * saved, so no save action is shown); then the account's own settings (D78, D81): the password
  * and where it is signed in, and its data (export, delete).
  */
@@ -23,6 +24,7 @@ export function SettingsSection() {
   return (
     <section>
       <SectionHeader title="Settings" />
+      <GoogleSignedInNotice />
       <Card
         id={SETTINGS_ANCHORS.preferences}
         className={css({
