@@ -206,8 +206,8 @@ function readableByReader(): string[] {
 /**
  * Node's flags for the reader process: its heap ceiling, and what it may read (only that). With
  * OCR on it may also start threads (tesseract.js runs Tesseract in one worker thread of the
- * process, under the same permissions) and load native addons (@napi-rs/canvas, which draws PDF
- * pages for OCR): nothing more, and neither when OCR is off (D74).
+ * process, under the same permissions): nothing more, not even then a native addon (D103: a
+ * scanned page's picture is decoded by pdf.js's JavaScript, not drawn on a canvas).
  */
 export function readerNodeFlags(memoryLimitMb: number, options: { ocr: boolean } = { ocr: false }): string[] {
   const heap = `--max-old-space-size=${memoryLimitMb}`
@@ -217,7 +217,7 @@ export function readerNodeFlags(memoryLimitMb: number, options: { ocr: boolean }
     heap,
     '--permission',
     ...readableByReader().map((allowed) => `--allow-fs-read=${allowed}`),
-    ...(options.ocr ? ['--allow-worker', '--allow-addons'] : []),
+    ...(options.ocr ? ['--allow-worker'] : []),
   ]
 }
 
