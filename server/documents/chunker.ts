@@ -49,12 +49,39 @@ export async function chunkDocumentInTurns(
   return chunks
 }
 
-/** Chunks into `chunks`, pausing (yield) after every paragraph and piece of one. */
-function* chunking(sections: Section[], options: ChunkOptions, chunks: Chunk[]): Generator<void> {
+/** Where a passage was made: the section's index and its paragraph's (as paragraphsOf counts them). */
+export type PassagePlace = { section: number; paragraph: number }
+
+/**
+ * Where the passage past `limit` begins to be made, or null when the sections make no more than
+ * `limit` passages. The sections up to it, that section's paragraphs up to that one included, still
+ * make more than `limit` passages, and the first `limit` the same as the whole does (passages
+ * never look past the paragraph that ends them): a reader keeps only those, and the server, which
+ * cuts at the limit, finds the document cut there as it would have (document-bounds.ts).
+ */
+export function placePastLimit(sections: Section[], limit: number, markdown = false): PassagePlace | null {
+  const chunks: Chunk[] = []
+  const at: PassagePlace = { section: 0, paragraph: 0 }
+  for (const _ of chunking(sections, { markdown, limit: limit + 1 }, chunks, at));
+  return chunks.length > limit ? at : null
+}
+
+/**
+ * Chunks into `chunks`, pausing (yield) after every paragraph and piece of one; `at` follows the
+ * paragraph being cut into passages.
+ */
+function* chunking(
+  sections: Section[],
+  options: ChunkOptions,
+  chunks: Chunk[],
+  at: PassagePlace = { section: 0, paragraph: 0 },
+): Generator<void> {
   const limit = options.limit ?? Number.POSITIVE_INFINITY
   let heading: string | null = null
-  for (const section of sections) {
+  for (const [index, section] of sections.entries()) {
     if (chunks.length >= limit) break
+    at.section = index
+    at.paragraph = -1
     let buffer = ''
     let bufferHeading = heading
     const flush = () => {
@@ -68,6 +95,7 @@ function* chunking(sections: Section[], options: ChunkOptions, chunks: Chunk[]):
       yield
       if (paragraph === null) continue
       if (chunks.length >= limit) break
+      at.paragraph += 1
       if (paragraph.heading !== null) {
         // A heading starts a new passage so the passage and its heading belong together.
         flush()

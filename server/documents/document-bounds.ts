@@ -4,12 +4,17 @@
  * exports). A document past it keeps its beginning and says why in the library ("ready" with a
  * reason); it never becomes tens of thousands of passages because its bytes compress well (an
  * 84 KB PDF can hold 40 MB of tiny text).
+ * The reader process stops at the same bounds (D102): its readers stop adding text once the
+ * budget is spent (textBudget), and what it sends the server is cut to both bounds
+ * (boundReaderSections), so no more than the bound ever crosses to the server.
  */
 import {
   type Chunk,
   type ChunkOptions,
   chunkDocument,
   chunkDocumentInTurns,
+  type Paragraph,
+  placePastLimit,
   type Section,
 } from './chunker.ts'
 
@@ -94,4 +99,72 @@ function bounds(bounded: { sections: Section[]; cut: boolean }, chunks: Chunk[])
   if (chunks.length > MAX_DOCUMENT_PASSAGES)
     return { chunks: chunks.slice(0, MAX_DOCUMENT_PASSAGES), cut: CUT_REASONS.passages, pages }
   return { chunks, cut: bounded.cut ? CUT_REASONS.text : null, pages }
+}
+
+/** Between a reader's paragraphs in a section's text (the server rebuilds it so: document-reader.ts). */
+export const PARAGRAPH_BREAK = '\n\n'
+
+/** A section's text as a reader gives it: its paragraphs, one break between two. */
+export const joinParagraphs = (paragraphs: readonly Paragraph[]): string =>
+  paragraphs.map((p) => p.text).join(PARAGRAPH_BREAK)
+
+/**
+ * A reader's allowance of text while it builds a document (in the reader process): each paragraph
+ * takes what is left (with a break before it, counted whether or not one is written, so what a
+ * reader builds never passes the bound). A reader stops at the first paragraph that does not fit
+ * whole (`cut`): the rest of the file is not read.
+ */
+export type TextBudget = {
+  /** The part of this paragraph that fits, all of it when it does; null once nothing is left. */
+  take(text: string): string | null
+  /** Characters left for the next paragraph's text. */
+  readonly left: number
+  /** Something was left out. */
+  readonly cut: boolean
+}
+
+export function textBudget(maxChars = MAX_DOCUMENT_CHARS): TextBudget {
+  let left = maxChars
+  let cut = false
+  return {
+    take(text) {
+      const room = left - PARAGRAPH_BREAK.length
+      if (room <= 0) {
+        cut ||= text.length > 0
+        left = 0
+        return null
+      }
+      const kept = text.length <= room ? text : text.slice(0, room)
+      cut ||= kept.length < text.length
+      left -= kept.length + PARAGRAPH_BREAK.length
+      return kept
+    },
+    get left() {
+      return Math.max(0, left - PARAGRAPH_BREAK.length)
+    },
+    get cut() {
+      return cut
+    },
+  }
+}
+
+/**
+ * What the reader process sends the server: the sections within both bounds, the passages
+ * counted as the server cuts a reader's sections (no markdown headings), and why it was cut
+ * (null when whole). Past the passage bound the sections end at the paragraph where the first
+ * passage past it begins (chunker.ts: placePastLimit); the server cuts the passage there itself.
+ */
+export function boundReaderSections(
+  sections: readonly Section[],
+  maxChars = MAX_DOCUMENT_CHARS,
+): { sections: Section[]; cut: string | null } {
+  const bounded = boundSections(sections, maxChars)
+  const place = placePastLimit(bounded.sections, MAX_DOCUMENT_PASSAGES)
+  if (!place) return { sections: bounded.sections, cut: bounded.cut ? CUT_REASONS.text : null }
+  const kept = bounded.sections.slice(0, place.section)
+  const last = bounded.sections[place.section] as Section
+  // A section without paragraphs of its own (a page, OCR's text) is kept whole: at most one more.
+  const paragraphs = last.paragraphs?.slice(0, place.paragraph + 1)
+  kept.push(paragraphs ? { ...last, text: joinParagraphs(paragraphs), paragraphs } : last)
+  return { sections: kept, cut: CUT_REASONS.passages }
 }

@@ -17,7 +17,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type Paragraph, paragraphsOf, type Section } from './chunker.ts'
-import { MAX_DOCUMENT_CHARS } from './document-bounds.ts'
+import { joinParagraphs, MAX_DOCUMENT_CHARS } from './document-bounds.ts'
 import { DocxTextError } from './docx-text.ts'
 import type { OcrOptions } from './ocr.ts'
 import { FileReadError } from './read-error.ts'
@@ -28,6 +28,7 @@ import type {
   ReaderProgress,
   ReaderResult,
   ReaderWarmUp,
+  SentSection,
 } from './reader-process.ts'
 import { removeControlCharacters } from './text-decoding.ts'
 
@@ -140,10 +141,14 @@ const KINDS: Record<ReaderKind, { name: string; error: (message: string) => File
   image: { name: 'the image', error: generic },
 }
 
+/** A section as the reader sent it, with the text its paragraphs join into (D102). */
+const received = (section: SentSection): Section =>
+  section.paragraphs ? { ...section, text: joinParagraphs(section.paragraphs) } : section
+
 function documentOf(result: ReaderResult & { ok: true }, ocr: boolean): ReadDocument {
   const ocrPages = result.ocrPages.length > 0 ? result.ocrPages : null
   if (result.kind === 'sections')
-    return { sections: result.sections, pages: null, ocrPages, note: result.note }
+    return { sections: result.sections.map(received), pages: null, ocrPages, note: result.note }
   if (result.pages.every((page) => page.trim() === '')) {
     if (!ocr)
       throw new PdfTextError(
@@ -183,18 +188,26 @@ function readableByReader(): string[] {
     return file.slice(0, file.lastIndexOf(marker) + marker.length)
   }
   const code = path.dirname(READER_SCRIPT)
+  const root = path.resolve(code, '..', '..')
   return [
     `${code}${path.sep}`,
-    ...new Set([packagesOf('unpdf'), packagesOf('mammoth'), packagesOf('@tesseract.js-data/eng')]),
-    path.resolve(code, '..', '..', 'package.json'),
+    ...new Set([
+      packagesOf('unpdf'),
+      packagesOf('mammoth'),
+      packagesOf('@tesseract.js-data/eng'),
+      // The same packages as Node's loader names them from our code, when node_modules is a
+      // link to them (a git worktree sharing one install, pnpm): it checks that path, not theirs.
+      `${path.join(root, 'node_modules')}${path.sep}`,
+    ]),
+    path.join(root, 'package.json'),
   ]
 }
 
 /**
  * Node's flags for the reader process: its heap ceiling, and what it may read (only that). With
  * OCR on it may also start threads (tesseract.js runs Tesseract in one worker thread of the
- * process, under the same permissions) and load native addons (@napi-rs/canvas, which draws PDF
- * pages for OCR): nothing more, and neither when OCR is off (D74).
+ * process, under the same permissions): nothing more, not even then a native addon (D103: a
+ * scanned page's picture is decoded by pdf.js's JavaScript, not drawn on a canvas).
  */
 export function readerNodeFlags(memoryLimitMb: number, options: { ocr: boolean } = { ocr: false }): string[] {
   const heap = `--max-old-space-size=${memoryLimitMb}`
@@ -204,7 +217,7 @@ export function readerNodeFlags(memoryLimitMb: number, options: { ocr: boolean }
     heap,
     '--permission',
     ...readableByReader().map((allowed) => `--allow-fs-read=${allowed}`),
-    ...(options.ocr ? ['--allow-worker', '--allow-addons'] : []),
+    ...(options.ocr ? ['--allow-worker'] : []),
   ]
 }
 

@@ -7,6 +7,7 @@
  * with a reason a person can read.
  */
 import type { Paragraph, Section } from './chunker.ts'
+import { joinParagraphs, type TextBudget, textBudget } from './document-bounds.ts'
 import { FileReadError } from './read-error.ts'
 import { removeControlCharacters } from './text-decoding.ts'
 
@@ -47,13 +48,14 @@ function textOf(element: DocxElement): string {
   return (element.children ?? []).map(textOf).join('')
 }
 
-function collect(element: DocxElement, out: Paragraph[]): void {
+function collect(element: DocxElement, out: Paragraph[], budget: TextBudget): void {
+  if (budget.cut) return
   if (element.type === 'paragraph') {
-    const text = removeControlCharacters(textOf(element)).replace(/\s+/g, ' ').trim()
+    const text = budget.take(removeControlCharacters(textOf(element)).replace(/\s+/g, ' ').trim())
     if (text) out.push({ text, heading: isHeading(element) ? text : null })
     return
   }
-  for (const child of element.children ?? []) collect(child, out)
+  for (const child of element.children ?? []) collect(child, out, budget)
 }
 
 /**
@@ -69,7 +71,11 @@ export function isOutOfMemory(error: unknown): boolean {
   )
 }
 
-export async function docxSection(bytes: Uint8Array): Promise<Section> {
+/**
+ * The Word file's paragraphs as one section, within `budget` (D102: mammoth reads the whole file,
+ * but the paragraphs past the bound are never made; `budget.cut` tells that some were left out).
+ */
+export async function docxSection(bytes: Uint8Array, budget: TextBudget = textBudget()): Promise<Section> {
   const { default: mammoth } = await import('mammoth')
   const paragraphs: Paragraph[] = []
   try {
@@ -79,7 +85,7 @@ export async function docxSection(bytes: Uint8Array): Promise<Section> {
         // Read the paragraphs from the document tree, then hand mammoth an empty body: the HTML
         // (and every embedded image as a data URL) is never built.
         transformDocument: (document: DocxElement) => {
-          collect(document, paragraphs)
+          collect(document, paragraphs, budget)
           return { ...document, children: [] }
         },
       },
@@ -92,5 +98,5 @@ export async function docxSection(bytes: Uint8Array): Promise<Section> {
     )
   }
   if (paragraphs.length === 0) throw new DocxTextError('the Word document has no text to read')
-  return { text: paragraphs.map((p) => p.text).join('\n\n'), page: null, paragraphs }
+  return { text: joinParagraphs(paragraphs), page: null, paragraphs }
 }

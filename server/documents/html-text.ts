@@ -6,6 +6,7 @@
  */
 import { Parser } from 'htmlparser2'
 import type { Paragraph, Section } from './chunker.ts'
+import { joinParagraphs, type TextBudget, textBudget } from './document-bounds.ts'
 import { FileReadError } from './read-error.ts'
 import { removeControlCharacters } from './text-decoding.ts'
 
@@ -47,14 +48,18 @@ const BLOCKS = new Set([
   'body',
 ])
 
-export function htmlSection(html: string): Section {
+/** The page is parsed this much at a time, and not past the piece where its text bound is reached. */
+const HTML_PIECE = 64 * 1024
+
+/** The page's paragraphs, within `budget` (D102): the page past it is not parsed. */
+export function htmlSection(html: string, budget: TextBudget = textBudget()): Section {
   const paragraphs: Paragraph[] = []
   let buffer = ''
   let hidden = 0
   let heading = false
   let title = false
   const flush = () => {
-    const text = removeControlCharacters(buffer).replace(/\s+/g, ' ').trim()
+    const text = budget.take(removeControlCharacters(buffer).replace(/\s+/g, ' ').trim())
     buffer = ''
     if (text) paragraphs.push({ text, heading: heading ? text : null })
   }
@@ -87,9 +92,11 @@ export function htmlSection(html: string): Section {
     },
     { decodeEntities: true },
   )
-  parser.write(html)
+  // In pieces, so that parsing stops soon after the text bound is reached.
+  for (let at = 0; at < html.length && !budget.cut; at += HTML_PIECE)
+    parser.write(html.slice(at, at + HTML_PIECE))
   parser.end()
   flush()
   if (paragraphs.length === 0) throw new FileReadError('the web page has no text to read')
-  return { text: paragraphs.map((p) => p.text).join('\n\n'), page: null, paragraphs }
+  return { text: joinParagraphs(paragraphs), page: null, paragraphs }
 }

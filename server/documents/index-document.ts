@@ -77,8 +77,10 @@ export async function indexLibraryDocument(
   const { chunks, cut, pages } = await boundedPassagesInTurns(read.sections, {
     markdown: hasMarkdownHeadings(row.mimeType, row.name),
   })
-  // What the reader left unread (OCR's limits) and what the bounds cut, when both.
-  const reason = [read.note, cut].filter((r) => r !== null).join('; ') || null
+  // What the reader left unread (OCR's limits, the bounds it cut at itself: D102) and what the
+  // bounds cut here, when the reader did not say it already.
+  const reason =
+    [read.note, cut && !read.note?.includes(cut) ? cut : null].filter((r) => r !== null).join('; ') || null
   const written = await writer.write({
     document: {
       id: row.id,

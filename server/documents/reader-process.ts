@@ -1,17 +1,21 @@
 /**
  * Runs in a child process of its own: turns a PDF into one string per page with its outline
- * (pdf.js, through unpdf's serverless build), pages without a text layer rendered (on
- * @napi-rs/canvas) and read by OCR (ocr.ts); an image into its text by OCR; a Word file into its
+ * (pdf.js, through unpdf's serverless build), pages without a text layer read by OCR (ocr.ts)
+ * from their own picture (page-image.ts: no canvas, no native addon, D103); an image into its
+ * text by OCR; a Word file into its
  * paragraphs (mammoth); a spreadsheet into its tables, a presentation into its slides, a web page
  * into its paragraphs and headings. Parsing is CPU-bound and a hostile file can be made to take a
  * long time or a lot of memory, so it stays out of the server's process, in one the reader can
- * stop, and whose running out of memory ends only itself (document-reader.ts).
+ * stop, and whose running out of memory ends only itself (document-reader.ts). Every reader stops
+ * at the document bounds here (D102): what is sent to the server is never more than they hold.
  */
-import { createIsomorphicCanvasFactory, getDocumentProxy, getResolvedPDFJS } from 'unpdf'
-import type { Section } from './chunker.ts'
+import { getDocumentProxy, getResolvedPDFJS } from 'unpdf'
+import type { Paragraph, Section } from './chunker.ts'
+import { boundReaderSections, CUT_REASONS, type TextBudget, textBudget } from './document-bounds.ts'
 import { docxSection, isOutOfMemory } from './docx-text.ts'
 import { htmlSection } from './html-text.ts'
 import { checkImageSize, MAX_OCR_PIXELS, OcrError, type OcrOptions, OcrTimeout, recognize } from './ocr.ts'
+import { pageImage } from './page-image.ts'
 import { FileReadError } from './read-error.ts'
 import { slidesText } from './slides-text.ts'
 import { spreadsheetText } from './spreadsheet-text.ts'
@@ -20,7 +24,10 @@ import { decodeText } from './text-decoding.ts'
 /** What the reader reads: `workbook` is .xlsx, .ods, .xls; `csv` a CSV file's bytes. */
 export type ReaderKind = 'pdf' | 'docx' | 'workbook' | 'csv' | 'pptx' | 'html' | 'image'
 /** `ocr`: null when OCR is off (OCR=off): scanned pages and images are then not read. */
-/** `maxChars`: the most text the document may give (document-bounds.ts); a PDF is read one character past it. */
+/**
+ * `maxChars`: the most text the document may give (document-bounds.ts): every reader stops there,
+ * and what is sent back is within it and the passage bound (D102).
+ */
 export type ReaderJob = {
   id: number
   kind: ReaderKind
@@ -28,6 +35,14 @@ export type ReaderJob = {
   ocr: OcrOptions | null
   maxChars: number
 }
+/**
+ * A section as sent: a reader's paragraphs without the text they join into (the server joins them
+ * again, joinParagraphs), or a text without paragraphs of its own; half the bytes of both.
+ */
+export type SentSection = { page: number | null } & (
+  | { paragraphs: Paragraph[]; text?: never }
+  | { text: string; paragraphs?: never }
+)
 /** An outline entry: its title and the 1-based page it opens, in the outline's reading order. */
 export type PdfOutlineEntry = { title: string; page: number }
 /**
@@ -46,7 +61,14 @@ export type ReaderResult =
       ocrPages: number[]
       note: string | null
     }
-  | { id: number; ok: true; kind: 'sections'; sections: Section[]; ocrPages: number[]; note: string | null }
+  | {
+      id: number
+      ok: true
+      kind: 'sections'
+      sections: SentSection[]
+      ocrPages: number[]
+      note: string | null
+    }
   | { id: number; ok: false; error: string }
 export type ReaderProgress = { id: number; progress: 'ocr-page'; page: number }
 /** Sent before any file: load pdf.js now, so the first PDF does not wait for it. No answer. */
@@ -136,45 +158,21 @@ async function pageTexts(pdf: Pdf, maxChars: number): Promise<string[]> {
  * page number or a scanner's stamp is all some scans carry) and read by OCR when OCR is on.
  */
 export const MIN_PAGE_TEXT = 25
-/**
- * Pages are rendered for OCR at this resolution and handed over as JPEG: against 300 dpi and
- * PNG, the same text read at about a third of the time here (bench/ocr.ts measures the accuracy).
- */
-const OCR_DPI = 200
-const OCR_JPEG_QUALITY = 92
-/** A rendered page's pixels at most: a page larger than Letter at 300 dpi is rendered smaller. */
-const MAX_RENDER_PIXELS = MAX_OCR_PIXELS / 2
-
 const hasText = (page: string) => (page.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= MIN_PAGE_TEXT
 
-type CanvasFactoryClass = Awaited<ReturnType<typeof createIsomorphicCanvasFactory>>
-let canvasFactory: Promise<CanvasFactoryClass> | null = null
-
-/** One page drawn as pdf.js draws it for a viewer, at OCR_DPI or less, encoded as JPEG. */
-async function renderPage(pdf: Pdf, pageNumber: number, Factory: CanvasFactoryClass): Promise<Uint8Array> {
+/** One scanned page's own picture (page-image.ts), as a PNM file; null when it paints none. */
+async function scanOf(pdf: Pdf, pageNumber: number): Promise<Uint8Array | null> {
   const page = await pdf.getPage(pageNumber)
-  const base = page.getViewport({ scale: 1 })
-  const scale = Math.min(OCR_DPI / 72, Math.sqrt(MAX_RENDER_PIXELS / (base.width * base.height)))
-  const viewport = page.getViewport({ scale })
-  const factory = new Factory()
-  const drawing = factory.create(Math.ceil(viewport.width), Math.ceil(viewport.height))
   try {
-    await page.render({ canvas: drawing.canvas, canvasContext: drawing.context, viewport } as Parameters<
-      typeof page.render
-    >[0]).promise
-    const canvas = drawing.canvas as unknown as {
-      encode(format: 'jpeg', quality: number): Promise<Uint8Array>
-    }
-    return await canvas.encode('jpeg', OCR_JPEG_QUALITY)
+    return await pageImage(page as unknown as Parameters<typeof pageImage>[0])
   } finally {
-    factory.destroy(drawing)
     page.cleanup()
   }
 }
 
 /**
  * The text of the pages without a text layer, read by OCR, in page order: up to `maxPages` of
- * them; a page over its time limit (or that cannot be rendered) ends OCR for this file, and the
+ * them; a page over its time limit (or whose picture cannot be decoded) ends OCR for this file, and the
  * pages after it keep only their own text, with a note that says so.
  */
 async function readScannedPages(
@@ -185,26 +183,26 @@ async function readScannedPages(
 ): Promise<{ read: number[]; note: string | null }> {
   const scanned = pages.flatMap((text, i) => (hasText(text) ? [] : [i + 1]))
   if (scanned.length === 0) return { read: [], note: null }
-  canvasFactory ??= createIsomorphicCanvasFactory(() => import('@napi-rs/canvas'))
-  const Factory = await canvasFactory
   const read: number[] = []
   const toRead = scanned.slice(0, ocr.maxPages)
-  const draw = (i: number): Promise<Uint8Array> | null => {
+  const decode = (i: number): Promise<Uint8Array | null> | null => {
     const page = toRead[i]
     if (page === undefined) return null
-    const drawing = renderPage(pdf, page, Factory)
+    const decoding = scanOf(pdf, page)
     // Awaited in its own turn; until then a failure is not unhandled.
-    drawing.catch(() => undefined)
-    return drawing
+    decoding.catch(() => undefined)
+    return decoding
   }
-  let next = draw(0)
+  let next = decode(0)
   for (const [i, page] of toRead.entries()) {
     process.send?.({ id, progress: 'ocr-page', page } satisfies ReaderProgress)
     try {
-      const image = await (next as Promise<Uint8Array>)
-      // The next page is drawn on this thread while Tesseract reads this one on its own: a
-      // scanned PDF's pages take both cores, not one after the other on one.
-      next = draw(i + 1)
+      const image = await (next as Promise<Uint8Array | null>)
+      // The next page's image is decoded on this thread while Tesseract reads this one on its
+      // own: a scanned PDF's pages take both cores, not one after the other on one.
+      next = decode(i + 1)
+      // A page without a text layer that paints no image (text drawn as outlines) is not read.
+      if (!image) continue
       const text = await recognize(image, ocr)
       if (text.trim()) {
         pages[page - 1] = text
@@ -226,6 +224,18 @@ async function readScannedPages(
   return { read, note }
 }
 
+/** The notes of what was left out, in one phrase; null when nothing was. */
+const notes = (...phrases: (string | null)[]) => phrases.filter((p) => p !== null).join('; ') || null
+
+/** Without OCR, the scanned pages of a PDF that has others: a note says they were not read. */
+function unreadScans(pages: readonly string[]): string | null {
+  const scanned = pages.filter((page) => page.trim() === '').length
+  // All pages scanned: the server fails the file with its own sentence; some: say so.
+  return scanned > 0 && scanned < pages.length
+    ? `${scanned} scanned ${scanned === 1 ? 'page was' : 'pages were'} not read (OCR is turned off on this server)`
+    : null
+}
+
 async function readPdf(
   id: number,
   bytes: Uint8Array,
@@ -233,21 +243,29 @@ async function readPdf(
   maxChars: number,
 ): Promise<ReaderResult> {
   try {
-    const pdf = await getDocumentProxy(bytes, { stopAtErrors: true, verbosity: 0 })
+    const pdf = await getDocumentProxy(bytes, {
+      stopAtErrors: true,
+      verbosity: 0,
+      // Images are decoded by pdf.js's own JavaScript into pixels (no canvas, no ImageDecoder:
+      // D103), and none over OCR's pixel ceiling is decoded at all.
+      isOffscreenCanvasSupported: false,
+      isImageDecoderSupported: false,
+      maxImageSize: MAX_OCR_PIXELS,
+    } as Parameters<typeof getDocumentProxy>[1])
     try {
       const text = await pageTexts(pdf, maxChars)
       const outline = await outlineOf(pdf)
-      if (!ocr) {
-        const scanned = text.filter((page) => page.trim() === '').length
-        // All pages scanned: the server fails the file with its own sentence; some: say so.
-        const note =
-          scanned > 0 && scanned < text.length
-            ? `${scanned} scanned ${scanned === 1 ? 'page was' : 'pages were'} not read (OCR is turned off on this server)`
-            : null
-        return { id, ok: true, kind: 'pdf', pages: text, outline, ocrPages: [], note }
-      }
-      const { read, note } = await readScannedPages(id, pdf, text, ocr)
-      return { id, ok: true, kind: 'pdf', pages: text, outline, ocrPages: read, note }
+      const { read, note } = ocr
+        ? await readScannedPages(id, pdf, text, ocr)
+        : { read: [], note: unreadScans(text) }
+      // Read one character past the bound (and OCR's pages added): cut to the bounds here (D102).
+      const bounded = boundReaderSections(
+        text.map((page, i) => ({ text: page, page: i + 1 })),
+        maxChars,
+      )
+      const pages = bounded.sections.map((section) => section.text)
+      const ocrPages = read.filter((page) => page <= pages.length)
+      return { id, ok: true, kind: 'pdf', pages, outline, ocrPages, note: notes(note, bounded.cut) }
     } finally {
       await pdf.loadingTask.destroy()
     }
@@ -285,39 +303,65 @@ const NAMES: Record<ReaderKind, string> = {
   image: 'the image',
 }
 
+const sent = ({ text, page, paragraphs }: Section): SentSection =>
+  paragraphs ? { page, paragraphs: [...paragraphs] } : { page, text }
+
 /** Every kind but PDF: its sections, what OCR read, and what was left out. */
 async function readSections(job: ReaderJob, bytes: Uint8Array): Promise<ReaderResult> {
   const { id, kind } = job
   try {
-    const done = (sections: Section[], note: string | null = null, ocrPages: number[] = []) =>
-      ({ id, ok: true, kind: 'sections', sections, ocrPages, note }) as const
-    switch (kind) {
-      case 'docx':
-        return done([await docxSection(bytes)])
-      case 'workbook': {
-        const { sections, note } = await spreadsheetText(bytes, { tabs: true })
-        return done(sections, note)
-      }
-      case 'csv': {
-        const { sections, note } = await spreadsheetText(decodeText(bytes), { tabs: false })
-        return done(sections, note)
-      }
-      case 'pptx': {
-        const { sections, note } = await slidesText(bytes)
-        return done(sections, note)
-      }
-      case 'html':
-        return done([htmlSection(decodeText(bytes))])
-      case 'image':
-        return done(await readImage(id, bytes, job.ocr), null, [1])
-      default:
-        return { id, ok: false, error: `${NAMES[kind]} cannot be read here` }
+    // Every reader stops where the document's text bound is reached (D102).
+    const budget = textBudget(job.maxChars)
+    const read = await sectionsOf(job, bytes, budget)
+    const bounded = boundReaderSections(read.sections, job.maxChars)
+    const note = notes(read.note, bounded.cut ?? (budget.cut ? CUT_REASONS.text : null))
+    return {
+      id,
+      ok: true,
+      kind: 'sections',
+      sections: bounded.sections.map(sent),
+      ocrPages: read.ocrPages,
+      note,
     }
   } catch (error) {
     if (error instanceof FileReadError || error instanceof OcrError)
       return { id, ok: false, error: error.message }
     if (isOutOfMemory(error)) return { id, ok: false, error: `${NAMES[kind]} is too large to read` }
     return { id, ok: false, error: `${NAMES[kind]} could not be read` }
+  }
+}
+
+async function sectionsOf(
+  job: ReaderJob,
+  bytes: Uint8Array,
+  budget: TextBudget,
+): Promise<{ sections: Section[]; note: string | null; ocrPages: number[] }> {
+  const done = (sections: Section[], note: string | null = null, ocrPages: number[] = []) => ({
+    sections,
+    note,
+    ocrPages,
+  })
+  switch (job.kind) {
+    case 'docx':
+      return done([await docxSection(bytes, budget)])
+    case 'workbook': {
+      const { sections, note } = await spreadsheetText(bytes, { tabs: true, budget })
+      return done(sections, note)
+    }
+    case 'csv': {
+      const { sections, note } = await spreadsheetText(decodeText(bytes), { tabs: false, budget })
+      return done(sections, note)
+    }
+    case 'pptx': {
+      const { sections, note } = await slidesText(bytes, budget)
+      return done(sections, note)
+    }
+    case 'html':
+      return done([htmlSection(decodeText(bytes), budget)])
+    case 'image':
+      return done(await readImage(job.id, bytes, job.ocr), null, [1])
+    default:
+      throw new FileReadError(`${NAMES[job.kind]} cannot be read here`)
   }
 }
 

@@ -9,6 +9,7 @@
  */
 import { DOMParser } from '@xmldom/xmldom'
 import type { Paragraph, Section } from './chunker.ts'
+import { joinParagraphs, type TextBudget, textBudget } from './document-bounds.ts'
 import { isOutOfMemory } from './docx-text.ts'
 import { FileReadError } from './read-error.ts'
 import { removeControlCharacters } from './text-decoding.ts'
@@ -71,13 +72,15 @@ async function slideOrder(zip: import('jszip')): Promise<string[]> {
     .map((target) => (target.startsWith('/') ? target.slice(1) : `ppt/${target}`))
 }
 
-export async function slidesText(bytes: Uint8Array): Promise<SlidesText> {
+/** The slides within `budget` (D102): the slides past it are not read (`budget.cut` says so). */
+export async function slidesText(bytes: Uint8Array, budget: TextBudget = textBudget()): Promise<SlidesText> {
   const { default: JSZip } = await import('jszip')
   try {
     const zip = await JSZip.loadAsync(bytes)
     const order = await slideOrder(zip)
     const sections: Section[] = []
     for (const [i, part] of order.slice(0, MAX_SLIDES).entries()) {
+      if (budget.cut) break
       const slide = await zip.file(part)?.async('string')
       if (!slide) continue
       const shapes = children(xml(slide), NS.p, 'sp')
@@ -86,12 +89,14 @@ export async function slidesText(bytes: Uint8Array): Promise<SlidesText> {
       // Tables' cells are paragraphs inside graphic frames, not shapes.
       const tables = children(xml(slide), NS.p, 'graphicFrame').flatMap(paragraphsOfShape)
       const heading = title ? `Slide ${i + 1}: ${title}` : `Slide ${i + 1}`
-      const paragraphs: Paragraph[] = [
-        { text: heading, heading },
-        ...[...body, ...tables].map((text) => ({ text, heading: null })),
-      ]
       if (!title && body.length === 0 && tables.length === 0) continue
-      sections.push({ text: paragraphs.map((p) => p.text).join('\n\n'), page: null, paragraphs })
+      const paragraphs: Paragraph[] = []
+      for (const [j, text] of [heading, ...body, ...tables].entries()) {
+        const kept = budget.take(text)
+        if (kept === null) break
+        paragraphs.push({ text: kept, heading: j === 0 ? kept : null })
+      }
+      if (paragraphs.length > 0) sections.push({ text: joinParagraphs(paragraphs), page: null, paragraphs })
     }
     if (sections.length === 0) throw new FileReadError('the presentation has no text to read')
     return {

@@ -5,9 +5,11 @@
  * column's header before each value ("Region: North · Quarter: Q3 · Revenue: 1,200"), so a
  * question about one cell's value finds its row, and the row says what the value means. Cells
  * are read as the sheet shows them (their number format applied), formulas as the value the file
- * saved for them. Rows and cells are bounded; what lies past the bounds is left out with a note.
+ * saved for them. Rows and cells are bounded, and so is the text (a budget, D102): what lies past
+ * the bounds is left out with a note (the text's own note is the caller's: `budget.cut`).
  */
 import type { Paragraph, Section } from './chunker.ts'
+import { joinParagraphs, type TextBudget, textBudget } from './document-bounds.ts'
 import { FileReadError } from './read-error.ts'
 import { removeControlCharacters } from './text-decoding.ts'
 
@@ -35,7 +37,7 @@ const clean = (value: unknown) =>
  */
 export async function spreadsheetText(
   input: Uint8Array | string,
-  options: { tabs: boolean },
+  options: { tabs: boolean; budget?: TextBudget },
 ): Promise<SpreadsheetText> {
   // A workbook is a ZIP (.xlsx, .ods) or an OLE file (.xls); SheetJS would read anything else
   // as text and make a table of its bytes.
@@ -59,30 +61,36 @@ export async function spreadsheetText(
     throw new FileReadError('the file is not a readable spreadsheet')
   }
   const sections: Section[] = []
+  const budget = options.budget ?? textBudget()
   let rows = 0
   let cells = 0
   let cut: string | null = null
   for (const name of workbook.SheetNames) {
     const sheet = workbook.Sheets[name]
-    if (!sheet || cut) continue
+    if (!sheet || cut || budget.cut) continue
     const table = XLSX.utils.sheet_to_json<unknown[]>(sheet, {
       header: 1,
       raw: false,
       defval: '',
       blankrows: false,
     })
-    const [head, ...body] = table.map((row) => row.map(clean))
+    const head = table[0]?.map(clean)
     if (!head || head.every((cell) => cell === '')) continue
     const headers = head.map((cell, i) => cell || `Column ${XLSX.utils.encode_col(i)}`)
     const paragraphs: Paragraph[] = []
+    const add = (text: string, heading: string | null) => {
+      const kept = budget.take(text)
+      if (kept) paragraphs.push({ text: kept, heading: heading === null ? null : kept })
+    }
     const title = options.tabs ? clean(name) : ''
-    if (title) paragraphs.push({ text: title, heading: title })
+    if (title) add(title, title)
     // A tab of one row (a title, a list of names) says what it says, without headers.
-    if (body.length === 0) paragraphs.push({ text: head.filter(Boolean).join(SEPARATOR), heading: null })
-    for (const row of body) {
-      const filled = row.flatMap((value, i) =>
-        value ? [`${headers[i] ?? `Column ${i + 1}`}: ${value}`] : [],
-      )
+    if (table.length === 1) add(head.filter(Boolean).join(SEPARATOR), null)
+    // Cells are cleaned row by row: rows past the text bound are never built (D102: a small file
+    // whose rows all show one shared string of a megabyte would make hundreds of them).
+    for (const raw of table.slice(1)) {
+      if (budget.cut) break
+      const filled = rowCells(raw, headers, budget)
       if (filled.length === 0) continue
       if (rows >= MAX_SHEET_ROWS || cells + filled.length > MAX_SHEET_CELLS) {
         cut =
@@ -93,14 +101,32 @@ export async function spreadsheetText(
       }
       rows += 1
       cells += filled.length
-      paragraphs.push({ text: filled.join(SEPARATOR), heading: null })
+      add(filled.join(SEPARATOR), null)
     }
-    if (!cut && body.length > MAX_SHEET_ROWS) cut = `${MAX_SHEET_ROWS.toLocaleString('en-US')} rows`
-    sections.push({ text: paragraphs.map((p) => p.text).join('\n'), page: null, paragraphs })
+    if (!cut && table.length - 1 > MAX_SHEET_ROWS) cut = `${MAX_SHEET_ROWS.toLocaleString('en-US')} rows`
+    if (paragraphs.length > 0) sections.push({ text: joinParagraphs(paragraphs), page: null, paragraphs })
   }
   if (sections.length === 0) throw new FileReadError('the spreadsheet has no cells to read')
   return {
     sections,
     note: cut ? `only the first ${cut} of the spreadsheet were read` : null,
   }
+}
+
+/**
+ * A row's filled cells as "Header: value", built until they hold more than the text left: a row
+ * of thousands of long cells is not built whole to be cut.
+ */
+function rowCells(row: readonly unknown[], headers: readonly string[], budget: TextBudget): string[] {
+  const filled: string[] = []
+  let length = 0
+  for (const [i, cell] of row.entries()) {
+    const value = clean(cell)
+    if (!value) continue
+    const text = `${headers[i] ?? `Column ${i + 1}`}: ${value}`
+    filled.push(text)
+    length += text.length + SEPARATOR.length
+    if (length > budget.left) break
+  }
+  return filled
 }

@@ -4,12 +4,19 @@
  * their saved values, the row and cell bounds with a note; slides in the show's order with their
  * titles; a web page's headings and no scripts. Broken files fail alone with a reason.
  */
+import { fork } from 'node:child_process'
+import { serialize } from 'node:v8'
 import { afterAll, expect, test } from 'vitest'
 import { chunkDocument } from '#server/documents/chunker.ts'
-import { createDocumentReader } from '#server/documents/document-reader.ts'
+import { CUT_REASONS, MAX_DOCUMENT_CHARS, MAX_DOCUMENT_PASSAGES } from '#server/documents/document-bounds.ts'
+import { createDocumentReader, readerNodeFlags } from '#server/documents/document-reader.ts'
+import { htmlSection } from '#server/documents/html-text.ts'
+import type { ReaderJob, ReaderResult } from '#server/documents/reader-process.ts'
 import { MAX_SHEET_CELLS, MAX_SHEET_ROWS } from '#server/documents/spreadsheet-text.ts'
+import { docxFile } from '#tests/fakes/google/docx.ts'
 import { pptxFile } from '#tests/fakes/google/pptx.ts'
 import { workbookFile } from '#tests/fakes/google/xlsx.ts'
+import { sharedStringWorkbook } from '#tests/fakes/shared-string-workbook.ts'
 
 const reader = createDocumentReader({ onStop: (detail) => console.error('reader process stopped', detail) })
 afterAll(() => reader.close())
@@ -140,4 +147,101 @@ test('broken spreadsheets, presentations and empty pages fail alone with a reaso
     'the web page has no text to read',
   )
   expect((await reader.read('csv', utf8('a,b\n1,2\n'))).sections).toHaveLength(1)
+})
+
+/**
+ * What the reader process sends the server for one file, read by the same script the server
+ * forks, and its size on the channel (the channel's advanced serialization is V8's).
+ */
+async function sentByReader(job: Omit<ReaderJob, 'id'>): Promise<{ result: ReaderResult; bytes: number }> {
+  const script = new URL('../../../server/documents/reader-process.ts', import.meta.url)
+  const child = fork(script, [], {
+    execArgv: readerNodeFlags(512),
+    serialization: 'advanced',
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    env: {},
+  })
+  try {
+    const result = await new Promise<ReaderResult>((resolve, reject) => {
+      child.once('message', (message) => resolve(message as ReaderResult))
+      child.once('exit', (code) => reject(new Error(`the reader process ended (${code})`)))
+      child.send({ id: 1, ...job } satisfies ReaderJob)
+    })
+    return { result, bytes: serialize(result).length }
+  } finally {
+    child.kill('SIGKILL')
+  }
+}
+
+const textOf = (sections: readonly { text: string }[]) => sections.reduce((n, s) => n + s.text.length, 0)
+
+test('a 5 KB spreadsheet whose rows all show one long shared string sends the server no more than the text bound', async () => {
+  // 120 rows × 2 cells of one 1 MB string: read whole, ~250 MB of text crossed to the server.
+  const bytes = await sharedStringWorkbook(120, 1_000_000)
+  expect(bytes.length).toBeLessThan(8 * 1024)
+
+  const { result, bytes: sent } = await sentByReader({
+    kind: 'workbook',
+    bytes,
+    ocr: null,
+    maxChars: MAX_DOCUMENT_CHARS,
+  })
+
+  expect(result).toMatchObject({ ok: true, note: CUT_REASONS.text })
+  // The bound's characters, and the message's own few hundred bytes (on main: ~250 MB).
+  expect(sent).toBeLessThan(MAX_DOCUMENT_CHARS + 4096)
+  // The bound's worth of text did cross: the file is read up to it, not refused.
+  expect(sent).toBeGreaterThan(0.9 * MAX_DOCUMENT_CHARS)
+}, 60_000)
+
+test('every kind of file the reader reads stops at the text bound in the reader, and says so', async () => {
+  const maxChars = 2_000
+  const small = createDocumentReader({ maxChars })
+  const line = (i: number) => `Paragraph ${i} of a long file, with a few words more to read.`
+  const lines = Array.from({ length: 200 }, (_, i) => line(i))
+  try {
+    const files = {
+      docx: docxFile(lines),
+      html: utf8(`<h1>Long page</h1>${lines.map((l) => `<p>${l}</p>`).join('')}`),
+      csv: utf8(`Key,Value\n${lines.map((l, i) => `${i},${l}`).join('\n')}\n`),
+      pptx: pptxFile(lines.map((l) => ({ title: l, lines: [l] }))),
+    } as const
+    for (const [kind, bytes] of Object.entries(files)) {
+      const read = await small.read(kind as keyof typeof files, bytes)
+      expect({ kind, note: read.note }).toEqual({ kind, note: CUT_REASONS.text })
+      expect(textOf(read.sections)).toBeLessThanOrEqual(maxChars)
+      expect(textOf(read.sections)).toBeGreaterThan(maxChars / 2)
+      // The text is each section's paragraphs, as the server chunks them.
+      for (const section of read.sections)
+        expect(section.text).toBe(section.paragraphs?.map((p) => p.text).join('\n\n'))
+    }
+  } finally {
+    await small.close()
+  }
+})
+
+test('a web page of headings stops at the passage bound in the reader, and says so', async () => {
+  const page = Array.from(
+    { length: MAX_DOCUMENT_PASSAGES + 2_000 },
+    (_, i) => `<h2>Part ${i}</h2><p>word</p>`,
+  )
+
+  const { result } = await sentByReader({
+    kind: 'html',
+    bytes: utf8(page.join('')),
+    ocr: null,
+    maxChars: MAX_DOCUMENT_CHARS,
+  })
+
+  expect(result).toMatchObject({ ok: true, kind: 'sections', note: CUT_REASONS.passages })
+  expect(result.ok && result.kind === 'sections' && result.sections[0]?.paragraphs?.length).toBeLessThan(
+    2 * (MAX_DOCUMENT_PASSAGES + 2),
+  )
+  // The server finds the same first passages as in the whole page, and more: it cuts there itself.
+  const read = await reader.read('html', utf8(page.join('')))
+  const chunks = chunkDocument(read.sections)
+  expect(chunks.length).toBeGreaterThan(MAX_DOCUMENT_PASSAGES)
+  expect(chunks.length).toBeLessThan(MAX_DOCUMENT_PASSAGES + 3)
+  const whole = chunkDocument([htmlSection(page.join(''))], { markdown: false, limit: MAX_DOCUMENT_PASSAGES })
+  expect(chunks.slice(0, MAX_DOCUMENT_PASSAGES)).toEqual(whole)
 })

@@ -5,7 +5,8 @@
  * alone and the next file is read; the per-page time and page-count limits end OCR with a note,
  * never a stuck job. Few and small on purpose: OCR takes about a second a page here.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { readdirSync, readFileSync } from 'node:fs'
+import { afterAll, beforeAll, expect, test, vi } from 'vitest'
 import { documentEndpoints } from '#contracts/documents.ts'
 import type { App } from '#server/app.ts'
 import { createDocumentReader, PdfTextError } from '#server/documents/document-reader.ts'
@@ -38,6 +39,22 @@ afterAll(async () => {
 })
 
 const { listDocuments, uploadFile } = documentEndpoints
+
+/** The command lines of the reader processes this test process started (Linux: /proc). */
+function readerCommandLines(): string[][] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .flatMap((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+        const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+        return parent === process.pid && args.some((arg) => arg.endsWith('reader-process.ts')) ? [args] : []
+      } catch {
+        return [] // gone meanwhile
+      }
+    })
+}
 
 /** The assistant's answer to `question` in a new conversation of `person`'s. */
 async function answerTo(person: { cookie: string }, question: string, conversationId?: string) {
@@ -147,7 +164,16 @@ test(
     })
     const reader = createDocumentReader({ ocr: OCR_ON })
     try {
-      const read = await reader.read('pdf', scan)
+      const reading = reader.read('pdf', scan)
+      // While it reads the scan, the reader process may start a thread, and load no native addon.
+      const flags = await vi.waitFor(() => {
+        const [found] = readerCommandLines()
+        if (!found?.includes('--permission')) throw new Error('no reader process yet')
+        return found
+      })
+      expect(flags).toContain('--allow-worker')
+      expect(flags).not.toContain('--allow-addons')
+      const read = await reading
       expect(read.ocrPages).toEqual([1, 2, 3])
       expect(read.note).toBeNull()
       expect(read.sections.map((section) => section.page)).toEqual([1, 2, 3])
