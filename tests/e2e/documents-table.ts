@@ -14,6 +14,6 @@ export function documentRow(page: Page, name: string): Locator {
 export async function deleteDocument(page: Page, name: string): Promise<void> {
   const row = documentRow(page, name)
   await row.getByRole('button', { name: `More actions for ${name}` }).click()
-  await row.getByRole('button', { name: 'Delete' }).click()
+  await row.getByRole('menuitem', { name: 'Delete' }).click()
   await page.getByRole('dialog', { name: 'Delete document' }).getByRole('button', { name: 'Delete' }).click()
 }

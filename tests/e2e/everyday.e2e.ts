@@ -191,7 +191,7 @@ eachLayout(
 
     // Delete sits behind the row's menu and asks first.
     await documentRow(page, 'notes.txt').getByRole('button', { name: 'More actions for notes.txt' }).click()
-    await documentRow(page, 'notes.txt').getByRole('button', { name: 'Delete' }).click()
+    await documentRow(page, 'notes.txt').getByRole('menuitem', { name: 'Delete' }).click()
     const confirm = page.getByRole('dialog', { name: 'Delete document' })
     await expect(confirm).toContainText('Delete “notes.txt” from your library?')
     await shot('documents-delete-confirm')

@@ -113,7 +113,7 @@ test('# picker by keyboard, chips, a scoped answer that cites only its document,
   const row = documentRow(page, 'buoy-register.txt')
   await row.getByRole('button', { name: 'More actions for buoy-register.txt' }).click()
   await snap(page, '42b-row-menu-ask-about')
-  await row.getByRole('button', { name: 'Ask about this document' }).click()
+  await row.getByRole('menuitem', { name: 'Ask about this document' }).click()
   await expect(chips.getByRole('listitem')).toHaveText(['buoy-register.txt'])
   await snap(page, '43-ask-about-one')
 

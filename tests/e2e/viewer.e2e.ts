@@ -187,7 +187,7 @@ test('export as Markdown downloads the conversation; a share link reads signed o
 
   await main.getByRole('button', { name: 'Export' }).click()
   const downloading = page.waitForEvent('download')
-  await main.getByRole('link', { name: 'Markdown (.md)' }).click()
+  await main.getByRole('menuitem', { name: 'Markdown (.md)' }).click()
   const download = await downloading
   expect(download.suggestedFilename()).toBe('Harbour.md')
   const markdown = await readFile(await download.path(), 'utf8')

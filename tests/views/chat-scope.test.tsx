@@ -183,10 +183,10 @@ test("in the Documents view, a row's Ask about this document, or several selecte
   await waitFor(() => expect(row('Reading plan.pdf')).toBeTruthy())
   expect(within(row('Reading plan.pdf')).queryByRole('checkbox')).toBeNull()
   await user.click(within(main).getByRole('button', { name: 'More actions for Reading plan.pdf' }))
-  const menu = within(main).getByRole('list', { name: 'Actions for Reading plan.pdf' })
+  const menu = within(main).getByRole('menu', { name: 'Actions for Reading plan.pdf' })
   expect(
     within(menu)
-      .getAllByRole('button')
+      .getAllByRole('menuitem')
       .map((b) => b.textContent),
   ).toEqual(['Delete'])
   await user.keyboard('{Escape}')
@@ -213,7 +213,7 @@ test("in the Documents view, a row's Ask about this document, or several selecte
       name: 'More actions for Quarterly report.pdf',
     }),
   )
-  await user.click(within(main).getByRole('button', { name: 'Ask about this document' }))
+  await user.click(within(main).getByRole('menuitem', { name: 'Ask about this document' }))
   await waitFor(() => expect(currentPath()).toBe('/dashboard/chat'))
   expect(chips(main)).toEqual(['Quarterly report.pdf'])
 })

@@ -82,7 +82,7 @@ test('the library and the Drive listing are one table, newest first, each file o
   expect(broken.textContent).toContain('Failed: the file is not a readable PDF')
   expect(within(broken).getByRole('button', { name: 'Retry' })).toBeTruthy()
   // Delete is not in sight: it is behind the row's menu.
-  expect(within(broken).queryByRole('button', { name: 'Delete' })).toBeNull()
+  expect(within(broken).queryByRole('menuitem', { name: 'Delete' })).toBeNull()
   expect(within(table).getByRole('row', { name: /^whiteboard/ }).textContent).toContain('Not in library')
 })
 

@@ -103,14 +103,14 @@ test('Retry queues a failed document and Delete removes one, each read again fro
   await user.click(await within(main).findByRole('button', { name: 'Retry' }))
   expect(await within(itemOf('scan.pdf')).findByText('Ready')).toBeTruthy()
   await user.click(within(itemOf('notes.txt')).getByRole('button', { name: 'More actions for notes.txt' }))
-  await user.click(within(itemOf('notes.txt')).getByRole('button', { name: 'Delete' }))
+  await user.click(within(itemOf('notes.txt')).getByRole('menuitem', { name: 'Delete' }))
   // Asked first: Cancel keeps it.
   const confirm = screen.getByRole('dialog', { name: 'Delete document' })
   expect(within(confirm).getByText(/Delete “notes.txt” from your library\?/)).toBeTruthy()
   await user.click(within(confirm).getByRole('button', { name: 'Cancel' }))
   expect(calls).toEqual(['retry'])
   await user.click(within(itemOf('notes.txt')).getByRole('button', { name: 'More actions for notes.txt' }))
-  await user.click(within(itemOf('notes.txt')).getByRole('button', { name: 'Delete' }))
+  await user.click(within(itemOf('notes.txt')).getByRole('menuitem', { name: 'Delete' }))
   await user.click(
     within(screen.getByRole('dialog', { name: 'Delete document' })).getByRole('button', { name: 'Delete' }),
   )

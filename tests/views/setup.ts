@@ -9,6 +9,14 @@ import { server } from './msw-server.ts'
 // screen that never appears still fails, only later.
 configure({ asyncUtilTimeout: 5_000 })
 
+// jsdom has no layout, so no ResizeObserver; Ark UI's menus (floating-ui) watch their trigger's
+// size with one. Nothing ever resizes here: an observer that never reports is the truth.
+globalThis.ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+
 const unhandled: string[] = []
 
 beforeAll(() =>

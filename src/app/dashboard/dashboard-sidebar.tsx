@@ -12,6 +12,7 @@ import {
   PlusIcon,
   SettingsIcon,
 } from '#src/components/ui/dashboard-icons.tsx'
+import { focusMessageBox } from '#src/features/chat/focus-message-box.ts'
 import { paths } from '#src/lib/paths.ts'
 import { css } from '../../../styled-system/css'
 import { SidebarExtras } from './sidebar-extras.tsx'
@@ -73,12 +74,20 @@ const newChatStyle = css({
 
 /**
  * "New chat", first in the sidebar as every chat app has it (D86): a link to the chat section,
- * which starts a new chat (product §2), from any section or conversation.
+ * which starts a new chat (product §2), from any section or conversation, the focus in its message box.
  */
 function NewChatLink() {
   const { isShown, startNewChat } = useDashboard()
   return (
-    <Link href={paths.chat} replace={isShown('chat')} className={newChatStyle} onClick={startNewChat}>
+    <Link
+      href={paths.chat}
+      replace={isShown('chat')}
+      className={newChatStyle}
+      onClick={() => {
+        startNewChat()
+        focusMessageBox()
+      }}
+    >
       <PlusIcon size={16} />
       New chat
     </Link>

@@ -1,14 +1,14 @@
 // biome-ignore-all lint/a11y/noRedundantRoles: on a phone the table is drawn as cards (CSS display), which makes some browsers drop its table semantics; the explicit roles keep it a table for screen readers.
-import type { KeyboardEvent } from 'react'
+import { Menu } from '@ark-ui/react/menu'
 import { Link } from 'wouter'
 import type { DocumentRow, RowStatus, SortColumn } from '#machines/documents/documents-table.ts'
 import { STATUS_LABELS } from '#machines/documents/documents-table.ts'
 import { Button } from '#src/components/ui/button.tsx'
 import { MoreIcon } from '#src/components/ui/dashboard-icons.tsx'
 import { Dialog } from '#src/components/ui/dialog.tsx'
-import { menuListStyle } from '#src/components/ui/menu-style.ts'
 import { documentPath } from '#src/lib/document-path.ts'
 import { formatModified } from '#src/lib/format-date.ts'
+import { menu } from '#src/theme/menu.ts'
 import { css, cx } from '../../../styled-system/css'
 import type { DocumentsTableApi } from './use-documents-table.ts'
 
@@ -80,7 +80,7 @@ const COLUMNS: { label: string; sort?: SortColumn }[] = [
  * ready document can be selected to ask about with others (D70). A page of PAGE_SIZE rows at a time.
  */
 export function DocumentsTable({ table }: { table: DocumentsTableApi }) {
-  const { page, view } = table
+  const { page, view, confirming } = table
   return (
     <>
       <table className={tableStyle} role="table" aria-label="Documents" aria-rowcount={page.total + 1}>
@@ -121,10 +121,11 @@ export function DocumentsTable({ table }: { table: DocumentsTableApi }) {
         </tbody>
       </table>
       <Pager table={table} />
-      {table.confirming ? (
+      {confirming ? (
         <Dialog
           title="Delete document"
           onClose={table.cancelDelete}
+          finalFocus={() => document.getElementById(menuTriggerId(confirming.libraryId))}
           footer={
             <>
               <Button variant="secondary" onClick={table.cancelDelete}>
@@ -135,7 +136,7 @@ export function DocumentsTable({ table }: { table: DocumentsTableApi }) {
           }
         >
           <p>
-            {`Delete “${table.confirming.name}” from your library? The assistant will no longer answer from it. A file from Google Drive stays in your Drive; you can add it back later.`}
+            {`Delete “${confirming.name}” from your library? The assistant will no longer answer from it. A file from Google Drive stays in your Drive; you can add it back later.`}
           </p>
         </Dialog>
       ) : null}
@@ -249,7 +250,6 @@ function SelectBox({
 function RowActions({ row, nameId, table }: { row: DocumentRow; nameId: string; table: DocumentsTableApi }) {
   const open = table.menuFor === row.key
   const deletable = row.libraryId !== null && row.status !== 'skipped'
-  const menuId = `${nameId}-menu`
   return (
     <div
       className={css({
@@ -281,70 +281,58 @@ function RowActions({ row, nameId, table }: { row: DocumentRow; nameId: string; 
         </Button>
       ) : null}
       {deletable || askable(row) ? (
-        <>
-          <Button
-            variant="ghost"
-            size="icon"
-            aria-label={`More actions for ${row.name}`}
-            aria-expanded={open}
-            aria-controls={open ? menuId : undefined}
-            className={css({ h: '8', w: '8' })}
-            onClick={() => (open ? table.closeMenu() : table.openMenu(row.key))}
-          >
-            <MoreIcon size={16} />
-          </Button>
-          {open ? (
-            <ul
-              id={menuId}
-              aria-label={`Actions for ${row.name}`}
-              onKeyDown={(event: KeyboardEvent) => {
-                if (event.key !== 'Escape') return
-                event.preventDefault()
-                table.closeMenu()
-                document.querySelector<HTMLElement>(`[aria-controls="${menuId}"]`)?.focus()
-              }}
-              className={menuListStyle}
+        <Menu.Root
+          open={open}
+          onOpenChange={(details) => (details.open ? table.openMenu(row.key) : table.closeMenu())}
+          ids={{ trigger: menuTriggerId(row.libraryId ?? row.key) }}
+          aria-label={`Actions for ${row.name}`}
+          loopFocus
+          positioning={{ placement: 'bottom-end', gutter: 4 }}
+          // Drawn when opened: a page of 50 rows carries no 50 hidden menus.
+          lazyMount
+          unmountOnExit
+        >
+          <Menu.Trigger asChild>
+            <Button
+              variant="ghost"
+              size="icon"
+              aria-label={`More actions for ${row.name}`}
+              className={css({ h: '8', w: '8' })}
             >
+              <MoreIcon size={16} />
+            </Button>
+          </Menu.Trigger>
+          <Menu.Positioner className={menu.positioner}>
+            <Menu.Content className={menu.content}>
               {askable(row) ? (
-                <li>
-                  <Button
-                    variant="ghost"
-                    size="sm"
-                    block
-                    ref={focusOnMount}
-                    className={css({ justifyContent: 'flex-start' })}
-                    onClick={() => table.askAbout(row.libraryId, row.name)}
-                  >
-                    Ask about this document
-                  </Button>
-                </li>
+                <Menu.Item
+                  value="ask"
+                  className={menu.item}
+                  onSelect={() => table.askAbout(row.libraryId, row.name)}
+                >
+                  Ask about this document
+                </Menu.Item>
               ) : null}
               {deletable ? (
-                <li>
-                  <Button
-                    variant="ghost"
-                    size="sm"
-                    block
-                    ref={askable(row) ? undefined : focusOnMount}
-                    className={css({ justifyContent: 'flex-start', color: 'danger' })}
-                    onClick={() => row.libraryId && table.askDelete(row.libraryId, row.name)}
-                  >
-                    Delete
-                  </Button>
-                </li>
+                <Menu.Item
+                  value="delete"
+                  data-tone="danger"
+                  className={menu.item}
+                  onSelect={() => row.libraryId && table.askDelete(row.libraryId, row.name)}
+                >
+                  Delete
+                </Menu.Item>
               ) : null}
-            </ul>
-          ) : null}
-        </>
+            </Menu.Content>
+          </Menu.Positioner>
+        </Menu.Root>
       ) : null}
     </div>
   )
 }
 
-/** The menu's first item takes the focus when the menu opens (once: the table redraws while files are read). */
-function focusOnMount(element: HTMLElement | null) {
-  element?.focus()
-}
+/** The id of a row's "More actions" button: the Delete dialog gives the focus back to it. */
+const menuTriggerId = (key: string) => `document-actions-${key}`
 
 /** "Showing 1–50 of 5,000", with Previous and Next while there is more than one page. */
 function Pager({ table }: { table: DocumentsTableApi }) {

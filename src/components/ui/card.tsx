@@ -1,15 +1,7 @@
 import type { ComponentProps } from 'react'
-import { css, cx } from '../../../styled-system/css'
-
-const cardStyle = css({
-  bg: 'surface',
-  borderWidth: '1px',
-  borderColor: 'border',
-  borderRadius: 'xl',
-  boxShadow: 'sm',
-  p: '5',
-})
+import { card } from '#src/theme/card.ts'
+import { cx } from '../../../styled-system/css'
 
 export function Card({ className, ...props }: ComponentProps<'div'>) {
-  return <div className={cx(cardStyle, className)} {...props} />
+  return <div className={cx(card(), className)} {...props} />
 }

@@ -1,4 +1,5 @@
 import { type ComponentProps, type ReactNode, useId } from 'react'
+import { input } from '#src/theme/input.ts'
 import { css } from '../../../styled-system/css'
 
 export type TextFieldProps = Omit<ComponentProps<'input'>, 'id'> & {
@@ -11,24 +12,6 @@ export type TextFieldProps = Omit<ComponentProps<'input'>, 'id'> & {
 
 const fieldStyle = css({ display: 'flex', flexDirection: 'column', gap: '1.5' })
 const labelStyle = css({ fontSize: 'sm', fontWeight: 'medium', color: 'text' })
-const inputStyle = css({
-  w: 'full',
-  h: '11',
-  px: '3',
-  borderWidth: '1px',
-  borderColor: 'border',
-  borderRadius: 'lg',
-  bg: 'surface',
-  color: 'text',
-  fontSize: 'md',
-  transition: 'border-color 0.15s, box-shadow 0.15s',
-  _placeholder: { color: 'muted' },
-  _hover: { borderColor: 'borderStrong' },
-  _focusVisible: { outline: 'none', borderColor: 'focus', boxShadow: 'focusRing' },
-  _invalid: { borderColor: 'danger' },
-  _readOnly: { bg: 'surfaceMuted', color: 'muted', cursor: 'default' },
-  '&[data-adorned]': { pr: '11' },
-})
 const adornmentStyle = css({ position: 'absolute', top: '50%', right: '1', transform: 'translateY(-50%)' })
 // An empty message takes no room: the negative margin cancels the column's gap.
 const errorStyle = css({ fontSize: 'sm', color: 'danger', _empty: { mt: '-1.5' } })
@@ -45,7 +28,7 @@ export function TextField({ label, error, endAdornment, ...inputProps }: TextFie
       <div className={css({ position: 'relative' })}>
         <input
           id={id}
-          className={inputStyle}
+          className={input()}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? errorId : undefined}
           data-adorned={endAdornment ? '' : undefined}

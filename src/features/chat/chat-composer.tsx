@@ -4,6 +4,7 @@ import { Button } from '#src/components/ui/button.tsx'
 import { CloseIcon, FileIcon, PaperclipIcon, SendIcon } from '#src/components/ui/dashboard-icons.tsx'
 import { css } from '../../../styled-system/css'
 import { DocumentPicker, pickerOptionId } from './document-picker.tsx'
+import { takeAskedFocus } from './focus-message-box.ts'
 import type { DocumentPicker as Picker } from './use-document-picker.ts'
 
 /** What the conversation header may ask of the composer. */
@@ -123,7 +124,11 @@ export function ChatComposer({
           <PaperclipIcon />
         </Button>
         <textarea
-          ref={input}
+          ref={(field) => {
+            input.current = field
+            takeAskedFocus(field)
+          }}
+          name="message"
           aria-label="Message"
           placeholder="Type your message..."
           rows={1}

@@ -1,6 +1,6 @@
 import type { DocumentStatus, LibraryDocument } from '#contracts/documents.ts'
-import { chipStyle } from '#src/components/ui/chip-style.ts'
 import { FileIcon } from '#src/components/ui/dashboard-icons.tsx'
+import { chip as chipStyle } from '#src/theme/chip.ts'
 import { css } from '../../../styled-system/css'
 
 /** Where an attached file's reading stands, when it is not simply ready. */

@@ -2,7 +2,8 @@ import { Fragment, useState } from 'react'
 import { SEARCH_MAX_LENGTH } from '#contracts/chat.ts'
 import type { ConversationItem } from '#machines/chat/chat-types.ts'
 import { Button } from '#src/components/ui/button.tsx'
-import { css } from '../../../styled-system/css'
+import { card } from '#src/theme/card.ts'
+import { css, cx } from '../../../styled-system/css'
 
 type Hit = { conversation: ConversationItem; snippet: string }
 
@@ -110,18 +111,10 @@ export function SearchResults({
           <button
             type="button"
             onClick={() => onOpen(conversation.id)}
-            className={css({
-              w: 'full',
-              textAlign: 'left',
-              px: '4',
-              py: '3',
-              bg: 'surface',
-              borderWidth: '1px',
-              borderColor: 'border',
-              borderRadius: 'xl',
-              cursor: 'pointer',
-              _hover: { borderColor: 'borderStrong' },
-            })}
+            className={cx(
+              card({ variant: 'row' }),
+              css({ w: 'full', textAlign: 'left', px: '4', py: '3', cursor: 'pointer' }),
+            )}
           >
             <span className={css({ display: 'block', fontWeight: 'medium', truncate: true })}>
               <Marked text={conversation.title} query={query} />

@@ -7,7 +7,9 @@ import {
 } from '#contracts/chat.ts'
 import type { ReasonStatus } from '#machines/chat/chat-selectors.ts'
 import { Button } from '#src/components/ui/button.tsx'
-import { css } from '../../../styled-system/css'
+import { card } from '#src/theme/card.ts'
+import { inlineInput } from '#src/theme/inline-input.ts'
+import { css, cx } from '../../../styled-system/css'
 
 /** What each reason reads as (D93). */
 export const DISLIKE_REASON_LABELS: Record<DislikeReason, string> = {
@@ -40,6 +42,11 @@ const chipStyle = css({
   '&:has(input:checked)': { borderColor: 'accent', bg: 'brand.50', color: 'text' },
   '&:has(input:focus-visible)': { outline: '2px solid', outlineColor: 'accent', outlineOffset: '2px' },
 })
+
+/** The question opens with the focus on its first choice: Dislike pressed by keyboard goes on from there. */
+function focusFirstChoice(form: HTMLFormElement | null) {
+  form?.querySelector<HTMLElement>('input')?.focus()
+}
 
 /** The focus goes back to the answer's Dislike button when the form closes under it. */
 function focusDislike(within: HTMLElement | null) {
@@ -79,6 +86,7 @@ export function DislikeReasonForm({ messageId, status, onSend, onSkip }: Dislike
     <div ref={root} className={css({ w: 'full', maxW: { base: '90%', md: '80%' } })}>
       <form
         aria-label="Why this answer did not help"
+        ref={focusFirstChoice}
         onSubmit={(event) => {
           event.preventDefault()
           if (!empty && !sending)
@@ -87,16 +95,10 @@ export function DislikeReasonForm({ messageId, status, onSend, onSkip }: Dislike
         onKeyDown={(event) => {
           if (event.key === 'Escape') skip()
         }}
-        className={css({
-          display: 'flex',
-          flexDirection: 'column',
-          gap: '2',
-          p: '3',
-          borderWidth: '1px',
-          borderColor: 'border',
-          borderRadius: 'xl',
-          bg: 'surfaceMuted',
-        })}
+        className={cx(
+          card({ variant: 'inset' }),
+          css({ display: 'flex', flexDirection: 'column', gap: '2' }),
+        )}
       >
         <fieldset className={css({ display: 'flex', flexWrap: 'wrap', gap: '2' })}>
           <legend className={css({ fontSize: 'sm', fontWeight: 'medium', mb: '2' })}>
@@ -126,17 +128,7 @@ export function DislikeReasonForm({ messageId, status, onSend, onSkip }: Dislike
           maxLength={DISLIKE_NOTE_MAX_LENGTH}
           aria-describedby={`${ids}-count`}
           onChange={(event) => setNote(event.target.value)}
-          className={css({
-            w: 'full',
-            px: '2',
-            py: '1.5',
-            fontSize: 'sm',
-            borderWidth: '1px',
-            borderColor: 'border',
-            borderRadius: 'md',
-            bg: 'surface',
-            resize: 'vertical',
-          })}
+          className={cx(inlineInput, css({ resize: 'vertical' }))}
         />
         <span id={`${ids}-count`} className={css({ fontSize: 'xs', color: 'muted', alignSelf: 'flex-end' })}>
           {note.length}/{DISLIKE_NOTE_MAX_LENGTH} characters

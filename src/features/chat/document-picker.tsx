@@ -1,23 +1,9 @@
-import { popupSurfaceStyle } from '#src/components/ui/menu-style.ts'
-import { css, cx } from '../../../styled-system/css'
+import { picker as pickerStyle } from '#src/theme/picker.ts'
+import { cx } from '../../../styled-system/css'
 import type { DocumentPicker as Picker } from './use-document-picker.ts'
 
 /** The id of the picker's option `index`, for the composer's aria-activedescendant. */
 export const pickerOptionId = (listId: string, index: number) => `${listId}-option-${index}`
-
-const panel = cx(
-  popupSurfaceStyle,
-  css({
-    position: 'absolute',
-    bottom: 'calc(100% + 0.5rem)',
-    left: '0',
-    right: '0',
-    zIndex: '10',
-    maxH: '64',
-    overflowY: 'auto',
-    fontSize: 'sm',
-  }),
-)
 
 /**
  * The documents the `#` picker offers (D70), above the composer: a listbox the composer's
@@ -29,7 +15,7 @@ export function DocumentPicker({ picker, listId }: { picker: Picker; listId: str
   if (status === 'closed') return null
   if (matches.length === 0) {
     return (
-      <p role="status" className={cx(panel, css({ px: '3', py: '2', color: 'muted' }))}>
+      <p role="status" className={cx(pickerStyle.content, pickerStyle.empty)}>
         {status === 'loading'
           ? 'Loading your documents...'
           : status === 'failed'
@@ -41,7 +27,7 @@ export function DocumentPicker({ picker, listId }: { picker: Picker; listId: str
     )
   }
   return (
-    <div id={listId} role="listbox" aria-label="Documents to search" className={panel}>
+    <div id={listId} role="listbox" aria-label="Documents to search" className={pickerStyle.content}>
       {matches.map((document, index) => (
         // biome-ignore lint/a11y/useKeyWithClickEvents: the textarea's keys drive the options (aria-activedescendant); an option never holds the focus
         <div
@@ -54,14 +40,7 @@ export function DocumentPicker({ picker, listId }: { picker: Picker; listId: str
           onMouseDown={(event) => event.preventDefault()}
           onMouseEnter={() => picker.highlight(index)}
           onClick={() => picker.choose(document.id)}
-          className={css({
-            px: '3',
-            py: '2',
-            borderRadius: 'md',
-            cursor: 'pointer',
-            overflowWrap: 'anywhere',
-            '&[aria-selected=true]': { bg: 'brand.50', color: 'brand.700', fontWeight: 'medium' },
-          })}
+          className={pickerStyle.item}
         >
           {document.name}
         </div>

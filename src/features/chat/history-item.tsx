@@ -3,7 +3,8 @@ import { clockTime } from '#machines/chat/chat-time.ts'
 import type { ConversationItem } from '#machines/chat/chat-types.ts'
 import { Button } from '#src/components/ui/button.tsx'
 import { TrashIcon } from '#src/components/ui/dashboard-icons.tsx'
-import { css } from '../../../styled-system/css'
+import { card } from '#src/theme/card.ts'
+import { css, cx } from '../../../styled-system/css'
 
 type HistoryItemProps = {
   conversation: ConversationItem
@@ -23,17 +24,15 @@ export function HistoryItem({ conversation, deleting, onOpen, onDelete }: Histor
   return (
     <li
       aria-busy={deleting || undefined}
-      className={css({
-        display: 'flex',
-        alignItems: 'center',
-        gap: '2',
-        bg: 'surface',
-        borderWidth: '1px',
-        borderColor: 'border',
-        borderRadius: 'xl',
-        pr: '2',
-        _hover: { borderColor: 'borderStrong' },
-      })}
+      className={cx(
+        card({ variant: 'row' }),
+        css({
+          display: 'flex',
+          alignItems: 'center',
+          gap: '2',
+          pr: '2',
+        }),
+      )}
     >
       <button
         type="button"

@@ -21,6 +21,9 @@ type MessageActionsProps = {
 
 const pressedStyle = css({ '&[aria-pressed=true]': { color: 'accent', bg: 'brand.50' } })
 
+// Like and Dislike wait while a choice is on its way with aria-disabled, not disabled: a disabled
+// button drops the focus to the page, and the person pressing Enter on it would lose their place.
+
 /**
  * Under a bot answer: its versions (‹ 1/2 ›, once written again), copy it, like or dislike it
  * (highlighted once the server stored it), and for the last answer, write it again.
@@ -55,9 +58,9 @@ export function MessageActions({
         size="icon"
         aria-label="Like"
         aria-pressed={message.feedback === 'like'}
-        disabled={rating}
+        aria-disabled={rating || undefined}
         className={pressedStyle}
-        onClick={() => onRate(message.id, 'like')}
+        onClick={() => rating || onRate(message.id, 'like')}
       >
         <ThumbsUpIcon size={14} />
       </Button>
@@ -66,9 +69,9 @@ export function MessageActions({
         size="icon"
         aria-label="Dislike"
         aria-pressed={message.feedback === 'dislike'}
-        disabled={rating}
+        aria-disabled={rating || undefined}
         className={pressedStyle}
-        onClick={() => onRate(message.id, 'dislike')}
+        onClick={() => rating || onRate(message.id, 'dislike')}
       >
         <ThumbsDownIcon size={14} />
       </Button>

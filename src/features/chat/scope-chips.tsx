@@ -1,7 +1,7 @@
 import type { Scope } from '#contracts/chat.ts'
 import { Button } from '#src/components/ui/button.tsx'
-import { chipStyle } from '#src/components/ui/chip-style.ts'
 import { CloseIcon, FileIcon } from '#src/components/ui/dashboard-icons.tsx'
+import { chip as chipStyle } from '#src/theme/chip.ts'
 import { css } from '../../../styled-system/css'
 
 type ScopeChipsProps = {

@@ -4,14 +4,16 @@
  * read-only link, copy it, update it to the conversation as it is now (the link stays), or stop
  * sharing (the link then shows "not found").
  */
-import { useId, useState } from 'react'
+import { Menu } from '@ark-ui/react/menu'
+import { useState } from 'react'
 import type { ExportFormat } from '#contracts/sharing.ts'
 import { exportUrl } from '#src/api/sharing.ts'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
 import { Dialog } from '#src/components/ui/dialog.tsx'
-import { menuListStyle } from '#src/components/ui/menu-style.ts'
 import { useCopyText } from '#src/components/ui/use-copy-text.ts'
+import { inlineInput } from '#src/theme/inline-input.ts'
+import { menu } from '#src/theme/menu.ts'
 import { css } from '../../../styled-system/css'
 import { useShares } from './use-shares.ts'
 
@@ -34,51 +36,33 @@ export function ConversationSharing({ conversationId }: { conversationId: string
 }
 
 function ExportMenu({ conversationId }: { conversationId: string }) {
-  const [open, setOpen] = useState(false)
-  const menuId = useId()
   const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: Escape closes the open menu from any of its links
-    <div
-      className={css({ position: 'relative' })}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') setOpen(false)
-      }}
+    <Menu.Root
+      aria-label="Export the conversation"
+      loopFocus
+      positioning={{ placement: 'bottom-end', gutter: 4 }}
+      lazyMount
+      unmountOnExit
     >
-      <Button
-        variant="ghost"
-        size="sm"
-        aria-expanded={open}
-        aria-controls={menuId}
-        onClick={() => setOpen(!open)}
-      >
-        Export
-      </Button>
-      {open ? (
-        <ul id={menuId} aria-label="Export the conversation" className={menuListStyle}>
+      <Menu.Trigger asChild>
+        <Button variant="ghost" size="sm">
+          Export
+        </Button>
+      </Menu.Trigger>
+      <Menu.Positioner className={menu.positioner}>
+        <Menu.Content className={menu.content}>
           {FORMATS.map(({ format, label }) => (
-            <li key={format}>
-              <a
-                href={exportUrl(conversationId, format, timeZone)}
-                download
-                onClick={() => setOpen(false)}
-                className={css({
-                  display: 'block',
-                  px: '3',
-                  py: '2',
-                  borderRadius: 'md',
-                  fontSize: 'sm',
-                  _hover: { bg: 'surfaceMuted' },
-                  _focusVisible: { bg: 'surfaceMuted' },
-                })}
-              >
+            // An item that is a link: Enter or a click follows it (a download), and the menu closes.
+            <Menu.Item key={format} value={format} asChild className={menu.item}>
+              <a href={exportUrl(conversationId, format, timeZone)} download>
                 {label}
               </a>
-            </li>
+            </Menu.Item>
           ))}
-        </ul>
-      ) : null}
-    </div>
+        </Menu.Content>
+      </Menu.Positioner>
+    </Menu.Root>
   )
 }
 
@@ -103,14 +87,7 @@ function ShareDialog({ conversationId, onClose }: { conversationId: string; onCl
                 readOnly
                 value={current.url}
                 onFocus={(event) => event.currentTarget.select()}
-                className={css({
-                  px: '2',
-                  py: '1.5',
-                  borderWidth: '1px',
-                  borderColor: 'border',
-                  borderRadius: 'md',
-                  bg: 'surfaceMuted',
-                })}
+                className={inlineInput}
               />
             </label>
             <p className={css({ color: 'muted' })}>

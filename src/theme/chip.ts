@@ -1,10 +1,10 @@
-import { css } from '../../../styled-system/css'
+import { css } from '../../styled-system/css'
 
 /**
  * A document as a chip, one line: the files of a conversation and the documents a chat searches
  * (D70) look alike. A chip with a remove button at its end takes less room on the right.
  */
-export const chipStyle = css({
+export const chip = css({
   display: 'inline-flex',
   alignItems: 'center',
   gap: '1.5',
