@@ -1,9 +1,9 @@
 /**
- * The chat machine's effects: the actors that run its calls and the logger action, built from the
- * deps the app (or a test) injects; provideChatMachine(deps) fills the machine's slots with them.
- * Deletions, renames and feedback may overlap (delete two conversations in a row, rate two
- * answers), so those run as spawned callback actors that send the machine a fact when their
- * request settles; a streamed answer sends its tokens and its outcome the same way.
+ * The chat actors' effects: the actors that run their calls and the logger action, built from the
+ * deps the app (or a test, or another chat surface) injects; each actor's provide…Machine(deps)
+ * fills its slots with its group. Deletions, renames and feedback may overlap (delete two
+ * conversations in a row, rate two answers), so those run as spawned callback actors that send
+ * their actor a fact when their request settles; a streamed answer sends its tokens the same way.
  */
 import { type EventObject, fromCallback, fromPromise } from 'xstate'
 import type {
@@ -16,6 +16,26 @@ import type {
 } from '#contracts/chat.ts'
 import type { LibraryDocument } from '#contracts/documents.ts'
 import type { AnswerStream, ChatDeps, ChatEvent } from './chat-types.ts'
+
+/** What each actor talks to: a second chat surface provides only the sender's and the conversation's. */
+export type ConversationListDeps = Pick<
+  ChatDeps,
+  'listConversations' | 'deleteConversation' | 'renameConversation' | 'searchConversations' | 'log'
+>
+export type OpenConversationDeps = Pick<
+  ChatDeps,
+  | 'listMessages'
+  | 'listConversationFiles'
+  | 'setFeedback'
+  | 'showVersion'
+  | 'explainDislike'
+  | 'setScope'
+  | 'log'
+>
+export type SenderDeps = Pick<
+  ChatDeps,
+  'createConversation' | 'listMessages' | 'uploadFile' | 'sendMessage' | 'regenerate' | 'log'
+>
 
 type Reports<TInput, TOutput, TEvent extends EventObject> = {
   done: (input: TInput, output: TOutput) => TEvent
@@ -67,48 +87,10 @@ function fromAnswerStream<TInput>(
   })
 }
 
-/** The actor for each of the machine's effect slots, calling `deps`. */
-export function chatActors(deps: ChatDeps) {
+/** The conversation list's effect slots, calling `deps`. */
+export function conversationListActors(deps: ConversationListDeps) {
   return {
     listConversations: fromPromise<Conversation[], void>(() => deps.listConversations()),
-    listMessages: fromPromise<Message[], { conversationId: string }>(({ input }) =>
-      deps.listMessages(input.conversationId),
-    ),
-    /** The messages and the files of a conversation; without its files (logged) rather than not at all. */
-    loadConversation: fromPromise<
-      { messages: Message[]; files: LibraryDocument[] },
-      { conversationId: string }
-    >(async ({ input }) => {
-      const [messages, files] = await Promise.all([
-        deps.listMessages(input.conversationId),
-        deps.listConversationFiles(input.conversationId).catch((error: unknown) => {
-          deps.log.error('Chat: Loading the files of a conversation failed', error)
-          return []
-        }),
-      ])
-      return { messages, files }
-    }),
-    uploadAttachment: fromReportingRequest(
-      (input: { conversationId: string; name: string; content: Blob }) =>
-        deps.uploadFile(input.conversationId, { name: input.name, content: input.content }),
-      {
-        done: (_, document): ChatEvent => ({ type: 'chat.attachmentUploaded', document }),
-        failed: (_, error): ChatEvent => ({ type: 'chat.attachmentFailed', error }),
-      },
-    ),
-    createConversation: fromPromise<Conversation, { title: string; documentIds: string[] }>(({ input }) =>
-      input.documentIds.length > 0
-        ? deps.createConversation(input.title, input.documentIds)
-        : deps.createConversation(input.title),
-    ),
-    sendMessage: fromAnswerStream(
-      ({ conversationId, content }: { conversationId: string; content: string }, stream) =>
-        deps.sendMessage(conversationId, content, stream),
-    ),
-    regenerate: fromAnswerStream(
-      ({ conversationId, messageId }: { conversationId: string; messageId: string }, stream) =>
-        deps.regenerate(conversationId, messageId, stream),
-    ),
     deleteConversation: fromReportingRequest(
       ({ conversationId }: { conversationId: string }) => deps.deleteConversation(conversationId),
       {
@@ -135,6 +117,26 @@ export function chatActors(deps: ChatDeps) {
         }),
       },
     ),
+  }
+}
+
+/** The open conversation's effect slots, calling `deps`. */
+export function openConversationActors(deps: OpenConversationDeps) {
+  return {
+    /** The messages and the files of a conversation; without its files (logged) rather than not at all. */
+    loadConversation: fromPromise<
+      { messages: Message[]; files: LibraryDocument[] },
+      { conversationId: string }
+    >(async ({ input }) => {
+      const [messages, files] = await Promise.all([
+        deps.listMessages(input.conversationId),
+        deps.listConversationFiles(input.conversationId).catch((error: unknown) => {
+          deps.log.error('Chat: Loading the files of a conversation failed', error)
+          return []
+        }),
+      ])
+      return { messages, files }
+    }),
     setScope: fromReportingRequest(
       ({ conversationId, documentIds }: { conversationId: string; documentIds: string[] | null }) =>
         deps.setScope(conversationId, documentIds),
@@ -173,8 +175,38 @@ export function chatActors(deps: ChatDeps) {
   }
 }
 
+/** The sender's effect slots, calling `deps`. */
+export function senderActors(deps: SenderDeps) {
+  return {
+    listMessages: fromPromise<Message[], { conversationId: string }>(({ input }) =>
+      deps.listMessages(input.conversationId),
+    ),
+    uploadAttachment: fromReportingRequest(
+      (input: { conversationId: string; name: string; content: Blob }) =>
+        deps.uploadFile(input.conversationId, { name: input.name, content: input.content }),
+      {
+        done: (_, document): ChatEvent => ({ type: 'chat.attachmentUploaded', document }),
+        failed: (_, error): ChatEvent => ({ type: 'chat.attachmentFailed', error }),
+      },
+    ),
+    createConversation: fromPromise<Conversation, { title: string; documentIds: string[] }>(({ input }) =>
+      input.documentIds.length > 0
+        ? deps.createConversation(input.title, input.documentIds)
+        : deps.createConversation(input.title),
+    ),
+    sendMessage: fromAnswerStream(
+      ({ conversationId, content }: { conversationId: string; content: string }, stream) =>
+        deps.sendMessage(conversationId, content, stream),
+    ),
+    regenerate: fromAnswerStream(
+      ({ conversationId, messageId }: { conversationId: string; messageId: string }, stream) =>
+        deps.regenerate(conversationId, messageId, stream),
+    ),
+  }
+}
+
 /** product §8: every chat failure is logged only, through the injected logger. */
-export function chatActions(deps: ChatDeps) {
+export function chatActions(deps: Pick<ChatDeps, 'log'>) {
   return {
     logFailure: (_: unknown, { failure, error }: { failure: string; error: unknown }) => {
       deps.log.error(`Chat: ${failure} failed`, error)

@@ -5,7 +5,9 @@
  */
 import { SCOPE_MAX_DOCUMENTS, type Scope, type ScopeDocument } from '#contracts/chat.ts'
 import { messageOf, statusOf } from '#machines/shared/effects.ts'
-import type { ChatContext } from './chat-types.ts'
+import type { OpenConversationContext } from './chat-types.ts'
+
+type ScopeContext = Pick<OpenConversationContext, 'conversationId' | 'scope' | 'draftScope'>
 
 export const SCOPE_NOTICES = {
   full: `A conversation can search at most ${SCOPE_MAX_DOCUMENTS} documents.`,
@@ -16,9 +18,8 @@ export const SCOPE_NOTICES = {
 } as const
 
 /** What the chat on screen searches: its documents, or null for the whole library. */
-export function scopeOnScreen(context: ChatContext): Scope | null {
-  if (context.selectedConversationId === null) return draftAsScope(context.draftScope)
-  return context.conversations.find((c) => c.id === context.selectedConversationId)?.scope ?? null
+export function scopeOnScreen(context: ScopeContext): Scope | null {
+  return context.conversationId === null ? draftAsScope(context.draftScope) : context.scope
 }
 
 function draftAsScope(documents: ScopeDocument[]): Scope | null {
@@ -45,7 +46,7 @@ export function distinctDocuments(documents: ScopeDocument[]): ScopeDocument[] {
 }
 
 /** Whether one more document fits what the chat on screen searches. */
-export function hasRoomFor(context: ChatContext, document: ScopeDocument): boolean {
+export function hasRoomFor(context: ScopeContext, document: ScopeDocument): boolean {
   const documents = scopeDocuments(scopeOnScreen(context))
   return documents.some((d) => d.id === document.id) || documents.length < SCOPE_MAX_DOCUMENTS
 }
@@ -56,9 +57,9 @@ export function hasRoomFor(context: ChatContext, document: ScopeDocument): boole
  * other failure.
  */
 export function refusedDraftDocument(
-  context: ChatContext,
+  context: ScopeContext,
   error: unknown,
-): Pick<ChatContext, 'draftScope' | 'scopeNotice'> | null {
+): Pick<OpenConversationContext, 'draftScope' | 'scopeNotice'> | null {
   const message = messageOf(error)
   if (statusOf(error) !== 400 || !message) return null
   const gone = context.draftScope.find((d) => message.includes(d.id))

@@ -1,21 +1,68 @@
 /**
- * What the chat views read off a chat snapshot, beyond plain context fields: whether a reply is
- * awaited or being written in the conversation on screen, which answer may be written again, and
- * the open conversation's title. Pure functions of the snapshot, for `useSelector`.
+ * What the chat views read off a chat snapshot: each actor's part (the list, the open
+ * conversation, the sender), and what is read across them: whether a reply is awaited or being
+ * written in the conversation on screen, which answer may be written again, what is busy (read
+ * off the running child actors). Pure functions of the snapshot, for `useSelector`.
  */
 import type { Scope, Source } from '#contracts/chat.ts'
 import type { ChatSnapshot } from './chat-machine.ts'
 import { answerIdOf, canRegenerate } from './chat-model.ts'
 import { scopeOnScreen } from './chat-scope.ts'
 import type { MessageItem } from './chat-types.ts'
+import { type ConversationListSnapshot, deletingIdsOf } from './conversation-list-machine.ts'
+import {
+  type OpenConversationSnapshot,
+  rateActorId,
+  runningFor,
+  versionActorId,
+} from './open-conversation-machine.ts'
+import type { SenderSnapshot } from './sender-machine.ts'
+import { isSendableText } from './sender-model.ts'
+
+/** The three actors' snapshots, as they are now. */
+export function partsOf(snapshot: ChatSnapshot): {
+  list: ConversationListSnapshot
+  conversation: OpenConversationSnapshot
+  sender: SenderSnapshot
+} {
+  const { conversationList, conversation, sender } = snapshot.children
+  if (!conversationList || !conversation || !sender) throw new Error('chat: the chat actor is not running')
+  return {
+    list: conversationList.getSnapshot(),
+    conversation: conversation.getSnapshot(),
+    sender: sender.getSnapshot(),
+  }
+}
+
+export const listOf = (snapshot: ChatSnapshot) => partsOf(snapshot).list.context
+export const conversationOf = (snapshot: ChatSnapshot) => partsOf(snapshot).conversation.context
+export const senderOf = (snapshot: ChatSnapshot) => partsOf(snapshot).sender.context
+
+/** The open conversation's id; null for a new chat. */
+export function selectedConversationIdOf(snapshot: ChatSnapshot): string | null {
+  return snapshot.context.selectedConversationId
+}
+
+/** product §2: the composer waits while a reply is on its way or a conversation's messages load. */
+export function isLoading(snapshot: ChatSnapshot): boolean {
+  const { conversation, sender } = partsOf(snapshot)
+  return conversation.hasTag('loading') || sender.hasTag('loading')
+}
+
+/** The chat would take this message now (not blank, not while loading); it clears the composer. */
+export function canSend(snapshot: ChatSnapshot, content: string): boolean {
+  return isSendableText(content) && !isLoading(snapshot)
+}
 
 /**
  * The typing indicator (product §2): a reply is awaited for the conversation on screen and none of
  * it has arrived yet (then the growing answer shows instead).
  */
 export function isAwaitingReplyHere(snapshot: ChatSnapshot): boolean {
-  const { outgoing, messages, regenerating } = snapshot.context
-  if (!snapshot.hasTag('sending')) return false
+  const { conversation, sender } = partsOf(snapshot)
+  const { outgoing, regenerating } = sender.context
+  const { messages } = conversation.context
+  if (!sender.hasTag('sending')) return false
   if (regenerating)
     return messages.some((m) => m.id === regenerating.messageId && m.streaming && m.content === '')
   return (
@@ -27,36 +74,42 @@ export function isAwaitingReplyHere(snapshot: ChatSnapshot): boolean {
 
 /** An answer is being written in the conversation on screen: the Stop button shows. */
 export function isStreamingHere(snapshot: ChatSnapshot): boolean {
-  const { outgoing, messages, regenerating } = snapshot.context
-  if (!snapshot.hasTag('streaming')) return false
+  const { conversation, sender } = partsOf(snapshot)
+  const { outgoing, regenerating } = sender.context
+  const { messages } = conversation.context
+  if (!sender.hasTag('streaming')) return false
   if (regenerating) return messages.some((m) => m.id === regenerating.messageId)
   return outgoing !== null && messages.some((m) => m.id === outgoing.tempId)
 }
 
 /** The answer Regenerate may write again (the last one), when nothing else is under way. */
 export function regenerableIdOf(snapshot: ChatSnapshot): string | null {
-  const last = snapshot.context.messages.at(-1)
-  return last && !snapshot.hasTag('loading') && canRegenerate(snapshot.context, last.id) ? last.id : null
+  const { conversation } = partsOf(snapshot)
+  const { messages, conversationId } = conversation.context
+  const last = messages.at(-1)
+  if (!last || conversationId === null || isLoading(snapshot)) return null
+  const switching = runningFor(conversation, versionActorId).includes(last.id)
+  return canRegenerate(messages, last.id, switching) ? last.id : null
 }
 
 /** The open conversation's title, null for a new chat. */
 export function openTitleOf(snapshot: ChatSnapshot): string | null {
-  const { conversations, selectedConversationId } = snapshot.context
-  return conversations.find((c) => c.id === selectedConversationId)?.title ?? null
+  const id = selectedConversationIdOf(snapshot)
+  return listOf(snapshot).conversations.find((c) => c.id === id)?.title ?? null
 }
 
 /** The passage open beside the conversation, with the answer that cites it; null when none is. */
 export function openSourceOf(snapshot: ChatSnapshot): { message: MessageItem; source: Source } | null {
-  const open = snapshot.context.openSource
+  const { openSource: open, messages } = conversationOf(snapshot)
   if (!open) return null
-  const message = snapshot.context.messages.find((m) => m.id === open.messageId)
+  const message = messages.find((m) => m.id === open.messageId)
   const source = message?.sources.find((s) => s.chunkId === open.chunkId)
   return message && source ? { message, source } : null
 }
 
 /** The file attached in a new chat is being uploaded, before its message is sent. */
 export function isAttachingHere(snapshot: ChatSnapshot): boolean {
-  return snapshot.matches({ reply: 'uploadingAttachment' })
+  return partsOf(snapshot).sender.matches('uploadingAttachment')
 }
 
 /** How far asking why an answer was disliked is (D93): the form, sending, failed, thanks. */
@@ -64,15 +117,16 @@ export type ReasonStatus = 'asking' | 'sending' | 'failed' | 'thanked'
 
 /** The dislike whose reason is asked for, and how far that is; null when none is. */
 export function reasonAskOf(snapshot: ChatSnapshot): { messageId: string; status: ReasonStatus } | null {
-  const messageId = snapshot.context.reasonFor
-  const status = snapshot.value.dislikeReason
+  const { conversation } = partsOf(snapshot)
+  const messageId = conversation.context.reasonFor
+  const status = conversation.value.dislikeReason
   if (messageId === null || status === 'closed') return null
   return { messageId, status }
 }
 
 /** What the chat on screen searches (D70): its documents, or null for the whole library. */
 export function scopeOf(snapshot: ChatSnapshot): Scope | null {
-  return scopeOnScreen(snapshot.context)
+  return scopeOnScreen(conversationOf(snapshot))
 }
 
 /** Equal when they name the same documents in the same order (for useSelector: no render per token). */
@@ -84,7 +138,23 @@ export function sameScope(a: Scope | null, b: Scope | null): boolean {
   )
 }
 
-/** A change of the open conversation's scope is being saved: its chips wait. */
+/** A change of the open conversation's scope is being saved (its child actor runs): its chips wait. */
 export function isSavingScope(snapshot: ChatSnapshot): boolean {
-  return snapshot.context.savingScopeOf !== null
+  return Object.keys(partsOf(snapshot).conversation.children).some((id) => id.startsWith('setScope:'))
+}
+
+/** Conversations being deleted, answers being rated, answers switching version: their actors run. */
+export function deletingConversationIdsOf(snapshot: ChatSnapshot): string[] {
+  return deletingIdsOf(partsOf(snapshot).list)
+}
+export function ratingMessageIdsOf(snapshot: ChatSnapshot): string[] {
+  return runningFor(partsOf(snapshot).conversation, rateActorId)
+}
+export function switchingVersionIdsOf(snapshot: ChatSnapshot): string[] {
+  return runningFor(partsOf(snapshot).conversation, versionActorId)
+}
+
+/** Equal lists of ids (for useSelector: a new array each time is not a change). */
+export function sameIds(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((id, i) => id === b[i])
 }

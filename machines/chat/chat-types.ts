@@ -64,8 +64,8 @@ export type Outgoing = {
   answer: string
   /** The passages its markers may name (the stream's first `sources`), until the answer is stored. */
   sources: Source[]
-  /** The app was told the conversation created for it started (once). */
-  announced: boolean
+  /** The documents a conversation created for it searches (the new chat's draft, D70). */
+  documentIds: string[]
 }
 
 /**
@@ -99,12 +99,41 @@ export type OpenSource = { messageId: string; chunkId: string }
 /** The last answer being written again: the old one comes back if that fails. */
 export type Regenerating = { conversationId: string; messageId: string; previous: MessageItem }
 
-export type ChatContext = {
+/** What the conversation list actor keeps (conversation-list-machine.ts). */
+export type ConversationListContext = {
   /** Newest activity first. */
   conversations: ConversationItem[]
-  selectedConversationId: string | null
-  /** The conversation on screen. */
+  /** The search typed in History ('' for none) and what it found (null until it answers). */
+  searchQuery: string
+  searchHits: { conversation: ConversationItem; snippet: string }[] | null
+}
+
+/** What the open conversation actor keeps (open-conversation-machine.ts). */
+export type OpenConversationContext = {
+  /** The conversation on screen; null for a new chat. */
+  conversationId: string | null
   messages: MessageItem[]
+  /** The files uploaded into the conversation on screen, oldest first. */
+  files: LibraryDocument[]
+  /** The passage open beside the conversation (a citation's), or null. */
+  openSource: OpenSource | null
+  /** What the open conversation searches, as the server last said (D70); null: the whole library. */
+  scope: Scope | null
+  /**
+   * The documents a new chat will search (chips above the composer): its first message creates
+   * the conversation limited to them. Empty: the whole library.
+   */
+  draftScope: ScopeDocument[]
+  /** A sentence about the scope to show above the composer (a refused document, a failed save). */
+  scopeNotice: string | null
+  /** The answer just disliked whose reason is asked for (the `dislikeReason` region says how far). */
+  reasonFor: string | null
+  /** The injected clock (the time a message on its way is shown with). */
+  now: () => Date
+}
+
+/** What the sender actor keeps (sender-machine.ts). */
+export type SenderContext = {
   outgoing: Outgoing | null
   regenerating: Regenerating | null
   stoppedSend: StoppedSend | null
@@ -116,34 +145,16 @@ export type ChatContext = {
    * It goes with the text it was about: the next send or regenerate clears it.
    */
   notice: string | null
-  /**
-   * The documents a new chat will search (chips above the composer): its first message creates
-   * the conversation limited to them. Empty: the whole library.
-   */
-  draftScope: ScopeDocument[]
-  /** A sentence about the scope to show above the composer (a refused document, a failed save). */
-  scopeNotice: string | null
-  /** The conversation whose scope is being saved (one change at a time: the chips wait for it). */
-  savingScopeOf: string | null
   /** Counts sends, to mint temporary ids. */
   sentCount: number
-  /** Deletions and feedback waiting for the server (one at a time per conversation / message). */
-  deletingConversationIds: string[]
-  ratingMessageIds: string[]
-  /** Answers whose other version is being fetched and stored (one switch at a time per answer). */
-  switchingVersionIds: string[]
-  /** The answer just disliked whose reason is asked for (the `dislikeReason` region says how far). */
-  reasonFor: string | null
   /** The file waiting in the composer of a new chat, or null. */
   attachment: Attachment | null
-  /** The files uploaded into the conversation on screen, oldest first. */
-  files: LibraryDocument[]
-  /** The passage open beside the conversation (a citation's), or null. */
-  openSource: OpenSource | null
-  /** The search typed in History ('' for none) and what it found (null until it answers). */
-  searchQuery: string
-  searchHits: { conversation: ConversationItem; snippet: string }[] | null
+  /** The injected clock. */
+  now: () => Date
 }
+
+/** The clock the sender and the open conversation are given (tests and other surfaces pass theirs). */
+export type ChatInput = { now?: () => Date } | undefined
 
 /** What views ask for (through the facade). */
 export type ChatIntent =
@@ -250,3 +261,58 @@ export type ChatDeps = {
   searchConversations: (query: string) => Promise<SearchHit[]>
   log: Logger
 }
+
+/**
+ * What the sender tells the surface it runs in about the exchange on its way (product §4 send
+ * steps 1–5, Stop, Regenerate). The surface (chat-machine.ts, or another chat's) hands each fact to
+ * the open conversation and, where there is one, the conversation list; each applies what concerns it.
+ */
+export type ExchangeFact =
+  /** Step 1: the question, shown at once under a temporary id. */
+  | { type: 'exchange.shown'; message: MessageItem }
+  /** Step 2: the conversation created for it (it becomes the open one if the question is still on screen). */
+  | { type: 'exchange.created'; tempId: string; conversation: Conversation }
+  /** Creating it failed; a chosen document that is gone leaves the new chat's draft. */
+  | { type: 'exchange.refused'; error: unknown }
+  /** The answer so far, as it is written. */
+  | { type: 'exchange.grew'; tempId: string; answer: string; sources: Source[]; at: string }
+  /** The passages the answer `answerId` may cite, or did cite. */
+  | { type: 'exchange.sources'; answerId: string; sources: Source[] }
+  /** Step 4: the stored question and answer replace the temporary ones. */
+  | { type: 'exchange.replied'; conversationId: string; tempId: string; reply: SendMessageResponse }
+  /** Step 5: the temporary question (and any answer so far) goes away. */
+  | { type: 'exchange.dropped'; tempId: string }
+  /** The conversation created for a message that got no answer goes away (and is deleted). */
+  | { type: 'exchange.discarded'; conversationId: string }
+  /** Stopped with an answer so far: both stay, the answer marked stopped. */
+  | { type: 'exchange.stopped'; conversationId: string | null; tempId: string; answer: string; at: string }
+  /** The stopped exchange as the server stored it: the bubbles take its ids. */
+  | { type: 'exchange.stopStored'; tempId: string; stored: SendMessageResponse }
+  /** Regenerate: the answer is written again in place. */
+  | { type: 'exchange.regenerating'; messageId: string }
+  | { type: 'exchange.regeneratedGrew'; messageId: string; text: string }
+  | { type: 'exchange.regenerated'; conversationId: string; messageId: string; reply: SendMessageResponse }
+  /** A failed regenerate: the old answer comes back. */
+  | { type: 'exchange.restored'; previous: MessageItem }
+  /** A stopped regenerate: kept as a new version when any of it arrived (D93), else the old one back. */
+  | { type: 'exchange.regenerateStopped'; previous: MessageItem }
+  /** The file attached in a new chat is in the conversation its first message created. */
+  | { type: 'exchange.fileUploaded'; conversationId: string; document: LibraryDocument }
+
+/** What the open conversation tells the surface: which one is open now, and what the list should know. */
+export type ConversationFact =
+  /** `started`: the first message of a new chat created it; `closed`: the one open went away. */
+  | { type: 'conversation.changed'; conversationId: string | null; started?: boolean; closed?: string }
+  | { type: 'conversation.scopeStored'; conversation: Conversation }
+  /** Another version of the conversation's last answer is shown: the list's preview follows. */
+  | { type: 'conversation.previewed'; conversationId: string; content: string }
+
+/** What the conversation list tells the surface. */
+export type ListFact =
+  | { type: 'list.loaded'; conversations: ConversationItem[] }
+  | { type: 'list.deleted'; conversationId: string }
+
+/** What the surface tells the sender: the intent, with what the open conversation says about it. */
+export type SenderCommand =
+  | { type: 'sender.send'; content: string; conversationId: string | null; documentIds: string[] }
+  | { type: 'sender.regenerate'; conversationId: string; previous: MessageItem }

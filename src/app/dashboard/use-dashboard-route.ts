@@ -9,6 +9,7 @@
  */
 import { useEffect, useEffectEvent, useLayoutEffect, useRef } from 'react'
 import { useLocation } from 'wouter'
+import { selectedConversationIdOf } from '#machines/chat/chat-selectors.ts'
 import { DASHBOARD_SECTIONS, type DashboardSection } from '#machines/dashboard/dashboard-machine.ts'
 import { ChatActor } from '#src/features/chat/chat-actor.ts'
 import { conversationPath, paths } from '#src/lib/paths.ts'
@@ -71,7 +72,7 @@ export function useRouteTellsMachines({ section, conversationId }: DashboardRout
     if (section !== 'chat') return
     if (conversationId === null) chat.send({ type: 'chat.new' })
     // Already open: the conversation this chat just started, or the same address seen again.
-    else if (chat.getSnapshot().context.selectedConversationId !== conversationId)
+    else if (selectedConversationIdOf(chat.getSnapshot()) !== conversationId)
       chat.send({ type: 'chat.select', conversationId })
   }, [dashboard, chat, section, conversationId])
 }

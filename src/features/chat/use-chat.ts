@@ -6,16 +6,27 @@
 import { useMemo } from 'react'
 import type { DislikeReasonRequest, Feedback } from '#contracts/chat.ts'
 import {
+  canSend,
+  conversationOf,
+  deletingConversationIdsOf,
   isAttachingHere,
   isAwaitingReplyHere,
+  isLoading,
   isSavingScope,
   isStreamingHere,
+  listOf,
   openSourceOf,
   openTitleOf,
+  partsOf,
+  ratingMessageIdsOf,
   reasonAskOf,
   regenerableIdOf,
+  sameIds,
   sameScope,
   scopeOf,
+  selectedConversationIdOf,
+  senderOf,
+  switchingVersionIdsOf,
 } from '#machines/chat/chat-selectors.ts'
 import { ChatActor } from './chat-actor.ts'
 import { preloadMarkdown } from './message-bubble.tsx'
@@ -28,14 +39,13 @@ export function useConversation() {
     () => ({
       /** True when the machine took the message (not blank, not while loading); it clears the draft. */
       send(content: string): boolean {
-        const event = { type: 'chat.send', content } as const
-        if (!chat.getSnapshot().can(event)) return false
-        chat.send(event)
+        if (!canSend(chat.getSnapshot(), content)) return false
+        chat.send({ type: 'chat.send', content })
         preloadMarkdown()
         return true
       },
       rename(title: string) {
-        const conversationId = chat.getSnapshot().context.selectedConversationId
+        const conversationId = selectedConversationIdOf(chat.getSnapshot())
         if (conversationId) chat.send({ type: 'chat.rename', conversationId, title })
       },
       type(text: string) {
@@ -84,35 +94,35 @@ export function useConversation() {
     [chat],
   )
   return {
-    messages: ChatActor.useSelector((snapshot) => snapshot.context.messages),
+    messages: ChatActor.useSelector((snapshot) => conversationOf(snapshot).messages),
     /** product §2: the input is disabled while loading (a reply, or a conversation's messages). */
-    loading: ChatActor.useSelector((snapshot) => snapshot.hasTag('loading')),
+    loading: ChatActor.useSelector(isLoading),
     awaitingReply: ChatActor.useSelector(isAwaitingReplyHere),
     /** An answer is being written here: Stop shows instead of Send. */
     streaming: ChatActor.useSelector(isStreamingHere),
     /** What is typed; a message that could not be sent comes back into it. */
-    draft: ChatActor.useSelector((snapshot) => snapshot.context.draft),
+    draft: ChatActor.useSelector((snapshot) => senderOf(snapshot).draft),
     /** The server's sentence when it would not start an answer now (too many at once), else null. */
-    notice: ChatActor.useSelector((snapshot) => snapshot.context.notice),
+    notice: ChatActor.useSelector((snapshot) => senderOf(snapshot).notice),
     /** The answer Regenerate may write again (the last one), when nothing else is under way. */
     regenerableId: ChatActor.useSelector(regenerableIdOf),
-    ratingMessageIds: ChatActor.useSelector((snapshot) => snapshot.context.ratingMessageIds),
+    ratingMessageIds: ChatActor.useSelector(ratingMessageIdsOf, sameIds),
     /** Answers whose other version is on its way. */
-    switchingVersionIds: ChatActor.useSelector((snapshot) => snapshot.context.switchingVersionIds),
+    switchingVersionIds: ChatActor.useSelector(switchingVersionIdsOf, sameIds),
     /** The dislike whose reason is asked for, and how far that is; null when none is. */
     reasonAsk: ChatActor.useSelector(reasonAskOf, sameReasonAsk),
     /** The open conversation's title, null for a new chat. */
     title: ChatActor.useSelector(openTitleOf),
     /** The file waiting in a new chat's composer (with why its upload failed, if it did). */
-    attachment: ChatActor.useSelector((snapshot) => snapshot.context.attachment),
+    attachment: ChatActor.useSelector((snapshot) => senderOf(snapshot).attachment),
     attaching: ChatActor.useSelector(isAttachingHere),
     /** The files uploaded into the conversation on screen. */
-    files: ChatActor.useSelector((snapshot) => snapshot.context.files),
+    files: ChatActor.useSelector((snapshot) => conversationOf(snapshot).files),
     /** The passage open beside the conversation, with the answer citing it. */
     openSource: ChatActor.useSelector(openSourceOf, sameOpenSource),
     /** What the chat on screen searches (D70): its documents, or null for the whole library. */
     scope: ChatActor.useSelector(scopeOf, sameScope),
-    scopeNotice: ChatActor.useSelector((snapshot) => snapshot.context.scopeNotice),
+    scopeNotice: ChatActor.useSelector((snapshot) => conversationOf(snapshot).scopeNotice),
     savingScope: ChatActor.useSelector(isSavingScope),
     ...intents,
   }
@@ -129,18 +139,18 @@ function sameOpenSource(a: ReturnType<typeof openSourceOf>, b: ReturnType<typeof
 export function useConversations() {
   const chat = ChatActor.useActorRef()
   return {
-    conversations: ChatActor.useSelector((snapshot) => snapshot.context.conversations),
-    loaded: ChatActor.useSelector((snapshot) => !snapshot.hasTag('conversationsLoading')),
-    selectedConversationId: ChatActor.useSelector((snapshot) => snapshot.context.selectedConversationId),
-    deletingConversationIds: ChatActor.useSelector((snapshot) => snapshot.context.deletingConversationIds),
+    conversations: ChatActor.useSelector((snapshot) => listOf(snapshot).conversations),
+    loaded: ChatActor.useSelector((snapshot) => !partsOf(snapshot).list.hasTag('conversationsLoading')),
+    selectedConversationId: ChatActor.useSelector(selectedConversationIdOf),
+    deletingConversationIds: ChatActor.useSelector(deletingConversationIdsOf, sameIds),
     remove(conversationId: string) {
       chat.send({ type: 'chat.delete', conversationId })
     },
-    searchQuery: ChatActor.useSelector((snapshot) => snapshot.context.searchQuery),
+    searchQuery: ChatActor.useSelector((snapshot) => listOf(snapshot).searchQuery),
     /** What the last search found (kept while the next one runs); null before the first answers or with no search. */
-    searchHits: ChatActor.useSelector((snapshot) => snapshot.context.searchHits),
+    searchHits: ChatActor.useSelector((snapshot) => listOf(snapshot).searchHits),
     /** A search typed is waiting for its pause or for the server. */
-    searching: ChatActor.useSelector((snapshot) => snapshot.hasTag('searching')),
+    searching: ChatActor.useSelector((snapshot) => partsOf(snapshot).list.hasTag('searching')),
     search(query: string) {
       chat.send({ type: 'chat.search', query })
     },

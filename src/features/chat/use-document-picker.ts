@@ -6,7 +6,7 @@
  */
 import { useActorRef, useSelector } from '@xstate/react'
 import { useEffect, useMemo, useState } from 'react'
-import { scopeOnScreen } from '#machines/chat/chat-scope.ts'
+import { scopeOf, senderOf } from '#machines/chat/chat-selectors.ts'
 import {
   type DocumentPickerContext,
   pickerMatches,
@@ -31,7 +31,7 @@ export function useDocumentPicker() {
 
   useEffect(() => {
     const subscription = picker.on('picker.chosen', ({ document, at, query }) => {
-      const { draft } = chat.getSnapshot().context
+      const { draft } = senderOf(chat.getSnapshot())
       chat.send({ type: 'chat.type', text: withoutHashQuery(draft, at, query) })
       chat.send({ type: 'chat.scopeAdd', document })
     })
@@ -47,7 +47,7 @@ export function useDocumentPicker() {
           picker.send({ type: 'picker.hide' })
           return
         }
-        const excluded = scopeOnScreen(chat.getSnapshot().context)?.documentIds ?? []
+        const excluded = scopeOf(chat.getSnapshot())?.documentIds ?? []
         picker.send({ type: 'picker.search', ...found, excluded })
       },
       /**

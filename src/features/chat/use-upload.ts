@@ -5,6 +5,7 @@
  * Drive' sends it to the person's Google Drive.
  */
 import { useSelector } from '@xstate/react'
+import { selectedConversationIdOf } from '#machines/chat/chat-selectors.ts'
 import type { UploadPlace } from '#machines/upload/upload-machine.ts'
 import { ChatActor } from './chat-actor.ts'
 import { UploadActor } from './upload-actor.ts'
@@ -23,7 +24,7 @@ export const UPLOAD_EXPLANATIONS = {
 
 export function useUpload() {
   const upload = UploadActor.useActorRef()
-  const conversationId = ChatActor.useSelector((snapshot) => snapshot.context.selectedConversationId)
+  const conversationId = ChatActor.useSelector(selectedConversationIdOf)
   const into = useSelector(upload, (snapshot) => snapshot.context.into)
   return {
     explanation:
