@@ -88,3 +88,8 @@ export function sameScope(a: Scope | null, b: Scope | null): boolean {
 export function isSavingScope(snapshot: ChatSnapshot): boolean {
   return snapshot.context.savingScopeOf !== null
 }
+
+/** The conversation open in the chat, null for a new chat. */
+export function selectedConversationIdOf(snapshot: ChatSnapshot): string | null {
+  return snapshot.context.selectedConversationId
+}
