@@ -97,9 +97,9 @@ const backdropStyle = css({
 const barStyle = css({ display: 'flex', gap: '2', alignItems: 'center', md: { display: 'block' } })
 
 /**
- * The sections of product §2 (the route table's sidebar entries), each a link to its address (open it in a new tab, bookmark it),
- * with "New chat" above them and the section's extras below: a column beside the content on wide
- * screens; on phones a drawer behind "Menu" ("New chat" stays beside it, in reach), closed by
+ * The sections of product §2 (the route table's sidebar entries), each a link to its address
+ * (open it in a new tab, bookmark it), with "New chat" above them and the section's extras below:
+ * a column beside the content on wide screens; on phones a drawer behind "Menu" ("New chat" stays beside it, in reach), closed by
  * choosing a link, Escape, Close or a tap beside it, which give the focus back to "Menu".
  */
 export function DashboardSidebar() {
