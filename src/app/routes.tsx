@@ -48,8 +48,11 @@ export function AppRoutes() {
           </RouteBoundary>
         </Route>
       ))}
-      {/* One route for every address under /dashboard, so moving between them never remounts it. */}
-      <Route path={`${paths.dashboard}/*?`}>
+      {/*
+        One route for every address under /dashboard, so moving between them never remounts it;
+        its screens are nested routes (src/app/dashboard/dashboard-screens.tsx, D106).
+      */}
+      <Route path={paths.dashboard} nest>
         <RouteBoundary area="The dashboard" page onRetry={dashboard.retry}>
           <SessionGuard>
             <Suspense fallback={<FullPageMessage>Loading...</FullPageMessage>}>

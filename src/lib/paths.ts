@@ -1,9 +1,8 @@
-import type { DashboardSection } from '#machines/dashboard/dashboard-machine.ts'
-
 /**
- * Every route of product §2 and the dashboard's own addresses, written once. The address is the
- * dashboard's truth: each section has one (its key is the section's name), and so does each
- * conversation; /dashboard, where sign-in lands, shows the chat as /dashboard/chat does.
+ * Every route of product §2, and the dashboard addresses linked from outside its route table
+ * (src/app/dashboard/dashboard-screens.tsx, D106), written once. The address is the dashboard's
+ * truth: each section has one, and so does each conversation; /dashboard, where sign-in lands,
+ * shows the chat as /dashboard/chat does.
  */
 export const paths = {
   login: '/login',
@@ -24,7 +23,7 @@ export const paths = {
   conversation: '/dashboard/c/:id',
   /** A conversation shared by a read-only link (D73): open to anyone, signed in or not. */
   shared: '/s/:token',
-} as const satisfies Record<DashboardSection, string> & Record<string, string>
+} as const
 
 /** Why /login was opened, when a flow sends the person there with something to say. */
 export const loginNotices = {
@@ -35,3 +34,9 @@ export const loginNotices = {
 
 /** The address of one conversation. */
 export const conversationPath = (id: string) => `/dashboard/c/${encodeURIComponent(id)}`
+
+/**
+ * An address in wouter's absolute form, for links and navigation that may sit inside the
+ * dashboard's nested routes (base /dashboard, D106), where a plain '/…' is read under the base.
+ */
+export const fromRoot = (path: string) => `~${path}`

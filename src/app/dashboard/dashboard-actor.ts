@@ -1,4 +1,4 @@
-/** The dashboard's section actor, scoped to the dashboard route (lazy-loaded with it). */
+/** The dashboard's wiring actor (D106), scoped to the dashboard route (lazy-loaded with it); DashboardView fills it. */
 import { createActorContext } from '@xstate/react'
 import { dashboardMachine } from '#machines/dashboard/dashboard-machine.ts'
 

@@ -3,11 +3,10 @@ import { Button } from '#src/components/ui/button.tsx'
 import { LogOutIcon, SettingsIcon } from '#src/components/ui/dashboard-icons.tsx'
 import { LogoMark } from '#src/components/ui/icons.tsx'
 import { useCurrentUserEmail, useLogout } from '#src/features/auth/use-auth.ts'
-import { paths } from '#src/lib/paths.ts'
 import { css } from '../../../styled-system/css'
 import { useDashboard } from './use-dashboard.ts'
 
-// The settings button is a link (to /dashboard/settings) drawn as the ghost icon button.
+// The settings button is a link (to /dashboard/settings; the header is inside its nested routes) drawn as the ghost icon button.
 const iconLinkStyle = css({
   display: 'inline-grid',
   placeItems: 'center',
@@ -61,12 +60,7 @@ export function DashboardHeader() {
       >
         {email || 'User'}
       </span>
-      <Link
-        href={paths.settings}
-        replace={isShown('settings')}
-        aria-label="Settings"
-        className={iconLinkStyle}
-      >
+      <Link href="/settings" replace={isShown('settings')} aria-label="Settings" className={iconLinkStyle}>
         <SettingsIcon />
       </Link>
       <Button variant="secondary" size="sm" onClick={logout} disabled={loggingOut}>

@@ -1,35 +1,12 @@
-import { type ReactNode, useEffect, useId, useRef, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { Link } from 'wouter'
-import type { DashboardSection } from '#machines/dashboard/dashboard-machine.ts'
 import { Button } from '#src/components/ui/button.tsx'
-import {
-  AppsIcon,
-  ChatIcon,
-  CloseIcon,
-  DocumentIcon,
-  HistoryIcon,
-  MenuIcon,
-  PlusIcon,
-  SettingsIcon,
-} from '#src/components/ui/dashboard-icons.tsx'
+import { CloseIcon, MenuIcon, PlusIcon } from '#src/components/ui/dashboard-icons.tsx'
 import { focusMessageBox } from '#src/features/chat/focus-message-box.ts'
-import { paths } from '#src/lib/paths.ts'
 import { css } from '../../../styled-system/css'
-import { SidebarExtras } from './sidebar-extras.tsx'
+import { SIDEBAR, sectionOf } from './dashboard-screens.tsx'
+import { useScreen } from './screen-match.ts'
 import { useDashboard } from './use-dashboard.ts'
-
-const SECTIONS: ReadonlyArray<{ id: DashboardSection; label: string; icon: ReactNode }> = [
-  { id: 'chat', label: 'Chat with Docs', icon: <ChatIcon /> },
-  { id: 'docs', label: 'Documents', icon: <DocumentIcon /> },
-  { id: 'integrations', label: 'Integrations', icon: <AppsIcon /> },
-  { id: 'history', label: 'Conversation History', icon: <HistoryIcon /> },
-  { id: 'settings', label: 'Settings', icon: <SettingsIcon /> },
-]
-
-/** What each section is called: its sidebar entry, its heading and its document title. */
-export const SECTION_LABELS: Readonly<Record<DashboardSection, string>> = Object.fromEntries(
-  SECTIONS.map(({ id, label }) => [id, label]),
-) as Record<DashboardSection, string>
 
 const itemStyle = css({
   display: 'flex',
@@ -80,7 +57,7 @@ function NewChatLink() {
   const { isShown, startNewChat } = useDashboard()
   return (
     <Link
-      href={paths.chat}
+      href="/chat"
       replace={isShown('chat')}
       className={newChatStyle}
       onClick={() => {
@@ -129,13 +106,15 @@ const backdropStyle = css({
 const barStyle = css({ display: 'flex', gap: '2', alignItems: 'center', md: { display: 'block' } })
 
 /**
- * The five sections of product §2, each a link to its address (open it in a new tab, bookmark it),
- * with "New chat" above them and the section's extras below: a column beside the content on wide
- * screens; on phones a drawer behind "Menu" ("New chat" stays beside it, in reach), closed by
+ * The sections of product §2 (the route table's sidebar entries), each a link to its address
+ * (open it in a new tab, bookmark it), with "New chat" above them and the section's extras below:
+ * a column beside the content on wide screens; on phones a drawer behind "Menu" ("New chat" stays beside it, in reach), closed by
  * choosing a link, Escape, Close or a tap beside it, which give the focus back to "Menu".
  */
 export function DashboardSidebar() {
-  const { section, isShown, startNewChat, show } = useDashboard()
+  const { section, isShown, startNewChat } = useDashboard()
+  const screen = useScreen()?.screen
+  const Extras = screen ? sectionOf(screen).Extras : undefined
   const [open, setOpen] = useState(false)
   const menuButton = useRef<HTMLButtonElement>(null)
   const drawer = useRef<HTMLDivElement>(null)
@@ -206,10 +185,10 @@ export function DashboardSidebar() {
         ) : null}
         <nav aria-label="Dashboard sections">
           <ul className={css({ display: 'flex', flexDirection: 'column', gap: '1' })}>
-            {SECTIONS.map(({ id, label, icon }) => (
+            {SIDEBAR.map(({ id, path, label, icon }) => (
               <li key={id}>
                 <Link
-                  href={paths[id]}
+                  href={path}
                   replace={isShown(id)}
                   className={itemStyle}
                   aria-current={section === id ? 'page' : undefined}
@@ -222,7 +201,7 @@ export function DashboardSidebar() {
             ))}
           </ul>
         </nav>
-        <SidebarExtras key={section} section={section} onOpenIntegrations={() => show('integrations')} />
+        {Extras ? <Extras key={section} /> : null}
       </div>
     </aside>
   )

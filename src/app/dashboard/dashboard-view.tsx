@@ -1,23 +1,20 @@
-import { useState } from 'react'
-import { Redirect } from 'wouter'
-import { dashboardMachine } from '#machines/dashboard/dashboard-machine.ts'
-import { ChatProvider } from '#src/features/chat/chat-provider.tsx'
+import { type ReactNode, useLayoutEffect, useState } from 'react'
+import { useLocation } from 'wouter'
+import { type NavigateParams, provideDashboardMachine } from '#machines/dashboard/dashboard-machine.ts'
+import { ChatActor } from '#src/features/chat/chat-actor.ts'
+import { useChatLogic } from '#src/features/chat/chat-provider.tsx'
 import { UploadProvider } from '#src/features/chat/upload-provider.tsx'
 import { DriveProvider } from '#src/features/drive/drive-provider.tsx'
 import { useAppDeps } from '#src/lib/app-deps.ts'
-import { paths } from '#src/lib/paths.ts'
+import { conversationPath, fromRoot, paths } from '#src/lib/paths.ts'
 import { css } from '../../../styled-system/css'
 import { DashboardActor } from './dashboard-actor.ts'
 import { DashboardHeader } from './dashboard-header.tsx'
+import { useDashboardScreen } from './dashboard-screens.tsx'
 import { DashboardSidebar } from './dashboard-sidebar.tsx'
+import { ScreenContext, type ScreenMatch } from './screen-match.ts'
 import { SectionOutlet } from './section-outlet.tsx'
 import { useDashboard } from './use-dashboard.ts'
-import {
-  type DashboardRoute,
-  useAddressFollowsChat,
-  useDashboardRoute,
-  useRouteTellsMachines,
-} from './use-dashboard-route.ts'
 
 const MAIN_ID = 'main-content'
 
@@ -55,66 +52,106 @@ function SkipLink() {
   )
 }
 
+/** Where the wiring actor sends the person, as an address (wouter's absolute form: D106). */
+function addressOf(destination: NavigateParams): string {
+  switch (destination.to) {
+    case 'conversation':
+      return fromRoot(conversationPath(destination.conversationId))
+    case 'newChat':
+      return fromRoot(paths.chat)
+    case 'address':
+      return fromRoot(destination.path)
+  }
+}
+
 /**
- * product §2 Dashboard: header, sidebar of five sections, and the section its address names. One
- * route for every address under /dashboard, so moving between them never remounts it (the
- * conversations load once). Lazy-loaded.
+ * product §2 Dashboard: header, sidebar of sections, and the screen its address names (the route
+ * table, dashboard-screens.tsx), on the nested routes under /dashboard: moving between them never
+ * remounts it (the conversations load once). The wiring actor (machines/dashboard) runs the chat
+ * as its child and moves the address when the chat asks. Lazy-loaded.
  */
 export function DashboardView() {
   const { inspect } = useAppDeps()
-  const route = useDashboardRoute()
-  // The section on screen from the first paint is the address's, not the machine's first state.
-  const [snapshot] = useState(() => dashboardMachine.resolveState({ value: route?.section ?? 'chat' }))
+  const chat = useChatLogic()
+  const [, navigate] = useLocation()
+  const [logic] = useState(() =>
+    provideDashboardMachine({
+      chat,
+      navigate: (destination) => navigate(addressOf(destination), { replace: destination.replace }),
+    }),
+  )
+  const screen = useDashboardScreen()
   return (
-    <DashboardActor.Provider options={{ inspect, snapshot }}>
-      {/* Chat state outlives a section switch: the sidebar, Chat and History share it. */}
-      <ChatProvider>
-        {route ? <RouteToMachines route={route} /> : <Redirect to={paths.chat} replace />}
-        {/* The Upload dialog opens from the chat and from the sidebar: one for the dashboard. */}
-        <UploadProvider>
-          <div
-            className={css({
-              // The shell fills the viewport and each part scrolls on its own: the chat keeps its
-              // composer in view while the messages scroll.
-              h: '100dvh',
-              display: 'grid',
-              gridTemplateRows: 'auto auto 1fr',
-              // minmax(0, …): a column never grows past the window to fit its widest line, so at
-              // 320 px (or 400 % zoom) nothing scrolls sideways and Logout stays on screen.
-              gridTemplateColumns: 'minmax(0, 1fr)',
-              md: { gridTemplateRows: 'auto 1fr', gridTemplateColumns: '16rem minmax(0, 1fr)' },
-            })}
-          >
-            <SkipLink />
-            <DashboardHeader />
-            <DashboardSidebar />
-            <main
-              id={MAIN_ID}
-              tabIndex={-1}
+    <DashboardActor.Provider logic={logic} options={{ inspect }}>
+      <ScreenContext value={screen}>
+        {/* Chat state outlives a section switch: the sidebar, Chat and History share it. */}
+        <ChatOfDashboard>
+          {screen ? <RouteToDashboard match={screen} /> : null}
+          {/* The Upload dialog opens from the chat and from the sidebar: one for the dashboard. */}
+          <UploadProvider>
+            <div
               className={css({
-                _focusVisible: { outline: 'none' },
-                minW: '0',
-                minH: '0',
-                overflowY: 'auto',
-                px: { base: '4', md: '8' },
-                py: { base: '6', md: '8' },
+                // The shell fills the viewport and each part scrolls on its own: the chat keeps its
+                // composer in view while the messages scroll.
+                h: '100dvh',
+                display: 'grid',
+                gridTemplateRows: 'auto auto 1fr',
+                // minmax(0, …): a column never grows past the window to fit its widest line, so at
+                // 320 px (or 400 % zoom) nothing scrolls sideways and Logout stays on screen.
+                gridTemplateColumns: 'minmax(0, 1fr)',
+                md: { gridTemplateRows: 'auto 1fr', gridTemplateColumns: '16rem minmax(0, 1fr)' },
               })}
             >
-              {/* Drive state outlives a section switch: Documents and Integrations share it. */}
-              <DriveProvider>
-                <SectionOutlet />
-              </DriveProvider>
-            </main>
-          </div>
-        </UploadProvider>
-      </ChatProvider>
+              <SkipLink />
+              <DashboardHeader />
+              <DashboardSidebar />
+              <main
+                id={MAIN_ID}
+                tabIndex={-1}
+                className={css({
+                  _focusVisible: { outline: 'none' },
+                  minW: '0',
+                  minH: '0',
+                  overflowY: 'auto',
+                  px: { base: '4', md: '8' },
+                  py: { base: '6', md: '8' },
+                })}
+              >
+                {/* Drive state outlives a section switch: Documents and Integrations share it. */}
+                <DriveProvider>
+                  <SectionOutlet />
+                </DriveProvider>
+              </main>
+            </div>
+          </UploadProvider>
+        </ChatOfDashboard>
+      </ScreenContext>
     </DashboardActor.Provider>
   )
 }
 
-/** The address tells the machines; the chat's own starts and closes replace the address. */
-function RouteToMachines({ route }: { route: DashboardRoute }) {
-  useRouteTellsMachines(route)
-  useAddressFollowsChat(route)
+/** The chat, the wiring actor's child, for the chat feature's hooks. */
+function ChatOfDashboard({ children }: { children: ReactNode }) {
+  const chat = DashboardActor.useSelector((snapshot) => snapshot.children.chat)
+  return chat ? <ChatActor.Provider actor={chat}>{children}</ChatActor.Provider> : null
+}
+
+/**
+ * The address on screen, told to the wiring actor. A layout effect: the chat hears of the screen
+ * the address names before the browser paints, so Back never shows the previous one for a frame.
+ */
+function RouteToDashboard({ match }: { match: ScreenMatch }) {
+  const dashboard = DashboardActor.useActorRef()
+  const [path] = useLocation()
+  const { section } = match.screen
+  const conversationId = section === 'chat' ? (match.params.id ?? null) : null
+  useLayoutEffect(() => {
+    const route = {
+      path: path === '/' ? paths.dashboard : `${paths.dashboard}${path}`,
+      section,
+      conversationId,
+    }
+    dashboard.send({ type: 'dashboard.routed', route })
+  }, [dashboard, path, section, conversationId])
   return null
 }

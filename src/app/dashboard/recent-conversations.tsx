@@ -1,7 +1,7 @@
 import { Link } from 'wouter'
 import { relativeTime } from '#machines/chat/chat-time.ts'
 import { useConversations } from '#src/features/chat/use-chat.ts'
-import { conversationPath, paths } from '#src/lib/paths.ts'
+import { conversationPath, fromRoot, paths } from '#src/lib/paths.ts'
 import { css, cx } from '../../../styled-system/css'
 import { useDashboard } from './use-dashboard.ts'
 
@@ -51,7 +51,7 @@ export function RecentConversations({ limit }: RecentConversationsProps) {
         {shown.map((conversation) => (
           <li key={conversation.id} className={css({ minW: '0' })}>
             <Link
-              href={conversationPath(conversation.id)}
+              href={fromRoot(conversationPath(conversation.id))}
               className={itemStyle}
               aria-current={conversation.id === openId ? 'page' : undefined}
             >
@@ -77,7 +77,7 @@ export function RecentConversations({ limit }: RecentConversationsProps) {
       </ul>
       {shown.length < conversations.length ? (
         <Link
-          href={paths.history}
+          href={fromRoot(paths.history)}
           className={css({ px: '3', fontSize: 'sm', color: 'accent', textDecoration: 'underline' })}
         >
           {`All conversations (${conversations.length})`}

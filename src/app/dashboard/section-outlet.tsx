@@ -1,48 +1,26 @@
-import type { DashboardSection } from '#machines/dashboard/dashboard-machine.ts'
+import { Redirect, Route } from 'wouter'
 import { useDocumentTitle } from '#src/components/ui/use-document-title.ts'
+import { fromRoot, paths } from '#src/lib/paths.ts'
 import { RouteBoundary } from '../route-boundary.tsx'
-import { SECTION_LABELS } from './dashboard-sidebar.tsx'
-import { ChatSection } from './sections/chat-section.tsx'
-import { DocsSection } from './sections/docs-section.tsx'
-import { DocumentSection } from './sections/document-section.tsx'
-import { HistorySection } from './sections/history-section.tsx'
-import { IntegrationsSection } from './sections/integrations-section.tsx'
-import { SettingsSection } from './sections/settings-section.tsx'
-import { useDashboard } from './use-dashboard.ts'
-import { useDashboardRoute } from './use-dashboard-route.ts'
+import { useScreen } from './screen-match.ts'
 
 /**
- * The main area: exactly the section the dashboard machine is in, behind its own error boundary
- * (a section that fails leaves the header and the sidebar working; another section starts afresh).
+ * The main area: the screen the address names (dashboard-screens.tsx), on its nested route, behind
+ * its own error boundary (a screen that fails leaves the header and the sidebar working; another
+ * screen starts afresh). An address under /dashboard that names none is a new chat, in its place.
  */
 export function SectionOutlet() {
-  const { section } = useDashboard()
-  // A document opened from the Documents or a citation: the viewer, which names the window itself.
-  const route = useDashboardRoute()
-  const documentId = section === 'docs' ? (route?.documentId ?? null) : null
-  useDocumentTitle(documentId === null ? SECTION_LABELS[section] : null)
-  return documentId === null ? (
-    <RouteBoundary key={section} area={`The ${SECTION_LABELS[section]} section`}>
-      <Section section={section} />
-    </RouteBoundary>
-  ) : (
-    <RouteBoundary key={`document:${documentId}`} area="The document viewer">
-      <DocumentSection documentId={documentId} />
-    </RouteBoundary>
+  const match = useScreen()
+  useDocumentTitle(match?.screen.title ?? null)
+  if (!match) return <Redirect to={fromRoot(paths.chat)} replace />
+  const { screen, key } = match
+  return (
+    // One element for every screen, so moving between screens with one key (a new chat and its
+    // conversations) keeps the section mounted; its `:id` reaches it through useParams.
+    <Route path={match.pattern}>
+      <RouteBoundary key={key} area={screen.area ?? `The ${screen.label} section`}>
+        <screen.Section />
+      </RouteBoundary>
+    </Route>
   )
-}
-
-function Section({ section }: { section: DashboardSection }) {
-  switch (section) {
-    case 'chat':
-      return <ChatSection />
-    case 'docs':
-      return <DocsSection />
-    case 'integrations':
-      return <IntegrationsSection />
-    case 'history':
-      return <HistorySection />
-    case 'settings':
-      return <SettingsSection />
-  }
 }

@@ -1,5 +1,4 @@
-import type { ReactNode } from 'react'
-import type { DashboardSection } from '#machines/dashboard/dashboard-machine.ts'
+import { useLocation } from 'wouter'
 import { Button } from '#src/components/ui/button.tsx'
 import { Card } from '#src/components/ui/card.tsx'
 import { DriveMark, UploadIcon } from '#src/components/ui/dashboard-icons.tsx'
@@ -28,73 +27,75 @@ const panelTitleStyle = css({
 /** How many conversations the chat section lists beside it; History has them all. */
 const CHAT_RECENT_LIMIT = 20
 
-type SidebarExtrasProps = { section: DashboardSection; onOpenIntegrations: () => void }
+// product §2 sidebar extras, one per section, shown with it (dashboard-screens.tsx: `Extras`).
 
-/** product §2 sidebar extras, shown for the section on screen (on phones, in the menu drawer). */
-export function SidebarExtras({ section, onOpenIntegrations }: SidebarExtrasProps) {
-  return extrasPanel(section, onOpenIntegrations)
+export function HistoryExtras() {
+  return (
+    <section aria-labelledby="recent-conversations" className={panelStyle}>
+      <h2 id="recent-conversations" className={panelTitleStyle}>
+        Recent Conversations
+      </h2>
+      <RecentConversations />
+    </section>
+  )
 }
 
-function extrasPanel(section: DashboardSection, onOpenIntegrations: () => void): ReactNode {
-  switch (section) {
-    case 'history':
-      return (
-        <section aria-labelledby="recent-conversations" className={panelStyle}>
-          <h2 id="recent-conversations" className={panelTitleStyle}>
-            Recent Conversations
-          </h2>
-          <RecentConversations />
-        </section>
-      )
-    case 'docs':
-      return (
-        <Card className={panelStyle}>
-          <h2 className={css({ fontWeight: 'semibold' })}>Document Library</h2>
-          <UploadDocumentButton />
-        </Card>
-      )
-    case 'settings':
-      // The spec's card; its items lead to their part of Settings (issue 26: no dead controls).
-      return (
-        <Card className={panelStyle}>
-          <ul className={css({ display: 'flex', flexDirection: 'column', gap: '2', fontSize: 'sm' })}>
-            <li>
-              <a href={`#${SETTINGS_ANCHORS.account}`} className={settingsLinkStyle}>
-                Account Settings
-              </a>
-            </li>
-            <li>
-              <a href={`#${SETTINGS_ANCHORS.preferences}`} className={settingsLinkStyle}>
-                Preferences
-              </a>
-            </li>
-            <li>
-              <a href={`#${SETTINGS_ANCHORS.privacy}`} className={settingsLinkStyle}>
-                Privacy
-              </a>
-            </li>
-          </ul>
-        </Card>
-      )
-    case 'integrations':
-      return (
-        <div className={panelStyle}>
-          <Button variant="secondary" size="sm" onClick={onOpenIntegrations}>
-            <DriveMark size={16} />
-            Google Drive
-          </Button>
-        </div>
-      )
-    case 'chat':
-      return (
-        <section aria-labelledby="chat-recent-conversations" className={panelStyle}>
-          <h2 id="chat-recent-conversations" className={panelTitleStyle}>
-            Recent Conversations
-          </h2>
-          <RecentConversations limit={CHAT_RECENT_LIMIT} />
-        </section>
-      )
-  }
+export function DocsExtras() {
+  return (
+    <Card className={panelStyle}>
+      <h2 className={css({ fontWeight: 'semibold' })}>Document Library</h2>
+      <UploadDocumentButton />
+    </Card>
+  )
+}
+
+/** The spec's card; its items lead to their part of Settings (issue 26: no dead controls). */
+export function SettingsExtras() {
+  return (
+    <Card className={panelStyle}>
+      <ul className={css({ display: 'flex', flexDirection: 'column', gap: '2', fontSize: 'sm' })}>
+        <li>
+          <a href={`#${SETTINGS_ANCHORS.account}`} className={settingsLinkStyle}>
+            Account Settings
+          </a>
+        </li>
+        <li>
+          <a href={`#${SETTINGS_ANCHORS.preferences}`} className={settingsLinkStyle}>
+            Preferences
+          </a>
+        </li>
+        <li>
+          <a href={`#${SETTINGS_ANCHORS.privacy}`} className={settingsLinkStyle}>
+            Privacy
+          </a>
+        </li>
+      </ul>
+    </Card>
+  )
+}
+
+/** Shown on Integrations only: it goes to the screen already shown (a replace, no new entry). */
+export function IntegrationsExtras() {
+  const [, navigate] = useLocation()
+  return (
+    <div className={panelStyle}>
+      <Button variant="secondary" size="sm" onClick={() => navigate('/integrations', { replace: true })}>
+        <DriveMark size={16} />
+        Google Drive
+      </Button>
+    </div>
+  )
+}
+
+export function ChatExtras() {
+  return (
+    <section aria-labelledby="chat-recent-conversations" className={panelStyle}>
+      <h2 id="chat-recent-conversations" className={panelTitleStyle}>
+        Recent Conversations
+      </h2>
+      <RecentConversations limit={CHAT_RECENT_LIMIT} />
+    </section>
+  )
 }
 
 /** The spec's 'Upload Document': the Upload dialog, for the library (issue 26: no dead controls). */

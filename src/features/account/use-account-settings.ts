@@ -12,7 +12,7 @@ import { provideSessionsMachine } from '#machines/settings/sessions-machine.ts'
 import { createAccountApi } from '#src/api/account.ts'
 import { useSessionEnded } from '#src/features/auth/use-auth.ts'
 import { useAppDeps } from '#src/lib/app-deps.ts'
-import { loginNotices } from '#src/lib/paths.ts'
+import { fromRoot, loginNotices } from '#src/lib/paths.ts'
 
 function useAccountApi() {
   const { http } = useAppDeps()
@@ -76,7 +76,7 @@ export function useAccountData() {
       saveFile,
       onDeleted() {
         ended()
-        navigate(loginNotices.accountDeleted, { replace: true })
+        navigate(fromRoot(loginNotices.accountDeleted), { replace: true })
       },
     }),
     { inspect },

@@ -1,11 +1,10 @@
-import { type ReactNode, useState } from 'react'
+import { useState } from 'react'
 import { provideChatMachine } from '#machines/chat/chat-machine.ts'
 import type { ChatDeps } from '#machines/chat/chat-types.ts'
 import { createChatApi } from '#src/api/chat.ts'
 import { createStreamCall } from '#src/api/chat-stream.ts'
 import { createDocumentsApi, uploadFile } from '#src/api/documents.ts'
 import { useAppDeps } from '#src/lib/app-deps.ts'
-import { ChatActor } from './chat-actor.ts'
 
 /**
  * While a call is under way, calling again joins it instead of starting another. StrictMode
@@ -23,12 +22,13 @@ function shareInFlight<T>(call: () => Promise<T>): () => Promise<T> {
 }
 
 /**
- * Starts the chat actor for the dashboard's lifetime: the Chat section, History and the sidebar's
- * Recent Conversations all read the same conversation list and open conversation. The chat API is
- * built here, inside the dashboard chunk, from the app's one HTTP client.
+ * The chat's logic with its calls filled, for the dashboard's lifetime: the dashboard's wiring
+ * actor runs it as its child (D106), so the Chat section, History and the sidebar's Recent
+ * Conversations all read the same conversation list and open conversation. The chat API is built
+ * here, inside the dashboard chunk, from the app's one HTTP client.
  */
-export function ChatProvider({ children }: { children: ReactNode }) {
-  const { http, httpOptions, log, inspect } = useAppDeps()
+export function useChatLogic() {
+  const { http, httpOptions, log } = useAppDeps()
   const [logic] = useState(() => {
     const api = createChatApi(http, createStreamCall(httpOptions))
     const deps: ChatDeps = {
@@ -42,9 +42,5 @@ export function ChatProvider({ children }: { children: ReactNode }) {
     }
     return provideChatMachine(deps)
   })
-  return (
-    <ChatActor.Provider logic={logic} options={{ inspect }}>
-      {children}
-    </ChatActor.Provider>
-  )
+  return logic
 }

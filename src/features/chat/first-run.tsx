@@ -5,7 +5,7 @@ import { provideFirstRunMachine } from '#machines/first-run/first-run-machine.ts
 import { createDocumentsApi } from '#src/api/documents.ts'
 import { Button } from '#src/components/ui/button.tsx'
 import { useAppDeps } from '#src/lib/app-deps.ts'
-import { paths } from '#src/lib/paths.ts'
+import { fromRoot, paths } from '#src/lib/paths.ts'
 import { css } from '../../../styled-system/css'
 
 /**
@@ -23,7 +23,10 @@ export function FirstRun({ onAsk }: { onAsk: (question: string) => void }) {
     return (
       <p className={css({ fontSize: 'sm', color: 'muted', maxW: 'md', textAlign: 'center' })}>
         No documents are ready yet.{' '}
-        <Link href={paths.integrations} className={css({ color: 'accent', textDecoration: 'underline' })}>
+        <Link
+          href={fromRoot(paths.integrations)}
+          className={css({ color: 'accent', textDecoration: 'underline' })}
+        >
           Connect Google Drive
         </Link>{' '}
         and ingest your documents, or attach a file with the paperclip.

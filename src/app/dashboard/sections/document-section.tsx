@@ -3,6 +3,7 @@ import { useSearch } from 'wouter'
 import { useAskAbout } from '#src/features/chat/use-ask-about.ts'
 import { retryableLazy } from '#src/lib/lazy-chunk.tsx'
 import { css } from '../../../../styled-system/css'
+import { useScreenParam } from '../screen-match.ts'
 
 // The viewer (and pdf.js behind it) is its own chunk: neither /login nor the dashboard carries it.
 const viewer = retryableLazy(
@@ -14,7 +15,9 @@ const viewer = retryableLazy(
  * One document in the viewer (D72), opened at the passage `?passage=` names; "Ask about this
  * document" there starts a new chat limited to it (D70).
  */
-export function DocumentSection({ documentId }: { documentId: string }) {
+export function DocumentSection() {
+  // The route table reached this screen only with an id that decodes.
+  const documentId = useScreenParam('id') ?? ''
   const passageId = new URLSearchParams(useSearch()).get('passage')
   const askAbout = useAskAbout()
   return (
