@@ -10,6 +10,9 @@ export default defineConfig({
           include: ['tests/views/**/*.test.tsx'],
           environment: 'jsdom',
           setupFiles: ['tests/views/setup.ts'],
+          // The first render of the dashboard in a file loads its on-demand modules (Ark UI among them); on
+          // a loaded 2-core machine that alone has taken over 5 s.
+          testTimeout: 15_000,
         },
       },
       {
