@@ -7,9 +7,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { httpErrors } from '@fastify/sensible'
-import { eq } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
-import { libraryUploads } from '../db/schema.ts'
 import { enqueueJob, type JobOutcome } from '../jobs/job-queue.ts'
 import type { DocumentReader, ReadDocument } from './document-reader.ts'
 import type { DocumentWriter } from './document-writer.ts'
@@ -17,7 +15,9 @@ import { indexLibraryDocument } from './index-document.ts'
 import { createLibraryRepository, type startReadings, upsertLibraryFile } from './library-repository.ts'
 import { FileReadError } from './read-error.ts'
 import { UPLOAD_FILE_JOB, UPLOAD_SOURCE } from './sources.ts'
-import { decodeText } from './text-decoding.ts'
+import { decodeTextInTurns } from './text-decoding.ts'
+import { takingTurns } from './turns.ts'
+import { readUploadBytes, storeUploadBytes } from './uploads-repository.ts'
 
 export const UPLOAD_MIN_BYTES = 10 * 1024
 export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024
@@ -119,7 +119,7 @@ export async function storeUpload(
       },
       'queued',
     )
-    await tx.insert(libraryUploads).values({ libraryDocumentId: id, content: Buffer.from(input.bytes) })
+    await storeUploadBytes(tx, id, input.bytes)
     await enqueueJob(
       tx,
       {
@@ -151,20 +151,21 @@ export async function ingestUploadFile(
   // Deleted from the library since it was queued: nothing to do.
   const row = await deps.startReading({ userId: job.userId, id: String(job.payload.libraryId) })
   if (!row) return { done: true }
-  const [stored] = await deps.db
-    .select({ content: libraryUploads.content })
-    .from(libraryUploads)
-    .where(eq(libraryUploads.libraryDocumentId, row.id))
-  if (!stored) {
+  const bytes = await readUploadBytes(deps.db, row.id)
+  if (!bytes) {
     await library.setStatus(row.id, 'failed', { reason: 'the uploaded file is missing' })
     return { done: true }
   }
-  const bytes = new Uint8Array(stored.content)
   try {
     const read: ReadDocument =
       row.mimeType === 'application/pdf'
         ? await deps.reader.read('pdf', bytes, { owner: row.userId })
-        : { sections: [{ text: decodeText(bytes), page: null }], pages: null, ocrPages: null, note: null }
+        : {
+            sections: [{ text: await decodeTextInTurns(bytes, takingTurns().pause), page: null }],
+            pages: null,
+            ocrPages: null,
+            note: null,
+          }
     await indexLibraryDocument(deps.writer, row, read, { link: null, version: null })
   } catch (error) {
     await library.setStatus(row.id, 'failed', {
