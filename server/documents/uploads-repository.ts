@@ -17,24 +17,29 @@ export const UPLOAD_PART_BYTES = 256 * 1024
 
 type Executor = Pick<Db, 'insert' | 'select'>
 
-/** Stores the file's bytes as parts 0, 1, … of its library row (in the caller's transaction). */
+/**
+ * Stores the file's bytes as parts `from` to `to` (exclusive; all by default) of its library row,
+ * each in a statement of its own (in the caller's transaction when it passes one).
+ */
 export async function storeUploadBytes(
   db: Executor,
   libraryDocumentId: string,
   bytes: Uint8Array,
+  { from = 0, to = uploadParts(bytes.length) }: { from?: number; to?: number } = {},
 ): Promise<void> {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const turns = takingTurns()
-  let part = 0
-  do {
+  for (let part = from; part < to; part++) {
     const piece = buffer.subarray(part * UPLOAD_PART_BYTES, (part + 1) * UPLOAD_PART_BYTES)
     await db
       .insert(libraryUploads)
       .values({ libraryDocumentId, part, content: sql`decode(${piece.toString('hex')}, 'hex')` })
     await turns.pause()
-    part++
-  } while (part * UPLOAD_PART_BYTES < buffer.length)
+  }
 }
+
+/** The parts a file of `size` bytes is stored in (one, even for none). */
+export const uploadParts = (size: number) => Math.max(1, Math.ceil(size / UPLOAD_PART_BYTES))
 
 /**
  * The file's bytes, its parts written in order straight into one buffer; null when none are
