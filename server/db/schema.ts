@@ -601,13 +601,22 @@ export const rateLimitCounters = pgTable(
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' })
 
-/** An uploaded file's bytes, kept so its reading can be retried; goes with its library row. */
-export const libraryUploads = pgTable('library_uploads', {
-  libraryDocumentId: uuid('library_document_id')
-    .primaryKey()
-    .references(() => libraryDocuments.id, { onDelete: 'cascade' }),
-  content: bytea('content').notNull(),
-})
+/**
+ * An uploaded file's bytes, kept so its reading can be retried; goes with its library row. Stored
+ * in parts of UPLOAD_PART_BYTES (D104): no statement carries a whole 5 MB file, and none holds
+ * embedded PGlite's thread for long. A file stored before D104 is one part (0).
+ */
+export const libraryUploads = pgTable(
+  'library_uploads',
+  {
+    libraryDocumentId: uuid('library_document_id')
+      .notNull()
+      .references(() => libraryDocuments.id, { onDelete: 'cascade' }),
+    part: integer('part').notNull().default(0),
+    content: bytea('content').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.libraryDocumentId, t.part] })],
+)
 
 /**
  * Background work, durable in the database (D26): claimed with FOR UPDATE SKIP LOCKED

@@ -12,11 +12,12 @@ import { httpErrors } from '@fastify/sensible'
 import { and, asc, eq } from 'drizzle-orm'
 import type { DocumentView } from '#contracts/documents.ts'
 import type { Db } from '../db/database.ts'
-import { documentChunks, documents, libraryUploads } from '../db/schema.ts'
+import { documentChunks, documents } from '../db/schema.ts'
 import type { FileReply } from '../http/file-reply.ts'
 import { createLibraryRepository, type LibraryRow } from './library-repository.ts'
 import { LIBRARY_MESSAGES, toLibraryDocument } from './library-service.ts'
 import { UPLOAD_SOURCE } from './sources.ts'
+import { readUploadBytes } from './uploads-repository.ts'
 
 export const DOCUMENT_FILE_MESSAGES = {
   unavailable: "This document's file cannot be opened here.",
@@ -76,13 +77,10 @@ export function createDocumentViewService(db: Db) {
     async file(userId: string, id: string): Promise<FileReply> {
       const row = await owned(userId, id)
       if (row.source === UPLOAD_SOURCE) {
-        const [stored] = await db
-          .select({ content: libraryUploads.content })
-          .from(libraryUploads)
-          .where(eq(libraryUploads.libraryDocumentId, row.id))
-        if (!stored) throw httpErrors.notFound(DOCUMENT_FILE_MESSAGES.missing)
+        const bytes = await readUploadBytes(db, row.id)
+        if (!bytes) throw httpErrors.notFound(DOCUMENT_FILE_MESSAGES.missing)
         return {
-          bytes: new Uint8Array(stored.content),
+          bytes,
           contentType: row.mimeType,
           fileName: row.name,
           disposition: 'inline',

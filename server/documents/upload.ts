@@ -7,17 +7,17 @@
  */
 import { randomUUID } from 'node:crypto'
 import { httpErrors } from '@fastify/sensible'
-import { eq } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
-import { libraryUploads } from '../db/schema.ts'
-import { enqueueJob, type JobOutcome } from '../jobs/job-queue.ts'
+import { enqueueJob, type JobOutcome, makeJobDue } from '../jobs/job-queue.ts'
 import type { DocumentReader, ReadDocument } from './document-reader.ts'
 import type { DocumentWriter } from './document-writer.ts'
 import { indexLibraryDocument } from './index-document.ts'
 import { createLibraryRepository, type startReadings, upsertLibraryFile } from './library-repository.ts'
 import { FileReadError } from './read-error.ts'
 import { UPLOAD_FILE_JOB, UPLOAD_SOURCE } from './sources.ts'
-import { decodeText } from './text-decoding.ts'
+import { decodeTextInTurns } from './text-decoding.ts'
+import { takingTurns } from './turns.ts'
+import { readUploadBytes, storeUploadBytes } from './uploads-repository.ts'
 
 export const UPLOAD_MIN_BYTES = 10 * 1024
 export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024
@@ -34,6 +34,10 @@ export const UPLOAD_MESSAGES = {
   malformed: 'The upload could not be read: the form data is incomplete or malformed. Please try again.',
   tooManyParts: 'The upload has too many parts: send one file, in the field "file".',
 } as const
+
+/** The library's reason for a file whose upload stopped before all of it was stored. */
+export const UPLOAD_CUT_SHORT =
+  'the upload was cut short before the whole file was stored; please upload it again'
 
 /** The longest file name kept, in characters (most file systems allow 255 bytes). */
 export const FILE_NAME_MAX_LENGTH = 255
@@ -97,13 +101,27 @@ export function checkUpload(name: string, mimeType: string, size: number): 'appl
   return kind
 }
 
-/** Stores the file in the library as queued, with its bytes and its job, in one transaction. */
+/**
+ * How long after an upload began its job runs when the upload never finished storing its parts
+ * (the server stopped meanwhile): the job then finds the file cut short and says so.
+ */
+export const UPLOAD_STORE_GRACE_MS = 10 * 60_000
+
+/**
+ * Stores the file in the library as queued, with its bytes and its job (D104). The row, the first
+ * part and the job are one transaction; the other parts follow each in a statement of its own, so
+ * other people's statements run between them (on PGlite a transaction holds every other statement
+ * back: four 5 MB uploads in four transactions kept another person waiting 4.4 s). The job is due
+ * only once the last part is stored; were the server to stop before, it runs after
+ * UPLOAD_STORE_GRACE_MS and fails the file with a sentence.
+ */
 export async function storeUpload(
   db: Db,
   input: { userId: string; name: string; mimeType: string; bytes: Uint8Array },
   now: Date,
 ): Promise<string> {
-  return db.transaction(async (tx) => {
+  const key = (id: string) => `${UPLOAD_FILE_JOB}:${id}`
+  const id = await db.transaction(async (tx) => {
     const id = await upsertLibraryFile(
       tx,
       {
@@ -119,19 +137,15 @@ export async function storeUpload(
       },
       'queued',
     )
-    await tx.insert(libraryUploads).values({ libraryDocumentId: id, content: Buffer.from(input.bytes) })
-    await enqueueJob(
-      tx,
-      {
-        kind: UPLOAD_FILE_JOB,
-        key: `${UPLOAD_FILE_JOB}:${id}`,
-        userId: input.userId,
-        payload: { libraryId: id },
-      },
-      now,
-    )
+    await storeUploadBytes(tx, id, input.bytes, { to: 1 })
+    const job = { libraryId: id, bytes: input.bytes.length }
+    const runAt = new Date(now.getTime() + UPLOAD_STORE_GRACE_MS)
+    await enqueueJob(tx, { kind: UPLOAD_FILE_JOB, key: key(id), userId: input.userId, payload: job }, runAt)
     return id
   })
+  await storeUploadBytes(db, id, input.bytes, { from: 1 })
+  await makeJobDue(db, key(id), now)
+  return id
 }
 
 /**
@@ -151,20 +165,27 @@ export async function ingestUploadFile(
   // Deleted from the library since it was queued: nothing to do.
   const row = await deps.startReading({ userId: job.userId, id: String(job.payload.libraryId) })
   if (!row) return { done: true }
-  const [stored] = await deps.db
-    .select({ content: libraryUploads.content })
-    .from(libraryUploads)
-    .where(eq(libraryUploads.libraryDocumentId, row.id))
-  if (!stored) {
+  const bytes = await readUploadBytes(deps.db, row.id)
+  if (!bytes) {
     await library.setStatus(row.id, 'failed', { reason: 'the uploaded file is missing' })
     return { done: true }
   }
-  const bytes = new Uint8Array(stored.content)
+  // Its parts were being stored when the server stopped (jobs queued before D104 say no size).
+  const size = job.payload.bytes
+  if (typeof size === 'number' && bytes.length !== size) {
+    await library.setStatus(row.id, 'failed', { reason: UPLOAD_CUT_SHORT })
+    return { done: true }
+  }
   try {
     const read: ReadDocument =
       row.mimeType === 'application/pdf'
         ? await deps.reader.read('pdf', bytes, { owner: row.userId })
-        : { sections: [{ text: decodeText(bytes), page: null }], pages: null, ocrPages: null, note: null }
+        : {
+            sections: [{ text: await decodeTextInTurns(bytes, takingTurns().pause), page: null }],
+            pages: null,
+            ocrPages: null,
+            note: null,
+          }
     await indexLibraryDocument(deps.writer, row, read, { link: null, version: null })
   } catch (error) {
     await library.setStatus(row.id, 'failed', {

@@ -84,6 +84,11 @@ export async function enqueueJob(db: Executor, job: NewJob, runAt: Date): Promis
   return rows.length > 0
 }
 
+/** Makes a queued job (by its key) due at `runAt`: one queued for later, now that it may run. */
+export async function makeJobDue(db: Pick<Db, 'update'>, key: string, runAt: Date): Promise<void> {
+  await db.update(jobs).set({ runAt }).where(eq(jobs.key, key))
+}
+
 /** Rows per insert statement when many jobs are queued at once (well under the bind limit). */
 const ENQUEUE_BATCH = 500
 

@@ -4,7 +4,12 @@
  * removed, line breaks and tabs kept.
  */
 import { expect, test } from 'vitest'
-import { decodeText, detectEncoding } from '#server/documents/text-decoding.ts'
+import {
+  DECODE_PIECE_BYTES,
+  decodeText,
+  decodeTextInTurns,
+  detectEncoding,
+} from '#server/documents/text-decoding.ts'
 
 const utf16le = (text: string, bom = true) =>
   new Uint8Array([...(bom ? [0xff, 0xfe] : []), ...Buffer.from(text, 'utf16le')])
@@ -53,4 +58,30 @@ test('NUL and other control characters are removed; tabs and line breaks stay', 
 test('an empty file is empty text', () => {
   expect(decodeText(new Uint8Array())).toBe('')
   expect(decodeText(new Uint8Array([0xff, 0xfe]))).toBe('')
+})
+
+test('decoding in turns pauses between pieces and reads every encoding as decodeText does', async () => {
+  // A three-byte character cut across the first two pieces, and a NUL to remove.
+  const utf8 = new TextEncoder().encode(
+    `${'a'.repeat(DECODE_PIECE_BYTES - 1)}東京\u0000 ${'b'.repeat(DECODE_PIECE_BYTES)}`,
+  )
+  // Valid UTF-8 for two pieces, then a Latin-1 "é" (0xe9 alone): the whole file is Windows-1252.
+  const latin1 = new Uint8Array([
+    ...new TextEncoder().encode('x'.repeat(2 * DECODE_PIECE_BYTES)),
+    0x43,
+    0x61,
+    0x66,
+    0xe9,
+  ])
+  const files = [utf8, latin1, utf16le(`Notes ${'z'.repeat(DECODE_PIECE_BYTES)} Zürich`), utf16be('short')]
+  for (const bytes of files) {
+    let pauses = 0
+    const text = await decodeTextInTurns(bytes, async () => {
+      pauses++
+    })
+    expect(text).toBe(decodeText(bytes))
+    // At least one pause a piece (a file that is not UTF-8 after all is decoded twice).
+    expect(pauses).toBeGreaterThanOrEqual(Math.floor(bytes.length / DECODE_PIECE_BYTES))
+  }
+  expect((await decodeTextInTurns(latin1, async () => undefined)).endsWith('Café')).toBe(true)
 })
