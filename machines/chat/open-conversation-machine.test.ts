@@ -22,6 +22,7 @@ import {
 import { SCOPE_NOTICES, scopeOnScreen } from './chat-scope.ts'
 import { openSourceOf, partsOf } from './chat-selectors.ts'
 import type { ChatDeps, ChatEmitted } from './chat-types.ts'
+import { dislikeReasonOf } from './open-conversation-machine.ts'
 
 test('selecting a conversation loads its messages as user and bot bubbles', async () => {
   const sources = [
@@ -273,7 +274,7 @@ test('a stored dislike asks why; a reason or a note is sent once, a failure can 
     ],
     { explainDislike },
   )
-  const reason = () => partsOf(chat.getSnapshot()).conversation.value.dislikeReason
+  const reason = () => dislikeReasonOf(partsOf(chat.getSnapshot()).conversation).value
   chat.send({ type: 'chat.rate', messageId: 'a', feedback: 'dislike' })
   await vi.waitFor(() => expect(reason()).toBe('asking'))
   expect(viewOf(chat.getSnapshot()).reasonFor).toBe('a')

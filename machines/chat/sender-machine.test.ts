@@ -275,7 +275,7 @@ test('a stopped answer found after another conversation was opened leaves that c
     .mockResolvedValue([message('m-other', true, 'Elsewhere')])
   const { chat } = await stoppedMidAnswer({ listMessages })
   chat.send({ type: 'chat.select', conversationId: newer._id })
-  await waitFor(chat, (s) => partsOf(s).conversation.matches({ messages: 'idle' }))
+  await waitFor(chat, (s) => partsOf(s).conversation.matches('idle'))
   gate.resolve(stoppedExchange)
 
   await idle(chat)
@@ -362,7 +362,7 @@ test('a reply that lands after I opened another conversation updates the list, n
   chat.send({ type: 'chat.send', content: 'What is in my report?' })
   await waitFor(chat, (s) => partsOf(s).sender.matches('sendingMessage'))
   chat.send({ type: 'chat.select', conversationId: 's-new' })
-  await waitFor(chat, (s) => partsOf(s).conversation.matches({ messages: 'idle' }))
+  await waitFor(chat, (s) => partsOf(s).conversation.matches('idle'))
   expect(isAwaitingReplyHere(chat.getSnapshot())).toBe(false)
   gate.resolve(reply)
   await idle(chat)
