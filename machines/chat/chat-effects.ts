@@ -22,16 +22,15 @@ export type ConversationListDeps = Pick<
   ChatDeps,
   'listConversations' | 'deleteConversation' | 'renameConversation' | 'searchConversations' | 'log'
 >
+/** The open conversation's own, and its children's: the scope's and the dislike's reason's. */
 export type OpenConversationDeps = Pick<
   ChatDeps,
-  | 'listMessages'
-  | 'listConversationFiles'
-  | 'setFeedback'
-  | 'showVersion'
-  | 'explainDislike'
-  | 'setScope'
-  | 'log'
->
+  'listMessages' | 'listConversationFiles' | 'setFeedback' | 'showVersion' | 'log'
+> &
+  ConversationScopeDeps &
+  DislikeReasonDeps
+export type ConversationScopeDeps = Pick<ChatDeps, 'setScope' | 'log'>
+export type DislikeReasonDeps = Pick<ChatDeps, 'explainDislike' | 'log'>
 export type SenderDeps = Pick<
   ChatDeps,
   'createConversation' | 'listMessages' | 'uploadFile' | 'sendMessage' | 'regenerate' | 'log'
@@ -137,18 +136,6 @@ export function openConversationActors(deps: OpenConversationDeps) {
       ])
       return { messages, files }
     }),
-    setScope: fromReportingRequest(
-      ({ conversationId, documentIds }: { conversationId: string; documentIds: string[] | null }) =>
-        deps.setScope(conversationId, documentIds),
-      {
-        done: (_, conversation): ChatEvent => ({ type: 'chat.scopeSaved', conversation }),
-        failed: ({ conversationId }, error): ChatEvent => ({
-          type: 'chat.scopeFailed',
-          conversationId,
-          error,
-        }),
-      },
-    ),
     setFeedback: fromReportingRequest(
       ({ messageId, feedback }: { messageId: string; feedback: Feedback }) =>
         deps.setFeedback(messageId, feedback),
@@ -169,6 +156,30 @@ export function openConversationActors(deps: OpenConversationDeps) {
         failed: ({ messageId }, error): ChatEvent => ({ type: 'chat.versionFailed', messageId, error }),
       },
     ),
+  }
+}
+
+/** The open conversation's scope's effect slot, calling `deps`. */
+export function conversationScopeActors(deps: ConversationScopeDeps) {
+  return {
+    setScope: fromReportingRequest(
+      ({ conversationId, documentIds }: { conversationId: string; documentIds: string[] | null }) =>
+        deps.setScope(conversationId, documentIds),
+      {
+        done: (_, conversation): ChatEvent => ({ type: 'chat.scopeSaved', conversation }),
+        failed: ({ conversationId }, error): ChatEvent => ({
+          type: 'chat.scopeFailed',
+          conversationId,
+          error,
+        }),
+      },
+    ),
+  }
+}
+
+/** The dislike's reason's effect slot, calling `deps`. */
+export function dislikeReasonActors(deps: DislikeReasonDeps) {
+  return {
     explainDislike: fromPromise<Message, { messageId: string; why: DislikeReasonRequest }>(({ input }) =>
       deps.explainDislike(input.messageId, input.why),
     ),

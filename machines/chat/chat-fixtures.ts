@@ -8,6 +8,7 @@ import type { Conversation, Message, SendMessageResponse } from '#contracts/chat
 import type { ChatSnapshot } from './chat-machine.ts'
 import { provideChatMachine } from './chat-machine.ts'
 import {
+  conversationOf,
   deletingConversationIdsOf,
   isLoading,
   isSavingScope,
@@ -117,7 +118,7 @@ export function viewOf(snapshot: ChatSnapshot) {
   const { list, conversation, sender } = partsOf(snapshot)
   return {
     ...list.context,
-    ...conversation.context,
+    ...conversationOf(snapshot),
     ...sender.context,
     selectedConversationId: snapshot.context.selectedConversationId,
     deletingConversationIds: deletingConversationIdsOf(snapshot),

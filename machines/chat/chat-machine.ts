@@ -18,11 +18,12 @@ import type {
   ListFact,
 } from './chat-types.ts'
 import { conversationListMachine, provideConversationListMachine } from './conversation-list-machine.ts'
+import { versionActorId } from './open-conversation-actions.ts'
 import {
+  conversationScopeOf,
   openConversationMachine,
   provideOpenConversationMachine,
   runningFor,
-  versionActorId,
 } from './open-conversation-machine.ts'
 import { provideSenderMachine, senderMachine } from './sender-machine.ts'
 
@@ -157,7 +158,8 @@ export const chatMachine = chatSetup.createMachine({
       actions: enqueueActions(({ event, self, enqueue }) => {
         const conversation = conversationRef(self.getSnapshot().children).getSnapshot()
         if (conversation.hasTag('loading')) return
-        const { conversationId, draftScope } = conversation.context
+        const { conversationId } = conversation.context
+        const { draftScope } = conversationScopeOf(conversation).context
         enqueue.sendTo('sender', {
           type: 'sender.send',
           content: event.content,

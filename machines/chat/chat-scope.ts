@@ -5,9 +5,9 @@
  */
 import { SCOPE_MAX_DOCUMENTS, type Scope, type ScopeDocument } from '#contracts/chat.ts'
 import { messageOf, statusOf } from '#machines/shared/effects.ts'
-import type { OpenConversationContext } from './chat-types.ts'
+import type { ConversationScopeContext } from './chat-types.ts'
 
-type ScopeContext = Pick<OpenConversationContext, 'conversationId' | 'scope' | 'draftScope'>
+type ScopeContext = Pick<ConversationScopeContext, 'conversationId' | 'scope' | 'draftScope'>
 
 export const SCOPE_NOTICES = {
   full: `A conversation can search at most ${SCOPE_MAX_DOCUMENTS} documents.`,
@@ -59,7 +59,7 @@ export function hasRoomFor(context: ScopeContext, document: ScopeDocument): bool
 export function refusedDraftDocument(
   context: ScopeContext,
   error: unknown,
-): Pick<OpenConversationContext, 'draftScope' | 'scopeNotice'> | null {
+): Pick<ConversationScopeContext, 'draftScope' | 'scopeNotice'> | null {
   const message = messageOf(error)
   if (statusOf(error) !== 400 || !message) return null
   const gone = context.draftScope.find((d) => message.includes(d.id))

@@ -8,13 +8,20 @@ import type { Scope, Source } from '#contracts/chat.ts'
 import type { ChatSnapshot } from './chat-machine.ts'
 import { answerIdOf, canRegenerate } from './chat-model.ts'
 import { scopeOnScreen } from './chat-scope.ts'
-import type { MessageItem } from './chat-types.ts'
+import type {
+  ConversationScopeContext,
+  DislikeReasonContext,
+  MessageItem,
+  OpenConversationContext,
+} from './chat-types.ts'
 import { type ConversationListSnapshot, deletingIdsOf } from './conversation-list-machine.ts'
+import { isSavingScopeIn } from './conversation-scope-machine.ts'
+import { rateActorId, versionActorId } from './open-conversation-actions.ts'
 import {
+  conversationScopeOf,
+  dislikeReasonOf,
   type OpenConversationSnapshot,
-  rateActorId,
   runningFor,
-  versionActorId,
 } from './open-conversation-machine.ts'
 import type { SenderSnapshot } from './sender-machine.ts'
 import { isSendableText } from './sender-model.ts'
@@ -35,7 +42,17 @@ export function partsOf(snapshot: ChatSnapshot): {
 }
 
 export const listOf = (snapshot: ChatSnapshot) => partsOf(snapshot).list.context
-export const conversationOf = (snapshot: ChatSnapshot) => partsOf(snapshot).conversation.context
+/** The open conversation as views read it: its messages and files, with what it searches and the dislike asked about. */
+export function conversationOf(
+  snapshot: ChatSnapshot,
+): OpenConversationContext & ConversationScopeContext & DislikeReasonContext {
+  const { conversation } = partsOf(snapshot)
+  return {
+    ...conversation.context,
+    ...conversationScopeOf(conversation).context,
+    ...dislikeReasonOf(conversation).context,
+  }
+}
 export const senderOf = (snapshot: ChatSnapshot) => partsOf(snapshot).sender.context
 
 /** The open conversation's id; null for a new chat. */
@@ -117,16 +134,16 @@ export type ReasonStatus = 'asking' | 'sending' | 'failed' | 'thanked'
 
 /** The dislike whose reason is asked for, and how far that is; null when none is. */
 export function reasonAskOf(snapshot: ChatSnapshot): { messageId: string; status: ReasonStatus } | null {
-  const { conversation } = partsOf(snapshot)
-  const messageId = conversation.context.reasonFor
-  const status = conversation.value.dislikeReason
+  const reason = dislikeReasonOf(partsOf(snapshot).conversation)
+  const messageId = reason.context.reasonFor
+  const status = reason.value
   if (messageId === null || status === 'closed') return null
   return { messageId, status }
 }
 
 /** What the chat on screen searches (D70): its documents, or null for the whole library. */
 export function scopeOf(snapshot: ChatSnapshot): Scope | null {
-  return scopeOnScreen(conversationOf(snapshot))
+  return scopeOnScreen(conversationScopeOf(partsOf(snapshot).conversation).context)
 }
 
 /** Equal when they name the same documents in the same order (for useSelector: no render per token). */
@@ -140,7 +157,7 @@ export function sameScope(a: Scope | null, b: Scope | null): boolean {
 
 /** A change of the open conversation's scope is being saved (its child actor runs): its chips wait. */
 export function isSavingScope(snapshot: ChatSnapshot): boolean {
-  return Object.keys(partsOf(snapshot).conversation.children).some((id) => id.startsWith('setScope:'))
+  return isSavingScopeIn(conversationScopeOf(partsOf(snapshot).conversation))
 }
 
 /** Conversations being deleted, answers being rated, answers switching version: their actors run. */

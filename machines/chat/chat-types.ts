@@ -117,7 +117,15 @@ export type OpenConversationContext = {
   files: LibraryDocument[]
   /** The passage open beside the conversation (a citation's), or null. */
   openSource: OpenSource | null
-  /** What the open conversation searches, as the server last said (D70); null: the whole library. */
+  /** The injected clock (the time a message on its way is shown with). */
+  now: () => Date
+}
+
+/** What the open conversation's scope actor keeps (conversation-scope-machine.ts, D70). */
+export type ConversationScopeContext = {
+  /** The conversation whose scope is on screen (the open one); null for a new chat. */
+  conversationId: string | null
+  /** What the open conversation searches, as the server last said; null: the whole library. */
   scope: Scope | null
   /**
    * The documents a new chat will search (chips above the composer): its first message creates
@@ -126,10 +134,12 @@ export type OpenConversationContext = {
   draftScope: ScopeDocument[]
   /** A sentence about the scope to show above the composer (a refused document, a failed save). */
   scopeNotice: string | null
-  /** The answer just disliked whose reason is asked for (the `dislikeReason` region says how far). */
+}
+
+/** What the dislike's reason actor keeps (dislike-reason-machine.ts, D93). */
+export type DislikeReasonContext = {
+  /** The answer just disliked whose reason is asked for (the actor's state says how far). */
   reasonFor: string | null
-  /** The injected clock (the time a message on its way is shown with). */
-  now: () => Date
 }
 
 /** What the sender actor keeps (sender-machine.ts). */
@@ -306,6 +316,13 @@ export type ConversationFact =
   | { type: 'conversation.scopeStored'; conversation: Conversation }
   /** Another version of the conversation's last answer is shown: the list's preview follows. */
   | { type: 'conversation.previewed'; conversationId: string; content: string }
+
+/**
+ * What the open conversation tells its scope actor: the conversation on screen went away, or a new
+ * chat's first message took the draft with it (`opened`: the conversation it created, when that
+ * became the one on screen).
+ */
+export type ScopeCommand = { type: 'scope.closed' } | { type: 'scope.draftSent'; opened: Conversation | null }
 
 /** What the conversation list tells the surface. */
 export type ListFact =

@@ -1,14 +1,7 @@
 import { expect, test, vi } from 'vitest'
 import { waitFor } from 'xstate'
+import type { Message, SendMessageResponse } from '#contracts/chat.ts'
 import {
-  type Conversation,
-  type Message,
-  SCOPE_MAX_DOCUMENTS,
-  type SendMessageResponse,
-} from '#contracts/chat.ts'
-import {
-  conversation,
-  created,
   fakeDeps,
   idle,
   message,
@@ -19,9 +12,8 @@ import {
   startChat,
   viewOf,
 } from './chat-fixtures.ts'
-import { SCOPE_NOTICES, scopeOnScreen } from './chat-scope.ts'
-import { openSourceOf, partsOf } from './chat-selectors.ts'
-import type { ChatDeps, ChatEmitted } from './chat-types.ts'
+import { openSourceOf } from './chat-selectors.ts'
+import type { ChatDeps } from './chat-types.ts'
 
 test('selecting a conversation loads its messages as user and bot bubbles', async () => {
   const sources = [
@@ -257,179 +249,4 @@ test('a version that cannot be shown stays as it was (logged), and no version sw
   chat.send({ type: 'chat.regenerate', messageId: 'a' })
   chat.send({ type: 'chat.showVersion', messageId: 'a', version: 1 })
   expect(failing).toHaveBeenCalledTimes(1)
-})
-
-test('a stored dislike asks why; a reason or a note is sent once, a failure can be sent again, Skip or a like closes it', async () => {
-  const explainDislike = vi
-    .fn<ChatDeps['explainDislike']>()
-    .mockRejectedValueOnce(new Error('502'))
-    .mockResolvedValue(message('a', false, 'x', { feedback: 'dislike', feedbackReason: 'incorrect' }))
-  const { chat, deps } = await openWithMessages(
-    [
-      message('q', true, 'Hi'),
-      message('a', false, 'Hello'),
-      message('q2', true, 'And?'),
-      message('b', false, 'More'),
-    ],
-    { explainDislike },
-  )
-  const reason = () => partsOf(chat.getSnapshot()).conversation.value.dislikeReason
-  chat.send({ type: 'chat.rate', messageId: 'a', feedback: 'dislike' })
-  await vi.waitFor(() => expect(reason()).toBe('asking'))
-  expect(viewOf(chat.getSnapshot()).reasonFor).toBe('a')
-  expect(viewOf(chat.getSnapshot()).messages[1]?.feedback).toBe('dislike')
-
-  // Nothing to send, another answer, or a note over the bound: nothing is sent.
-  chat.send({ type: 'chat.explainDislike', messageId: 'a', why: { reason: null, note: '  ' } })
-  chat.send({ type: 'chat.explainDislike', messageId: 'b', why: { reason: 'other' } })
-  chat.send({ type: 'chat.explainDislike', messageId: 'a', why: { note: 'x'.repeat(501) } })
-  expect(explainDislike).not.toHaveBeenCalled()
-
-  chat.send({ type: 'chat.explainDislike', messageId: 'a', why: { reason: 'incorrect', note: 'Wrong page' } })
-  expect(reason()).toBe('sending')
-  await vi.waitFor(() => expect(reason()).toBe('failed'))
-  expect(deps.log.error).toHaveBeenCalledWith(
-    'Chat: Saving the reason for a dislike failed',
-    expect.any(Error),
-  )
-  chat.send({ type: 'chat.explainDislike', messageId: 'a', why: { reason: 'incorrect', note: 'Wrong page' } })
-  await vi.waitFor(() => expect(reason()).toBe('thanked'))
-  expect(explainDislike).toHaveBeenLastCalledWith('a', { reason: 'incorrect', note: 'Wrong page' })
-  chat.send({ type: 'chat.skipReason' })
-  expect(reason()).toBe('closed')
-
-  chat.send({ type: 'chat.rate', messageId: 'b', feedback: 'dislike' })
-  await vi.waitFor(() => expect(reason()).toBe('asking'))
-  chat.send({ type: 'chat.skipReason' })
-  expect([reason(), viewOf(chat.getSnapshot()).reasonFor]).toEqual(['closed', null])
-
-  chat.send({ type: 'chat.rate', messageId: 'b', feedback: 'like' })
-  await vi.waitFor(() => expect(viewOf(chat.getSnapshot()).messages[3]?.feedback).toBe('like'))
-  chat.send({ type: 'chat.rate', messageId: 'b', feedback: 'dislike' })
-  await vi.waitFor(() => expect(reason()).toBe('asking'))
-  chat.send({ type: 'chat.rate', messageId: 'b', feedback: 'like' })
-  await vi.waitFor(() => expect(reason()).toBe('closed'))
-  expect(explainDislike).toHaveBeenCalledTimes(2)
-})
-
-// Conversations limited to chosen documents (D70).
-
-const report = { id: 'doc-report', name: 'report.pdf' }
-const minutes = { id: 'doc-minutes', name: 'minutes.pdf' }
-
-test('a new chat collects documents as chips; its first message creates the conversation with them', async () => {
-  const scoped = conversation('s-created', '2026-03-01T12:00:00.000Z', {
-    scope: { documentIds: [report.id, minutes.id], documents: [report, minutes] },
-  })
-  const { chat, deps } = await startChat(fakeDeps({ createConversation: vi.fn().mockResolvedValue(scoped) }))
-
-  chat.send({ type: 'chat.scopeAdd', document: report })
-  chat.send({ type: 'chat.scopeAdd', document: minutes })
-  chat.send({ type: 'chat.scopeAdd', document: report })
-  expect(scopeOnScreen(viewOf(chat.getSnapshot()))?.documents).toEqual([report, minutes])
-
-  chat.send({ type: 'chat.send', content: 'Compare them' })
-  await idle(chat)
-
-  expect(deps.createConversation).toHaveBeenCalledWith('Compare them', [report.id, minutes.id])
-  const context = viewOf(chat.getSnapshot())
-  expect(context.draftScope).toEqual([])
-  expect(scopeOnScreen(context)?.documentIds).toEqual([report.id, minutes.id])
-})
-
-test('removing a chip or clearing a new chat changes only its draft; nothing is called', async () => {
-  const { chat, deps } = await startChat()
-  chat.send({ type: 'chat.scopeAdd', document: report })
-  chat.send({ type: 'chat.scopeAdd', document: minutes })
-
-  chat.send({ type: 'chat.scopeRemove', documentId: report.id })
-  expect(viewOf(chat.getSnapshot()).draftScope).toEqual([minutes])
-  chat.send({ type: 'chat.scopeClear' })
-  expect(scopeOnScreen(viewOf(chat.getSnapshot()))).toBeNull()
-  expect(deps.setScope).not.toHaveBeenCalled()
-})
-
-test("an open conversation's chips change once the server stored them, one change at a time", async () => {
-  const gate = Promise.withResolvers<Conversation>()
-  const { chat, deps } = await openWithMessages([], { setScope: vi.fn(() => gate.promise) })
-
-  chat.send({ type: 'chat.scopeAdd', document: report })
-  chat.send({ type: 'chat.scopeAdd', document: minutes })
-
-  expect(deps.setScope).toHaveBeenCalledTimes(1)
-  expect(deps.setScope).toHaveBeenCalledWith(older._id, [report.id])
-  expect(scopeOnScreen(viewOf(chat.getSnapshot()))).toBeNull()
-  gate.resolve(
-    conversation(older._id, older.updatedAt, { scope: { documentIds: [report.id], documents: [report] } }),
-  )
-  await waitFor(chat, (s) => viewOf(s).savingScopeOf === null)
-  expect(scopeOnScreen(viewOf(chat.getSnapshot()))?.documents).toEqual([report])
-})
-
-test('removing the last chip of a conversation lifts its limit; a failed save says so and keeps the chips', async () => {
-  const scoped = conversation('s-old', '2026-02-01T09:00:00.000Z', {
-    scope: { documentIds: [report.id], documents: [report] },
-  })
-  const { chat, deps } = await openWithMessages([], {
-    listConversations: vi.fn().mockResolvedValue([scoped]),
-    setScope: vi
-      .fn<ChatDeps['setScope']>(async (id) => conversation(id, scoped.updatedAt, { scope: null }))
-      .mockRejectedValueOnce(new Error('down')),
-  })
-
-  chat.send({ type: 'chat.scopeRemove', documentId: report.id })
-  await waitFor(chat, (s) => viewOf(s).savingScopeOf === null)
-  expect(deps.setScope).toHaveBeenCalledWith('s-old', null)
-  expect(viewOf(chat.getSnapshot()).scopeNotice).toBe(SCOPE_NOTICES.saveFailed)
-  expect(scopeOnScreen(viewOf(chat.getSnapshot()))?.documents).toEqual([report])
-  expect(deps.log.error).toHaveBeenCalledTimes(1)
-
-  chat.send({ type: 'chat.scopeClear' })
-  await waitFor(chat, (s) => viewOf(s).savingScopeOf === null)
-  expect(scopeOnScreen(viewOf(chat.getSnapshot()))).toBeNull()
-  expect(viewOf(chat.getSnapshot()).scopeNotice).toBeNull()
-})
-
-test(`a scope holds at most ${SCOPE_MAX_DOCUMENTS} documents: one more is refused with a sentence`, async () => {
-  const { chat } = await startChat()
-  for (let i = 0; i < SCOPE_MAX_DOCUMENTS + 1; i++)
-    chat.send({ type: 'chat.scopeAdd', document: { id: `doc-${i}`, name: `${i}.pdf` } })
-
-  expect(viewOf(chat.getSnapshot()).draftScope).toHaveLength(SCOPE_MAX_DOCUMENTS)
-  expect(viewOf(chat.getSnapshot()).scopeNotice).toBe(SCOPE_NOTICES.full)
-})
-
-test('"Ask about" starts a new chat about those documents and tells the app to show it', async () => {
-  const { chat } = await openWithMessages([message('m0', true, 'Earlier')])
-  const heard: ChatEmitted[] = []
-  chat.on('chat.askingAbout', (event) => heard.push(event))
-
-  chat.send({ type: 'chat.askAbout', documents: [minutes, minutes, report] })
-  // The address then moves to the new chat, which the route tells the machine: nothing is lost.
-  chat.send({ type: 'chat.new' })
-
-  const context = viewOf(chat.getSnapshot())
-  expect(context.selectedConversationId).toBeNull()
-  expect(context.messages).toEqual([])
-  expect(context.draftScope).toEqual([minutes, report])
-  expect(heard).toEqual([{ type: 'chat.askingAbout' }])
-})
-
-test('a chosen document deleted meanwhile: the conversation is not created, the document leaves the draft, with a sentence', async () => {
-  const refused = Object.assign(new Error(`Document ${minutes.id} is not in your library.`), { status: 400 })
-  const { chat, deps } = await startChat(
-    fakeDeps({ createConversation: vi.fn().mockRejectedValueOnce(refused).mockResolvedValue(created) }),
-  )
-  chat.send({ type: 'chat.askAbout', documents: [report, minutes] })
-
-  chat.send({ type: 'chat.send', content: 'Compare them' })
-  await idle(chat)
-
-  const context = viewOf(chat.getSnapshot())
-  expect(context.draft).toBe('Compare them')
-  expect(context.draftScope).toEqual([report])
-  expect(context.scopeNotice).toBe(SCOPE_NOTICES.gone('minutes.pdf'))
-  chat.send({ type: 'chat.send', content: 'Compare them' })
-  await idle(chat)
-  expect(deps.createConversation).toHaveBeenLastCalledWith('Compare them', [report.id])
 })

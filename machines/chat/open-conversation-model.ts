@@ -31,11 +31,10 @@ function mapMessage(context: Context, id: string, change: (m: MessageItem) => Me
 
 /**
  * product §4 step 2: the conversation created for the question becomes the open one, unless the
- * person has meanwhile left the new chat it was sent from. Its draft's documents went with it (D70).
+ * person has meanwhile left the new chat it was sent from.
  */
 export function adoptCreated(context: Context, tempId: string, conversation: Conversation): Change {
-  if (!shows(context, tempId)) return { draftScope: [] }
-  return { conversationId: conversation._id, scope: conversation.scope ?? null, draftScope: [] }
+  return shows(context, tempId) ? { conversationId: conversation._id } : {}
 }
 
 /** A token of the answer on its way: it grows the answer bubble (added with the first one). */

@@ -3,178 +3,30 @@
  * temporary id; a conversation created for it when none is open (and the file attached in a new
  * chat uploaded into it first); the answer streamed in, stopped, or written again. It keeps the
  * composer's text and notice; what the screen and the list show of an exchange it tells its
- * surface as facts (ExchangeFact). Calls and the clock are injected (provideSenderMachine(deps), input).
+ * surface as facts (ExchangeFact; its setup and those named actions are in sender-actions.ts). Calls
+ * and the clock are injected (provideSenderMachine(deps), input).
  */
-import { and, assign, enqueueActions, not, type SnapshotFrom, sendParent, setup } from 'xstate'
-import type { Conversation, Message } from '#contracts/chat.ts'
-import { actionNotProvided, notProvided } from '#machines/shared/effects.ts'
-import { failureOf } from '#machines/upload/upload-machine.ts'
-import type { FileFacts } from '#machines/upload/upload-rules.ts'
-import { chatActions, reportingNotProvided, type SenderDeps, senderActors } from './chat-effects.ts'
-import { answerIdOf, noticeOf } from './chat-model.ts'
-import type { ChatEvent, ChatInput, SenderCommand, SenderContext } from './chat-types.ts'
+import { and, assign, enqueueActions, not, type SnapshotFrom, sendParent } from 'xstate'
+import { chatActions, type SenderDeps, senderActors } from './chat-effects.ts'
 import {
-  createdConversationOf,
-  isSendableText,
-  outgoingOf,
-  outgoingTarget,
-  startSending,
-  stoppedSendOf,
-  storedStop,
-} from './sender-model.ts'
-
-/**
- * After a Stop the server stores the answer so far when it sees the connection close, a moment
- * after the browser closed it: the conversation's messages are fetched until it is there, this
- * long apart, at most MAX_STOP_CHECKS times (then the bubbles keep their temporary ids, as before).
- */
-export const STOP_CHECK_DELAY_MS = 150
-export const MAX_STOP_CHECKS = 10
-
-const logAs = (failure: string) => ({
-  type: 'logFailure' as const,
-  params: ({ event }: { event: { error: unknown } }) => ({ failure, error: event.error }),
-})
-
-const senderSetup = setup({
-  types: {
-    context: {} as SenderContext,
-    events: {} as ChatEvent | SenderCommand,
-    input: {} as ChatInput,
-    tags: {} as 'loading' | 'sending' | 'streaming',
-  },
-  actors: {
-    createConversation: notProvided<Conversation, { title: string; documentIds: string[] }>(
-      'createConversation',
-    ),
-    uploadAttachment: reportingNotProvided<{ conversationId: string; name: string; content: Blob }>(
-      'uploadAttachment',
-    ),
-    sendMessage: reportingNotProvided<{ conversationId: string; content: string }>('sendMessage'),
-    regenerate: reportingNotProvided<{ conversationId: string; messageId: string }>('regenerate'),
-    listMessages: notProvided<Message[], { conversationId: string }>('listMessages'),
-  },
-  actions: {
-    storeCreated: assign(({ context }, params: { conversation: Conversation }) => ({
-      outgoing: {
-        ...outgoingOf(context),
-        conversationId: params.conversation._id,
-        createdConversation: true,
-      },
-    })),
-    countStopCheck: assign(({ context }) => ({
-      stoppedSend: context.stoppedSend && { ...context.stoppedSend, checks: context.stoppedSend.checks + 1 },
-    })),
-    forgetStoppedSend: assign({ stoppedSend: null }),
-    storeNotice: assign((_, params: { error: unknown }) => ({ notice: noticeOf(params.error) })),
-    clearAttachment: assign({ attachment: null }),
-    storeAttachment: assign((_, params: { file: FileFacts; content: Blob }) => ({
-      attachment: { file: params.file, content: params.content, error: null },
-    })),
-    storeAttachmentError: assign(({ context }, params: { error: unknown }) => ({
-      attachment: context.attachment && { ...context.attachment, error: failureOf(params.error) },
-    })),
-    logFailure: actionNotProvided<{ failure: string; error: unknown }>('logFailure'),
-  },
-  guards: {
-    isSendable: ({ event }) => event.type === 'sender.send' && isSendableText(event.content),
-    hasConversation: ({ event }) => event.type === 'sender.send' && event.conversationId !== null,
-    hasAnswerSoFar: ({ context }) => (context.outgoing?.answer.trim() ?? '') !== '',
-    hasStoppedSend: ({ context }) => context.stoppedSend !== null,
-    isStopStored: ({ context }, params: { messages: Message[] }) =>
-      storedStop(context.stoppedSend, params.messages) !== null,
-    canCheckStopAgain: ({ context }) => (context.stoppedSend?.checks ?? MAX_STOP_CHECKS) < MAX_STOP_CHECKS,
-    hasAttachment: ({ context }) => context.attachment !== null,
-  },
-})
-
-/** product §4 step 1: shown at once; the composer empties. */
-const showOutgoing = senderSetup.enqueueActions(({ context, event, enqueue }) => {
-  if (event.type !== 'sender.send') return
-  const { change, shown } = startSending(context, event)
-  enqueue.assign(change)
-  enqueue.sendParent({ type: 'exchange.shown', message: shown })
-})
-
-/** Step 2 done: the surface hears of the conversation created for the message. */
-const announceCreated = (conversation: Conversation, tempId: string) =>
-  ({ type: 'exchange.created', tempId, conversation }) as const
-
-/** product §4 step 5: the temporary message goes away; what was typed goes back into the composer. */
-const dropOutgoing = senderSetup.enqueueActions(({ context, enqueue }) => {
-  const { outgoing } = context
-  if (!outgoing) return
-  enqueue.assign({ outgoing: null, draft: context.draft === '' ? outgoing.content : context.draft })
-  enqueue.sendParent({ type: 'exchange.dropped', tempId: outgoing.tempId })
-})
-
-/** A conversation created for a message that got no answer is deleted again (product §4 step 5). */
-const discardCreated = senderSetup.enqueueActions(({ context, enqueue }) => {
-  const conversationId = createdConversationOf(context)
-  if (conversationId) enqueue.sendParent({ type: 'exchange.discarded', conversationId })
-})
-const dropUnanswered = [discardCreated, dropOutgoing]
-
-const appendToken = senderSetup.enqueueActions(({ context, event, enqueue }) => {
-  if (event.type !== 'chat.token') return
-  const outgoing = outgoingOf(context)
-  const answer = outgoing.answer + event.text
-  enqueue.assign({ outgoing: { ...outgoing, answer } })
-  const at = context.now().toISOString()
-  enqueue.sendParent({
-    type: 'exchange.grew',
-    tempId: outgoing.tempId,
-    answer,
-    sources: outgoing.sources,
-    at,
-  })
-})
-
-const storeSources = senderSetup.enqueueActions(({ context, event, enqueue }) => {
-  if (event.type !== 'chat.sources') return
-  const { outgoing, regenerating } = context
-  if (outgoing) enqueue.assign({ outgoing: { ...outgoing, sources: event.sources } })
-  const answerId = outgoing ? answerIdOf(outgoing.tempId) : regenerating?.messageId
-  if (answerId) enqueue.sendParent({ type: 'exchange.sources', answerId, sources: event.sources })
-})
-
-/** product §4 step 4: the surface shows the stored question and answer and moves the conversation up. */
-const storeReply = senderSetup.enqueueActions(({ context, event, enqueue }) => {
-  if (event.type !== 'chat.replied') return
-  const { tempId } = outgoingOf(context)
-  const { conversationId } = outgoingTarget(context)
-  enqueue.assign({ outgoing: null })
-  enqueue.sendParent({ type: 'exchange.replied', conversationId, tempId, reply: event.reply })
-})
-
-const keepStopped = senderSetup.enqueueActions(({ context, enqueue }) => {
-  const outgoing = outgoingOf(context)
-  enqueue.assign({ outgoing: null, stoppedSend: stoppedSendOf(outgoing) })
-  const { conversationId, tempId, answer } = outgoing
-  enqueue.sendParent({
-    type: 'exchange.stopped',
-    conversationId,
-    tempId,
-    answer,
-    at: context.now().toISOString(),
-  })
-})
-
-const storeFileUploaded = senderSetup.enqueueActions(({ context, event, enqueue }) => {
-  if (event.type !== 'chat.attachmentUploaded') return
-  const { conversationId } = outgoingTarget(context)
-  enqueue.sendParent({ type: 'exchange.fileUploaded', conversationId, document: event.document })
-  enqueue.assign({ attachment: null })
-})
-
-/** The regenerate on its way is over: `how` says how the answer ends on screen. */
-const endRegenerating = (how: 'exchange.restored' | 'exchange.regenerateStopped') =>
-  senderSetup.enqueueActions(({ context, enqueue }) => {
-    const { regenerating } = context
-    if (!regenerating) return
-    enqueue.sendParent({ type: how, previous: regenerating.previous })
-    enqueue.assign({ regenerating: null })
-  })
+  announceCreated,
+  announceStopFound,
+  appendToken,
+  dropUnanswered,
+  endRegenerating,
+  growRegenerated,
+  keepStopped,
+  logAs,
+  STOP_CHECK_DELAY_MS,
+  senderSetup,
+  showOutgoing,
+  startRegenerating,
+  storeFileUploaded,
+  storeRegenerated,
+  storeReply,
+  storeSources,
+} from './sender-actions.ts'
+import { outgoingOf, outgoingTarget } from './sender-model.ts'
 
 export const senderMachine = senderSetup.createMachine({
   id: 'sender',
@@ -214,14 +66,7 @@ export const senderMachine = senderSetup.createMachine({
         ],
         'sender.regenerate': {
           target: 'regenerating',
-          actions: enqueueActions(({ event, enqueue }) => {
-            const { conversationId, previous } = event
-            enqueue.assign({
-              regenerating: { conversationId, messageId: previous.id, previous },
-              notice: null,
-            })
-            enqueue.sendParent({ type: 'exchange.regenerating', messageId: previous.id })
-          }),
+          actions: startRegenerating,
         },
       },
       description: 'Only this state takes a message: one exchange at a time (product §5).',
@@ -351,16 +196,13 @@ export const senderMachine = senderSetup.createMachine({
           {
             guard: { type: 'isStopStored', params: ({ event }) => ({ messages: event.output }) },
             target: 'idle',
-            actions: enqueueActions(({ context, event, enqueue }) => {
-              const stored = storedStop(context.stoppedSend, event.output)
-              if (context.stoppedSend && stored)
-                enqueue.sendParent({
-                  type: 'exchange.stopStored',
-                  tempId: context.stoppedSend.tempId,
-                  stored,
-                })
-              enqueue.assign({ stoppedSend: null })
-            }),
+            actions: [
+              enqueueActions(({ context, event, enqueue }) => {
+                const found = announceStopFound(context, event.output)
+                if (found) enqueue.sendParent(found)
+              }),
+              'forgetStoppedSend',
+            ],
             description: 'The stopped question and answer take their stored ids: rate and regenerate work.',
           },
           { guard: 'canCheckStopAgain', target: 'waitingForStopped', actions: 'countStopCheck' },
@@ -390,24 +232,12 @@ export const senderMachine = senderSetup.createMachine({
       },
       on: {
         'chat.token': {
-          actions: sendParent(({ context, event }) => ({
-            type: 'exchange.regeneratedGrew',
-            messageId: context.regenerating?.messageId ?? '',
-            text: event.text,
-          })),
+          actions: growRegenerated,
         },
         'chat.sources': { actions: storeSources },
         'chat.replied': {
           target: 'idle',
-          actions: [
-            sendParent(({ context, event }) => ({
-              type: 'exchange.regenerated',
-              conversationId: context.regenerating?.conversationId ?? '',
-              messageId: context.regenerating?.messageId ?? '',
-              reply: event.reply,
-            })),
-            assign({ regenerating: null }),
-          ],
+          actions: storeRegenerated,
         },
         'chat.answerFailed': {
           target: 'idle',
