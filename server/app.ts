@@ -18,7 +18,7 @@ import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from './auth/rate-limit
 import { chatPlugin } from './chat/chat-plugin.ts'
 import type { Config, LogLevel } from './config.ts'
 import { databasePlugin } from './db/database-plugin.ts'
-import { libraryPlugin } from './documents/library-plugin.ts'
+import { libraryPlugin } from './documents/documents-plugin.ts'
 import { drivePlugin } from './drive/drive-plugin.ts'
 import type { RetryPolicy } from './drive/google-errors.ts'
 import {

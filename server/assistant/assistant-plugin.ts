@@ -6,7 +6,7 @@
  */
 import fp from 'fastify-plugin'
 import type { Config } from '../config.ts'
-import { analyseTexts } from '../documents/passage-search.ts'
+import { analyseTexts } from '../documents/index/passage-search.ts'
 import { type Assistant, createAssistant } from './assistant.ts'
 import {
   createEmbedder,

@@ -15,8 +15,8 @@ import type OpenAI from 'openai'
 import type { EmbeddingConfig } from '../config.ts'
 import type { Db } from '../db/database.ts'
 import { queryRows } from '../db/query-rows.ts'
-import { type PassageRow, toPassage } from '../documents/passage-search.ts'
-import type { Passage } from '../documents/passages.ts'
+import { type PassageRow, toPassage } from '../documents/index/passage-search.ts'
+import type { Passage } from '../documents/index/passages.ts'
 import { loadOpenAI } from './llm.ts'
 
 /** Passages per /embeddings request. */

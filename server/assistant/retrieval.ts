@@ -7,9 +7,9 @@
  */
 import { DEFAULT_RETRIEVAL_TOKEN_BUDGET } from '../config.ts'
 import type { Db } from '../db/database.ts'
-import { createDocumentsRepository } from '../documents/documents-repository.ts'
-import { type PassageSearch, searchPassages } from '../documents/passage-search.ts'
-import type { Passage } from '../documents/passages.ts'
+import { createDocumentsRepository } from '../documents/index/documents-repository.ts'
+import { type PassageSearch, searchPassages } from '../documents/index/passage-search.ts'
+import type { Passage } from '../documents/index/passages.ts'
 import type { ReadWhole, Retrieve, Search } from './assistant.ts'
 import { type EmbeddingService, fuse, vectorSearch } from './embeddings.ts'
 

@@ -6,7 +6,7 @@
  */
 import fp from 'fastify-plugin'
 import type { GoogleConfig } from '../config.ts'
-import { DRIVE_SOURCE } from '../documents/sources.ts'
+import { DRIVE_SOURCE } from '../documents/library/sources.ts'
 import { googleConnectRoutes } from './connect-routes.ts'
 import { driveRoutes } from './drive-routes.ts'
 import { createDriveService, type DriveService } from './drive-service.ts'

@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { App } from '#server/app.ts'
 import { createRetriever } from '#server/assistant/retrieval.ts'
-import { indexDocument, removeDocument } from '#server/documents/index-document.ts'
+import { indexDocument, removeDocument } from '#server/documents/index/index-document.ts'
 import { indexText } from '../support/document-helpers.ts'
 import { buildTestApp, register, uniqueEmail } from '../support/helper.ts'
 

@@ -19,7 +19,7 @@ import {
 import { createLlm } from '#server/assistant/llm.ts'
 import { createRetriever, createSearch } from '#server/assistant/retrieval.ts'
 import { loadConfig } from '#server/config.ts'
-import { analyseTexts } from '#server/documents/passage-search.ts'
+import { analyseTexts } from '#server/documents/index/passage-search.ts'
 import { type FakeLlm, fakeEmbedding, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 import { indexText } from '../support/document-helpers.ts'
 import { buildTestApp, register, uniqueEmail } from '../support/helper.ts'

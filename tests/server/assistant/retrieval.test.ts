@@ -9,9 +9,13 @@ import type { Retrieve } from '#server/assistant/assistant.ts'
 import { createRetriever, passageTokens } from '#server/assistant/retrieval.ts'
 import { queryRows } from '#server/db/query-rows.ts'
 import { documentChunks, documents, users } from '#server/db/schema.ts'
-import { createDocumentsRepository } from '#server/documents/documents-repository.ts'
-import { type IndexDocumentInput, indexDocument, removeDocument } from '#server/documents/index-document.ts'
-import { DOCUMENT_POOL, searchPassages } from '#server/documents/passage-search.ts'
+import { createDocumentsRepository } from '#server/documents/index/documents-repository.ts'
+import {
+  type IndexDocumentInput,
+  indexDocument,
+  removeDocument,
+} from '#server/documents/index/index-document.ts'
+import { DOCUMENT_POOL, searchPassages } from '#server/documents/index/passage-search.ts'
 import { indexText } from '../support/document-helpers.ts'
 import { buildTestApp, register, uniqueEmail } from '../support/helper.ts'
 

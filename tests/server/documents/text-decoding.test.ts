@@ -4,7 +4,7 @@
  * removed, line breaks and tabs kept.
  */
 import { expect, test } from 'vitest'
-import { decodeText, detectEncoding } from '#server/documents/text-decoding.ts'
+import { decodeText, detectEncoding } from '#server/documents/reading/text-decoding.ts'
 
 const utf16le = (text: string, bom = true) =>
   new Uint8Array([...(bom ? [0xff, 0xfe] : []), ...Buffer.from(text, 'utf16le')])

@@ -7,7 +7,7 @@
 import { httpErrors } from '@fastify/sensible'
 import { and, eq, inArray } from 'drizzle-orm'
 import { type FirstRun, type Library, type LibraryDocument, STARTER_QUESTIONS } from '#contracts/documents.ts'
-import type { Db } from '../db/database.ts'
+import type { Db } from '../../db/database.ts'
 import {
   chatConversations,
   chatScopeDocuments,
@@ -15,10 +15,10 @@ import {
   driveSyncs,
   jobs,
   libraryDocuments,
-} from '../db/schema.ts'
-import { enqueueJob, type JobQueue } from '../jobs/job-queue.ts'
-import type { DocumentWriter } from './document-writer.ts'
-import { removeDocument } from './index-document.ts'
+} from '../../db/schema.ts'
+import { enqueueJob, type JobQueue } from '../../jobs/job-queue.ts'
+import type { DocumentWriter } from '../index/document-writer.ts'
+import { removeDocument } from '../index/index-document.ts'
 import { createLibraryRepository, type LibraryRow } from './library-repository.ts'
 import { DRIVE_FILE_JOB, DRIVE_SOURCE, UPLOAD_FILE_JOB, UPLOAD_SOURCE } from './sources.ts'
 import { checkUpload, storeUpload } from './upload.ts'

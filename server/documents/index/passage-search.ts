@@ -4,9 +4,9 @@
  * reasons for each step are at `searchPassages`.
  */
 import { type SQL, sql } from 'drizzle-orm'
-import type { Db } from '../db/database.ts'
-import { queryRows } from '../db/query-rows.ts'
-import type { Correction } from '../db/schema.ts'
+import type { Db } from '../../db/database.ts'
+import { queryRows } from '../../db/query-rows.ts'
+import type { Correction } from '../../db/schema.ts'
 import { questionLanguage, questionWords } from './languages.ts'
 import type { Passage } from './passages.ts'
 

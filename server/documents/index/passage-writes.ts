@@ -10,10 +10,10 @@
  */
 import { and, eq, getTableColumns, inArray, type SQL, sql } from 'drizzle-orm'
 import type { PgTable } from 'drizzle-orm/pg-core'
-import type { Db } from '../db/database.ts'
-import { queryRows } from '../db/query-rows.ts'
-import { documentChunks, documents, indexingLexemes, libraryDocuments } from '../db/schema.ts'
-import type { Chunk } from './chunker.ts'
+import type { Db } from '../../db/database.ts'
+import { queryRows } from '../../db/query-rows.ts'
+import { documentChunks, documents, indexingLexemes, libraryDocuments } from '../../db/schema.ts'
+import type { Chunk } from '../reading/chunker.ts'
 
 /** Where a document comes from, plus its id there: (userId, source, externalId) names it. */
 export type DocumentKey = { userId: string; source: string; externalId: string }

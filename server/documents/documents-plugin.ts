@@ -8,15 +8,15 @@
  * start until done or close).
  */
 import fp from 'fastify-plugin'
-import { createDocumentReader, type DocumentReader } from './document-reader.ts'
-import { documentRoutes } from './document-routes.ts'
-import { createDocumentViewService, type DocumentViewService } from './document-view.ts'
-import { createDocumentWriter, type DocumentWriter, LINGER_MS_POSTGRES } from './document-writer.ts'
-import { detectPendingLanguages } from './language-pass.ts'
-import { startReadings } from './library-repository.ts'
-import { createLibraryService, type LibraryService } from './library-service.ts'
-import { UPLOAD_FILE_JOB } from './sources.ts'
-import { ingestUploadFile } from './upload.ts'
+import { createDocumentWriter, type DocumentWriter, LINGER_MS_POSTGRES } from './index/document-writer.ts'
+import { detectPendingLanguages } from './index/language-pass.ts'
+import { documentRoutes } from './library/document-routes.ts'
+import { createDocumentViewService, type DocumentViewService } from './library/document-view.ts'
+import { startReadings } from './library/library-repository.ts'
+import { createLibraryService, type LibraryService } from './library/library-service.ts'
+import { UPLOAD_FILE_JOB } from './library/sources.ts'
+import { ingestUploadFile } from './library/upload.ts'
+import { createDocumentReader, type DocumentReader } from './reading/document-reader.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -5,9 +5,9 @@
  * writer), and a conversation's chosen documents read whole or from their start (D70, D71).
  */
 import { asc, eq, sql } from 'drizzle-orm'
-import type { Db } from '../db/database.ts'
-import { queryRows } from '../db/query-rows.ts'
-import { documentChunks, documents } from '../db/schema.ts'
+import type { Db } from '../../db/database.ts'
+import { queryRows } from '../../db/query-rows.ts'
+import { documentChunks, documents } from '../../db/schema.ts'
 import { type PassageRow, type PassageSearch, searchPassages, toPassage } from './passage-search.ts'
 import type { DocumentKey } from './passage-writes.ts'
 import type { Passage } from './passages.ts'

@@ -4,9 +4,9 @@
  * scoped to its owner: another user's id finds nothing.
  */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm'
-import { coalesced } from '../db/coalesced.ts'
-import type { Db } from '../db/database.ts'
-import { queryRows } from '../db/query-rows.ts'
+import { coalesced } from '../../db/coalesced.ts'
+import type { Db } from '../../db/database.ts'
+import { queryRows } from '../../db/query-rows.ts'
 import {
   chatAttachments,
   chatConversations,
@@ -14,7 +14,7 @@ import {
   documents,
   type LibraryStatus,
   libraryDocuments,
-} from '../db/schema.ts'
+} from '../../db/schema.ts'
 
 export type LibraryRow = typeof libraryDocuments.$inferSelect
 

@@ -5,14 +5,14 @@
  */
 
 import { eq } from 'drizzle-orm'
-import type { Db } from '../db/database.ts'
-import { documents } from '../db/schema.ts'
-import type { Section } from './chunker.ts'
-import { boundedPassagesInTurns } from './document-bounds.ts'
-import type { ReadDocument } from './document-reader.ts'
+import type { Db } from '../../db/database.ts'
+import { documents } from '../../db/schema.ts'
+import type { LibraryRow } from '../library/library-repository.ts'
+import type { Section } from '../reading/chunker.ts'
+import { boundedPassagesInTurns } from '../reading/document-bounds.ts'
+import type { ReadDocument } from '../reading/document-reader.ts'
 import { createDocumentWriter, type DocumentWriter } from './document-writer.ts'
 import { withLanguages } from './languages.ts'
-import type { LibraryRow } from './library-repository.ts'
 import {
   addTotals,
   type DocumentKey,

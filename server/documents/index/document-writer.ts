@@ -24,9 +24,9 @@
  * too (`relabel`), part by part like a large write, in the same turns.
  */
 import { eq } from 'drizzle-orm'
-import type { Db } from '../db/database.ts'
-import { documents } from '../db/schema.ts'
-import type { Others } from '../http/request-activity.ts'
+import type { Db } from '../../db/database.ts'
+import { documents } from '../../db/schema.ts'
+import type { Others } from '../../http/request-activity.ts'
 import {
   addTotals,
   type DocumentInput,

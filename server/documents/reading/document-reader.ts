@@ -188,7 +188,7 @@ function readableByReader(): string[] {
     return file.slice(0, file.lastIndexOf(marker) + marker.length)
   }
   const code = path.dirname(READER_SCRIPT)
-  const root = path.resolve(code, '..', '..')
+  const root = path.resolve(code, '..', '..', '..')
   return [
     `${code}${path.sep}`,
     ...new Set([
