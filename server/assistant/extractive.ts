@@ -11,8 +11,8 @@
  * of the product does.
  */
 import { localeOf } from '../documents/index/languages.ts'
-import type { SearchedTerm } from '../documents/index/passage-search.ts'
 import { type Passage, passageLabel } from '../documents/index/passages.ts'
+import type { SearchedTerm } from '../documents/index/search-terms.ts'
 
 export const MAX_QUOTED_SENTENCES = 3
 const MAX_SENTENCE_LENGTH = 400

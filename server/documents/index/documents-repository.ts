@@ -8,9 +8,11 @@ import { asc, eq, sql } from 'drizzle-orm'
 import type { Db } from '../../db/database.ts'
 import { queryRows } from '../../db/query-rows.ts'
 import { documentChunks, documents } from '../../db/schema.ts'
-import { type PassageRow, type PassageSearch, searchPassages, toPassage } from './passage-search.ts'
+import { searchPassages } from './passage-search.ts'
 import type { DocumentKey } from './passage-writes.ts'
 import type { Passage } from './passages.ts'
+import { type PassageRow, toPassage } from './passages.ts'
+import type { PassageSearch } from './search-terms.ts'
 
 export type DocumentsRepository = ReturnType<typeof createDocumentsRepository>
 

@@ -7,7 +7,6 @@
 import { eq } from 'drizzle-orm'
 import type { Db } from '../../db/database.ts'
 import { documents } from '../../db/schema.ts'
-import type { LibraryRow } from '../library/library-repository.ts'
 import type { Section } from '../reading/chunker.ts'
 import { boundedPassagesInTurns } from '../reading/document-bounds.ts'
 import type { ReadDocument } from '../reading/document-reader.ts'
@@ -43,6 +42,17 @@ export function hasMarkdownHeadings(mimeType: string, name: string): boolean {
   return MARKDOWN_TYPES.has(mimeType) || (mimeType === 'text/plain' && /\.(md|markdown)$/i.test(name))
 }
 
+/** What indexing needs of a library row (library-repository.ts's LibraryRow has it): the index knows no more of the library. */
+export type LibraryFile = {
+  id: string
+  userId: string
+  source: string
+  externalId: string
+  name: string
+  mimeType: string
+  modifiedTime: Date | null
+}
+
 export type IndexedDocument = { documentId: string; chunkCount: number; cut: string | null }
 
 export async function indexDocument(
@@ -70,7 +80,7 @@ export async function indexDocument(
  */
 export async function indexLibraryDocument(
   writer: DocumentWriter,
-  row: LibraryRow,
+  row: LibraryFile,
   read: ReadDocument,
   fields: { link: string | null; version: string | null },
 ): Promise<IndexedDocument | null> {

@@ -10,7 +10,7 @@ import { createLlm } from '#server/assistant/llm.ts'
 import { REWRITE_PROMPT, searchQuery, standsAlone } from '#server/assistant/query-rewrite.ts'
 import { createRetriever, createSearch } from '#server/assistant/retrieval.ts'
 import { indexDocument } from '#server/documents/index/index-document.ts'
-import { analyseTexts } from '#server/documents/index/passage-search.ts'
+import { analyseTexts } from '#server/documents/index/question-analysis-repository.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 import { buildTestApp, register, uniqueEmail } from '../support/helper.ts'
 

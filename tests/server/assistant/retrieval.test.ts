@@ -15,7 +15,8 @@ import {
   indexDocument,
   removeDocument,
 } from '#server/documents/index/index-document.ts'
-import { DOCUMENT_POOL, searchPassages } from '#server/documents/index/passage-search.ts'
+import { searchPassages } from '#server/documents/index/passage-search.ts'
+import { DOCUMENT_POOL } from '#server/documents/index/search-terms.ts'
 import { indexText } from '../support/document-helpers.ts'
 import { buildTestApp, register, uniqueEmail } from '../support/helper.ts'
 
