@@ -13,7 +13,7 @@
 import { eq } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
 import { driveSyncs, libraryDocuments } from '../db/schema.ts'
-import { removeDocument } from '../documents/index/index-document.ts'
+import { removeDocument } from '../documents/index/passage-writes-repository.ts'
 import {
   createLibraryRepository,
   type LibraryFileInput,

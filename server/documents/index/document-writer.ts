@@ -23,24 +23,18 @@
  * The language pass (D82) re-indexes a document's passages in their own languages through here
  * too (`relabel`), part by part like a large write, in the same turns.
  */
-import { eq } from 'drizzle-orm'
 import type { Db } from '../../db/database.ts'
-import { documents } from '../../db/schema.ts'
 import type { Others } from '../../http/request-activity.ts'
 import {
-  addTotals,
   type DocumentInput,
   type DocumentKey,
-  dropEmptiedTerms,
-  type Emptied,
-  endParts,
+  deleteDocumentRow,
   findDocumentId,
   type IndexedChunk,
   insertPassages,
   type LibraryOutcome,
   lockLanguagesFrom,
   lockLibraryRows,
-  lockStatistics,
   markLibraryReady,
   type PassageLanguage,
   type PassageSlice,
@@ -50,7 +44,14 @@ import {
   setLanguagesFrom,
   tokenCount,
   upsertDocuments,
-} from './passage-writes.ts'
+} from './passage-writes-repository.ts'
+import {
+  addTotals,
+  dropEmptiedTerms,
+  type Emptied,
+  endParts,
+  lockStatistics,
+} from './statistics-repository.ts'
 
 /**
  * Passages per transaction. Bigger batches cost fewer statements per document (throughput);
@@ -423,11 +424,7 @@ export function createDocumentWriter({
         if (part.left === 0) d.state.phase = 'new'
       } else if (d.state.kind === 'discard') {
         if (part.left > 0) continue
-        const gone = await tx
-          .delete(documents)
-          .where(eq(documents.id, d.state.documentId))
-          .returning({ id: documents.id })
-        if (gone.length > 0) delta(d.task.owner, { documents: -1 })
+        if (await deleteDocumentRow(tx, d.state.documentId)) delta(d.task.owner, { documents: -1 })
         d.done = null
       } else if (part.left <= batchPassages) d.done = null
     }

@@ -3,23 +3,13 @@
  * language (D82), stored with the document writer, replacing any earlier version of the same (user, source, external id).
  * Any source can use it: a test, a benchmark, or a job through `app.writer`.
  */
-
-import { eq } from 'drizzle-orm'
 import type { Db } from '../../db/database.ts'
-import { documents } from '../../db/schema.ts'
 import type { Section } from '../reading/chunker.ts'
 import { boundedPassagesInTurns } from '../reading/document-bounds.ts'
 import type { ReadDocument } from '../reading/document-reader.ts'
 import { createDocumentWriter, type DocumentWriter } from './document-writer.ts'
 import { withLanguages } from './languages.ts'
-import {
-  addTotals,
-  type DocumentKey,
-  dropEmptiedTerms,
-  findDocumentId,
-  lockStatistics,
-  removePassages,
-} from './passage-writes.ts'
+import type { DocumentKey } from './passage-writes-repository.ts'
 
 export type IndexDocumentInput = DocumentKey & {
   /** The library row's id when the document is a library file: the document takes it (D70). */
@@ -106,26 +96,4 @@ export async function indexLibraryDocument(
     library: { id: row.id, pages: read.pages === null ? null : pages, ocrPages: read.ocrPages, reason },
   })
   return written && { ...written, cut }
-}
-
-/**
- * Forgets a document and its passages in one transaction, with their statistics (answers already
- * given keep their source snapshots); false when there was none. A large document is shrunk
- * first (DocumentWriter.shrink), which keeps that transaction short.
- */
-export async function removeDocument(db: Db, key: DocumentKey): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const documentId = await findDocumentId(tx, key, { lock: true })
-    if (!documentId) return false
-    await lockStatistics(tx, [key.userId])
-    const removed = await removePassages(tx, [documentId])
-    await dropEmptiedTerms(tx, removed.emptied)
-    await tx.delete(documents).where(eq(documents.id, documentId))
-    const amount = removed.byUser.get(key.userId) ?? { chunks: 0, tokens: 0 }
-    await addTotals(
-      tx,
-      new Map([[key.userId, { chunks: -amount.chunks, documents: -1, tokens: -amount.tokens }]]),
-    )
-    return true
-  })
 }

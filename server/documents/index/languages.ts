@@ -8,7 +8,7 @@
  */
 import type { Chunk } from '../reading/chunker.ts'
 import { takingTurns } from '../reading/turns.ts'
-import type { IndexedChunk } from './passage-writes.ts'
+import type { IndexedChunk } from './passage-writes-repository.ts'
 
 /** What a text is analysed as when nothing can be told about it: what every passage was before D82. */
 export const DEFAULT_LANGUAGE = 'english'

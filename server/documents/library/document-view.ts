@@ -9,11 +9,10 @@
  * id, an unknown one and a removed document answer the same 404 (D72).
  */
 import { httpErrors } from '@fastify/sensible'
-import { and, asc, eq } from 'drizzle-orm'
 import type { DocumentView } from '#contracts/documents.ts'
 import type { Db } from '../../db/database.ts'
-import { documentChunks, documents, libraryUploads } from '../../db/schema.ts'
 import type { FileReply } from '../../http/file-reply.ts'
+import { createDocumentViewRepository } from './document-view-repository.ts'
 import { createLibraryRepository, type LibraryRow } from './library-repository.ts'
 import { LIBRARY_MESSAGES, toLibraryDocument } from './library-service.ts'
 import { UPLOAD_SOURCE } from './sources.ts'
@@ -30,16 +29,14 @@ export type DocumentViewService = ReturnType<typeof createDocumentViewService>
 
 export function createDocumentViewService(db: Db) {
   const library = createLibraryRepository(db)
+  const repository = createDocumentViewRepository(db)
   const fileSources = new Map<string, FileSource>()
 
   /** The person's library row named by either id; 404 for anything else. */
   async function owned(userId: string, id: string): Promise<LibraryRow> {
     const row = await library.findOwned(userId, id)
     if (row) return row
-    const [passages] = await db
-      .select({ source: documents.source, externalId: documents.externalId })
-      .from(documents)
-      .where(and(eq(documents.id, id), eq(documents.userId, userId)))
+    const passages = await repository.documentKey(userId, id)
     const viaPassages = passages && (await library.findExternal(userId, passages.source, passages.externalId))
     if (!viaPassages || viaPassages.excluded) throw httpErrors.notFound(LIBRARY_MESSAGES.notFound)
     return viaPassages
@@ -52,37 +49,17 @@ export function createDocumentViewService(db: Db) {
 
     async view(userId: string, id: string): Promise<DocumentView> {
       const row = await owned(userId, id)
-      const passages = await db
-        .select({
-          id: documentChunks.id,
-          page: documentChunks.page,
-          heading: documentChunks.heading,
-          text: documentChunks.text,
-        })
-        .from(documentChunks)
-        .innerJoin(documents, eq(documents.id, documentChunks.documentId))
-        .where(
-          and(
-            eq(documents.userId, userId),
-            eq(documents.source, row.source),
-            eq(documents.externalId, row.externalId),
-            eq(documentChunks.userId, userId),
-          ),
-        )
-        .orderBy(asc(documentChunks.ordinal))
+      const passages = await repository.passages(userId, row)
       return { document: toLibraryDocument(row), passages }
     },
 
     async file(userId: string, id: string): Promise<FileReply> {
       const row = await owned(userId, id)
       if (row.source === UPLOAD_SOURCE) {
-        const [stored] = await db
-          .select({ content: libraryUploads.content })
-          .from(libraryUploads)
-          .where(eq(libraryUploads.libraryDocumentId, row.id))
-        if (!stored) throw httpErrors.notFound(DOCUMENT_FILE_MESSAGES.missing)
+        const bytes = await repository.uploadContent(row.id)
+        if (!bytes) throw httpErrors.notFound(DOCUMENT_FILE_MESSAGES.missing)
         return {
-          bytes: new Uint8Array(stored.content),
+          bytes,
           contentType: row.mimeType,
           fileName: row.name,
           disposition: 'inline',

@@ -10,12 +10,9 @@ import { createRetriever, passageTokens } from '#server/assistant/retrieval.ts'
 import { queryRows } from '#server/db/query-rows.ts'
 import { documentChunks, documents, users } from '#server/db/schema.ts'
 import { createDocumentsRepository } from '#server/documents/index/documents-repository.ts'
-import {
-  type IndexDocumentInput,
-  indexDocument,
-  removeDocument,
-} from '#server/documents/index/index-document.ts'
+import { type IndexDocumentInput, indexDocument } from '#server/documents/index/index-document.ts'
 import { searchPassages } from '#server/documents/index/passage-search.ts'
+import { removeDocument } from '#server/documents/index/passage-writes-repository.ts'
 import { DOCUMENT_POOL } from '#server/documents/index/search-terms.ts'
 import { indexText } from '../support/document-helpers.ts'
 import { buildTestApp, register, uniqueEmail } from '../support/helper.ts'
