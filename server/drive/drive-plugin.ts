@@ -107,6 +107,6 @@ export const drivePlugin = fp<DrivePluginOptions>(
   },
   {
     name: 'drive',
-    dependencies: ['database', 'request-guards', 'authentication', 'operations', 'jobs', 'library'],
+    dependencies: ['database', 'request-guards', 'authentication', 'operations', 'jobs', 'documents'],
   },
 )
