@@ -24,18 +24,24 @@ export type ReadAgain = { kind: string; key: string; userId: string; libraryId: 
 
 export type LibraryChangesRepository = ReturnType<typeof createLibraryChangesRepository>
 
-export function createLibraryChangesRepository(db: Db) {
-  /** The row queued again and its job enqueued, in one transaction; `fields` are set on the row. */
-  const requeue = (job: ReadAgain, fields: Partial<typeof libraryDocuments.$inferInsert>, at: Date) =>
-    db.transaction(async (tx) => {
-      await tx
-        .update(libraryDocuments)
-        .set({ ...fields, status: 'queued', reason: null, updatedAt: at })
-        .where(and(eq(libraryDocuments.id, job.libraryId), eq(libraryDocuments.userId, job.userId)))
-      const { libraryId, ...queued } = job
-      await enqueueJob(tx, { ...queued, payload: { libraryId } }, at)
-    })
+/** The row queued again and its job enqueued, in one transaction; `fields` are set on the row. */
+function requeue(db: Db, job: ReadAgain, fields: Partial<typeof libraryDocuments.$inferInsert>, at: Date) {
+  return db.transaction(async (tx) => {
+    await tx
+      .update(libraryDocuments)
+      .set({ ...fields, status: 'queued', reason: null, updatedAt: at })
+      .where(and(eq(libraryDocuments.id, job.libraryId), eq(libraryDocuments.userId, job.userId)))
+    const { libraryId, ...queued } = job
+    await enqueueJob(tx, { ...queued, payload: { libraryId } }, at)
+  })
+}
 
+export function createLibraryChangesRepository(db: Db) {
+  return { ...conversationCheck(db), ...readingAgain(db), ...takingOut(db) }
+}
+
+/** Whether a conversation is the person's (an upload into it must be). */
+function conversationCheck(db: Db) {
   return {
     async ownsConversation(userId: string, conversationId: string): Promise<boolean> {
       const [conversation] = await db
@@ -44,17 +50,27 @@ export function createLibraryChangesRepository(db: Db) {
         .where(and(eq(chatConversations.id, conversationId), eq(chatConversations.userId, userId)))
       return conversation !== undefined
     },
+  }
+}
 
+/** A row queued to be read again. */
+function readingAgain(db: Db) {
+  return {
     /** A removed Drive file back in the library, queued to be read. */
     restore(job: ReadAgain, at: Date): Promise<void> {
-      return requeue(job, { excluded: false }, at)
+      return requeue(db, job, { excluded: false }, at)
     },
 
     /** A failed document queued to be read again. */
     retry(job: ReadAgain, at: Date): Promise<void> {
-      return requeue(job, {}, at)
+      return requeue(db, job, {}, at)
     },
+  }
+}
 
+/** Documents taken out of the library. */
+function takingOut(db: Db) {
+  return {
     /**
      * Takes a document out in one transaction: its queued reading, its scope rows, its row (a
      * Drive file's stays, as `excludedAs`, so later syncs leave it out), then its passages.

@@ -9,8 +9,11 @@ import { type FirstRun, type Library, type LibraryDocument, STARTER_QUESTIONS } 
 import type { Db } from '../../db/database.ts'
 import type { JobQueue } from '../../jobs/job-queue.ts'
 import type { DocumentWriter } from '../index/document-writer.ts'
-import { createLibraryChangesRepository } from './library-changes-repository.ts'
-import { createLibraryRepository, type LibraryRow } from './library-repository.ts'
+import {
+  createLibraryChangesRepository,
+  type LibraryChangesRepository,
+} from './library-changes-repository.ts'
+import { createLibraryRepository, type LibraryRepository, type LibraryRow } from './library-repository.ts'
 import { DRIVE_FILE_JOB, DRIVE_SOURCE, UPLOAD_FILE_JOB, UPLOAD_SOURCE } from './sources.ts'
 import { checkUpload, storeUpload } from './upload.ts'
 
@@ -58,6 +61,26 @@ export function starterQuestion({ heading, name }: { heading: string; name: stri
 
 export type LibraryService = ReturnType<typeof createLibraryService>
 
+type Context = {
+  db: Db
+  queue: JobQueue
+  writer: DocumentWriter
+  now: () => Date
+  repository: LibraryRepository
+  changes: LibraryChangesRepository
+}
+
+async function ownConversation({ changes }: Context, userId: string, conversationId: string): Promise<void> {
+  if (!(await changes.ownsConversation(userId, conversationId)))
+    throw httpErrors.notFound(LIBRARY_MESSAGES.conversationNotFound)
+}
+
+async function owned({ repository }: Context, userId: string, id: string): Promise<LibraryRow> {
+  const row = await repository.findOwned(userId, id)
+  if (!row) throw httpErrors.notFound(LIBRARY_MESSAGES.notFound)
+  return row
+}
+
 export function createLibraryService({
   db,
   jobs: queue,
@@ -69,20 +92,20 @@ export function createLibraryService({
   writer: DocumentWriter
   now: () => Date
 }) {
-  const repository = createLibraryRepository(db)
-  const changes = createLibraryChangesRepository(db)
-
-  async function ownConversation(userId: string, conversationId: string): Promise<void> {
-    if (!(await changes.ownsConversation(userId, conversationId)))
-      throw httpErrors.notFound(LIBRARY_MESSAGES.conversationNotFound)
+  const ctx: Context = {
+    db,
+    queue,
+    writer,
+    now,
+    repository: createLibraryRepository(db),
+    changes: createLibraryChangesRepository(db),
   }
+  return { ...uploads(ctx), ...listing(ctx), ...changing(ctx) }
+}
 
-  async function owned(userId: string, id: string): Promise<LibraryRow> {
-    const row = await repository.findOwned(userId, id)
-    if (!row) throw httpErrors.notFound(LIBRARY_MESSAGES.notFound)
-    return row
-  }
-
+/** Uploads into the library or a conversation, and the wait for a Drive file to be read. */
+function uploads(ctx: Context) {
+  const { db, queue, now, repository } = ctx
   return {
     /**
      * Stores an uploaded file in the person's library and has it read like any other document;
@@ -96,7 +119,7 @@ export function createLibraryService({
       file: { name: string; mimeType: string; bytes: Uint8Array },
       waitMs = UPLOAD_WAIT_MS,
     ): Promise<LibraryDocument> {
-      if (conversationId !== null) await ownConversation(userId, conversationId)
+      if (conversationId !== null) await ownConversation(ctx, userId, conversationId)
       const mimeType = checkUpload(file.name, file.mimeType, file.bytes.length)
       const id = await storeUpload(db, { userId, name: file.name, mimeType, bytes: file.bytes }, now())
       if (conversationId !== null) {
@@ -115,7 +138,7 @@ export function createLibraryService({
 
     /** The files uploaded into one of the person's conversations (404 for anyone else's). */
     async attachedTo(userId: string, conversationId: string): Promise<LibraryDocument[]> {
-      await ownConversation(userId, conversationId)
+      await ownConversation(ctx, userId, conversationId)
       return (await repository.attachedTo(userId, conversationId)).map(toLibraryDocument)
     },
 
@@ -138,7 +161,13 @@ export function createLibraryService({
         await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS))
       }
     },
+  }
+}
 
+/** The library as the Documents view and the empty chat show it. */
+function listing(ctx: Context) {
+  const { repository } = ctx
+  return {
     /** The empty chat's first run: the ready count, and a question about a heading of each of the newest ready documents. */
     async firstRun(userId: string): Promise<FirstRun> {
       const { ready, headings } = await repository.firstRun(userId, STARTER_QUESTIONS)
@@ -154,7 +183,13 @@ export function createLibraryService({
         removed: (await repository.listExcluded(userId)).map(toLibraryDocument),
       }
     },
+  }
+}
 
+/** Removing, restoring, retrying a document; forgetting Drive's files. */
+function changing(ctx: Context) {
+  const { queue, writer, now, repository, changes } = ctx
+  return {
     /**
      * Brings a Drive file the person removed back into the library: it is queued to be read (the
      * file as it is in Drive now) and later syncs follow it again. 409 for a document that was not
@@ -177,7 +212,7 @@ export function createLibraryService({
      * so the next sync does not bring it back (an upload's row goes, and its scope rows with it).
      */
     async remove(userId: string, id: string): Promise<void> {
-      const row = await owned(userId, id)
+      const row = await owned(ctx, userId, id)
       await writer.shrink({ userId, source: row.source, externalId: row.externalId })
       await changes.remove(row, jobKey(row), { status: 'skipped', reason: 'removed from the library' })
     },
@@ -204,7 +239,7 @@ export function createLibraryService({
 
     /** Queues a failed document to be read again (409 for any other status). */
     async retry(userId: string, id: string): Promise<LibraryDocument> {
-      const row = await owned(userId, id)
+      const row = await owned(ctx, userId, id)
       if (row.status !== 'failed') throw httpErrors.conflict(LIBRARY_MESSAGES.notFailed)
       const kind = JOB_OF_SOURCE[row.source] ?? DRIVE_FILE_JOB
       await changes.retry({ kind, key: jobKey(row), userId, libraryId: row.id }, now())
