@@ -6,13 +6,10 @@ import path from 'node:path'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { afterAll, expect, test, vi } from 'vitest'
 import { chunkDocument } from '#server/documents/reading/chunker.ts'
-import {
-  createDocumentReader,
-  PdfTextError,
-  pdfSections,
-  readerNodeFlags,
-} from '#server/documents/reading/document-reader.ts'
+import { createDocumentReader } from '#server/documents/reading/document-reader.ts'
 import { DocxTextError } from '#server/documents/reading/docx-text.ts'
+import { PdfTextError, pdfSections } from '#server/documents/reading/read-document.ts'
+import { readerNodeFlags } from '#server/documents/reading/reader-process-flags.ts'
 import { docxFile } from '#tests/fakes/google/docx.ts'
 import { addPdfOutline } from '#tests/fakes/pdf-outline.ts'
 import { tinyTextPdf } from '../support/tiny-text-pdf.ts'

@@ -13,9 +13,10 @@ import {
   MAX_DOCUMENT_CHARS,
   MAX_DOCUMENT_PASSAGES,
 } from '#server/documents/reading/document-bounds.ts'
-import { createDocumentReader, readerNodeFlags } from '#server/documents/reading/document-reader.ts'
+import { createDocumentReader } from '#server/documents/reading/document-reader.ts'
 import { htmlSection } from '#server/documents/reading/html-text.ts'
 import type { ReaderJob, ReaderResult } from '#server/documents/reading/reader-process.ts'
+import { readerNodeFlags } from '#server/documents/reading/reader-process-flags.ts'
 import { MAX_SHEET_CELLS, MAX_SHEET_ROWS } from '#server/documents/reading/spreadsheet-text.ts'
 import { docxFile } from '#tests/fakes/google/docx.ts'
 import { pptxFile } from '#tests/fakes/google/pptx.ts'
