@@ -20,8 +20,8 @@ import { createRetriever, createWholeDocumentReader } from '../server/assistant/
 import { createChatRepository } from '../server/chat/chat-repository.ts'
 import { DEFAULT_WHOLE_DOCUMENT_TOKEN_BUDGET, loadConfig } from '../server/config.ts'
 import { openDatabase } from '../server/db/database.ts'
-import { indexDocument } from '../server/documents/index-document.ts'
-import type { Turn } from '../server/documents/passages.ts'
+import { indexDocument } from '../server/documents/index/index-document.ts'
+import type { Turn } from '../server/documents/index/passages.ts'
 import { createCorpus, FUNCTION_WORDS, insertBenchUsers, percentile, QUESTION_TEMPLATES } from './corpus.ts'
 
 const SENDS = Number(process.argv[2] ?? 200)

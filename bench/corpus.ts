@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks'
 import type { Db } from '../server/db/database.ts'
 import { users } from '../server/db/schema.ts'
-import type { DocumentInput, IndexedChunk } from '../server/documents/passage-writes.ts'
+import type { DocumentInput, IndexedChunk } from '../server/documents/index/passage-writes-repository.ts'
 
 export const FUNCTION_WORDS =
   'the of and to a in is for on that with by as are be this or at from it an'.split(' ')

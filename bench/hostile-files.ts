@@ -11,7 +11,7 @@
  */
 import { deflateSync } from 'node:zlib'
 import { PDFDocument, PDFRawStream, StandardFonts } from 'pdf-lib'
-import { createDocumentReader, type DocumentReader } from '../server/documents/document-reader.ts'
+import { createDocumentReader, type DocumentReader } from '../server/documents/reading/document-reader.ts'
 import { docxFromXml } from '../tests/fakes/google/docx.ts'
 import { readerRssMiB } from './lib.ts'
 

@@ -14,7 +14,7 @@
  */
 import { availableParallelism, loadavg } from 'node:os'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
-import { createDocumentReader, type ReadDocument } from '../server/documents/document-reader.ts'
+import { createDocumentReader, type ReadDocument } from '../server/documents/reading/document-reader.ts'
 import { scannedPdf } from '../tests/fakes/scans.ts'
 import { readerCpuSeconds, readerRssMiB } from './lib.ts'
 

@@ -14,7 +14,7 @@ import type { Analyse } from '../server/assistant/extractive.ts'
 import { createRetriever, createSearch, createWholeDocumentReader } from '../server/assistant/retrieval.ts'
 import { DEFAULT_WHOLE_DOCUMENT_TOKEN_BUDGET } from '../server/config.ts'
 import type { Db } from '../server/db/database.ts'
-import type { createDocumentsRepository } from '../server/documents/documents-repository.ts'
+import type { createDocumentsRepository } from '../server/documents/index/documents-repository.ts'
 import type { Judged } from './quality-corpus.ts'
 
 type Row = { scope: string; inPrompt: number; outside: number; whole: number; extractive: number }

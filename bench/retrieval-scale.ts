@@ -26,8 +26,8 @@ import { createSearch } from '../server/assistant/retrieval.ts'
 import { loadConfig } from '../server/config.ts'
 import { openDatabase } from '../server/db/database.ts'
 import { queryRows } from '../server/db/query-rows.ts'
-import { createDocumentWriter, type DocumentWriter } from '../server/documents/document-writer.ts'
-import { refreshChunkStatistics } from '../server/documents/documents-repository.ts'
+import { createDocumentWriter, type DocumentWriter } from '../server/documents/index/document-writer.ts'
+import { refreshChunkStatistics } from '../server/documents/index/documents-repository.ts'
 import { benchChunks, benchDocument, benchQuestion, createCorpus, insertBenchUsers, timed } from './corpus.ts'
 
 const QUESTIONS = Number(process.argv[2] ?? 300)

@@ -19,8 +19,8 @@ import { loadConfig } from '../server/config.ts'
 import type { Db } from '../server/db/database.ts'
 import { openDatabase } from '../server/db/database.ts'
 import { users } from '../server/db/schema.ts'
-import { createDocumentWriter } from '../server/documents/document-writer.ts'
-import { refreshChunkStatistics } from '../server/documents/documents-repository.ts'
+import { createDocumentWriter } from '../server/documents/index/document-writer.ts'
+import { refreshChunkStatistics } from '../server/documents/index/documents-repository.ts'
 import { benchChunks, benchDocument, benchQuestion, createCorpus, insertBenchUsers, timed } from './corpus.ts'
 
 const QUESTIONS = Number(process.argv[2] ?? 300)

@@ -18,7 +18,7 @@ import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from './auth/rate-limit
 import { chatPlugin } from './chat/chat-plugin.ts'
 import type { Config, LogLevel } from './config.ts'
 import { databasePlugin } from './db/database-plugin.ts'
-import { libraryPlugin } from './documents/library-plugin.ts'
+import { documentsPlugin } from './documents/documents-plugin.ts'
 import { drivePlugin } from './drive/drive-plugin.ts'
 import type { RetryPolicy } from './drive/google-errors.ts'
 import {
@@ -137,7 +137,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
     app.jobs.onDone((job) => {
       void app.embeddings?.schedule(job.userId)
     })
-    await app.register(libraryPlugin, { now })
+    await app.register(documentsPlugin, { now })
     await app.register(drivePlugin, {
       google: config.google,
       now,

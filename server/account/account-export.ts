@@ -7,7 +7,7 @@ import type { AccountExport } from '#contracts/account.ts'
 import type { CurrentUser } from '../auth/auth-service.ts'
 import type { ChatRepository, MessageRecord } from '../chat/chat-repository.ts'
 import type { SourceSnapshot } from '../db/schema.ts'
-import type { LibraryRepository } from '../documents/library-repository.ts'
+import type { LibraryRepository } from '../documents/library/library-repository.ts'
 import type { GoogleDriveRepository } from '../drive/google-drive-repository.ts'
 
 type Deps = {

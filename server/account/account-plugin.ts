@@ -25,5 +25,5 @@ export const accountPlugin = fp<{ rateLimits: AuthRateLimits }>(
     )
     await app.register(accountRoutes, { rateLimits: opts.rateLimits })
   },
-  { name: 'account', dependencies: ['database', 'authentication', 'chat', 'library', 'drive'] },
+  { name: 'account', dependencies: ['database', 'authentication', 'chat', 'documents', 'drive'] },
 )

@@ -6,14 +6,11 @@
  */
 import fp from 'fastify-plugin'
 import type { Config } from '../config.ts'
-import { analyseTexts } from '../documents/passage-search.ts'
+import { createEmbeddingService, type EmbeddingService } from '../documents/index/embedding-service.ts'
+import { analyseTexts } from '../documents/index/question-analysis-repository.ts'
+import { forgetOtherModels } from '../documents/index/vectors-repository.ts'
 import { type Assistant, createAssistant } from './assistant.ts'
-import {
-  createEmbedder,
-  createEmbeddingService,
-  type EmbeddingService,
-  forgetOtherModels,
-} from './embeddings.ts'
+import { createEmbedder } from './embedder.ts'
 import { createLlm } from './llm.ts'
 import { createSearch, createWholeDocumentReader } from './retrieval.ts'
 

@@ -9,9 +9,9 @@
  */
 
 import type { Correction } from '../db/schema.ts'
-import { questionLanguage } from '../documents/languages.ts'
-import type { PassageSearch } from '../documents/passage-search.ts'
-import type { Passage, Turn } from '../documents/passages.ts'
+import { questionLanguage } from '../documents/index/languages.ts'
+import type { Passage, Turn } from '../documents/index/passages.ts'
+import type { PassageSearch } from '../documents/index/search-terms.ts'
 import { type Analyse, extractiveAnswer } from './extractive.ts'
 import { type Llm, LlmAbortedError } from './llm.ts'
 import { buildPrompt } from './prompt.ts'

@@ -10,9 +10,9 @@
  * The product's own sentences (NO_MODEL_NOTE, NOTHING_FOUND_REPLY) stay English, as every text
  * of the product does.
  */
-import { localeOf } from '../documents/languages.ts'
-import type { SearchedTerm } from '../documents/passage-search.ts'
-import { type Passage, passageLabel } from '../documents/passages.ts'
+import { localeOf } from '../documents/index/languages.ts'
+import { type Passage, passageLabel } from '../documents/index/passages.ts'
+import type { SearchedTerm } from '../documents/index/search-terms.ts'
 
 export const MAX_QUOTED_SENTENCES = 3
 const MAX_SENTENCE_LENGTH = 400

@@ -2,7 +2,7 @@
  * What the language model is told: a system prompt that keeps it to the user's documents, the
  * retrieved passages numbered with their documents, and the last turns of this conversation.
  */
-import { type Passage, passageLabel, type Turn } from '../documents/passages.ts'
+import { type Passage, passageLabel, type Turn } from '../documents/index/passages.ts'
 
 export const MAX_HISTORY_TURNS = 10
 /** Bounds the prompt whatever the conversation's length (roughly 6k tokens of history). */

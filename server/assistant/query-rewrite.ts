@@ -6,7 +6,7 @@
  * a failure never fails the send — retrieval then searches the question with the previous one.
  */
 
-import type { Turn } from '../documents/passages.ts'
+import type { Turn } from '../documents/index/passages.ts'
 import { type Llm, LlmAbortedError } from './llm.ts'
 
 /** Turns of the conversation the rewrite sees (the newest), and how much of each. */

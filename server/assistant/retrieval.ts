@@ -7,11 +7,14 @@
  */
 import { DEFAULT_RETRIEVAL_TOKEN_BUDGET } from '../config.ts'
 import type { Db } from '../db/database.ts'
-import { createDocumentsRepository } from '../documents/documents-repository.ts'
-import { type PassageSearch, searchPassages } from '../documents/passage-search.ts'
-import type { Passage } from '../documents/passages.ts'
+import { createDocumentsRepository } from '../documents/index/documents-repository.ts'
+import type { EmbeddingService } from '../documents/index/embedding-service.ts'
+import { searchPassages } from '../documents/index/passage-search.ts'
+import type { Passage } from '../documents/index/passages.ts'
+import { fuse } from '../documents/index/rank-fusion.ts'
+import type { PassageSearch } from '../documents/index/search-terms.ts'
+import { vectorSearch } from '../documents/index/vectors-repository.ts'
 import type { ReadWhole, Retrieve, Search } from './assistant.ts'
-import { type EmbeddingService, fuse, vectorSearch } from './embeddings.ts'
 
 /** How often retrieval asks for a user's passages without vectors to be embedded (background). */
 const EMBED_CATCH_UP_MS = 60_000

@@ -22,7 +22,7 @@ import {
   MESSAGE_SEARCH_CHARS,
   type SourceSnapshot,
 } from '../db/schema.ts'
-import type { Turn } from '../documents/passages.ts'
+import type { Turn } from '../documents/index/passages.ts'
 
 export type ConversationRecord = {
   id: string

@@ -9,7 +9,7 @@ import { Readable } from 'node:stream'
 import type { drive_v3 } from '@googleapis/drive'
 import type { OAuth2Client } from 'google-auth-library'
 import { safeExternalLink } from '#contracts/safe-link.ts'
-import { cleanFileName } from '../documents/upload.ts'
+import { cleanFileName } from '../documents/library/upload.ts'
 import { classifyGoogleError, type RetryPolicy, withBackoff } from './google-errors.ts'
 import { googleDrive, isGaxiosError } from './google-libraries.ts'
 

@@ -6,7 +6,7 @@
  */
 import fp from 'fastify-plugin'
 import type { GoogleConfig } from '../config.ts'
-import { DRIVE_SOURCE } from '../documents/sources.ts'
+import { DRIVE_SOURCE } from '../documents/library/sources.ts'
 import { googleConnectRoutes } from './connect-routes.ts'
 import { driveRoutes } from './drive-routes.ts'
 import { createDriveService, type DriveService } from './drive-service.ts'
@@ -107,6 +107,6 @@ export const drivePlugin = fp<DrivePluginOptions>(
   },
   {
     name: 'drive',
-    dependencies: ['database', 'request-guards', 'authentication', 'operations', 'jobs', 'library'],
+    dependencies: ['database', 'request-guards', 'authentication', 'operations', 'jobs', 'documents'],
   },
 )

@@ -8,11 +8,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { driveEndpoints } from '#contracts/drive.ts'
-import { acceptUploads, readUpload, UPLOAD_BODY_LIMIT } from '../documents/multipart-upload.ts'
-import { checkUpload, driveUploadMessage } from '../documents/upload.ts'
+import { acceptUploads, readUpload, UPLOAD_BODY_LIMIT } from '../documents/library/multipart-upload.ts'
+import { checkUpload, driveUploadMessage } from '../documents/library/upload.ts'
 import { defineRoute } from '../http/define-route.ts'
 import { serverError } from '../http/errors.ts'
 import { DRIVE_MESSAGES } from './drive-service.ts'
+import { createGoogleDriveRepository } from './google-drive-repository.ts'
 
 export const driveRoutes: FastifyPluginAsyncZod = async (app) => {
   const { listFiles, getFile, ingestDocuments, disconnect } = driveEndpoints
@@ -46,7 +47,9 @@ export const driveRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: [requireConfigured],
     handler: ({ user, body }) =>
       app.drive.disconnect(user, body.documents, (userId, documents) =>
-        app.library.forgetDrive(userId, documents),
+        app.library.forgetDrive(userId, documents, (tx) =>
+          createGoogleDriveRepository(tx).forgetSyncState(userId),
+        ),
       ),
   })
 

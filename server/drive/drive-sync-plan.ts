@@ -13,14 +13,14 @@
 import { eq } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
 import { driveSyncs, libraryDocuments } from '../db/schema.ts'
-import { removeDocument } from '../documents/index-document.ts'
+import { removeDocument } from '../documents/index/passage-writes-repository.ts'
 import {
   createLibraryRepository,
   type LibraryFileInput,
   type LibraryRow,
   upsertLibraryFiles,
-} from '../documents/library-repository.ts'
-import { DRIVE_FILE_JOB, DRIVE_SOURCE } from '../documents/sources.ts'
+} from '../documents/library/library-repository.ts'
+import { DRIVE_FILE_JOB, DRIVE_SOURCE } from '../documents/library/sources.ts'
 import { enqueueJobs } from '../jobs/job-queue.ts'
 import {
   ChangeTokenInvalidError,

@@ -50,6 +50,11 @@ export function createGoogleDriveRepository(db: Db) {
       })
     },
 
+    /** Forgets the person's sync state (change-feed token, plan): after a disconnect, in the library's transaction. */
+    async forgetSyncState(userId: string): Promise<void> {
+      await db.delete(driveSyncs).where(eq(driveSyncs.userId, userId))
+    },
+
     /** Replaces the sealed tokens only (after a refresh); false when the connection is gone. */
     async updateTokens(userId: string, tokens: string): Promise<boolean> {
       const rows = await db

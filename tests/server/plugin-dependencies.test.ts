@@ -11,7 +11,7 @@ import { assistantPlugin } from '#server/assistant/assistant-plugin.ts'
 import { authPlugin } from '#server/auth/auth-plugin.ts'
 import { chatPlugin } from '#server/chat/chat-plugin.ts'
 import { databasePlugin } from '#server/db/database-plugin.ts'
-import { libraryPlugin } from '#server/documents/library-plugin.ts'
+import { documentsPlugin } from '#server/documents/documents-plugin.ts'
 import { drivePlugin } from '#server/drive/drive-plugin.ts'
 import { rateLimitPlugin } from '#server/http/rate-limit.ts'
 import { requestGuardsPlugin } from '#server/http/request-guards.ts'
@@ -47,7 +47,7 @@ const cases = [
   ['assistant', 'database', assistantPlugin, { llm: null, retrieval: config.retrieval }],
   ['chat', 'database', chatPlugin, { now }],
   ['jobs', 'database', jobsPlugin, { now }],
-  ['library', 'database', libraryPlugin, { now }],
+  ['documents', 'database', documentsPlugin, { now }],
   ['drive', 'database', drivePlugin, { google: null, now, syncIntervalMs: 0 }],
 ] as const
 

@@ -9,8 +9,8 @@ import {
 } from '#server/assistant/extractive.ts'
 import { createLlm, LlmUnavailableError } from '#server/assistant/llm.ts'
 import { buildPrompt, MAX_HISTORY_TURNS } from '#server/assistant/prompt.ts'
-import { analyseTexts } from '#server/documents/passage-search.ts'
-import type { Passage } from '#server/documents/passages.ts'
+import type { Passage } from '#server/documents/index/passages.ts'
+import { analyseTexts } from '#server/documents/index/question-analysis-repository.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 import { buildTestApp } from '../support/helper.ts'
 

@@ -8,18 +8,17 @@ import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { App } from '#server/app.ts'
 import { createAssistant } from '#server/assistant/assistant.ts'
-import {
-  createEmbedder,
-  createEmbeddingService,
-  embedMissingChunks,
-  ensureVectorStore,
-  forgetOtherModels,
-  vectorSearch,
-} from '#server/assistant/embeddings.ts'
+import { createEmbedder } from '#server/assistant/embedder.ts'
 import { createLlm } from '#server/assistant/llm.ts'
 import { createRetriever, createSearch } from '#server/assistant/retrieval.ts'
 import { loadConfig } from '#server/config.ts'
-import { analyseTexts } from '#server/documents/passage-search.ts'
+import { createEmbeddingService, embedMissingChunks } from '#server/documents/index/embedding-service.ts'
+import { analyseTexts } from '#server/documents/index/question-analysis-repository.ts'
+import {
+  ensureVectorStore,
+  forgetOtherModels,
+  vectorSearch,
+} from '#server/documents/index/vectors-repository.ts'
 import { type FakeLlm, fakeEmbedding, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 import { indexText } from '../support/document-helpers.ts'
 import { buildTestApp, register, uniqueEmail } from '../support/helper.ts'

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { App } from '#server/app.ts'
-import { indexDocument } from '#server/documents/index-document.ts'
+import { indexDocument } from '#server/documents/index/index-document.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 import { createConversation, sendOk } from '../support/chat-helpers.ts'
 import { buildTestApp, register, signIn, uniqueEmail } from '../support/helper.ts'

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { App } from '#server/app.ts'
 import { PASSAGES_PER_ANSWER } from '#server/assistant/assistant.ts'
 import { createRetriever } from '#server/assistant/retrieval.ts'
-import { createDocumentsRepository } from '#server/documents/documents-repository.ts'
-import { indexDocument } from '#server/documents/index-document.ts'
+import { createDocumentsRepository } from '#server/documents/index/documents-repository.ts'
+import { indexDocument } from '#server/documents/index/index-document.ts'
 import { buildTestApp, register, uniqueEmail } from '../support/helper.ts'
 
 const ROOT = path.resolve(import.meta.dirname, '../../..')

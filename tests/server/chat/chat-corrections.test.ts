@@ -9,7 +9,7 @@ import { chatEndpoints, type StreamEvent } from '#contracts/chat.ts'
 import { parseEventStream } from '#contracts/event-stream.ts'
 import type { App } from '#server/app.ts'
 import { NO_MODEL_NOTE } from '#server/assistant/extractive.ts'
-import { indexDocument } from '#server/documents/index-document.ts'
+import { indexDocument } from '#server/documents/index/index-document.ts'
 import { call, createConversation, listMessages, sendOk } from '../support/chat-helpers.ts'
 import { buildTestApp, register, signIn, uniqueEmail } from '../support/helper.ts'
 

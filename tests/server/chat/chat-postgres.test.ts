@@ -10,7 +10,7 @@ import type { App } from '#server/app.ts'
 import { NO_MODEL_NOTE } from '#server/assistant/extractive.ts'
 import { createRetriever } from '#server/assistant/retrieval.ts'
 import { ANSWER_IN_PROGRESS } from '#server/chat/chat-service.ts'
-import { indexDocument } from '#server/documents/index-document.ts'
+import { indexDocument } from '#server/documents/index/index-document.ts'
 import { startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 import {
   call,

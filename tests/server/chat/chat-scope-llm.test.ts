@@ -17,7 +17,7 @@ import {
   passageTokens,
   selectPassages,
 } from '#server/assistant/retrieval.ts'
-import type { Passage } from '#server/documents/passages.ts'
+import type { Passage } from '#server/documents/index/passages.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 import { call, sendOk } from '../support/chat-helpers.ts'
 import { newPerson, type Person } from '../support/drive-helpers.ts'

@@ -1,5 +1,5 @@
 /**
- * Bounded documents (server/documents/document-bounds.ts, D90): however a file packs its text, a
+ * Bounded documents (server/documents/reading/document-bounds.ts, D90): however a file packs its text, a
  * document holds at most MAX_DOCUMENT_CHARS of text and MAX_DOCUMENT_PASSAGES passages; past
  * either it keeps its beginning and the library says why ("Ready: only its first …"). The attack
  * run's case: a PDF of a few hundred KB whose one page holds megabytes of tiny text in one Flate
@@ -13,7 +13,7 @@ import {
   CUT_REASONS,
   MAX_DOCUMENT_CHARS,
   MAX_DOCUMENT_PASSAGES,
-} from '#server/documents/document-bounds.ts'
+} from '#server/documents/reading/document-bounds.ts'
 import { createConversation } from '../support/chat-helpers.ts'
 import { newPerson } from '../support/drive-helpers.ts'
 import { buildTestApp } from '../support/helper.ts'

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { CHUNK_MAX_CHARS, chunkDocument, chunkDocumentInTurns } from '#server/documents/chunker.ts'
+import { CHUNK_MAX_CHARS, chunkDocument, chunkDocumentInTurns } from '#server/documents/reading/chunker.ts'
 
 test('short documents become one passage with their page', () => {
   expect(chunkDocument([{ text: 'Hello world.', page: 3 }])).toEqual([

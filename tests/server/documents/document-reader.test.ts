@@ -5,14 +5,11 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { afterAll, expect, test, vi } from 'vitest'
-import { chunkDocument } from '#server/documents/chunker.ts'
-import {
-  createDocumentReader,
-  PdfTextError,
-  pdfSections,
-  readerNodeFlags,
-} from '#server/documents/document-reader.ts'
-import { DocxTextError } from '#server/documents/docx-text.ts'
+import { chunkDocument } from '#server/documents/reading/chunker.ts'
+import { createDocumentReader } from '#server/documents/reading/document-reader.ts'
+import { DocxTextError } from '#server/documents/reading/docx-text.ts'
+import { PdfTextError, pdfSections } from '#server/documents/reading/read-document.ts'
+import { readerNodeFlags } from '#server/documents/reading/reader-process-flags.ts'
 import { docxFile } from '#tests/fakes/google/docx.ts'
 import { addPdfOutline } from '#tests/fakes/pdf-outline.ts'
 import { tinyTextPdf } from '../support/tiny-text-pdf.ts'
@@ -243,7 +240,7 @@ test("under the reader's flags Node reads its code and packages, but no other fi
   const dir = mkdtempSync(path.join(tmpdir(), 'reader-permission-'))
   const secret = path.join(dir, 'app-secret')
   writeFileSync(secret, 'correct-horse-battery-staple')
-  const own = path.resolve(import.meta.dirname, '../../../server/documents/chunker.ts')
+  const own = path.resolve(import.meta.dirname, '../../../server/documents/reading/chunker.ts')
   const probe = `
     const fs = require('node:fs')
     const tryTo = (what, act) => { try { act(); return what + ': allowed' } catch (e) { return what + ': ' + e.code } }

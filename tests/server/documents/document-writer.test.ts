@@ -1,5 +1,5 @@
 /**
- * The document writer (server/documents/document-writer.ts, D91): a document larger than one
+ * The document writer (server/documents/index/document-writer.ts, D91): a document larger than one
  * transaction is written in parts, between which everybody else's statements run, and its BM25
  * statistics come out exactly as if it had been written whole; replacing and removing a large one
  * keeps them exact too; people's documents are written in turns; a document whose library row
@@ -13,9 +13,9 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { type Database, openDatabase } from '#server/db/database.ts'
 import { queryRows } from '#server/db/query-rows.ts'
 import { documents, libraryDocuments, users } from '#server/db/schema.ts'
-import { createDocumentWriter } from '#server/documents/document-writer.ts'
-import { removeDocument } from '#server/documents/index-document.ts'
-import type { IndexedChunk } from '#server/documents/passage-writes.ts'
+import { createDocumentWriter } from '#server/documents/index/document-writer.ts'
+import type { IndexedChunk } from '#server/documents/index/passage-writes-repository.ts'
+import { removeDocument } from '#server/documents/index/passage-writes-repository.ts'
 import { languageStatistics as perLanguage } from '../support/document-helpers.ts'
 import { testConfig } from '../support/helper.ts'
 

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
-import { chunkDocument } from '#server/documents/chunker.ts'
-import { DocxTextError, docxSection, isOutOfMemory } from '#server/documents/docx-text.ts'
+import { chunkDocument } from '#server/documents/reading/chunker.ts'
+import { DocxTextError, docxSection, isOutOfMemory } from '#server/documents/reading/docx-text.ts'
 import { docxFile } from '#tests/fakes/google/docx.ts'
 
 const HANDBOOK = [

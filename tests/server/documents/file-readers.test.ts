@@ -7,12 +7,17 @@
 import { fork } from 'node:child_process'
 import { serialize } from 'node:v8'
 import { afterAll, expect, test } from 'vitest'
-import { chunkDocument } from '#server/documents/chunker.ts'
-import { CUT_REASONS, MAX_DOCUMENT_CHARS, MAX_DOCUMENT_PASSAGES } from '#server/documents/document-bounds.ts'
-import { createDocumentReader, readerNodeFlags } from '#server/documents/document-reader.ts'
-import { htmlSection } from '#server/documents/html-text.ts'
-import type { ReaderJob, ReaderResult } from '#server/documents/reader-process.ts'
-import { MAX_SHEET_CELLS, MAX_SHEET_ROWS } from '#server/documents/spreadsheet-text.ts'
+import { chunkDocument } from '#server/documents/reading/chunker.ts'
+import {
+  CUT_REASONS,
+  MAX_DOCUMENT_CHARS,
+  MAX_DOCUMENT_PASSAGES,
+} from '#server/documents/reading/document-bounds.ts'
+import { createDocumentReader } from '#server/documents/reading/document-reader.ts'
+import { htmlSection } from '#server/documents/reading/html-text.ts'
+import type { ReaderJob, ReaderResult } from '#server/documents/reading/reader-process.ts'
+import { readerNodeFlags } from '#server/documents/reading/reader-process-flags.ts'
+import { MAX_SHEET_CELLS, MAX_SHEET_ROWS } from '#server/documents/reading/spreadsheet-text.ts'
 import { docxFile } from '#tests/fakes/google/docx.ts'
 import { pptxFile } from '#tests/fakes/google/pptx.ts'
 import { workbookFile } from '#tests/fakes/google/xlsx.ts'
@@ -154,7 +159,7 @@ test('broken spreadsheets, presentations and empty pages fail alone with a reaso
  * forks, and its size on the channel (the channel's advanced serialization is V8's).
  */
 async function sentByReader(job: Omit<ReaderJob, 'id'>): Promise<{ result: ReaderResult; bytes: number }> {
-  const script = new URL('../../../server/documents/reader-process.ts', import.meta.url)
+  const script = new URL('../../../server/documents/reading/reader-process.ts', import.meta.url)
   const child = fork(script, [], {
     execArgv: readerNodeFlags(512),
     serialization: 'advanced',

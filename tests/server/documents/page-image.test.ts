@@ -5,7 +5,7 @@
 import { PDFDocument } from 'pdf-lib'
 import { getDocumentProxy } from 'unpdf'
 import { expect, test } from 'vitest'
-import { pageImage, toPnm } from '#server/documents/page-image.ts'
+import { pageImage, toPnm } from '#server/documents/reading/page-image.ts'
 import { textImage } from '#tests/fakes/scans.ts'
 
 const NO_CANVAS = { isOffscreenCanvasSupported: false, isImageDecoderSupported: false }

@@ -9,7 +9,7 @@ import {
   decodeText,
   decodeTextInTurns,
   detectEncoding,
-} from '#server/documents/text-decoding.ts'
+} from '#server/documents/reading/text-decoding.ts'
 
 const utf16le = (text: string, bom = true) =>
   new Uint8Array([...(bom ? [0xff, 0xfe] : []), ...Buffer.from(text, 'utf16le')])

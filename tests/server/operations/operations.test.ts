@@ -10,7 +10,7 @@ import { METRICS_PATH, readyEndpoint } from '#contracts/operations.ts'
 import type { App } from '#server/app.ts'
 import { loadConfig } from '#server/config.ts'
 import { jobs, libraryDocuments } from '#server/db/schema.ts'
-import { indexDocument } from '#server/documents/index-document.ts'
+import { indexDocument } from '#server/documents/index/index-document.ts'
 import { INGEST_JOB_STATES } from '#server/jobs/job-stats-repository.ts'
 import {
   DATABASE_DOWN_MESSAGE,

@@ -9,7 +9,7 @@ import { type Conversation, chatEndpoints, type SendMessageResponse } from '#con
 import { type Endpoint, ErrorEnvelopeSchema, fillPath } from '#contracts/endpoint.ts'
 import type { App } from '#server/app.ts'
 import { chatConversations, chatMessages } from '#server/db/schema.ts'
-import { indexDocument } from '#server/documents/index-document.ts'
+import { indexDocument } from '#server/documents/index/index-document.ts'
 
 /** The settings of an app whose model is `llm` (a fake model), with `env` beside them. */
 export function modelEnv(llm: { baseUrl: string }, env: Record<string, string> = {}): Record<string, string> {

@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm'
 import type { Db } from '#server/db/database.ts'
 import { queryRows } from '#server/db/query-rows.ts'
-import { type IndexDocumentInput, indexDocument } from '#server/documents/index-document.ts'
+import { type IndexDocumentInput, indexDocument } from '#server/documents/index/index-document.ts'
 
 /** Indexes `text` as the user's `{externalId}.txt` (one section, no page); `over` changes any field. */
 export function indexText(

@@ -5,9 +5,9 @@
  */
 import { type Conversation, chatEndpoints } from '#contracts/chat.ts'
 import type { App } from '#server/app.ts'
-import type { Section } from '#server/documents/chunker.ts'
-import { indexDocument } from '#server/documents/index-document.ts'
-import { createLibraryRepository, upsertLibraryFile } from '#server/documents/library-repository.ts'
+import { indexDocument } from '#server/documents/index/index-document.ts'
+import { createLibraryRepository, upsertLibraryFile } from '#server/documents/library/library-repository.ts'
+import type { Section } from '#server/documents/reading/chunker.ts'
 import { call } from './chat-helpers.ts'
 
 export type LibraryDocumentInput = {

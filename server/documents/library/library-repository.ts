@@ -4,9 +4,9 @@
  * scoped to its owner: another user's id finds nothing.
  */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm'
-import { coalesced } from '../db/coalesced.ts'
-import type { Db } from '../db/database.ts'
-import { queryRows } from '../db/query-rows.ts'
+import { coalesced } from '../../db/coalesced.ts'
+import type { Db } from '../../db/database.ts'
+import { queryRows } from '../../db/query-rows.ts'
 import {
   chatAttachments,
   chatConversations,
@@ -14,7 +14,7 @@ import {
   documents,
   type LibraryStatus,
   libraryDocuments,
-} from '../db/schema.ts'
+} from '../../db/schema.ts'
 
 export type LibraryRow = typeof libraryDocuments.$inferSelect
 
@@ -38,6 +38,11 @@ type Executor = Pick<Db, 'insert' | 'update' | 'select' | 'delete'>
 export type LibraryRepository = ReturnType<typeof createLibraryRepository>
 
 export function createLibraryRepository(db: Db) {
+  return { ...libraryLists(db), ...libraryLookups(db), ...libraryRowWrites(db) }
+}
+
+/** The library as the Documents view and the empty chat read it: the list, the removed files, a conversation's files, the first run. */
+function libraryLists(db: Db) {
   return {
     /**
      * How many of the user's documents are ready, and for the `limit` most recently changed ready
@@ -87,18 +92,13 @@ export function createLibraryRepository(db: Db) {
         .orderBy(asc(libraryDocuments.createdAt), asc(libraryDocuments.name))
     },
 
-    /**
-     * Records a file as uploaded into one of the user's conversations. A conversation deleted
-     * meanwhile gets nothing: the file stays in the library, attached to nothing.
-     */
-    async attach(userId: string, conversationId: string, libraryDocumentId: string, at: Date): Promise<void> {
-      await db.execute(sql`
-        insert into ${chatAttachments} (session_id, user_id, library_document_id, created_at)
-        select ${chatConversations.id}, ${chatConversations.userId}, ${libraryDocumentId}::uuid,
-          ${at.toISOString()}::timestamptz
-        from ${chatConversations}
-        where ${chatConversations.id} = ${conversationId} and ${chatConversations.userId} = ${userId}
-        on conflict do nothing`)
+    /** The Drive files the user removed from the library, by name. */
+    async listExcluded(userId: string): Promise<LibraryRow[]> {
+      return db
+        .select()
+        .from(libraryDocuments)
+        .where(and(eq(libraryDocuments.userId, userId), eq(libraryDocuments.excluded, true)))
+        .orderBy(asc(libraryDocuments.name))
     },
 
     /** The files uploaded into one of the user's conversations, in the order they came; removed ones left out. */
@@ -117,16 +117,12 @@ export function createLibraryRepository(db: Db) {
         .orderBy(asc(chatAttachments.createdAt), asc(libraryDocuments.name))
       return rows.map((r) => r.row)
     },
+  }
+}
 
-    /** The Drive files the user removed from the library, by name. */
-    async listExcluded(userId: string): Promise<LibraryRow[]> {
-      return db
-        .select()
-        .from(libraryDocuments)
-        .where(and(eq(libraryDocuments.userId, userId), eq(libraryDocuments.excluded, true)))
-        .orderBy(asc(libraryDocuments.name))
-    },
-
+/** One row, or one source's rows, always scoped to the owner unless found by its own id. */
+function libraryLookups(db: Db) {
+  return {
     /** The user's row, excluded or not; null for another user's id (a 404 either way). */
     async findAnyOwned(userId: string, id: string): Promise<LibraryRow | null> {
       const [row] = await db
@@ -177,6 +173,25 @@ export function createLibraryRepository(db: Db) {
           ),
         )
       return row ?? null
+    },
+  }
+}
+
+/** Rows attached to a conversation, marked, or deleted. */
+function libraryRowWrites(db: Db) {
+  return {
+    /**
+     * Records a file as uploaded into one of the user's conversations. A conversation deleted
+     * meanwhile gets nothing: the file stays in the library, attached to nothing.
+     */
+    async attach(userId: string, conversationId: string, libraryDocumentId: string, at: Date): Promise<void> {
+      await db.execute(sql`
+        insert into ${chatAttachments} (session_id, user_id, library_document_id, created_at)
+        select ${chatConversations.id}, ${chatConversations.userId}, ${libraryDocumentId}::uuid,
+          ${at.toISOString()}::timestamptz
+        from ${chatConversations}
+        where ${chatConversations.id} = ${conversationId} and ${chatConversations.userId} = ${userId}
+        on conflict do nothing`)
     },
 
     async setStatus(

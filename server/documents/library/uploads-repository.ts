@@ -8,9 +8,9 @@
  * garbage to collect after it.
  */
 import { and, asc, eq, sql } from 'drizzle-orm'
-import type { Db } from '../db/database.ts'
-import { libraryUploads } from '../db/schema.ts'
-import { takingTurns } from './turns.ts'
+import type { Db } from '../../db/database.ts'
+import { libraryUploads } from '../../db/schema.ts'
+import { takingTurns } from '../reading/turns.ts'
 
 /** The bytes of one part: 512 KB of hex a statement, a few milliseconds of the database's time. */
 export const UPLOAD_PART_BYTES = 256 * 1024

@@ -6,9 +6,9 @@
  * measured on short passages and questions, ~0.1 ms a passage. It is loaded on first use (~35 MB
  * of heap), so a server that never reads a document or answers a question does not pay for it.
  */
-import type { Chunk } from './chunker.ts'
-import type { IndexedChunk } from './passage-writes.ts'
-import { takingTurns } from './turns.ts'
+import type { Chunk } from '../reading/chunker.ts'
+import { takingTurns } from '../reading/turns.ts'
+import type { IndexedChunk } from './passage-writes-repository.ts'
 
 /** What a text is analysed as when nothing can be told about it: what every passage was before D82. */
 export const DEFAULT_LANGUAGE = 'english'

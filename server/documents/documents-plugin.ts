@@ -1,22 +1,22 @@
 /**
- * The document library: its calls (document-routes.ts), `app.library` (library-service.ts), the
- * reader of PDF, Word, spreadsheet, slide and web files and OCR every ingest job shares
- * (`app.reader`: child processes, stopped when the app closes), the writer every job's document
- * goes into the index through (`app.writer`), one document's passages and file
- * (`app.documentView`), the 'upload-file' job handler, and the language pass over passages indexed
- * before languages were detected (language-pass.ts, through the writer, in the background from
- * start until done or close).
+ * The documents domain (plugin 'documents', D109), composing its three rooms: reading/ (the reader
+ * of PDF, Word, spreadsheet, slide and web files and OCR every ingest job shares, `app.reader`:
+ * child processes, stopped when the app closes), index/ (the writer every job's document goes
+ * into the index through, `app.writer`, and the language pass over passages indexed before
+ * languages were detected, in the background from start until done or close) and library/ (the
+ * person's library, `app.library`; its calls, document-routes.ts; one document's passages and
+ * file, `app.documentView`; the 'upload-file' job handler).
  */
 import fp from 'fastify-plugin'
-import { createDocumentReader, type DocumentReader } from './document-reader.ts'
-import { documentRoutes } from './document-routes.ts'
-import { createDocumentViewService, type DocumentViewService } from './document-view.ts'
-import { createDocumentWriter, type DocumentWriter, LINGER_MS_POSTGRES } from './document-writer.ts'
-import { detectPendingLanguages } from './language-pass.ts'
-import { startReadings } from './library-repository.ts'
-import { createLibraryService, type LibraryService } from './library-service.ts'
-import { UPLOAD_FILE_JOB } from './sources.ts'
-import { ingestUploadFile } from './upload.ts'
+import { createDocumentWriter, type DocumentWriter, LINGER_MS_POSTGRES } from './index/document-writer.ts'
+import { detectPendingLanguages } from './index/language-pass.ts'
+import { documentRoutes } from './library/document-routes.ts'
+import { createDocumentViewService, type DocumentViewService } from './library/document-view.ts'
+import { startReadings } from './library/library-repository.ts'
+import { createLibraryService, type LibraryService } from './library/library-service.ts'
+import { UPLOAD_FILE_JOB } from './library/sources.ts'
+import { ingestUploadFile } from './library/upload.ts'
+import { createDocumentReader, type DocumentReader } from './reading/document-reader.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -28,7 +28,7 @@ declare module 'fastify' {
   }
 }
 
-export const libraryPlugin = fp<{ now: () => Date }>(
+export const documentsPlugin = fp<{ now: () => Date }>(
   async (app, { now }) => {
     const reader = createDocumentReader({
       ocr: app.config.ocr,
@@ -75,7 +75,7 @@ export const libraryPlugin = fp<{ now: () => Date }>(
     await app.register(documentRoutes)
   },
   {
-    name: 'library',
+    name: 'documents',
     dependencies: ['database', 'request-activity', 'request-guards', 'authentication', 'jobs', 'rate-limit'],
   },
 )

@@ -5,12 +5,14 @@
  * writer), and a conversation's chosen documents read whole or from their start (D70, D71).
  */
 import { asc, eq, sql } from 'drizzle-orm'
-import type { Db } from '../db/database.ts'
-import { queryRows } from '../db/query-rows.ts'
-import { documentChunks, documents } from '../db/schema.ts'
-import { type PassageRow, type PassageSearch, searchPassages, toPassage } from './passage-search.ts'
-import type { DocumentKey } from './passage-writes.ts'
+import type { Db } from '../../db/database.ts'
+import { queryRows } from '../../db/query-rows.ts'
+import { documentChunks, documents } from '../../db/schema.ts'
+import { searchPassages } from './passage-search.ts'
+import type { DocumentKey } from './passage-writes-repository.ts'
 import type { Passage } from './passages.ts'
+import { type PassageRow, toPassage } from './passages.ts'
+import type { PassageSearch } from './search-terms.ts'
 
 export type DocumentsRepository = ReturnType<typeof createDocumentsRepository>
 
@@ -48,6 +50,11 @@ export type PendingDocument = {
 }
 
 export function createDocumentsRepository(db: Db) {
+  return { ...pendingLanguages(db), ...searches(db), ...chosenDocuments(db) }
+}
+
+/** What the language pass reads (D82). */
+function pendingLanguages(db: Db) {
   return {
     /**
      * The next document (by id, after `after`) whose passages were indexed before languages were
@@ -86,7 +93,12 @@ export function createDocumentsRepository(db: Db) {
         chunks,
       }
     },
+  }
+}
 
+/** The keyword search, as retrieval calls it. */
+function searches(db: Db) {
+  return {
     /** The user's `limit` best passages for a question (searchPassages, without what it searched for). */
     async search(userId: string, question: string, limit: number): Promise<Passage[]> {
       return (await searchPassages(db, userId, question, limit)).passages
@@ -96,7 +108,12 @@ export function createDocumentsRepository(db: Db) {
     searchWithTerms(userId: string, question: string, limit: number): Promise<PassageSearch> {
       return searchPassages(db, userId, question, limit)
     },
+  }
+}
 
+/** A conversation's chosen documents, read whole or from their start (D70, D71). */
+function chosenDocuments(db: Db) {
+  return {
     /**
      * Every passage of these documents of the user's, in reading order (the documents in the
      * order given, each from its first passage), when together they come to at most

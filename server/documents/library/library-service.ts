@@ -5,21 +5,15 @@
  * answers exactly like a missing one (404).
  */
 import { httpErrors } from '@fastify/sensible'
-import { and, eq, inArray } from 'drizzle-orm'
 import { type FirstRun, type Library, type LibraryDocument, STARTER_QUESTIONS } from '#contracts/documents.ts'
-import type { Db } from '../db/database.ts'
+import type { Db } from '../../db/database.ts'
+import type { JobQueue } from '../../jobs/job-queue.ts'
+import type { DocumentWriter } from '../index/document-writer.ts'
 import {
-  chatConversations,
-  chatScopeDocuments,
-  documents as documentsTable,
-  driveSyncs,
-  jobs,
-  libraryDocuments,
-} from '../db/schema.ts'
-import { enqueueJob, type JobQueue } from '../jobs/job-queue.ts'
-import type { DocumentWriter } from './document-writer.ts'
-import { removeDocument } from './index-document.ts'
-import { createLibraryRepository, type LibraryRow } from './library-repository.ts'
+  createLibraryChangesRepository,
+  type LibraryChangesRepository,
+} from './library-changes-repository.ts'
+import { createLibraryRepository, type LibraryRepository, type LibraryRow } from './library-repository.ts'
 import { DRIVE_FILE_JOB, DRIVE_SOURCE, UPLOAD_FILE_JOB, UPLOAD_SOURCE } from './sources.ts'
 import { checkUpload, storeUpload } from './upload.ts'
 
@@ -67,6 +61,26 @@ export function starterQuestion({ heading, name }: { heading: string; name: stri
 
 export type LibraryService = ReturnType<typeof createLibraryService>
 
+type Context = {
+  db: Db
+  queue: JobQueue
+  writer: DocumentWriter
+  now: () => Date
+  repository: LibraryRepository
+  changes: LibraryChangesRepository
+}
+
+async function ownConversation({ changes }: Context, userId: string, conversationId: string): Promise<void> {
+  if (!(await changes.ownsConversation(userId, conversationId)))
+    throw httpErrors.notFound(LIBRARY_MESSAGES.conversationNotFound)
+}
+
+async function owned({ repository }: Context, userId: string, id: string): Promise<LibraryRow> {
+  const row = await repository.findOwned(userId, id)
+  if (!row) throw httpErrors.notFound(LIBRARY_MESSAGES.notFound)
+  return row
+}
+
 export function createLibraryService({
   db,
   jobs: queue,
@@ -78,22 +92,20 @@ export function createLibraryService({
   writer: DocumentWriter
   now: () => Date
 }) {
-  const repository = createLibraryRepository(db)
-
-  async function ownConversation(userId: string, conversationId: string): Promise<void> {
-    const [conversation] = await db
-      .select({ id: chatConversations.id })
-      .from(chatConversations)
-      .where(and(eq(chatConversations.id, conversationId), eq(chatConversations.userId, userId)))
-    if (!conversation) throw httpErrors.notFound(LIBRARY_MESSAGES.conversationNotFound)
+  const ctx: Context = {
+    db,
+    queue,
+    writer,
+    now,
+    repository: createLibraryRepository(db),
+    changes: createLibraryChangesRepository(db),
   }
+  return { ...uploads(ctx), ...listing(ctx), ...changing(ctx) }
+}
 
-  async function owned(userId: string, id: string): Promise<LibraryRow> {
-    const row = await repository.findOwned(userId, id)
-    if (!row) throw httpErrors.notFound(LIBRARY_MESSAGES.notFound)
-    return row
-  }
-
+/** Uploads into the library or a conversation, and the wait for a Drive file to be read. */
+function uploads(ctx: Context) {
+  const { db, queue, now, repository } = ctx
   return {
     /**
      * Stores an uploaded file in the person's library and has it read like any other document;
@@ -107,7 +119,7 @@ export function createLibraryService({
       file: { name: string; mimeType: string; bytes: Uint8Array },
       waitMs = UPLOAD_WAIT_MS,
     ): Promise<LibraryDocument> {
-      if (conversationId !== null) await ownConversation(userId, conversationId)
+      if (conversationId !== null) await ownConversation(ctx, userId, conversationId)
       const mimeType = checkUpload(file.name, file.mimeType, file.bytes.length)
       const id = await storeUpload(db, { userId, name: file.name, mimeType, bytes: file.bytes }, now())
       if (conversationId !== null) {
@@ -126,7 +138,7 @@ export function createLibraryService({
 
     /** The files uploaded into one of the person's conversations (404 for anyone else's). */
     async attachedTo(userId: string, conversationId: string): Promise<LibraryDocument[]> {
-      await ownConversation(userId, conversationId)
+      await ownConversation(ctx, userId, conversationId)
       return (await repository.attachedTo(userId, conversationId)).map(toLibraryDocument)
     },
 
@@ -149,7 +161,13 @@ export function createLibraryService({
         await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS))
       }
     },
+  }
+}
 
+/** The library as the Documents view and the empty chat show it. */
+function listing(ctx: Context) {
+  const { repository } = ctx
+  return {
     /** The empty chat's first run: the ready count, and a question about a heading of each of the newest ready documents. */
     async firstRun(userId: string): Promise<FirstRun> {
       const { ready, headings } = await repository.firstRun(userId, STARTER_QUESTIONS)
@@ -165,7 +183,13 @@ export function createLibraryService({
         removed: (await repository.listExcluded(userId)).map(toLibraryDocument),
       }
     },
+  }
+}
 
+/** Removing, restoring, retrying a document; forgetting Drive's files. */
+function changing(ctx: Context) {
+  const { queue, writer, now, repository, changes } = ctx
+  return {
     /**
      * Brings a Drive file the person removed back into the library: it is queued to be read (the
      * file as it is in Drive now) and later syncs follow it again. 409 for a document that was not
@@ -176,17 +200,7 @@ export function createLibraryService({
       if (!row) throw httpErrors.notFound(LIBRARY_MESSAGES.notFound)
       if (!row.excluded) throw httpErrors.conflict(LIBRARY_MESSAGES.notRemoved)
       const updatedAt = now()
-      await db.transaction(async (tx) => {
-        await tx
-          .update(libraryDocuments)
-          .set({ excluded: false, status: 'queued', reason: null, updatedAt })
-          .where(and(eq(libraryDocuments.id, row.id), eq(libraryDocuments.userId, userId)))
-        await enqueueJob(
-          tx,
-          { kind: DRIVE_FILE_JOB, key: jobKey(row), userId, payload: { libraryId: row.id } },
-          updatedAt,
-        )
-      })
+      await changes.restore({ kind: DRIVE_FILE_JOB, key: jobKey(row), userId, libraryId: row.id }, updatedAt)
       queue.wake()
       return toLibraryDocument({ ...row, excluded: false, status: 'queued', reason: null, updatedAt })
     },
@@ -198,88 +212,37 @@ export function createLibraryService({
      * so the next sync does not bring it back (an upload's row goes, and its scope rows with it).
      */
     async remove(userId: string, id: string): Promise<void> {
-      const row = await owned(userId, id)
-      const key = { userId, source: row.source, externalId: row.externalId }
-      await writer.shrink(key)
-      // The library row before the document, the order the writer locks them in.
-      await db.transaction(async (tx) => {
-        await tx.delete(jobs).where(and(eq(jobs.key, jobKey(row)), eq(jobs.userId, userId)))
-        await tx
-          .delete(chatScopeDocuments)
-          .where(and(eq(chatScopeDocuments.documentId, row.id), eq(chatScopeDocuments.userId, userId)))
-        if (row.source === DRIVE_SOURCE) {
-          await tx
-            .update(libraryDocuments)
-            .set({
-              excluded: true,
-              status: 'skipped',
-              reason: 'removed from the library',
-              chunks: null,
-              pages: null,
-              ocrPages: null,
-            })
-            .where(eq(libraryDocuments.id, row.id))
-        } else {
-          await tx.delete(libraryDocuments).where(eq(libraryDocuments.id, row.id))
-        }
-        await removeDocument(tx, key)
-      })
+      const row = await owned(ctx, userId, id)
+      await writer.shrink({ userId, source: row.source, externalId: row.externalId })
+      await changes.remove(row, jobKey(row), { status: 'skipped', reason: 'removed from the library' })
     },
 
     /**
      * After Drive is disconnected: nothing more is read from it (its queued jobs go) and the sync
-     * state is forgotten; with `remove`, its documents leave the library with their passages.
+     * state is forgotten (by `forgetSyncState`, in the same transaction: Drive's own table, which
+     * the Drive layer above knows and the library does not); with `remove`, its documents leave the library with their passages.
      * Answers how many documents were removed.
      */
-    async forgetDrive(userId: string, documents: 'keep' | 'remove'): Promise<number> {
-      return db.transaction(async (tx) => {
-        await tx.delete(jobs).where(and(eq(jobs.userId, userId), eq(jobs.kind, DRIVE_FILE_JOB)))
-        await tx.delete(driveSyncs).where(eq(driveSyncs.userId, userId))
-        if (documents === 'keep') {
-          // Files that were waiting to be read never will be: say so rather than show them queued.
-          await tx
-            .update(libraryDocuments)
-            .set({ status: 'failed', reason: 'Google Drive was disconnected before it was read' })
-            .where(
-              and(
-                eq(libraryDocuments.userId, userId),
-                eq(libraryDocuments.source, DRIVE_SOURCE),
-                inArray(libraryDocuments.status, ['queued', 'processing']),
-              ),
-            )
-          return 0
-        }
-        const removed = await tx
-          .delete(libraryDocuments)
-          .where(and(eq(libraryDocuments.userId, userId), eq(libraryDocuments.source, DRIVE_SOURCE)))
-          .returning({ id: libraryDocuments.id, excluded: libraryDocuments.excluded })
-        await tx
-          .delete(documentsTable)
-          .where(and(eq(documentsTable.userId, userId), eq(documentsTable.source, DRIVE_SOURCE)))
-        return removed.filter((r) => !r.excluded).length
+    async forgetDrive(
+      userId: string,
+      documents: 'keep' | 'remove',
+      forgetSyncState: (tx: Db) => Promise<void>,
+    ): Promise<number> {
+      return changes.forgetDrive(userId, {
+        documents,
+        driveFileJob: DRIVE_FILE_JOB,
+        // Files that were waiting to be read never will be: say so rather than show them queued.
+        failedAs: 'Google Drive was disconnected before it was read',
+        forgetSyncState,
       })
     },
 
     /** Queues a failed document to be read again (409 for any other status). */
     async retry(userId: string, id: string): Promise<LibraryDocument> {
-      const row = await owned(userId, id)
+      const row = await owned(ctx, userId, id)
       if (row.status !== 'failed') throw httpErrors.conflict(LIBRARY_MESSAGES.notFailed)
-      await db.transaction(async (tx) => {
-        await tx
-          .update(libraryDocuments)
-          .set({ status: 'queued', reason: null, updatedAt: now() })
-          .where(eq(libraryDocuments.id, row.id))
-        await enqueueJob(
-          tx,
-          {
-            kind: JOB_OF_SOURCE[row.source] ?? DRIVE_FILE_JOB,
-            key: jobKey(row),
-            userId,
-            payload: { libraryId: row.id },
-          },
-          now(),
-        )
-      })
+      const kind = JOB_OF_SOURCE[row.source] ?? DRIVE_FILE_JOB
+      await changes.retry({ kind, key: jobKey(row), userId, libraryId: row.id }, now())
       queue.wake()
       return toLibraryDocument({ ...row, status: 'queued', reason: null, updatedAt: now() })
     },

@@ -3,24 +3,13 @@
  * language (D82), stored with the document writer, replacing any earlier version of the same (user, source, external id).
  * Any source can use it: a test, a benchmark, or a job through `app.writer`.
  */
-
-import { eq } from 'drizzle-orm'
-import type { Db } from '../db/database.ts'
-import { documents } from '../db/schema.ts'
-import type { Section } from './chunker.ts'
-import { boundedPassagesInTurns } from './document-bounds.ts'
-import type { ReadDocument } from './document-reader.ts'
+import type { Db } from '../../db/database.ts'
+import type { Section } from '../reading/chunker.ts'
+import { boundedPassagesInTurns } from '../reading/document-bounds.ts'
+import type { ReadDocument } from '../reading/document-reader.ts'
 import { createDocumentWriter, type DocumentWriter } from './document-writer.ts'
 import { withLanguages } from './languages.ts'
-import type { LibraryRow } from './library-repository.ts'
-import {
-  addTotals,
-  type DocumentKey,
-  dropEmptiedTerms,
-  findDocumentId,
-  lockStatistics,
-  removePassages,
-} from './passage-writes.ts'
+import type { DocumentKey } from './passage-writes-repository.ts'
 
 export type IndexDocumentInput = DocumentKey & {
   /** The library row's id when the document is a library file: the document takes it (D70). */
@@ -41,6 +30,17 @@ const MARKDOWN_TYPES = new Set(['text/markdown', 'text/x-markdown', 'application
 
 export function hasMarkdownHeadings(mimeType: string, name: string): boolean {
   return MARKDOWN_TYPES.has(mimeType) || (mimeType === 'text/plain' && /\.(md|markdown)$/i.test(name))
+}
+
+/** What indexing needs of a library row (library-repository.ts's LibraryRow has it): the index knows no more of the library. */
+export type LibraryFile = {
+  id: string
+  userId: string
+  source: string
+  externalId: string
+  name: string
+  mimeType: string
+  modifiedTime: Date | null
 }
 
 export type IndexedDocument = { documentId: string; chunkCount: number; cut: string | null }
@@ -70,7 +70,7 @@ export async function indexDocument(
  */
 export async function indexLibraryDocument(
   writer: DocumentWriter,
-  row: LibraryRow,
+  row: LibraryFile,
   read: ReadDocument,
   fields: { link: string | null; version: string | null },
 ): Promise<IndexedDocument | null> {
@@ -96,26 +96,4 @@ export async function indexLibraryDocument(
     library: { id: row.id, pages: read.pages === null ? null : pages, ocrPages: read.ocrPages, reason },
   })
   return written && { ...written, cut }
-}
-
-/**
- * Forgets a document and its passages in one transaction, with their statistics (answers already
- * given keep their source snapshots); false when there was none. A large document is shrunk
- * first (DocumentWriter.shrink), which keeps that transaction short.
- */
-export async function removeDocument(db: Db, key: DocumentKey): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const documentId = await findDocumentId(tx, key, { lock: true })
-    if (!documentId) return false
-    await lockStatistics(tx, [key.userId])
-    const removed = await removePassages(tx, [documentId])
-    await dropEmptiedTerms(tx, removed.emptied)
-    await tx.delete(documents).where(eq(documents.id, documentId))
-    const amount = removed.byUser.get(key.userId) ?? { chunks: 0, tokens: 0 }
-    await addTotals(
-      tx,
-      new Map([[key.userId, { chunks: -amount.chunks, documents: -1, tokens: -amount.tokens }]]),
-    )
-    return true
-  })
 }

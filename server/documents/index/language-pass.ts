@@ -6,7 +6,7 @@
  * resumes where it was. Until its turn a document is searched as before, in English. The
  * detection runs outside any transaction (on PGlite a transaction holds the one connection).
  */
-import type { Db } from '../db/database.ts'
+import type { Db } from '../../db/database.ts'
 import type { DocumentWriter } from './document-writer.ts'
 import { createDocumentsRepository } from './documents-repository.ts'
 import { passageLanguages } from './languages.ts'

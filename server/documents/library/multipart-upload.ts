@@ -7,7 +7,7 @@
 import multipart from '@fastify/multipart'
 import { HttpError, httpErrors } from '@fastify/sensible'
 import type { FastifyRequest } from 'fastify'
-import type { AppInstance } from '../http/define-route.ts'
+import type { AppInstance } from '../../http/define-route.ts'
 import { cleanFileName, UPLOAD_MAX_BYTES, UPLOAD_MESSAGES, uploadKind } from './upload.ts'
 
 /** The route's body limit: the file plus room for the multipart framing. */

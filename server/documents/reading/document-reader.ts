@@ -12,25 +12,13 @@
  * waiting behind them.
  */
 import { type ChildProcess, fork } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import path from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { type Paragraph, paragraphsOf, type Section } from './chunker.ts'
-import { joinParagraphs, MAX_DOCUMENT_CHARS } from './document-bounds.ts'
-import { DocxTextError } from './docx-text.ts'
+import { readFileSync } from 'node:fs'
+import type { Section } from './chunker.ts'
+import { MAX_DOCUMENT_CHARS } from './document-bounds.ts'
 import type { OcrOptions } from './ocr.ts'
-import { FileReadError } from './read-error.ts'
-import type {
-  PdfOutlineEntry,
-  ReaderJob,
-  ReaderKind,
-  ReaderProgress,
-  ReaderResult,
-  ReaderWarmUp,
-  SentSection,
-} from './reader-process.ts'
-import { removeControlCharacters } from './text-decoding.ts'
+import { documentOf, KINDS, type ReadDocument } from './read-document.ts'
+import type { ReaderJob, ReaderKind, ReaderProgress, ReaderResult, ReaderWarmUp } from './reader-process.ts'
+import { PRLIMIT, PROCESS_OVERHEAD_MB, READER_SCRIPT, readerNodeFlags } from './reader-process-flags.ts'
 
 /**
  * Processing time one file may take: a 10 MB PDF of text reads in a few seconds, and reading stops
@@ -51,25 +39,8 @@ export const READ_MEMORY_LIMIT_MB = 512
  */
 const OCR_PAGE_GRACE_MS = 5_000
 
-export class PdfTextError extends FileReadError {
-  constructor(message: string) {
-    super(message)
-    this.name = 'PdfTextError'
-  }
-}
-
+export type { ReadDocument } from './read-document.ts'
 export type { ReaderKind }
-
-/** A file as read: its sections, and what the library says of how it was read. */
-export type ReadDocument = {
-  sections: Section[]
-  /** A PDF's pages; null for other kinds. */
-  pages: number | null
-  /** The pages OCR gave the text of (an image: [1]); null when OCR read none. */
-  ocrPages: number[] | null
-  /** What was left unread of a file otherwise read (a limit reached); null when nothing was. */
-  note: string | null
-}
 
 export type DocumentReader = {
   /** Whether scanned pages and images are read (OCR on). */
@@ -85,140 +56,6 @@ export type DocumentReader = {
    */
   warm(): void
   close(): Promise<void>
-}
-
-/** The outline title as it may be printed: its words in order, any spacing or line breaks between. */
-function titlePattern(title: string): RegExp {
-  const words = title.split(' ').map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-  return new RegExp(words.join('\\s+'), 'iu')
-}
-
-/**
- * The sections of a PDF's pages, with headings from its outline. An outline entry's section
- * starts where its title is printed on the page it opens (searched after the previous entry's
- * start on that page), or at the top of that page (or the previous entry's start) when the title
- * is not printed as such; the text before the first entry of a page still belongs to the section
- * above, which runs on across pages until the next entry (except above the document's first
-entry: that text, a title or a date, opens the first section). A PDF without an outline has no
- * headings, as before: its passages cite their pages. Control characters (a text layer may hold
- * NULs, which PostgreSQL refuses in text) are removed.
- */
-export function pdfSections(pages: readonly string[], outline: readonly PdfOutlineEntry[]): Section[] {
-  const firstPage = Math.min(...outline.map((e) => e.page))
-  return pages.map((raw, i) => {
-    const text = removeControlCharacters(raw)
-    const page = i + 1
-    const entries = outline.filter((e) => e.page === page)
-    if (entries.length === 0) return { text, page }
-    const starts: { at: number; heading: string }[] = []
-    let cursor = 0
-    for (const { title } of entries) {
-      const found = titlePattern(title).exec(text.slice(cursor))
-      // What is printed above the document's first section on its page (the document's own
-      // title, a date) belongs to that section, not to a passage of a few words of its own.
-      if (found && !(page === firstPage && starts.length === 0)) cursor += found.index
-      starts.push({ at: cursor, heading: title })
-    }
-    const paragraphs: Paragraph[] = paragraphsOf(text.slice(0, starts[0]?.at ?? 0), false)
-    starts.forEach(({ at, heading }, j) => {
-      const [first, ...rest] = paragraphsOf(text.slice(at, starts[j + 1]?.at ?? text.length), false)
-      // The section's first paragraph carries its heading (empty when the next entry starts at
-      // once), so the chunker starts a passage there and the passages below remember it.
-      paragraphs.push({ text: first?.text ?? '', heading }, ...rest)
-    })
-    return { text, page, paragraphs }
-  })
-}
-
-const generic = (message: string) => new FileReadError(message)
-const KINDS: Record<ReaderKind, { name: string; error: (message: string) => FileReadError }> = {
-  pdf: { name: 'the PDF', error: (message) => new PdfTextError(message) },
-  docx: { name: 'the Word document', error: (message) => new DocxTextError(message) },
-  workbook: { name: 'the spreadsheet', error: generic },
-  csv: { name: 'the spreadsheet', error: generic },
-  pptx: { name: 'the presentation', error: generic },
-  html: { name: 'the web page', error: generic },
-  image: { name: 'the image', error: generic },
-}
-
-/** A section as the reader sent it, with the text its paragraphs join into (D102). */
-const received = (section: SentSection): Section =>
-  section.paragraphs ? { ...section, text: joinParagraphs(section.paragraphs) } : section
-
-function documentOf(result: ReaderResult & { ok: true }, ocr: boolean): ReadDocument {
-  const ocrPages = result.ocrPages.length > 0 ? result.ocrPages : null
-  if (result.kind === 'sections')
-    return { sections: result.sections.map(received), pages: null, ocrPages, note: result.note }
-  if (result.pages.every((page) => page.trim() === '')) {
-    if (!ocr)
-      throw new PdfTextError(
-        'the PDF has no text to read (its pages are scanned images, and OCR is turned off on this server)',
-      )
-    throw new PdfTextError(
-      result.note
-        ? `the PDF's pages are scanned images, and ${result.note}`
-        : 'no text was found in the PDF, not even by OCR',
-    )
-  }
-  const sections = pdfSections(result.pages, result.outline)
-  return { sections, pages: sections.length, ocrPages, note: result.note }
-}
-
-/**
- * What Node itself takes of the system's data limit (address space it reserves and writes to
- * before any file is read: ~580 MB measured on Node 24), beside the heap ceiling; what is left of
- * it is for the parsers' array buffers.
- */
-const PROCESS_OVERHEAD_MB = 1024
-const PRLIMIT = ['/usr/bin/prlimit', '/bin/prlimit'].find((path) => existsSync(path))
-
-const READER_SCRIPT = fileURLToPath(new URL('./reader-process.ts', import.meta.url))
-
-/**
- * What the reader process may read: its own code (this folder), the packages it loads (the OCR
- * language data among them) and the package.json Node reads to load them; nothing else (Node's
- * permission model). The data directory, with the database files and the generated app secret,
- * is not among them, nor any other file, and the process may write nowhere and start no process.
- */
-function readableByReader(): string[] {
-  const require = createRequire(import.meta.url)
-  const marker = `${path.sep}node_modules${path.sep}`
-  const packagesOf = (name: string) => {
-    const file = require.resolve(name)
-    return file.slice(0, file.lastIndexOf(marker) + marker.length)
-  }
-  const code = path.dirname(READER_SCRIPT)
-  const root = path.resolve(code, '..', '..')
-  return [
-    `${code}${path.sep}`,
-    ...new Set([
-      packagesOf('unpdf'),
-      packagesOf('mammoth'),
-      packagesOf('@tesseract.js-data/eng'),
-      // The same packages as Node's loader names them from our code, when node_modules is a
-      // link to them (a git worktree sharing one install, pnpm): it checks that path, not theirs.
-      `${path.join(root, 'node_modules')}${path.sep}`,
-    ]),
-    path.join(root, 'package.json'),
-  ]
-}
-
-/**
- * Node's flags for the reader process: its heap ceiling, and what it may read (only that). With
- * OCR on it may also start threads (tesseract.js runs Tesseract in one worker thread of the
- * process, under the same permissions): nothing more, not even then a native addon (D103: a
- * scanned page's picture is decoded by pdf.js's JavaScript, not drawn on a canvas).
- */
-export function readerNodeFlags(memoryLimitMb: number, options: { ocr: boolean } = { ocr: false }): string[] {
-  const heap = `--max-old-space-size=${memoryLimitMb}`
-  // Node 24 has the permission model; a Node without it (before 22.13) reads unconfined.
-  if (!process.allowedNodeEnvironmentFlags.has('--permission')) return [heap]
-  return [
-    heap,
-    '--permission',
-    ...readableByReader().map((allowed) => `--allow-fs-read=${allowed}`),
-    ...(options.ocr ? ['--allow-worker'] : []),
-  ]
 }
 
 /** What the reader process printed last (a fatal error's reason), kept short. */

@@ -16,6 +16,33 @@ export type Passage = {
   whole?: boolean
 }
 
+/** A ranked passage as the search queries select it (snake_case columns). */
+export type PassageRow = {
+  chunk_id: string
+  document_id: string
+  document_name: string
+  page: number | null
+  heading: string | null
+  link: string | null
+  text: string
+  language: string
+  rank: number
+}
+
+export function toPassage(r: PassageRow): Passage {
+  return {
+    chunkId: r.chunk_id,
+    documentId: r.document_id,
+    documentName: r.document_name,
+    page: r.page,
+    heading: r.heading,
+    link: r.link,
+    text: r.text,
+    language: r.language,
+    rank: Number(r.rank),
+  }
+}
+
 /** A previous turn of this conversation, oldest first. */
 export type Turn = { isUser: boolean; content: string }
 

@@ -5,7 +5,7 @@
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { documentEndpoints } from '#contracts/documents.ts'
-import { defineRoute } from '../http/define-route.ts'
+import { defineRoute } from '../../http/define-route.ts'
 import { acceptUploads, readUpload, UPLOAD_BODY_LIMIT } from './multipart-upload.ts'
 
 /** Opening or downloading a document's file, per person and minute. */

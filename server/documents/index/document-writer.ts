@@ -23,34 +23,10 @@
  * The language pass (D82) re-indexes a document's passages in their own languages through here
  * too (`relabel`), part by part like a large write, in the same turns.
  */
-import { eq } from 'drizzle-orm'
-import type { Db } from '../db/database.ts'
-import { documents } from '../db/schema.ts'
-import type { Others } from '../http/request-activity.ts'
-import {
-  addTotals,
-  type DocumentInput,
-  type DocumentKey,
-  dropEmptiedTerms,
-  type Emptied,
-  endParts,
-  findDocumentId,
-  type IndexedChunk,
-  insertPassages,
-  type LibraryOutcome,
-  lockLanguagesFrom,
-  lockLibraryRows,
-  lockStatistics,
-  markLibraryReady,
-  type PassageLanguage,
-  type PassageSlice,
-  passageCount,
-  relabelPassages,
-  removePassages,
-  setLanguagesFrom,
-  tokenCount,
-  upsertDocuments,
-} from './passage-writes.ts'
+import type { Db } from '../../db/database.ts'
+import type { Others } from '../../http/request-activity.ts'
+import { type DocumentKey, type PassageLanguage, tokenCount } from './passage-writes-repository.ts'
+import { type DocumentWrite, type Draft, runBatch, type Task, type WrittenDocument } from './write-batch.ts'
 
 /**
  * Passages per transaction. Bigger batches cost fewer statements per document (throughput);
@@ -86,48 +62,7 @@ const PAUSE_FACTOR = 3
 /** How often a writer that gives way looks whether the other person's request was answered. */
 const PAUSE_STEP_MS = 2
 
-export type DocumentWrite = {
-  document: DocumentInput
-  /** Its passages, each with its language (languages.ts: withLanguages). */
-  chunks: readonly IndexedChunk[]
-  /** The library row the document belongs to, and what to show on it once written. */
-  library?: LibraryOutcome
-}
-
-export type WrittenDocument = { documentId: string; chunkCount: number }
-
 export type DocumentWriter = ReturnType<typeof createDocumentWriter>
-
-/** Where a task stands between two transactions. */
-type State = {
-  /**
-   * write: the document goes in; shrink: its passages go out until one transaction's worth is
-   * left; discard: a write whose library row went: what it wrote goes, its row too; languages:
-   * its passages are re-indexed in their languages (`languages`, from `next`).
-   */
-  kind: 'write' | 'shrink' | 'discard' | 'languages'
-  /** start: untouched; old: a previous version goes out, part by part; new: passages go in from `next`. */
-  phase: 'start' | 'old' | 'new'
-  documentId: string | null
-  next: number
-}
-
-type Task = State & {
-  owner: string
-  key: DocumentKey
-  write: DocumentWrite | null
-  /** A relabel's passages (ordinal order) with their languages; empty for the other kinds. */
-  languages: readonly PassageLanguage[]
-  /** Each passage's length in words, worked out once. */
-  words: number[]
-  /** Failed inside a shared transaction: runs alone, so that its failure is only its own. */
-  solo: boolean
-  resolve: (value: WrittenDocument | null) => void
-  reject: (error: unknown) => void
-}
-
-/** One task's step in a transaction: planned `size` (passages), its state as it will be, its outcome once over. */
-type Draft = { task: Task; size: number; state: State; done?: WrittenDocument | null }
 
 const sameDocument = (a: DocumentKey, b: DocumentKey) =>
   a.userId === b.userId && a.source === b.source && a.externalId === b.externalId
@@ -305,7 +240,7 @@ export function createDocumentWriter({
       let drafts: Draft[]
       try {
         const started = performance.now()
-        drafts = await db.transaction((tx) => runBatch(tx, items, limit))
+        drafts = await db.transaction((tx) => runBatch(tx, items, limit, batchPassages))
         lastTransactionMs = performance.now() - started
         const passages = items.reduce((sum, item) => sum + item.size, 0)
         if (passages > 0) msPerPassage = 0.7 * msPerPassage + 0.3 * (lastTransactionMs / passages)
@@ -322,171 +257,6 @@ export function createDocumentWriter({
       // Whoever waits for the database (a request, another part) goes before the next batch.
       await new Promise((resolve) => setImmediate(resolve))
     }
-  }
-
-  /**
-   * One transaction of at most `limit` passages: the steps of the batch's tasks, worked out on
-   * drafts (applied once it commits).
-   */
-  async function runBatch(
-    tx: Db,
-    items: readonly { task: Task; size: number }[],
-    limit: number,
-  ): Promise<Draft[]> {
-    const drafts: Draft[] = items.map(({ task, size }) => ({
-      task,
-      size,
-      state: { kind: task.kind, phase: task.phase, documentId: task.documentId, next: task.next },
-    }))
-    const pending = (d: Draft) => d.done === undefined
-    const deltas = new Map<string, { chunks: number; documents: number; tokens: number }>()
-    const delta = (userId: string, change: { chunks?: number; documents?: number; tokens?: number }) => {
-      const d = deltas.get(userId) ?? { chunks: 0, documents: 0, tokens: 0 }
-      deltas.set(userId, {
-        chunks: d.chunks + (change.chunks ?? 0),
-        documents: d.documents + (change.documents ?? 0),
-        tokens: d.tokens + (change.tokens ?? 0),
-      })
-    }
-    const emptied: Emptied[] = []
-    const ended: string[] = []
-    const forget = (removed: Awaited<ReturnType<typeof removePassages>>) => {
-      for (const [userId, a] of removed.byUser) delta(userId, { chunks: -a.chunks, tokens: -a.tokens })
-      emptied.push(...removed.emptied)
-    }
-
-    // 1. Writes whose library row went (deleted while the file was read) write nothing more.
-    const present = await lockLibraryRows(
-      tx,
-      drafts.flatMap(({ task }) =>
-        task.kind === 'write' && task.write?.library ? [task.write.library.id] : [],
-      ),
-    )
-    for (const d of drafts) {
-      const library = d.task.kind === 'write' ? d.task.write?.library : undefined
-      if (!library || present.has(library.id)) continue
-      if (d.state.documentId === null) d.done = null
-      else d.state = { ...d.state, kind: 'discard', phase: 'old' }
-    }
-    await lockStatistics(
-      tx,
-      drafts.map((d) => d.task.owner),
-    )
-
-    // 2. Documents begun: their rows; a small previous version goes at once, a large one in parts.
-    const starting = drafts.filter((d) => pending(d) && d.state.kind === 'write' && d.state.phase === 'start')
-    const opened = await upsertDocuments(
-      tx,
-      starting.map(({ task }) => ({
-        ...(task.write as DocumentWrite).document,
-        tokenCount: task.words.reduce((sum, n) => sum + n, 0),
-      })),
-    )
-    const replaced: string[] = []
-    starting.forEach((d, i) => {
-      const document = opened[i]
-      if (!document) return
-      if (document.inserted) delta(d.task.owner, { documents: 1 })
-      d.state.documentId = document.documentId
-      d.state.phase = document.oldChunks > limit ? 'old' : 'new'
-      if (document.oldChunks > 0 && document.oldChunks <= limit) replaced.push(document.documentId)
-    })
-    if (replaced.length > 0) {
-      forget(await removePassages(tx, replaced))
-      ended.push(...replaced)
-    }
-
-    // 3. Passages out, one part per task that planned it.
-    for (const d of drafts) {
-      const planned =
-        d.task.kind === 'shrink' ||
-        (d.task.kind === 'write' && d.task.phase === 'old') ||
-        d.state.kind === 'discard'
-      if (!pending(d) || !planned) continue
-      d.state.documentId ??= await findDocumentId(tx, d.task.key)
-      if (d.state.documentId === null) {
-        d.done = null
-        continue
-      }
-      let count = Math.max(d.size, limit / 4)
-      if (d.state.kind === 'shrink') {
-        count = Math.min(count, (await passageCount(tx, d.state.documentId)) - batchPassages)
-        if (count <= 0) {
-          d.done = null
-          continue
-        }
-      }
-      const part = await removePassages(tx, [d.state.documentId], count)
-      forget(part)
-      if (part.left === 0) ended.push(d.state.documentId)
-      if (d.state.kind === 'write') {
-        if (part.left === 0) d.state.phase = 'new'
-      } else if (d.state.kind === 'discard') {
-        if (part.left > 0) continue
-        const gone = await tx
-          .delete(documents)
-          .where(eq(documents.id, d.state.documentId))
-          .returning({ id: documents.id })
-        if (gone.length > 0) delta(d.task.owner, { documents: -1 })
-        d.done = null
-      } else if (part.left <= batchPassages) d.done = null
-    }
-
-    // 4. Passages re-indexed in their languages (the language pass, D82), one part per task, while
-    // the document still waits for it: a write since wrote them in their languages already.
-    for (const d of drafts) {
-      if (!pending(d) || d.state.kind !== 'languages' || d.state.documentId === null) continue
-      const documentId = d.state.documentId
-      const from = await lockLanguagesFrom(tx, documentId)
-      if (from === null) {
-        d.done = null
-        continue
-      }
-      const passages = d.task.languages
-      const end = Math.min(passages.length, d.state.next + d.size)
-      emptied.push(...(await relabelPassages(tx, documentId, passages.slice(d.state.next, end))))
-      d.state.next = end
-      const rest = passages[end]
-      await setLanguagesFrom(tx, documentId, rest ? rest.ordinal : null)
-      if (rest) continue
-      ended.push(documentId)
-      d.done = { documentId, chunkCount: passages.length }
-    }
-
-    // 5. Passages in: whole documents and parts, in one statement.
-    const slices: (PassageSlice & { draft: Draft; end: number })[] = []
-    for (const d of drafts) {
-      if (!pending(d) || d.state.kind !== 'write' || d.state.phase !== 'new' || d.task.phase === 'old')
-        continue
-      const write = d.task.write as DocumentWrite
-      const end = Math.min(write.chunks.length, d.state.next + d.size)
-      slices.push({
-        draft: d,
-        end,
-        documentId: d.state.documentId as string,
-        userId: d.task.owner,
-        chunks: write.chunks.slice(d.state.next, end),
-        words: d.task.words.slice(d.state.next, end),
-        parted: d.state.next > 0 || end < write.chunks.length,
-      })
-    }
-    await insertPassages(tx, slices)
-    const ready: (LibraryOutcome & { chunks: number })[] = []
-    for (const { draft: d, end, chunks, words, parted, documentId } of slices) {
-      const write = d.task.write as DocumentWrite
-      delta(d.task.owner, { chunks: chunks.length, tokens: words.reduce((sum, n) => sum + n, 0) })
-      d.state.next = end
-      if (end < write.chunks.length) continue
-      if (parted) ended.push(documentId)
-      if (write.library) ready.push({ ...write.library, chunks: write.chunks.length })
-      d.done = { documentId, chunkCount: write.chunks.length }
-    }
-
-    await endParts(tx, ended)
-    await dropEmptiedTerms(tx, emptied)
-    await addTotals(tx, deltas)
-    await markLibraryReady(tx, ready)
-    return drafts
   }
 
   const task = (

@@ -9,11 +9,10 @@
  * id, an unknown one and a removed document answer the same 404 (D72).
  */
 import { httpErrors } from '@fastify/sensible'
-import { and, asc, eq } from 'drizzle-orm'
 import type { DocumentView } from '#contracts/documents.ts'
-import type { Db } from '../db/database.ts'
-import { documentChunks, documents } from '../db/schema.ts'
-import type { FileReply } from '../http/file-reply.ts'
+import type { Db } from '../../db/database.ts'
+import type { FileReply } from '../../http/file-reply.ts'
+import { createDocumentViewRepository } from './document-view-repository.ts'
 import { createLibraryRepository, type LibraryRow } from './library-repository.ts'
 import { LIBRARY_MESSAGES, toLibraryDocument } from './library-service.ts'
 import { UPLOAD_SOURCE } from './sources.ts'
@@ -31,16 +30,14 @@ export type DocumentViewService = ReturnType<typeof createDocumentViewService>
 
 export function createDocumentViewService(db: Db) {
   const library = createLibraryRepository(db)
+  const repository = createDocumentViewRepository(db)
   const fileSources = new Map<string, FileSource>()
 
   /** The person's library row named by either id; 404 for anything else. */
   async function owned(userId: string, id: string): Promise<LibraryRow> {
     const row = await library.findOwned(userId, id)
     if (row) return row
-    const [passages] = await db
-      .select({ source: documents.source, externalId: documents.externalId })
-      .from(documents)
-      .where(and(eq(documents.id, id), eq(documents.userId, userId)))
+    const passages = await repository.documentKey(userId, id)
     const viaPassages = passages && (await library.findExternal(userId, passages.source, passages.externalId))
     if (!viaPassages || viaPassages.excluded) throw httpErrors.notFound(LIBRARY_MESSAGES.notFound)
     return viaPassages
@@ -53,24 +50,7 @@ export function createDocumentViewService(db: Db) {
 
     async view(userId: string, id: string): Promise<DocumentView> {
       const row = await owned(userId, id)
-      const passages = await db
-        .select({
-          id: documentChunks.id,
-          page: documentChunks.page,
-          heading: documentChunks.heading,
-          text: documentChunks.text,
-        })
-        .from(documentChunks)
-        .innerJoin(documents, eq(documents.id, documentChunks.documentId))
-        .where(
-          and(
-            eq(documents.userId, userId),
-            eq(documents.source, row.source),
-            eq(documents.externalId, row.externalId),
-            eq(documentChunks.userId, userId),
-          ),
-        )
-        .orderBy(asc(documentChunks.ordinal))
+      const passages = await repository.passages(userId, row)
       return { document: toLibraryDocument(row), passages }
     },
 
