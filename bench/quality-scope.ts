@@ -14,6 +14,7 @@ import type { Analyse } from '../server/assistant/extractive.ts'
 import { createRetriever, createSearch, createWholeDocumentReader } from '../server/assistant/retrieval.ts'
 import { DEFAULT_WHOLE_DOCUMENT_TOKEN_BUDGET } from '../server/config.ts'
 import type { Db } from '../server/db/database.ts'
+import { queryRows } from '../server/db/query-rows.ts'
 import type { createDocumentsRepository } from '../server/documents/index/documents-repository.ts'
 import type { Judged } from './quality-corpus.ts'
 
@@ -26,9 +27,10 @@ export async function scopedQuality(
   documents: ReturnType<typeof createDocumentsRepository>,
   analyse: Analyse,
 ): Promise<Row[]> {
-  const { rows } = (await db.execute(
+  const rows = await queryRows<{ id: string; external_id: string }>(
+    db,
     sql`select id, external_id from documents where user_id = ${userId}`,
-  )) as unknown as { rows: { id: string; external_id: string }[] }
+  )
   const idOf = new Map(rows.map((r) => [r.external_id, r.id]))
   const retrieve = createRetriever(db)
   const search = createSearch(db)

@@ -6,13 +6,11 @@
  * messages, documents, passages, vectors, uploads, jobs, sessions, links, the Drive connection.
  * tests/server/account/account.test.ts checks every table of the database afterwards.
  */
-import { eq } from 'drizzle-orm'
 import type { FastifyBaseLogger } from 'fastify'
 import type { AuthService } from '../auth/auth-service.ts'
 import type { Db } from '../db/database.ts'
-import { rateLimitCounters, users } from '../db/schema.ts'
 import type { GoogleConnections } from '../drive/google-connections.ts'
-import { subjectHash } from '../http/rate-limit-repository.ts'
+import { deleteAccountRows } from './account-repository.ts'
 
 type Deps = {
   db: Db
@@ -27,10 +25,7 @@ export async function deleteAccount(
 ): Promise<void> {
   if (googleConnections) await googleConnections.disconnect(account.id)
   await auth.revokeAll(account.id, 'account-deleted')
-  await db.transaction(async (tx) => {
-    await tx.delete(rateLimitCounters).where(eq(rateLimitCounters.subjectHash, subjectHash(account.email)))
-    await tx.delete(users).where(eq(users.id, account.id))
-  })
+  await deleteAccountRows(db, account)
   auth.forgetUser(account.id)
   log.info({ event: 'account.deleted', userId: account.id }, 'account deleted with everything it held')
 }

@@ -1,10 +1,10 @@
 /** Settings' account calls (D78): the account card, export (a download), deletion. */
-import { httpErrors } from '@fastify/sensible'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { accountEndpoints } from '#contracts/account.ts'
 import { clearSessionCookies } from '../auth/cookies.ts'
 import { type AuthRateLimits, failureLimit, limitPerUser } from '../auth/rate-limits.ts'
 import { defineRoute } from '../http/define-route.ts'
+import { Invalid } from '../http/domain-errors.ts'
 
 export const ACCOUNT_MESSAGES = {
   wrongPassword: 'The password is not right, so nothing was deleted.',
@@ -42,9 +42,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ rateLimits: AuthRateLimits }
       if (!(await app.account.confirmDeletion(user, body))) {
         await passwordChecks.recordFailure(request)
         const { hasPassword } = await app.account.account(user)
-        throw httpErrors.badRequest(
-          hasPassword ? ACCOUNT_MESSAGES.wrongPassword : ACCOUNT_MESSAGES.wrongEmail,
-        )
+        throw new Invalid(hasPassword ? ACCOUNT_MESSAGES.wrongPassword : ACCOUNT_MESSAGES.wrongEmail)
       }
       await app.account.delete(user)
       clearSessionCookies(reply, app.config.secureCookies)

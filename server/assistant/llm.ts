@@ -70,124 +70,143 @@ type TokenLimit = { max_tokens: number } | { max_completion_tokens: number }
 
 /** `observe` (metrics) hears each call's duration, outcome and the tokens the provider reported. */
 export function createLlm(config: LlmConfig, observe?: (usage: ModelUsage) => void): Llm {
-  const maxTokens = config.maxTokens ?? DEFAULT_LLM_MAX_TOKENS
-  let client: OpenAI | undefined
-  async function openClient(): Promise<OpenAI> {
-    const { default: OpenAIClient } = await loadOpenAI()
-    client ??= new OpenAIClient({
-      baseURL: config.baseUrl,
-      // Local servers (Ollama, llama.cpp) take any key; the client library insists on one.
-      apiKey: config.apiKey || 'not-needed',
-      timeout: config.timeoutMs,
-      maxRetries: 0,
-    })
-    return client
-  }
+  return new OpenAiCompatibleLlm(config, observe)
+}
 
+/** A model behind an OpenAI-compatible endpoint (OpenAI, Ollama, llama.cpp, vLLM). */
+class OpenAiCompatibleLlm implements Llm {
+  readonly model: string
+  readonly maxTokens: number
+  readonly #config: LlmConfig
+  readonly #observe: ((usage: ModelUsage) => void) | undefined
+  #client: OpenAI | undefined
   /**
    * `max_tokens` is what every OpenAI-compatible server understands; OpenAI's reasoning models
    * refuse it (400, param `max_tokens`) and want `max_completion_tokens`. Refused once, the call
    * is made again with that name, which this client then keeps using.
    */
-  let limitName: 'max_tokens' | 'max_completion_tokens' = 'max_tokens'
-  async function withTokenLimit<T>(tokens: number, call: (limit: TokenLimit) => Promise<T>): Promise<T> {
+  #limitName: 'max_tokens' | 'max_completion_tokens' = 'max_tokens'
+
+  constructor(config: LlmConfig, observe?: (usage: ModelUsage) => void) {
+    this.model = config.model
+    this.maxTokens = config.maxTokens ?? DEFAULT_LLM_MAX_TOKENS
+    this.#config = config
+    this.#observe = observe
+  }
+
+  async #openClient(): Promise<OpenAI> {
+    const { default: OpenAIClient } = await loadOpenAI()
+    this.#client ??= new OpenAIClient({
+      baseURL: this.#config.baseUrl,
+      // Local servers (Ollama, llama.cpp) take any key; the client library insists on one.
+      apiKey: this.#config.apiKey || 'not-needed',
+      timeout: this.#config.timeoutMs,
+      maxRetries: 0,
+    })
+    return this.#client
+  }
+
+  async #withTokenLimit<T>(tokens: number, call: (limit: TokenLimit) => Promise<T>): Promise<T> {
     const limit = (): TokenLimit =>
-      limitName === 'max_tokens' ? { max_tokens: tokens } : { max_completion_tokens: tokens }
+      this.#limitName === 'max_tokens' ? { max_tokens: tokens } : { max_completion_tokens: tokens }
     try {
       return await call(limit())
     } catch (error) {
-      if (limitName !== 'max_tokens' || !(await refusesMaxTokens(error))) throw error
-      limitName = 'max_completion_tokens'
+      if (this.#limitName !== 'max_tokens' || !(await refusesMaxTokens(error))) throw error
+      this.#limitName = 'max_completion_tokens'
       return call(limit())
     }
   }
 
-  return {
-    model: config.model,
-    maxTokens,
-    async complete(messages, { signal, maxTokens: tokens = maxTokens } = {}) {
-      const openai = await openClient()
-      const started = performance.now()
-      let completion: OpenAI.Chat.Completions.ChatCompletion
-      try {
-        completion = await withTokenLimit(tokens, (limit) =>
-          openai.chat.completions.create(
-            { model: config.model, messages, temperature: 0.2, ...limit },
-            signal ? { signal } : {},
-          ),
-        )
-      } catch (cause) {
-        observe?.({ seconds: (performance.now() - started) / 1000, ok: false })
-        if (signal?.aborted) throw new LlmAbortedError()
-        throw new LlmUnavailableError(explain(cause, (await loadOpenAI()).default), { cause })
-      }
-      observe?.({
-        seconds: (performance.now() - started) / 1000,
-        ok: true,
-        ...(completion.usage
-          ? {
-              promptTokens: completion.usage.prompt_tokens,
-              completionTokens: completion.usage.completion_tokens,
-            }
-          : {}),
-      })
-      const choice = completion.choices[0]
-      const text = withoutControlCharacters(choice?.message?.content ?? '').trim()
-      if (!text) throw new LlmUnavailableError(EMPTY_ANSWER)
-      return { text, cut: choice?.finish_reason === 'length' }
-    },
-
-    async *stream(messages, { signal, maxTokens: tokens = maxTokens } = {}) {
-      const openai = await openClient()
-      const started = performance.now()
-      const idle = new AbortController()
-      let timer = setTimeout(() => idle.abort(), config.timeoutMs)
-      const stop = signal ? AbortSignal.any([signal, idle.signal]) : idle.signal
-      let any = false
-      let cut = false
-      let observed = false
-      const report = (ok: boolean) => {
-        if (observed) return
-        observed = true
-        observe?.({ seconds: (performance.now() - started) / 1000, ok })
-      }
-      try {
-        const chunks = await withTokenLimit(tokens, (limit) =>
-          openai.chat.completions.create(
-            { model: config.model, messages, temperature: 0.2, stream: true, ...limit },
-            { signal: stop },
-          ),
-        )
-        for await (const chunk of chunks) {
-          const choice = chunk.choices[0]
-          if (choice?.finish_reason === 'length') cut = true
-          const text = withoutControlCharacters(choice?.delta?.content ?? '')
-          if (!text) continue
-          clearTimeout(timer)
-          timer = setTimeout(() => idle.abort(), config.timeoutMs)
-          // Leading blank deltas are dropped, as `complete` trims them.
-          const shown = any ? text : text.trimStart()
-          if (shown.length === 0) continue
-          any = true
-          yield shown
-        }
-        report(any && !idle.signal.aborted)
-      } catch (cause) {
-        report(false)
-        if (signal?.aborted) throw new LlmAbortedError()
-        if (idle.signal.aborted) throw new LlmUnavailableError(TIMED_OUT, { cause })
-        throw new LlmUnavailableError(explain(cause, (await loadOpenAI()).default), { cause })
-      } finally {
-        clearTimeout(timer)
-        // Left early (the caller had enough: the answer's character cap): the call did its part.
-        report(any)
-      }
-      // The client library ends a stream quietly when its signal aborts: tell the two causes apart.
+  async complete(
+    messages: ChatPromptMessage[],
+    { signal, maxTokens: tokens = this.maxTokens }: CallOptions = {},
+  ): Promise<Completion> {
+    const openai = await this.#openClient()
+    const started = performance.now()
+    let completion: OpenAI.Chat.Completions.ChatCompletion
+    try {
+      completion = await this.#withTokenLimit(tokens, (limit) =>
+        openai.chat.completions.create(
+          { model: this.model, messages, temperature: 0.2, ...limit },
+          signal ? { signal } : {},
+        ),
+      )
+    } catch (cause) {
+      this.#observe?.({ seconds: (performance.now() - started) / 1000, ok: false })
       if (signal?.aborted) throw new LlmAbortedError()
-      if (idle.signal.aborted) throw new LlmUnavailableError(TIMED_OUT)
-      if (!any) throw new LlmUnavailableError(EMPTY_ANSWER)
-      return { cut }
-    },
+      throw new LlmUnavailableError(explain(cause, (await loadOpenAI()).default), { cause })
+    }
+    this.#observe?.({
+      seconds: (performance.now() - started) / 1000,
+      ok: true,
+      ...(completion.usage
+        ? {
+            promptTokens: completion.usage.prompt_tokens,
+            completionTokens: completion.usage.completion_tokens,
+          }
+        : {}),
+    })
+    const choice = completion.choices[0]
+    const text = withoutControlCharacters(choice?.message?.content ?? '').trim()
+    if (!text) throw new LlmUnavailableError(EMPTY_ANSWER)
+    return { text, cut: choice?.finish_reason === 'length' }
+  }
+
+  async *stream(
+    messages: ChatPromptMessage[],
+    { signal, maxTokens: tokens = this.maxTokens }: CallOptions = {},
+  ): AsyncGenerator<string, { cut: boolean }> {
+    const { timeoutMs } = this.#config
+    const openai = await this.#openClient()
+    const started = performance.now()
+    const idle = new AbortController()
+    let timer = setTimeout(() => idle.abort(), timeoutMs)
+    const stop = signal ? AbortSignal.any([signal, idle.signal]) : idle.signal
+    let any = false
+    let cut = false
+    let observed = false
+    const report = (ok: boolean) => {
+      if (observed) return
+      observed = true
+      this.#observe?.({ seconds: (performance.now() - started) / 1000, ok })
+    }
+    try {
+      const chunks = await this.#withTokenLimit(tokens, (limit) =>
+        openai.chat.completions.create(
+          { model: this.model, messages, temperature: 0.2, stream: true, ...limit },
+          { signal: stop },
+        ),
+      )
+      for await (const chunk of chunks) {
+        const choice = chunk.choices[0]
+        if (choice?.finish_reason === 'length') cut = true
+        const text = withoutControlCharacters(choice?.delta?.content ?? '')
+        if (!text) continue
+        clearTimeout(timer)
+        timer = setTimeout(() => idle.abort(), timeoutMs)
+        // Leading blank deltas are dropped, as `complete` trims them.
+        const shown = any ? text : text.trimStart()
+        if (shown.length === 0) continue
+        any = true
+        yield shown
+      }
+      report(any && !idle.signal.aborted)
+    } catch (cause) {
+      report(false)
+      if (signal?.aborted) throw new LlmAbortedError()
+      if (idle.signal.aborted) throw new LlmUnavailableError(TIMED_OUT, { cause })
+      throw new LlmUnavailableError(explain(cause, (await loadOpenAI()).default), { cause })
+    } finally {
+      clearTimeout(timer)
+      // Left early (the caller had enough: the answer's character cap): the call did its part.
+      report(any)
+    }
+    // The client library ends a stream quietly when its signal aborts: tell the two causes apart.
+    if (signal?.aborted) throw new LlmAbortedError()
+    if (idle.signal.aborted) throw new LlmUnavailableError(TIMED_OUT)
+    if (!any) throw new LlmUnavailableError(EMPTY_ANSWER)
+    return { cut }
   }
 }
 

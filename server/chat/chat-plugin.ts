@@ -7,8 +7,9 @@ import fp from 'fastify-plugin'
 import { DEFAULT_LLM_CONCURRENCY_PER_USER } from '../config.ts'
 import { createChatRepository } from './chat-repository.ts'
 import { chatRoutes } from './chat-routes.ts'
-import { type ChatService, createChatService } from './chat-service.ts'
-import { createShareService, type ShareService } from './share-service.ts'
+import { ChatService } from './chat-service.ts'
+import { ShareService } from './share-service.ts'
+import { createSharesRepository } from './shares-repository.ts'
 import { sharingRoutes } from './sharing-routes.ts'
 
 declare module 'fastify' {
@@ -32,7 +33,7 @@ export const chatPlugin = fp<ChatPluginOptions>(
     const chats = createChatRepository(app.db)
     app.decorate(
       'chat',
-      createChatService({
+      new ChatService({
         chats,
         assistant: app.assistant,
         now: opts.now,
@@ -41,8 +42,8 @@ export const chatPlugin = fp<ChatPluginOptions>(
     )
     app.decorate(
       'shares',
-      createShareService({
-        db: app.db,
+      new ShareService({
+        shares: createSharesRepository(app.db),
         chats,
         now: opts.now,
         appSecret: app.config.appSecret,

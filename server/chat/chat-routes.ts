@@ -9,7 +9,7 @@ import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { chatEndpoints } from '#contracts/chat.ts'
 import { defineRoute } from '../http/define-route.ts'
-import type { AnswerRun } from './chat-service.ts'
+import type { AnswerRun } from './answer-runs.ts'
 
 /**
  * A comment line on a quiet stream this often: proxies and load balancers close connections that

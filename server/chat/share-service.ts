@@ -11,8 +11,6 @@
  * hash: an unknown token and a revoked one take the same path.
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto'
-import { httpErrors } from '@fastify/sensible'
-import { and, desc, eq } from 'drizzle-orm'
 import {
   type ExportFormat,
   SHARE_TOKEN_MAX_LENGTH,
@@ -20,13 +18,13 @@ import {
   type SharedConversation,
   type SharedMessage,
 } from '#contracts/sharing.ts'
-import type { Db } from '../db/database.ts'
-import { chatConversations, chatShares } from '../db/schema.ts'
+import { Conflict, NotFound, TooLarge } from '../http/domain-errors.ts'
 import { type FileReply, safeFileName } from '../http/file-reply.ts'
+import { ConversationNotFound } from './chat-errors.ts'
 import type { ChatRepository, MessageRecord } from './chat-repository.ts'
-import { CONVERSATION_NOT_FOUND } from './chat-service.ts'
 import { exportModel, toMarkdown } from './conversation-export.ts'
 import { toPdf } from './conversation-pdf.ts'
+import type { SharesRepository } from './shares-repository.ts'
 
 export const SHARE_MESSAGES = {
   notFound: 'This shared conversation does not exist or is no longer shared.',
@@ -38,8 +36,6 @@ export const SHARE_MESSAGES = {
 export const SHARE_MAX_BYTES = 2 * 1024 * 1024
 /** Where a shared link opens: the public page of the SPA. */
 export const SHARE_PAGE_PATH = '/s/'
-
-export type ShareService = ReturnType<typeof createShareService>
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
 
@@ -60,117 +56,110 @@ export function toSharedMessage(m: MessageRecord): SharedMessage {
   }
 }
 
-export function createShareService(deps: {
-  db: Db
+type Deps = {
+  shares: SharesRepository
   chats: ChatRepository
   now: () => Date
   appSecret: string
   publicOrigin: string
-}) {
-  const { db, chats, now, publicOrigin } = deps
-  const key = createHmac('sha256', deps.appSecret).update('docchat share links v1').digest()
-  const tokenOf = (nonce: string) => createHmac('sha256', key).update(nonce).digest('base64url')
-  const urlOf = (nonce: string) => `${publicOrigin}${SHARE_PAGE_PATH}${tokenOf(nonce)}`
+}
 
-  return {
-    /** The conversation as a file to download: Markdown, or the same as a PDF. */
-    async exportFile(
-      userId: string,
-      conversationId: string,
-      options: { format: ExportFormat; timeZone?: string | undefined },
-    ): Promise<FileReply> {
-      const conversation = await chats.findConversation(userId, conversationId)
-      if (!conversation) throw httpErrors.notFound(CONVERSATION_NOT_FOUND)
-      const messages = await chats.listMessages(userId, conversationId)
-      const model = exportModel(conversation, messages, { timeZone: options.timeZone, now: now() })
-      const name = safeFileName(conversation.title, 'conversation')
-      if (options.format === 'pdf') {
-        return {
-          bytes: await toPdf(model),
-          contentType: 'application/pdf',
-          fileName: `${name}.pdf`,
-          disposition: 'attachment',
-        }
-      }
+export class ShareService {
+  readonly #shares: SharesRepository
+  readonly #chats: ChatRepository
+  readonly #now: () => Date
+  readonly #publicOrigin: string
+  readonly #key: Buffer
+
+  constructor({ shares, chats, now, appSecret, publicOrigin }: Deps) {
+    this.#shares = shares
+    this.#chats = chats
+    this.#now = now
+    this.#publicOrigin = publicOrigin
+    this.#key = createHmac('sha256', appSecret).update('docchat share links v1').digest()
+  }
+
+  #tokenOf(nonce: string): string {
+    return createHmac('sha256', this.#key).update(nonce).digest('base64url')
+  }
+
+  #urlOf(nonce: string): string {
+    return `${this.#publicOrigin}${SHARE_PAGE_PATH}${this.#tokenOf(nonce)}`
+  }
+
+  /** The conversation as a file to download: Markdown, or the same as a PDF. */
+  async exportFile(
+    userId: string,
+    conversationId: string,
+    options: { format: ExportFormat; timeZone?: string | undefined },
+  ): Promise<FileReply> {
+    const conversation = await this.#chats.findConversation(userId, conversationId)
+    if (!conversation) throw new ConversationNotFound()
+    const messages = await this.#chats.listMessages(userId, conversationId)
+    const model = exportModel(conversation, messages, { timeZone: options.timeZone, now: this.#now() })
+    const name = safeFileName(conversation.title, 'conversation')
+    if (options.format === 'pdf') {
       return {
-        bytes: Buffer.from(await toMarkdown(model)),
-        contentType: 'text/markdown; charset=utf-8',
-        fileName: `${name}.md`,
+        bytes: await toPdf(model),
+        contentType: 'application/pdf',
+        fileName: `${name}.pdf`,
         disposition: 'attachment',
       }
-    },
+    }
+    return {
+      bytes: Buffer.from(await toMarkdown(model)),
+      contentType: 'text/markdown; charset=utf-8',
+      fileName: `${name}.md`,
+      disposition: 'attachment',
+    }
+  }
 
-    /** Shares the conversation as it is now (or replaces the snapshot of its share). */
-    async share(userId: string, conversationId: string): Promise<Share> {
-      const conversation = await chats.findConversation(userId, conversationId)
-      if (!conversation) throw httpErrors.notFound(CONVERSATION_NOT_FOUND)
-      const messages = await chats.listMessages(userId, conversationId)
-      if (messages.length === 0) throw httpErrors.conflict(SHARE_MESSAGES.empty)
-      const at = now()
-      const snapshot: SharedConversation = {
-        title: conversation.title,
-        sharedAt: at.toISOString(),
-        messages: messages.map(toSharedMessage),
-      }
-      if (Buffer.byteLength(JSON.stringify(snapshot)) > SHARE_MAX_BYTES)
-        throw httpErrors.payloadTooLarge(SHARE_MESSAGES.tooLarge)
-      const nonce = randomBytes(32).toString('base64url')
-      const [row] = await db
-        .insert(chatShares)
-        .values({
-          conversationId,
-          userId,
-          nonce,
-          tokenHash: sha256(tokenOf(nonce)),
-          snapshot,
-          createdAt: at,
-          updatedAt: at,
-        })
-        .onConflictDoUpdate({ target: chatShares.conversationId, set: { snapshot, updatedAt: at } })
-        .returning({ nonce: chatShares.nonce })
-      if (!row) throw new Error('Storing a share returned no row')
-      return { conversationId, title: conversation.title, url: urlOf(row.nonce), sharedAt: at.toISOString() }
-    },
+  /** Shares the conversation as it is now (or replaces the snapshot of its share). */
+  async share(userId: string, conversationId: string): Promise<Share> {
+    const conversation = await this.#chats.findConversation(userId, conversationId)
+    if (!conversation) throw new ConversationNotFound()
+    const messages = await this.#chats.listMessages(userId, conversationId)
+    if (messages.length === 0) throw new Conflict(SHARE_MESSAGES.empty)
+    const at = this.#now()
+    const snapshot: SharedConversation = {
+      title: conversation.title,
+      sharedAt: at.toISOString(),
+      messages: messages.map(toSharedMessage),
+    }
+    if (Buffer.byteLength(JSON.stringify(snapshot)) > SHARE_MAX_BYTES)
+      throw new TooLarge(SHARE_MESSAGES.tooLarge)
+    const fresh = randomBytes(32).toString('base64url')
+    const nonce = await this.#shares.save({
+      conversationId,
+      userId,
+      nonce: fresh,
+      tokenHash: sha256(this.#tokenOf(fresh)),
+      snapshot,
+      at,
+    })
+    return { conversationId, title: conversation.title, url: this.#urlOf(nonce), sharedAt: at.toISOString() }
+  }
 
-    /** Revokes the conversation's link (nothing to do when it is not shared). */
-    async unshare(userId: string, conversationId: string): Promise<void> {
-      if (!(await chats.findConversation(userId, conversationId)))
-        throw httpErrors.notFound(CONVERSATION_NOT_FOUND)
-      await db
-        .delete(chatShares)
-        .where(and(eq(chatShares.conversationId, conversationId), eq(chatShares.userId, userId)))
-    },
+  /** Revokes the conversation's link (nothing to do when it is not shared). */
+  async unshare(userId: string, conversationId: string): Promise<void> {
+    if (!(await this.#chats.findConversation(userId, conversationId))) throw new ConversationNotFound()
+    await this.#shares.remove(userId, conversationId)
+  }
 
-    /** The person's shared conversations, most recently shared first, with their links. */
-    async list(userId: string): Promise<Share[]> {
-      const rows = await db
-        .select({
-          conversationId: chatShares.conversationId,
-          title: chatConversations.title,
-          nonce: chatShares.nonce,
-          sharedAt: chatShares.updatedAt,
-        })
-        .from(chatShares)
-        .innerJoin(chatConversations, eq(chatConversations.id, chatShares.conversationId))
-        .where(eq(chatShares.userId, userId))
-        .orderBy(desc(chatShares.updatedAt), desc(chatShares.conversationId))
-      return rows.map((r) => ({
-        conversationId: r.conversationId,
-        title: r.title,
-        url: urlOf(r.nonce),
-        sharedAt: r.sharedAt.toISOString(),
-      }))
-    },
+  /** The person's shared conversations, most recently shared first, with their links. */
+  async list(userId: string): Promise<Share[]> {
+    return (await this.#shares.list(userId)).map((r) => ({
+      conversationId: r.conversationId,
+      title: r.title,
+      url: this.#urlOf(r.nonce),
+      sharedAt: r.sharedAt.toISOString(),
+    }))
+  }
 
-    /** The snapshot a link shows, for anyone; 404 for an unknown, revoked or malformed token alike. */
-    async open(token: string): Promise<SharedConversation> {
-      const hash = sha256(token.slice(0, SHARE_TOKEN_MAX_LENGTH))
-      const [row] = await db
-        .select({ snapshot: chatShares.snapshot })
-        .from(chatShares)
-        .where(eq(chatShares.tokenHash, hash))
-      if (!row) throw httpErrors.notFound(SHARE_MESSAGES.notFound)
-      return row.snapshot as SharedConversation
-    },
+  /** The snapshot a link shows, for anyone; not found for an unknown, revoked or malformed token alike. */
+  async open(token: string): Promise<SharedConversation> {
+    const snapshot = await this.#shares.snapshotByHash(sha256(token.slice(0, SHARE_TOKEN_MAX_LENGTH)))
+    if (!snapshot) throw new NotFound(SHARE_MESSAGES.notFound)
+    return snapshot
   }
 }

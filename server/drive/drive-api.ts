@@ -70,34 +70,54 @@ export class DriveFileError extends Error {
   }
 }
 
-export type DriveApi = ReturnType<typeof createDriveApi>
-
 export function createDriveApi(
   auth: OAuth2Client,
   rootUrl: string,
   retry: RetryPolicy,
   /** Told each time Google refuses a download to slow us down (before it is retried). */
   hooks: { onRateLimited?: () => void } = {},
-) {
-  const api = googleDrive().drive({ version: 'v3', auth, rootUrl })
-  const noticed =
-    <T>(call: () => Promise<T>) =>
-    async (): Promise<T> => {
+): DriveApi {
+  return new DriveApi(auth, rootUrl, retry, hooks)
+}
+
+/** One person's Drive, through their OAuth client: every call retried with backoff as `retry` says. */
+export class DriveApi {
+  readonly #api: drive_v3.Drive
+  readonly #rootUrl: string
+  readonly #retry: RetryPolicy
+  readonly #hooks: { onRateLimited?: () => void }
+
+  constructor(
+    auth: OAuth2Client,
+    rootUrl: string,
+    retry: RetryPolicy,
+    hooks: { onRateLimited?: () => void },
+  ) {
+    this.#api = googleDrive().drive({ version: 'v3', auth, rootUrl })
+    this.#rootUrl = rootUrl
+    this.#retry = retry
+    this.#hooks = hooks
+  }
+
+  /** Tells the hooks of a refusal to slow down, then fails as the call did. */
+  #noticed<T>(call: () => Promise<T>): () => Promise<T> {
+    return async () => {
       try {
         return await call()
       } catch (error) {
-        if (isRefusedBeforeWork(error)) hooks.onRateLimited?.()
+        if (isRefusedBeforeWork(error)) this.#hooks.onRateLimited?.()
         throw error
       }
     }
+  }
 
-  async function listAll(fields: string, q = LISTING_QUERY): Promise<DriveListedFile[]> {
+  async #listAll(fields: string, q = LISTING_QUERY): Promise<DriveListedFile[]> {
     const files: DriveListedFile[] = []
     let pageToken: string | undefined
     for (let page = 0; page < MAX_PAGES; page++) {
       const { data } = await withBackoff(
         () =>
-          api.files.list(
+          this.#api.files.list(
             {
               q,
               fields: `nextPageToken, files(${fields})`,
@@ -109,7 +129,7 @@ export function createDriveApi(
             },
             { retry: false },
           ),
-        retry,
+        this.#retry,
       )
       for (const file of data.files ?? []) files.push(toListedFile(file))
       pageToken = data.nextPageToken ?? undefined
@@ -118,174 +138,186 @@ export function createDriveApi(
     return files
   }
 
-  /** Reads a body to the end, or stops and fails as soon as it passes maxBytes. */
-  async function collect(stream: Readable, maxBytes: number, declared: string | null): Promise<Uint8Array> {
-    if (declared !== null && Number(declared) > maxBytes) {
+  /** Every listable file (no folders, nothing trashed), following nextPageToken to the end. */
+  listFiles(): Promise<DriveListedFile[]> {
+    return this.#listAll(FILE_FIELDS)
+  }
+
+  /** The same listing with the version and size an ingest needs. */
+  listFilesForIngest(): Promise<DriveListedFile[]> {
+    return this.#listAll(INGEST_FILE_FIELDS)
+  }
+
+  /** Every shortcut (nothing trashed), with its target: which files are still reached through one. */
+  listShortcuts(): Promise<DriveListedFile[]> {
+    return this.#listAll(INGEST_FILE_FIELDS, `trashed = false and mimeType = '${SHORTCUT_MIME}'`)
+  }
+
+  async getFile(fileId: string): Promise<DriveListedFile> {
+    const { data } = await withBackoff(
+      () => this.#api.files.get({ fileId, fields: FILE_FIELDS, ...ALL_DRIVES }, { retry: false }),
+      this.#retry,
+    )
+    return toListedFile(data)
+  }
+
+  /** One file with what an ingest needs (a shortcut's target); null when Drive has no such file for us. */
+  async getFileForIngest(fileId: string): Promise<DriveListedFile | null> {
+    try {
+      const { data } = await withBackoff(
+        () => this.#api.files.get({ fileId, fields: INGEST_FILE_FIELDS, ...ALL_DRIVES }, { retry: false }),
+        this.#retry,
+      )
+      return toListedFile(data)
+    } catch (error) {
+      if (classifyGoogleError(error).kind === 'not-found') return null
+      throw error
+    }
+  }
+
+  /** The change token of "now": a later `listChanges` from it sees what changes from here on. */
+  async startPageToken(): Promise<string> {
+    const { data } = await withBackoff(
+      () =>
+        this.#api.changes.getStartPageToken({ ...ALL_DRIVES, fields: 'startPageToken' }, { retry: false }),
+      this.#retry,
+    )
+    if (!data.startPageToken) throw new Error('Google Drive sent no start page token')
+    return data.startPageToken
+  }
+
+  /**
+   * Every change since `token` (all pages), each file at most once as Drive coalesces them, and
+   * the token to start from next time. Throws ChangeTokenInvalidError when Drive refuses the token.
+   */
+  async listChanges(token: string): Promise<{ changes: DriveChange[]; newStartPageToken: string }> {
+    const byFile = new Map<string, DriveChange>()
+    let pageToken = token
+    for (let page = 0; page < MAX_PAGES; page++) {
+      let data: drive_v3.Schema$ChangeList
+      try {
+        ;({ data } = await withBackoff(
+          () =>
+            this.#api.changes.list(
+              {
+                pageToken,
+                pageSize: PAGE_SIZE,
+                includeRemoved: true,
+                ...WITH_SHARED_DRIVES,
+                fields: `nextPageToken, newStartPageToken, changes(fileId, removed, file(${INGEST_FILE_FIELDS}))`,
+              },
+              { retry: false },
+            ),
+          this.#retry,
+        ))
+      } catch (error) {
+        if (page === 0 && isRefusedToken(error)) throw new ChangeTokenInvalidError()
+        throw error
+      }
+      for (const change of data.changes ?? []) {
+        if (!change.fileId) continue
+        // A later page's entry for the same file is newer: it replaces the earlier one.
+        byFile.delete(change.fileId)
+        byFile.set(change.fileId, {
+          fileId: change.fileId,
+          file: change.removed || !change.file ? null : toListedFile(change.file),
+        })
+      }
+      if (data.newStartPageToken)
+        return { changes: [...byFile.values()], newStartPageToken: data.newStartPageToken }
+      if (!data.nextPageToken) throw new Error('Google Drive ended a change list without a new start token')
+      pageToken = data.nextPageToken
+    }
+    throw new Error(`Google Drive's change list ran past ${MAX_PAGES} pages`)
+  }
+
+  async download(fileId: string, maxBytes: number): Promise<Uint8Array> {
+    try {
+      const response = await withBackoff(
+        this.#noticed(() =>
+          this.#api.files.get(
+            { fileId, alt: 'media', ...ALL_DRIVES },
+            { responseType: 'stream', retry: false },
+          ),
+        ),
+        this.#retry,
+      )
+      return await collect(response.data, maxBytes, contentLength(response.headers))
+    } catch (error) {
+      throw fileLevel(error)
+    }
+  }
+
+  /** A Google Doc as `mimeType` (Drive converts it; Docs → text/markdown or text/plain). */
+  async export(fileId: string, mimeType: string, maxBytes: number): Promise<Uint8Array> {
+    try {
+      const response = await withBackoff(
+        this.#noticed(() =>
+          this.#api.files.export({ fileId, mimeType }, { responseType: 'stream', retry: false }),
+        ),
+        this.#retry,
+      )
+      return await collect(response.data, maxBytes, contentLength(response.headers))
+    } catch (error) {
+      throw fileLevel(error)
+    }
+  }
+
+  /**
+   * Creates a file with its bytes in the person's My Drive (a multipart upload). Retried only
+   * when Google said it did not take the request (429 or a rate-limit reason): after a 5xx or a
+   * broken connection the file may exist already, and a second try would add it twice.
+   */
+  async createFile(file: { name: string; mimeType: string; bytes: Uint8Array }): Promise<DriveListedFile> {
+    const { data } = await withBackoff(
+      () =>
+        this.#api.files.create(
+          {
+            requestBody: { name: file.name, mimeType: file.mimeType },
+            // A new stream per attempt: a consumed one cannot be sent again.
+            media: { mimeType: file.mimeType, body: Readable.from([Buffer.from(file.bytes)]) },
+            fields: INGEST_FILE_FIELDS,
+            ...ALL_DRIVES,
+          },
+          // The upload URL is built from this call's own rootUrl, not the client's (a googleapis
+          // quirk): without it the bytes would go to www.googleapis.com whatever rootUrl says.
+          { retry: false, rootUrl: this.#rootUrl },
+        ),
+      this.#retry,
+      isRefusedBeforeWork,
+    )
+    return toListedFile(data)
+  }
+
+  /** The Google account's address, for the record; null when Drive will not say. */
+  async accountEmail(): Promise<string | null> {
+    try {
+      const { data } = await this.#api.about.get({ fields: 'user(emailAddress)' }, { retry: false })
+      return data.user?.emailAddress ?? null
+    } catch {
+      return null
+    }
+  }
+}
+
+/** Reads a body to the end, or stops and fails as soon as it passes maxBytes. */
+async function collect(stream: Readable, maxBytes: number, declared: string | null): Promise<Uint8Array> {
+  if (declared !== null && Number(declared) > maxBytes) {
+    stream.destroy()
+    throw tooLarge(maxBytes)
+  }
+  const chunks: Buffer[] = []
+  let total = 0
+  for await (const chunk of stream) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer)
+    total += buffer.length
+    if (total > maxBytes) {
       stream.destroy()
       throw tooLarge(maxBytes)
     }
-    const chunks: Buffer[] = []
-    let total = 0
-    for await (const chunk of stream) {
-      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer)
-      total += buffer.length
-      if (total > maxBytes) {
-        stream.destroy()
-        throw tooLarge(maxBytes)
-      }
-      chunks.push(buffer)
-    }
-    return Buffer.concat(chunks)
+    chunks.push(buffer)
   }
-
-  return {
-    /** Every listable file (no folders, nothing trashed), following nextPageToken to the end. */
-    listFiles: () => listAll(FILE_FIELDS),
-    /** The same listing with the version and size an ingest needs. */
-    listFilesForIngest: () => listAll(INGEST_FILE_FIELDS),
-    /** Every shortcut (nothing trashed), with its target: which files are still reached through one. */
-    listShortcuts: () => listAll(INGEST_FILE_FIELDS, `trashed = false and mimeType = '${SHORTCUT_MIME}'`),
-
-    async getFile(fileId: string): Promise<DriveListedFile> {
-      const { data } = await withBackoff(
-        () => api.files.get({ fileId, fields: FILE_FIELDS, ...ALL_DRIVES }, { retry: false }),
-        retry,
-      )
-      return toListedFile(data)
-    },
-
-    /** One file with what an ingest needs (a shortcut's target); null when Drive has no such file for us. */
-    async getFileForIngest(fileId: string): Promise<DriveListedFile | null> {
-      try {
-        const { data } = await withBackoff(
-          () => api.files.get({ fileId, fields: INGEST_FILE_FIELDS, ...ALL_DRIVES }, { retry: false }),
-          retry,
-        )
-        return toListedFile(data)
-      } catch (error) {
-        if (classifyGoogleError(error).kind === 'not-found') return null
-        throw error
-      }
-    },
-
-    /** The change token of "now": a later `listChanges` from it sees what changes from here on. */
-    async startPageToken(): Promise<string> {
-      const { data } = await withBackoff(
-        () => api.changes.getStartPageToken({ ...ALL_DRIVES, fields: 'startPageToken' }, { retry: false }),
-        retry,
-      )
-      if (!data.startPageToken) throw new Error('Google Drive sent no start page token')
-      return data.startPageToken
-    },
-
-    /**
-     * Every change since `token` (all pages), each file at most once as Drive coalesces them, and
-     * the token to start from next time. Throws ChangeTokenInvalidError when Drive refuses the token.
-     */
-    async listChanges(token: string): Promise<{ changes: DriveChange[]; newStartPageToken: string }> {
-      const byFile = new Map<string, DriveChange>()
-      let pageToken = token
-      for (let page = 0; page < MAX_PAGES; page++) {
-        let data: drive_v3.Schema$ChangeList
-        try {
-          ;({ data } = await withBackoff(
-            () =>
-              api.changes.list(
-                {
-                  pageToken,
-                  pageSize: PAGE_SIZE,
-                  includeRemoved: true,
-                  ...WITH_SHARED_DRIVES,
-                  fields: `nextPageToken, newStartPageToken, changes(fileId, removed, file(${INGEST_FILE_FIELDS}))`,
-                },
-                { retry: false },
-              ),
-            retry,
-          ))
-        } catch (error) {
-          if (page === 0 && isRefusedToken(error)) throw new ChangeTokenInvalidError()
-          throw error
-        }
-        for (const change of data.changes ?? []) {
-          if (!change.fileId) continue
-          // A later page's entry for the same file is newer: it replaces the earlier one.
-          byFile.delete(change.fileId)
-          byFile.set(change.fileId, {
-            fileId: change.fileId,
-            file: change.removed || !change.file ? null : toListedFile(change.file),
-          })
-        }
-        if (data.newStartPageToken)
-          return { changes: [...byFile.values()], newStartPageToken: data.newStartPageToken }
-        if (!data.nextPageToken) throw new Error('Google Drive ended a change list without a new start token')
-        pageToken = data.nextPageToken
-      }
-      throw new Error(`Google Drive's change list ran past ${MAX_PAGES} pages`)
-    },
-
-    async download(fileId: string, maxBytes: number): Promise<Uint8Array> {
-      try {
-        const response = await withBackoff(
-          noticed(() =>
-            api.files.get({ fileId, alt: 'media', ...ALL_DRIVES }, { responseType: 'stream', retry: false }),
-          ),
-          retry,
-        )
-        return await collect(response.data, maxBytes, contentLength(response.headers))
-      } catch (error) {
-        throw fileLevel(error)
-      }
-    },
-
-    /** A Google Doc as `mimeType` (Drive converts it; Docs → text/markdown or text/plain). */
-    async export(fileId: string, mimeType: string, maxBytes: number): Promise<Uint8Array> {
-      try {
-        const response = await withBackoff(
-          noticed(() => api.files.export({ fileId, mimeType }, { responseType: 'stream', retry: false })),
-          retry,
-        )
-        return await collect(response.data, maxBytes, contentLength(response.headers))
-      } catch (error) {
-        throw fileLevel(error)
-      }
-    },
-
-    /**
-     * Creates a file with its bytes in the person's My Drive (a multipart upload). Retried only
-     * when Google said it did not take the request (429 or a rate-limit reason): after a 5xx or a
-     * broken connection the file may exist already, and a second try would add it twice.
-     */
-    async createFile(file: { name: string; mimeType: string; bytes: Uint8Array }): Promise<DriveListedFile> {
-      const { data } = await withBackoff(
-        () =>
-          api.files.create(
-            {
-              requestBody: { name: file.name, mimeType: file.mimeType },
-              // A new stream per attempt: a consumed one cannot be sent again.
-              media: { mimeType: file.mimeType, body: Readable.from([Buffer.from(file.bytes)]) },
-              fields: INGEST_FILE_FIELDS,
-              ...ALL_DRIVES,
-            },
-            // The upload URL is built from this call's own rootUrl, not the client's (a googleapis
-            // quirk): without it the bytes would go to www.googleapis.com whatever rootUrl says.
-            { retry: false, rootUrl },
-          ),
-        retry,
-        isRefusedBeforeWork,
-      )
-      return toListedFile(data)
-    },
-
-    /** The Google account's address, for the record; null when Drive will not say. */
-    async accountEmail(): Promise<string | null> {
-      try {
-        const { data } = await api.about.get({ fields: 'user(emailAddress)' }, { retry: false })
-        return data.user?.emailAddress ?? null
-      } catch {
-        return null
-      }
-    },
-  }
+  return Buffer.concat(chunks)
 }
 
 /**

@@ -5,8 +5,7 @@
  * ingest, checked while the bytes arrive (drive-api.ts), and a sentence for a file Drive will
  * not give: too large (413), gone (404), refused (502).
  */
-import { httpErrors } from '@fastify/sensible'
-import { serverError } from '../http/errors.ts'
+import { NotFound, TooLarge, UpstreamFailed } from '../http/domain-errors.ts'
 import type { FileReply } from '../http/file-reply.ts'
 import { type DriveApi, DriveFileError } from './drive-api.ts'
 import { GOOGLE_DOC, GOOGLE_SHEET, GOOGLE_SLIDES, MAX_INGEST_BYTES } from './drive-ingest.ts'
@@ -38,9 +37,8 @@ export async function readDriveFile(
     }
   } catch (error) {
     if (!(error instanceof DriveFileError)) throw error
-    if (/larger than|too large/.test(error.message))
-      throw httpErrors.payloadTooLarge(DRIVE_FILE_MESSAGES.tooLarge)
-    if (/no longer in Google Drive/.test(error.message)) throw httpErrors.notFound(DRIVE_FILE_MESSAGES.gone)
-    throw serverError(502, `Google Drive would not give the file: ${error.message}.`)
+    if (/larger than|too large/.test(error.message)) throw new TooLarge(DRIVE_FILE_MESSAGES.tooLarge)
+    if (/no longer in Google Drive/.test(error.message)) throw new NotFound(DRIVE_FILE_MESSAGES.gone)
+    throw new UpstreamFailed(`Google Drive would not give the file: ${error.message}.`)
   }
 }

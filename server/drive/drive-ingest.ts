@@ -1,7 +1,8 @@
 /**
  * Keeping a person's library in step with their Google Drive (D27): what DocChat reads of
- * each kind of file (`kindOf`), the person's sync state (one listing at a time, the last plan), and
- * the 'drive-file' job. Deciding what a sync queues is drive-sync-plan.ts.
+ * each kind of file (`kindOf`) and the 'drive-file' job. Deciding what a sync queues is
+ * drive-sync-plan.ts; the person's sync state (one listing at a time, the last plan) is stored by
+ * drive-syncs-repository.ts.
  * - `ingestDriveFile` is the job: download or export one file, turn it into text (PDFs, images,
  *   Word, spreadsheet, PowerPoint and HTML files in the reader process; text in whichever encoding
  *   it was saved (text-decoding.ts); Google Docs as Markdown, Sheets as XLSX (every tab), Slides
@@ -9,9 +10,7 @@
  *   pages, chunks and what OCR read; a file that cannot be read is marked `failed` with the
  *   reason and fails alone; Google busy or unreachable puts the job back with backoff.
  */
-import { eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
-import { driveSyncs } from '../db/schema.ts'
 import type { DocumentWriter } from '../documents/index/document-writer.ts'
 import { indexLibraryDocument } from '../documents/index/index-document.ts'
 import { createLibraryRepository, type startReadings } from '../documents/library/library-repository.ts'
@@ -74,67 +73,6 @@ export function kindOf(mimeType: string): Kind | { skip: string } {
 
 /** Why an image is not read when OCR is off (OCR=off): the row is marked skipped with it. */
 export const OCR_OFF_REASON = 'images are read by OCR, which is turned off on this server'
-
-/** What one listing found, by library id (queued files) or by name; kept in drive_syncs.plan. */
-export type DriveSyncPlan = {
-  added: string[]
-  updated: string[]
-  unchanged: string[]
-  removed: string[]
-  skipped: { name: string; reason: string }[]
-}
-
-const eqUser = (userId: string) => eq(driveSyncs.userId, userId)
-
-/** How long one listing may hold the user's sync before another instance may start one. */
-export const LISTING_LEASE_MS = 5 * 60_000
-
-/**
- * Takes the user's sync for a listing: true when nobody else is listing their Drive (or the one
- * who was has been silent past its lease: its process died). One row per user, so two instances
- * asking at once get one true between them.
- */
-export async function beginListing(db: Db, userId: string, now: Date): Promise<boolean> {
-  const until = new Date(now.getTime() + LISTING_LEASE_MS)
-  const rows = await db
-    .insert(driveSyncs)
-    .values({ userId, listingUntil: until, startedAt: now })
-    .onConflictDoUpdate({
-      target: driveSyncs.userId,
-      set: { listingUntil: until, startedAt: now },
-      where: sql`${driveSyncs.listingUntil} is null or ${driveSyncs.listingUntil} < ${now.toISOString()}::timestamptz`,
-    })
-    .returning({ userId: driveSyncs.userId })
-  return rows.length > 0
-}
-
-export async function endListing(db: Db, userId: string): Promise<void> {
-  await db.update(driveSyncs).set({ listingUntil: null }).where(eqUser(userId))
-}
-
-/** Whether a listing of the user's Drive is under way (on any instance); the plan is not read. */
-export async function isListing(db: Db, userId: string, now: Date): Promise<boolean> {
-  const [row] = await db
-    .select({ listingUntil: driveSyncs.listingUntil })
-    .from(driveSyncs)
-    .where(eqUser(userId))
-  return row?.listingUntil != null && row.listingUntil.getTime() >= now.getTime()
-}
-
-/** The user's sync as stored: whether a listing is under way, and the last listing's plan. */
-export async function syncState(
-  db: Db,
-  userId: string,
-  now: Date,
-): Promise<{ listing: boolean; plan: DriveSyncPlan | null; startedAt: Date | null }> {
-  const [row] = await db.select().from(driveSyncs).where(eqUser(userId))
-  if (!row) return { listing: false, plan: null, startedAt: null }
-  return {
-    listing: row.listingUntil !== null && row.listingUntil.getTime() >= now.getTime(),
-    plan: (row.plan as DriveSyncPlan | null) ?? null,
-    startedAt: row.startedAt,
-  }
-}
 
 const asText = (bytes: Uint8Array): ReadDocument => ({
   sections: [{ text: decodeText(bytes), page: null }],

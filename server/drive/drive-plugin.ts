@@ -9,7 +9,7 @@ import type { GoogleConfig } from '../config.ts'
 import { DRIVE_SOURCE } from '../documents/library/sources.ts'
 import { googleConnectRoutes } from './connect-routes.ts'
 import { driveRoutes } from './drive-routes.ts'
-import { createDriveService, type DriveService } from './drive-service.ts'
+import { DriveService } from './drive-service.ts'
 import { createGoogleConnections, type GoogleConnections } from './google-connections.ts'
 import { createGoogleDriveRepository } from './google-drive-repository.ts'
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './google-errors.ts'
@@ -43,7 +43,7 @@ export const drivePlugin = fp<DrivePluginOptions>(
       : null
     const reader = app.reader
     app.decorate('googleConnections', connections)
-    const drive = createDriveService({
+    const drive = new DriveService({
       google: opts.google,
       connections,
       repository,
@@ -60,7 +60,7 @@ export const drivePlugin = fp<DrivePluginOptions>(
     const { metrics } = app
     if (metrics) {
       // Ingest calls by outcome (D40); the jobs they queue are counted from the jobs table.
-      const ingest = drive.ingest
+      const ingest = drive.ingest.bind(drive)
       drive.ingest = async (...args) => {
         const started = performance.now()
         let outcome: 'done' | 'failed' = 'failed'

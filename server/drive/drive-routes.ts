@@ -11,8 +11,7 @@ import { driveEndpoints } from '#contracts/drive.ts'
 import { acceptUploads, readUpload, UPLOAD_BODY_LIMIT } from '../documents/library/multipart-upload.ts'
 import { checkUpload, driveUploadMessage } from '../documents/library/upload.ts'
 import { defineRoute } from '../http/define-route.ts'
-import { serverError } from '../http/errors.ts'
-import { DRIVE_MESSAGES } from './drive-service.ts'
+import { DRIVE_MESSAGES, DriveNotConfigured } from './drive-errors.ts'
 import { createGoogleDriveRepository } from './google-drive-repository.ts'
 
 export const driveRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -64,7 +63,7 @@ const driveUploadRoute: FastifyPluginAsyncZod = async (app) => {
     auth: 'user',
     bodyLimit: UPLOAD_BODY_LIMIT,
     async handler({ user, request }) {
-      if (!app.drive.configured) throw serverError(503, DRIVE_MESSAGES.notConfigured)
+      if (!app.drive.configured) throw new DriveNotConfigured()
       const upload = await readUpload(request)
       const mimeType = checkUpload(upload.name, upload.mimeType, upload.bytes.length)
       const { file, synced } = await app.drive.uploadFile(user, { ...upload, mimeType })

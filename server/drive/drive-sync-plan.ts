@@ -10,9 +10,7 @@
  * included, are one transaction: a crash queues all or nothing, and the next sync starts again
  * from the old token.
  */
-import { eq } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
-import { driveSyncs, libraryDocuments } from '../db/schema.ts'
 import { removeDocument } from '../documents/index/passage-writes-repository.ts'
 import {
   createLibraryRepository,
@@ -30,7 +28,8 @@ import {
   FOLDER_MIME,
   SHORTCUT_MIME,
 } from './drive-api.ts'
-import { type DriveSyncPlan, kindOf, MAX_INGEST_BYTES } from './drive-ingest.ts'
+import { kindOf, MAX_INGEST_BYTES } from './drive-ingest.ts'
+import { changeToken, type DriveSyncPlan, recordShortcut, storePlan } from './drive-syncs-repository.ts'
 
 export type DriveSyncDeps = {
   db: Db
@@ -84,13 +83,10 @@ const emptyPlan = (): DriveSyncPlan => ({ added: [], updated: [], unchanged: [],
  */
 export async function planDriveSync(userId: string, deps: DriveSyncDeps): Promise<DriveSyncPlan> {
   const { db, drive } = deps
-  const [sync] = await db
-    .select({ pageToken: driveSyncs.pageToken })
-    .from(driveSyncs)
-    .where(eq(driveSyncs.userId, userId))
-  if (sync?.pageToken) {
+  const pageToken = await changeToken(db, userId)
+  if (pageToken) {
     try {
-      return await applyChanges(userId, await drive.listChanges(sync.pageToken), deps)
+      return await applyChanges(userId, await drive.listChanges(pageToken), deps)
     } catch (error) {
       if (!(error instanceof ChangeTokenInvalidError)) throw error
     }
@@ -157,8 +153,7 @@ async function recordFiles(
     if (row && sameRevision(file, row) && (row.status === 'ready' || row.status === 'failed')) {
       if (row.status === 'ready') plan.unchanged.push(file.name)
       // Now reached through another shortcut (or listed itself): only that is recorded.
-      if (row.viaShortcut !== via)
-        await tx.update(libraryDocuments).set({ viaShortcut: via }).where(eq(libraryDocuments.id, row.id))
+      if (row.viaShortcut !== via) await recordShortcut(tx, row.id, via)
       continue
     }
     writes.set(file.id, { file: libraryInput(userId, file, via), status: 'queued', reason: null })
@@ -215,7 +210,7 @@ async function applyListing(
   await db.transaction(async (tx) => {
     await recordFiles(tx, userId, unique.values(), rows, plan, now)
     await removeRows(tx, userId, gone, plan)
-    await tx.update(driveSyncs).set({ plan, pageToken: token }).where(eq(driveSyncs.userId, userId))
+    await storePlan(tx, userId, plan, token)
   })
   return plan
 }
@@ -324,10 +319,7 @@ async function applyChanges(
       if (row.status === 'ready') plan.unchanged.push(row.name)
       if (row.status === 'skipped') plan.skipped.push({ name: row.name, reason: row.reason ?? 'skipped' })
     }
-    await tx
-      .update(driveSyncs)
-      .set({ plan, pageToken: feed.newStartPageToken })
-      .where(eq(driveSyncs.userId, userId))
+    await storePlan(tx, userId, plan, feed.newStartPageToken)
   })
   return plan
 }

@@ -47,8 +47,6 @@ export type CallbackQuery = { state?: string; code?: string; error?: string }
 /** The tokens as sealed in google_connections.tokens. */
 type StoredTokens = { access_token: string | null; refresh_token: string | null; expiry_date: number | null }
 
-export type GoogleConnections = ReturnType<typeof createGoogleConnections>
-
 type Deps = {
   google: GoogleConfig
   repository: GoogleDriveRepository
@@ -58,192 +56,207 @@ type Deps = {
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex')
 
-export function createGoogleConnections({ google, repository, now, log }: Deps) {
-  const cipher = createTokenCipher(google.tokenKey)
+export function createGoogleConnections(deps: Deps): GoogleConnections {
+  return new GoogleConnections(deps)
+}
 
-  function oauthClient(): OAuth2Client {
+export class GoogleConnections {
+  readonly #google: GoogleConfig
+  readonly #repository: GoogleDriveRepository
+  readonly #now: () => Date
+  readonly #log: FastifyBaseLogger
+  readonly #cipher: ReturnType<typeof createTokenCipher>
+
+  constructor({ google, repository, now, log }: Deps) {
+    this.#google = google
+    this.#repository = repository
+    this.#now = now
+    this.#log = log
+    this.#cipher = createTokenCipher(google.tokenKey)
+  }
+
+  #oauthClient(): OAuth2Client {
     const { OAuth2Client } = googleAuth()
     return new OAuth2Client({
-      clientId: google.clientId,
-      clientSecret: google.clientSecret,
-      redirectUri: google.redirectUri,
-      endpoints: google.endpoints,
+      clientId: this.#google.clientId,
+      clientSecret: this.#google.clientSecret,
+      redirectUri: this.#google.redirectUri,
+      endpoints: this.#google.endpoints,
       // Tokens revoked or expired on Google's side while expiry_date is still ahead answer 401:
       // refresh then and try once more, rather than failing until the hour is up.
       forceRefreshOnFailure: true,
     })
   }
 
-  function seal(userId: string, tokens: StoredTokens): string {
-    return cipher.encrypt(JSON.stringify(tokens), userId)
+  #seal(userId: string, tokens: StoredTokens): string {
+    return this.#cipher.encrypt(JSON.stringify(tokens), userId)
   }
 
   /** The stored tokens, or null when there are none or they no longer decrypt (key changed). */
-  async function storedTokens(userId: string): Promise<StoredTokens | null> {
-    const record = await repository.findConnection(userId)
+  async #storedTokens(userId: string): Promise<StoredTokens | null> {
+    const record = await this.#repository.findConnection(userId)
     if (!record) return null
     try {
-      return JSON.parse(cipher.decrypt(record.tokens, userId)) as StoredTokens
+      return JSON.parse(this.#cipher.decrypt(record.tokens, userId)) as StoredTokens
     } catch {
-      log.warn(
+      this.#log.warn(
         { event: 'google.tokens.undecryptable', userId },
         'stored Google tokens do not decrypt; forgotten',
       )
-      await repository.deleteConnection(userId)
+      await this.#repository.deleteConnection(userId)
       return null
     }
   }
 
-  return {
-    /**
-     * The consent URL for this person's connect window: a fresh state (stored hashed, bound to
-     * them, 10 minutes) and a PKCE S256 challenge whose verifier stays here, sealed. prompt=consent
-     * when no refresh token is stored, since Google sends one only on a consent.
-     */
-    async consentUrl(userId: string): Promise<string> {
-      const at = now()
-      await repository.deleteExpiredStates(at)
-      const client = oauthClient()
-      const { codeVerifier, codeChallenge } = await client.generateCodeVerifierAsync()
-      const state = randomBytes(STATE_BYTES).toString('base64url')
-      await repository.createState(
-        {
-          stateHash: sha256(state),
-          userId,
-          codeVerifier: cipher.encrypt(codeVerifier, userId),
-          createdAt: at,
-          expiresAt: new Date(at.getTime() + OAUTH_STATE_TTL_MS),
-        },
-        MAX_PENDING_OAUTH_STATES,
-      )
-      const hasRefreshToken = Boolean((await storedTokens(userId))?.refresh_token)
-      return client.generateAuthUrl({
-        access_type: 'offline',
-        scope: [DRIVE_READONLY_SCOPE, DRIVE_FILE_SCOPE],
-        state,
-        code_challenge: codeChallenge ?? '',
-        code_challenge_method: googleAuth().CodeChallengeMethod.S256,
-        ...(hasRefreshToken ? {} : { prompt: 'consent' }),
-      })
-    },
-
-    /**
-     * Google's redirect back: the state must be this person's, unspent and fresh; then the code is
-     * exchanged with the verifier. Only a successful exchange with a Drive read scope stores
-     * anything; an existing refresh token is kept when Google sends none.
-     */
-    async complete(userId: string, query: CallbackQuery): Promise<ConnectOutcome> {
-      if (!query.state) return 'missing-state'
-      const pending = await repository.takeState(sha256(query.state), userId)
-      if (!pending) return 'unknown-state'
-      if (pending.expiresAt.getTime() <= now().getTime()) return 'expired-state'
-      if (query.error === 'access_denied') return 'denied'
-      if (query.error) return 'google-error'
-      if (!query.code) return 'missing-code'
-
-      const client = oauthClient()
-      let tokens: Credentials
-      try {
-        const codeVerifier = cipher.decrypt(pending.codeVerifier, userId)
-        tokens = (await client.getToken({ code: query.code, codeVerifier })).tokens
-      } catch (error) {
-        // The classification only: the error's request config carries the code and client secret.
-        log.warn(
-          { event: 'google.connect.exchange_failed', userId, ...classifyGoogleError(error) },
-          'code exchange failed',
-        )
-        return 'exchange-failed'
-      }
-      const granted = (tokens.scope ?? '').split(/\s+/).filter(Boolean)
-      if (!tokens.access_token || !granted.some((s) => READ_SCOPES.has(s))) {
-        // Nothing is kept, so nothing of this grant should stay alive at Google either.
-        await client.revokeToken(tokens.access_token ?? '').catch(() => undefined)
-        return 'scope-missing'
-      }
-      const previous = await storedTokens(userId)
-      const stored: StoredTokens = {
-        access_token: tokens.access_token,
-        refresh_token: tokens.refresh_token ?? previous?.refresh_token ?? null,
-        expiry_date: tokens.expiry_date ?? null,
-      }
-      client.setCredentials(tokens)
-      const googleEmail = await createDriveApi(
-        client,
-        google.driveRootUrl,
-        DEFAULT_RETRY_POLICY,
-      ).accountEmail()
-      await repository.saveConnection({
+  /**
+   * The consent URL for this person's connect window: a fresh state (stored hashed, bound to
+   * them, 10 minutes) and a PKCE S256 challenge whose verifier stays here, sealed. prompt=consent
+   * when no refresh token is stored, since Google sends one only on a consent.
+   */
+  async consentUrl(userId: string): Promise<string> {
+    const at = this.#now()
+    await this.#repository.deleteExpiredStates(at)
+    const client = this.#oauthClient()
+    const { codeVerifier, codeChallenge } = await client.generateCodeVerifierAsync()
+    const state = randomBytes(STATE_BYTES).toString('base64url')
+    await this.#repository.createState(
+      {
+        stateHash: sha256(state),
         userId,
-        googleEmail,
-        scope: granted.join(' '),
-        tokens: seal(userId, stored),
-      })
-      log.info({ event: 'google.connected', userId }, 'Google Drive connected')
-      return 'connected'
-    },
+        codeVerifier: this.#cipher.encrypt(codeVerifier, userId),
+        createdAt: at,
+        expiresAt: new Date(at.getTime() + OAUTH_STATE_TTL_MS),
+      },
+      MAX_PENDING_OAUTH_STATES,
+    )
+    const hasRefreshToken = Boolean((await this.#storedTokens(userId))?.refresh_token)
+    return client.generateAuthUrl({
+      access_type: 'offline',
+      scope: [DRIVE_READONLY_SCOPE, DRIVE_FILE_SCOPE],
+      state,
+      code_challenge: codeChallenge ?? '',
+      code_challenge_method: googleAuth().CodeChallengeMethod.S256,
+      ...(hasRefreshToken ? {} : { prompt: 'consent' }),
+    })
+  }
 
-    /**
-     * An OAuth2Client holding this person's tokens, or null when Drive is not connected. Tokens
-     * it refreshes are sealed and stored again; `settle()` waits for those writes.
-     */
-    async authorizedClient(
-      userId: string,
-    ): Promise<{ auth: OAuth2Client; settle: () => Promise<void> } | null> {
-      let tokens = await storedTokens(userId)
-      if (!tokens) return null
-      const auth = oauthClient()
-      auth.setCredentials({
-        access_token: tokens.access_token,
-        refresh_token: tokens.refresh_token,
-        expiry_date: tokens.expiry_date,
-        token_type: 'Bearer',
-      })
-      let saving: Promise<void> = Promise.resolve()
-      auth.on('tokens', (fresh: Credentials) => {
-        const current: StoredTokens = {
-          access_token: fresh.access_token ?? null,
-          refresh_token: fresh.refresh_token ?? tokens?.refresh_token ?? null,
-          expiry_date: fresh.expiry_date ?? null,
-        }
-        tokens = current
-        saving = saving
-          .then(() => repository.updateTokens(userId, seal(userId, current)))
-          .then(
-            () => undefined,
-            (error: unknown) => log.error({ err: error, userId }, 'storing refreshed Google tokens failed'),
-          )
-      })
-      return { auth, settle: () => saving }
-    },
+  /**
+   * Google's redirect back: the state must be this person's, unspent and fresh; then the code is
+   * exchanged with the verifier. Only a successful exchange with a Drive read scope stores
+   * anything; an existing refresh token is kept when Google sends none.
+   */
+  async complete(userId: string, query: CallbackQuery): Promise<ConnectOutcome> {
+    if (!query.state) return 'missing-state'
+    const pending = await this.#repository.takeState(sha256(query.state), userId)
+    if (!pending) return 'unknown-state'
+    if (pending.expiresAt.getTime() <= this.#now().getTime()) return 'expired-state'
+    if (query.error === 'access_denied') return 'denied'
+    if (query.error) return 'google-error'
+    if (!query.code) return 'missing-code'
 
-    /**
-     * The person disconnects Drive: the grant is revoked at Google (its refresh token, which ends
-     * the whole grant; a failure there is logged, the tokens go anyway) and the tokens are deleted
-     * here. False when there was no connection.
-     */
-    async disconnect(userId: string): Promise<boolean> {
-      const tokens = await storedTokens(userId)
-      if (!tokens) return false
-      const token = tokens.refresh_token ?? tokens.access_token
-      if (token) {
-        await oauthClient()
-          .revokeToken(token)
-          .catch((error: unknown) =>
-            log.warn(
-              { event: 'google.revoke_failed', userId, ...classifyGoogleError(error) },
-              'revoke failed',
-            ),
-          )
+    const client = this.#oauthClient()
+    let tokens: Credentials
+    try {
+      const codeVerifier = this.#cipher.decrypt(pending.codeVerifier, userId)
+      tokens = (await client.getToken({ code: query.code, codeVerifier })).tokens
+    } catch (error) {
+      // The classification only: the error's request config carries the code and client secret.
+      this.#log.warn(
+        { event: 'google.connect.exchange_failed', userId, ...classifyGoogleError(error) },
+        'code exchange failed',
+      )
+      return 'exchange-failed'
+    }
+    const granted = (tokens.scope ?? '').split(/\s+/).filter(Boolean)
+    if (!tokens.access_token || !granted.some((s) => READ_SCOPES.has(s))) {
+      // Nothing is kept, so nothing of this grant should stay alive at Google either.
+      await client.revokeToken(tokens.access_token ?? '').catch(() => undefined)
+      return 'scope-missing'
+    }
+    const previous = await this.#storedTokens(userId)
+    const stored: StoredTokens = {
+      access_token: tokens.access_token,
+      refresh_token: tokens.refresh_token ?? previous?.refresh_token ?? null,
+      expiry_date: tokens.expiry_date ?? null,
+    }
+    client.setCredentials(tokens)
+    const googleEmail = await createDriveApi(
+      client,
+      this.#google.driveRootUrl,
+      DEFAULT_RETRY_POLICY,
+    ).accountEmail()
+    await this.#repository.saveConnection({
+      userId,
+      googleEmail,
+      scope: granted.join(' '),
+      tokens: this.#seal(userId, stored),
+    })
+    this.#log.info({ event: 'google.connected', userId }, 'Google Drive connected')
+    return 'connected'
+  }
+
+  /**
+   * An OAuth2Client holding this person's tokens, or null when Drive is not connected. Tokens
+   * it refreshes are sealed and stored again; `settle()` waits for those writes.
+   */
+  async authorizedClient(
+    userId: string,
+  ): Promise<{ auth: OAuth2Client; settle: () => Promise<void> } | null> {
+    let tokens = await this.#storedTokens(userId)
+    if (!tokens) return null
+    const auth = this.#oauthClient()
+    auth.setCredentials({
+      access_token: tokens.access_token,
+      refresh_token: tokens.refresh_token,
+      expiry_date: tokens.expiry_date,
+      token_type: 'Bearer',
+    })
+    let saving: Promise<void> = Promise.resolve()
+    auth.on('tokens', (fresh: Credentials) => {
+      const current: StoredTokens = {
+        access_token: fresh.access_token ?? null,
+        refresh_token: fresh.refresh_token ?? tokens?.refresh_token ?? null,
+        expiry_date: fresh.expiry_date ?? null,
       }
-      await repository.deleteConnection(userId)
-      log.info({ event: 'google.disconnected', userId }, 'Google Drive disconnected by its owner')
-      return true
-    },
+      tokens = current
+      saving = saving
+        .then(() => this.#repository.updateTokens(userId, this.#seal(userId, current)))
+        .then(
+          () => undefined,
+          (error: unknown) =>
+            this.#log.error({ err: error, userId }, 'storing refreshed Google tokens failed'),
+        )
+    })
+    return { auth, settle: () => saving }
+  }
 
-    /** Access expired or revoked at Google: the tokens are useless, so they are not kept. */
-    async forget(userId: string): Promise<void> {
-      await repository.deleteConnection(userId)
-      log.info({ event: 'google.disconnected', userId }, 'Google Drive tokens forgotten')
-    },
+  /**
+   * The person disconnects Drive: the grant is revoked at Google (its refresh token, which ends
+   * the whole grant; a failure there is logged, the tokens go anyway) and the tokens are deleted
+   * here. False when there was no connection.
+   */
+  async disconnect(userId: string): Promise<boolean> {
+    const tokens = await this.#storedTokens(userId)
+    if (!tokens) return false
+    const token = tokens.refresh_token ?? tokens.access_token
+    if (token) {
+      await this.#oauthClient()
+        .revokeToken(token)
+        .catch((error: unknown) =>
+          this.#log.warn(
+            { event: 'google.revoke_failed', userId, ...classifyGoogleError(error) },
+            'revoke failed',
+          ),
+        )
+    }
+    await this.#repository.deleteConnection(userId)
+    this.#log.info({ event: 'google.disconnected', userId }, 'Google Drive disconnected by its owner')
+    return true
+  }
+
+  /** Access expired or revoked at Google: the tokens are useless, so they are not kept. */
+  async forget(userId: string): Promise<void> {
+    await this.#repository.deleteConnection(userId)
+    this.#log.info({ event: 'google.disconnected', userId }, 'Google Drive tokens forgotten')
   }
 }

@@ -1,14 +1,17 @@
 /**
- * The one error handler: every failure leaves as `{ success: false, message }`. A 4xx message is
- * written for the person who sent the request; a 5xx says only that it is our fault, and the
- * details go to the log, unless it was thrown on purpose with a sentence (errors.ts
- * `serverError`: Drive busy, shutting down). Bad input never becomes a 500.
+ * The one error handler: every failure leaves as `{ success: false, message }`. What a service
+ * refuses arrives as a domain error (domain-errors.ts) and is mapped here, and only here, to its
+ * status and headers (D108). A 4xx message is written for the person who sent the request; a 5xx
+ * says only that it is our fault, and the details go to the log, unless it was thrown on purpose
+ * with a sentence (`Unavailable`, `UpstreamFailed`, errors.ts `serverError`: Drive busy, shutting
+ * down). Bad input never becomes a 500.
  */
 import type { Socket } from 'node:net'
 import { HttpError } from '@fastify/sensible'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
+import { DomainError, type DomainErrorKind, TooMany } from './domain-errors.ts'
 
 export const SERVER_FAULT_MESSAGE = 'Something went wrong on our side.'
 const MIB = 1024 * 1024
@@ -16,12 +19,26 @@ export const BODY_LIMIT_BYTES = 1 * MIB
 
 type ClientError = { statusCode: number; message: string }
 
+/** The HTTP status of each kind of domain error: the one place a refusal becomes HTTP. */
+const DOMAIN_STATUS: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  'too-large': 413,
+  'too-many': 429,
+  'upstream-failed': 502,
+  unavailable: 503,
+}
+
 export const errorHandlerPlugin = fp(
   async (app) => {
     app.setErrorHandler((error: FastifyError, request, reply) => {
       const { statusCode, message } = toClientError(error)
       if (statusCode >= 500) request.log.error({ err: error }, 'request failed')
       // Headers an error was thrown with on purpose (a 429's Retry-After).
+      if (error instanceof TooMany) reply.header('retry-after', String(error.retryAfterSeconds))
       if (error instanceof HttpError && error.headers) reply.headers(error.headers)
       return reply.code(statusCode).send({ success: false, message })
     })
@@ -79,7 +96,8 @@ function frameworkClientError(error: FastifyError): ClientError {
   return { statusCode: 500, message: SERVER_FAULT_MESSAGE }
 }
 
-function toClientError(error: FastifyError): ClientError {
+function toClientError(error: FastifyError | DomainError): ClientError {
+  if (error instanceof DomainError) return { statusCode: DOMAIN_STATUS[error.kind], message: error.message }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const first = error.validation[0]
     if (first?.instancePath === '/' && first.keyword === 'invalid_type') {

@@ -1,12 +1,13 @@
 /**
- * Errors thrown on purpose are @fastify/sensible's `httpErrors` (http-errors), thrown by routes
- * and services alike: `throw httpErrors.notFound(LIBRARY_MESSAGES.notFound)`. Their message is
- * written for the person who sent the request and the error handler sends it as is; anything else
- * that reaches it as a 5xx says only that it is our fault (error-handler.ts).
+ * HTTP errors made at the edge. Services do not throw these: they throw domain errors
+ * (domain-errors.ts, D108), which the one error handler maps to status, body and headers. What is
+ * left here is for the HTTP layer itself: the rate limiter's 429 (`tooManyAttempts`, built by
+ * @fastify/rate-limit's hook) and, until auth/ and documents/ are converted, the http-errors they
+ * still throw (`throw httpErrors.notFound(...)`, `serverError`). Their message is written for the
+ * person who sent the request and the error handler sends it as is.
  *
  * http-errors marks a 5xx's message as not for the caller (`expose: false`), which is right for
- * a library's failure. The few 5xx we throw on purpose (Drive busy, the model unreachable, the
- * server shutting down) carry a sentence for the person, so they are made with `serverError`.
+ * a library's failure; `serverError` makes one whose sentence the caller sees.
  */
 import { type HttpError, httpErrors } from '@fastify/sensible'
 

@@ -4,14 +4,13 @@
  * behind METRICS_TOKEN; 404 with a sentence while metrics are off).
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { httpErrors } from '@fastify/sensible'
-import { sql } from 'drizzle-orm'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { healthEndpoint } from '#contracts/auth.ts'
 import { METRICS_PATH, readyEndpoint } from '#contracts/operations.ts'
 import { defineRoute } from '../http/define-route.ts'
-import { serverError } from '../http/errors.ts'
+import { NotFound, Unauthorized, Unavailable } from '../http/domain-errors.ts'
 import type { Metrics } from './metrics.ts'
+import { pingDatabase } from './readiness-repository.ts'
 
 const READY_TIMEOUT_MS = 2_000
 export const SHUTTING_DOWN_MESSAGE = 'The server is shutting down.'
@@ -30,12 +29,12 @@ export const operationsRoutes: FastifyPluginAsyncZod<RouteOptions> = async (
     auth: 'public',
     async handler({ request, reply }) {
       reply.header('cache-control', 'no-store')
-      if (shutdown.aborted) throw serverError(503, SHUTTING_DOWN_MESSAGE)
+      if (shutdown.aborted) throw new Unavailable(SHUTTING_DOWN_MESSAGE)
       try {
-        await withTimeout(app.db.execute(sql`select 1`), READY_TIMEOUT_MS)
+        await withTimeout(pingDatabase(app.db), READY_TIMEOUT_MS)
       } catch (error) {
         request.log.warn({ err: error }, 'readiness check: the database did not answer')
-        throw serverError(503, DATABASE_DOWN_MESSAGE)
+        throw new Unavailable(DATABASE_DOWN_MESSAGE)
       }
       return { status: 'ready' as const }
     },
@@ -43,12 +42,12 @@ export const operationsRoutes: FastifyPluginAsyncZod<RouteOptions> = async (
 
   const expected = token === null ? null : digest(token)
   app.get(METRICS_PATH, async (request, reply) => {
-    if (!metrics) throw httpErrors.notFound(METRICS_OFF_MESSAGE)
+    if (!metrics) throw new NotFound(METRICS_OFF_MESSAGE)
     if (expected) {
       const given = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1]?.trim()
       if (!given || !timingSafeEqual(digest(given), expected)) {
         reply.header('www-authenticate', 'Bearer')
-        throw httpErrors.unauthorized('Metrics need the bearer token set in METRICS_TOKEN.')
+        throw new Unauthorized('Metrics need the bearer token set in METRICS_TOKEN.')
       }
     }
     reply.header('cache-control', 'no-store').type(metrics.registry.contentType)

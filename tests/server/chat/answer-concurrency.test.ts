@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, test, vi } from 'vitest'
 import { chatEndpoints } from '#contracts/chat.ts'
 import { parseEventStream } from '#contracts/event-stream.ts'
 import type { App } from '#server/app.ts'
-import { ANSWER_RETRY_AFTER_SECONDS, tooManyAnswers } from '#server/chat/chat-service.ts'
+import { ANSWER_RETRY_AFTER_SECONDS, tooManyAnswers } from '#server/chat/chat-errors.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 import {
   call,

@@ -24,7 +24,7 @@ import {
   ONLY_ANSWERS_RATED,
   ONLY_DISLIKES_EXPLAINED,
   TOO_MANY_VERSIONS,
-} from '#server/chat/chat-service.ts'
+} from '#server/chat/chat-errors.ts'
 import { chatAnswerVersions, chatConversations } from '#server/db/schema.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 import {

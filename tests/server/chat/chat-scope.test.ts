@@ -11,7 +11,7 @@ import { documentEndpoints } from '#contracts/documents.ts'
 import type { App } from '#server/app.ts'
 import { EMPTY_SCOPE_REPLY } from '#server/assistant/assistant.ts'
 import { NO_MODEL_NOTE, NOTHING_FOUND_IN_SCOPE_REPLY } from '#server/assistant/extractive.ts'
-import { notInLibrary } from '#server/chat/chat-service.ts'
+import { notInLibrary } from '#server/chat/chat-errors.ts'
 import {
   call,
   conversationExists,

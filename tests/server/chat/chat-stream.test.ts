@@ -9,7 +9,7 @@ import { fillPath } from '#contracts/endpoint.ts'
 import { createEventStreamParser, parseEventStream } from '#contracts/event-stream.ts'
 import type { App } from '#server/app.ts'
 import { NO_MODEL_NOTE } from '#server/assistant/extractive.ts'
-import { ANSWER_IN_PROGRESS, ONLY_LAST_ANSWER } from '#server/chat/chat-service.ts'
+import { ANSWER_IN_PROGRESS, ONLY_LAST_ANSWER } from '#server/chat/chat-errors.ts'
 import { indexDocument } from '#server/documents/index/index-document.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 import {
