@@ -6,6 +6,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify'
 import type { SessionTokens } from './cookies.ts'
+import { emailDomain, type LoginRefusal, refusalOf } from './login-refusal.ts'
 import { hashPassword, spendDummyVerify, verifyPassword, warmUpDummyHash } from './passwords.ts'
 import { type CachedUser, createSessionCache } from './session-cache.ts'
 import type { RevokeReason, SessionsRepository } from './sessions-repository.ts'
@@ -34,8 +35,7 @@ export type Session = { user: CurrentUser; familyId: string }
 /** Where a sign-in comes from, kept for the sessions list. */
 export type SignInContext = { userAgent: string | null; address: string | null }
 
-/** A sign-in refused: a wrong email or password, or an account that may not sign in (yet). */
-export type LoginRefusal = 'credentials' | 'disabled' | 'unconfirmed'
+export type { LoginRefusal } from './login-refusal.ts'
 
 /** A user agent is kept for display only: a few hundred characters say all there is to say. */
 const USER_AGENT_MAX = 512
@@ -219,18 +219,9 @@ export function createAuthService({ users, sessions, accessTokenKey, successorKe
       const ok = record?.passwordHash
         ? await verifyPassword(record.passwordHash, input.password)
         : await spendDummyVerify(input.password)
-      if (!record || !ok) {
-        log.info({ event: 'auth.login.failed', emailDomain: emailDomain(input.email) }, 'sign-in refused')
-        return { refused: 'credentials' }
-      }
-      if (record.disabledAt !== null) {
-        log.info({ event: 'auth.login.disabled', userId: record.id }, 'sign-in refused: account disabled')
-        return { refused: 'disabled', record }
-      }
-      if (record.emailConfirmationPending) {
-        log.info({ event: 'auth.login.unconfirmed', userId: record.id }, 'sign-in refused: email unconfirmed')
-        return { refused: 'unconfirmed', record }
-      }
+      const refusal = refusalOf(record, ok, input.email, log)
+      if (refusal) return refusal
+      if (!record) return { refused: 'credentials' }
       const signedIn = await startSession(record, context)
       // The password may have been replaced or removed while it was being checked (a reset, or
       // the owner claiming the account through Google, D99), after that change ended every
@@ -400,9 +391,4 @@ export function createAuthService({ users, sessions, accessTokenKey, successorKe
       return user ? { user, familyId: claims.familyId } : null
     },
   }
-}
-
-/** What auth logs may say about an email: its domain. */
-function emailDomain(email: string): string {
-  return email.slice(email.lastIndexOf('@') + 1).toLowerCase()
 }

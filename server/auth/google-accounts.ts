@@ -17,6 +17,13 @@ import type { GoogleIdentity } from './google-sign-in.ts'
 import { signupRefusal } from './signup-policy.ts'
 import type { UserRecord, UsersRepository } from './users-repository.ts'
 
+/**
+ * What a domain above auth does when an unproven account is taken back (D99): whatever the
+ * person who held the password could still reach without signing in (a Drive they connected,
+ * the share links they made) ends before the owner's sign-in starts.
+ */
+export type ClaimHandler = (userId: string, log: FastifyBaseLogger) => Promise<void>
+
 /** A Google sign-in that worked, and what the owner must be told, if anything. */
 export type GoogleSignedIn = SignedIn & { notice?: GoogleSignInNotice }
 
@@ -28,6 +35,7 @@ export function createGoogleAccounts(deps: {
   signup: SignupConfig
 }) {
   const { users, auth, signup } = deps
+  const claimHandlers: ClaimHandler[] = []
 
   async function accountFor(
     identity: GoogleIdentity,
@@ -65,6 +73,7 @@ export function createGoogleAccounts(deps: {
   async function claim(account: UserRecord, log: FastifyBaseLogger): Promise<boolean> {
     await users.claimUnproven(account.id, auth.now())
     const signedOut = await auth.revokeAll(account.id, 'claimed-by-google')
+    for (const handler of claimHandlers) await handler(account.id, log)
     const hadPassword = account.passwordHash !== null
     log.warn(
       { event: 'auth.google.claimed', userId: account.id, hadPassword, signedOut },
@@ -74,6 +83,11 @@ export function createGoogleAccounts(deps: {
   }
 
   return {
+    /** Registered by the plugins of the domains that hold what a taken-back account must lose. */
+    onClaimed(handler: ClaimHandler): void {
+      claimHandlers.push(handler)
+    },
+
     async signIn(
       identity: GoogleIdentity,
       context: SignInContext,

@@ -40,10 +40,17 @@ export const chatPlugin = fp<ChatPluginOptions>(
         answersPerPerson: opts.answersPerPerson ?? DEFAULT_LLM_CONCURRENCY_PER_USER,
       }),
     )
+    const shareRows = createSharesRepository(app.db)
+    // An account taken back by its owner (D99): the links whoever held the password made end, so
+    // sharing the conversation again never updates a link they know.
+    app.googleAccounts.onClaimed(async (userId, log) => {
+      const ended = await shareRows.removeAll(userId)
+      log.info({ event: 'shares.ended-on-claim', userId, ended }, 'share links of a taken-back account ended')
+    })
     app.decorate(
       'shares',
       new ShareService({
-        shares: createSharesRepository(app.db),
+        shares: shareRows,
         chats,
         now: opts.now,
         appSecret: app.config.appSecret,

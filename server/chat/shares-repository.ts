@@ -50,6 +50,15 @@ export function createSharesRepository(db: Db) {
         .where(and(eq(chatShares.conversationId, conversationId), eq(chatShares.userId, userId)))
     },
 
+    /** Every link the person made ends (an account taken back by its owner, D99). */
+    async removeAll(userId: string): Promise<number> {
+      const rows = await db
+        .delete(chatShares)
+        .where(eq(chatShares.userId, userId))
+        .returning({ conversationId: chatShares.conversationId })
+      return rows.length
+    },
+
     /** The person's shares, most recently shared first. */
     async list(userId: string): Promise<ShareRow[]> {
       return db

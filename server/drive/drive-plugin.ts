@@ -43,6 +43,17 @@ export const drivePlugin = fp<DrivePluginOptions>(
       : null
     const reader = app.reader
     app.decorate('googleConnections', connections)
+    // An account taken back by its owner (D99): a Drive connected by whoever held the password
+    // may be theirs, and 'Upload to Drive' would send the owner's files there. The grant ends;
+    // the documents stay in the library, as a disconnect that keeps them (the route's 'keep').
+    if (connections) {
+      app.googleAccounts.onClaimed(async (userId) => {
+        await connections.disconnect(userId)
+        await app.library.forgetDrive(userId, 'keep', (tx) =>
+          createGoogleDriveRepository(tx).forgetSyncState(userId),
+        )
+      })
+    }
     const drive = new DriveService({
       google: opts.google,
       connections,

@@ -10,13 +10,14 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { accountLinkEndpoints } from '#contracts/account-links.ts'
 import { authEndpoints, GOOGLE_SIGN_IN_CALLBACK_PATH, GOOGLE_SIGN_IN_PATH } from '#contracts/auth.ts'
 import { chatEndpoints } from '#contracts/chat.ts'
+import { sharingEndpoints } from '#contracts/sharing.ts'
 import type { App } from '#server/app.ts'
 import { completeConsent } from '#tests/fakes/google/consent.ts'
 import { createGoogleEmulator, type GoogleEmulator } from '#tests/fakes/google/emulator.ts'
 import { ADA, BOB, CAROL } from '#tests/fakes/google/fixtures.ts'
 import { createSmtpCapture, linkIn, type SmtpCapture } from '#tests/fakes/smtp/smtp-capture.ts'
-import { call, createConversation, errorOf, listConversations } from '../support/chat-helpers.ts'
-import { driveEnv, PUBLIC_URL } from '../support/drive-helpers.ts'
+import { call, createConversation, errorOf, listConversations, sendOk } from '../support/chat-helpers.ts'
+import { connectDrive, connectionRow, driveEnv, PUBLIC_URL } from '../support/drive-helpers.ts'
 import { buildTestApp, cookieHeader, register, signIn } from '../support/helper.ts'
 
 const ATTACKER_PASSWORD = 'chosen by someone else'
@@ -115,4 +116,34 @@ test('an account whose address was proven by a mailed link keeps its password an
 
   expect((await call(app, authEndpoints.me, { cookie: earlier.cookie })).statusCode).toBe(200)
   expect((await signIn(app, CAROL)).user.email).toBe(CAROL)
+})
+
+test('what the pre-registered password made outside a session ends too: its share links, and the Drive it connected', async () => {
+  const app = open
+  const attackerId = (await register(app, CAROL, ATTACKER_PASSWORD))._id
+  const attacker = await signIn(app, CAROL, ATTACKER_PASSWORD)
+  // The attacker connects a Drive of their own (Bob's Google account) and shares a conversation.
+  await connectDrive(app, { id: attackerId, email: CAROL, cookie: attacker.cookie }, { account: BOB })
+  expect(await connectionRow(app, attackerId)).toBeDefined()
+  const talk = await createConversation(app, attacker.cookie, 'Shared before the owner came')
+  await sendOk(app, attacker.cookie, talk._id, 'Anything to share?')
+  const shared = await call(app, sharingEndpoints.shareConversation, {
+    cookie: attacker.cookie,
+    params: { id: talk._id },
+  })
+  expect(shared.statusCode).toBe(200)
+  const url = sharingEndpoints.shareConversation.response.parse(shared.json()).data.url
+  const token = url.slice(url.lastIndexOf('/s/') + 3)
+  expect((await call(app, sharingEndpoints.getSharedConversation, { params: { token } })).statusCode).toBe(
+    200,
+  )
+
+  await ownerArrives(app, CAROL)
+
+  // The link the attacker knows opens nothing, and sharing again would make a new one.
+  expect((await call(app, sharingEndpoints.getSharedConversation, { params: { token } })).statusCode).toBe(
+    404,
+  )
+  // The attacker's Drive is no longer the account's: 'Upload to Drive' cannot reach it.
+  expect(await connectionRow(app, attackerId)).toBeUndefined()
 })
