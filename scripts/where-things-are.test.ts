@@ -19,7 +19,10 @@ function whereRows(text: string): string[] {
   assert.ok(start >= 0, 'docs/architecture.md has a "Where things are" section')
   const next = text.indexOf('\n## ', start + 1)
   const section = text.slice(start, next < 0 ? undefined : next)
-  return section.split('\n').filter((line) => /^\|/.test(line) && !/^\|\s*-/.test(line)).slice(1)
+  return section
+    .split('\n')
+    .filter((line) => /^\|/.test(line) && !/^\|\s*-/.test(line))
+    .slice(1)
 }
 
 test('the "Where things are" table comes first and has a row per question', () => {
