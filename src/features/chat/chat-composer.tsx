@@ -39,6 +39,33 @@ type ChatComposerProps = {
  * dialog; while an answer is written, Stop ends it. A `#` opens the document picker (D70): while
  * it offers documents the arrow keys, Enter and Escape are its.
  */
+const boxStyle = css({
+  position: 'relative',
+  display: 'flex',
+  alignItems: 'flex-end',
+  gap: '2',
+  p: '2',
+  bg: 'surface',
+  borderWidth: '1px',
+  borderColor: 'border',
+  borderRadius: 'xl',
+  boxShadow: 'sm',
+  _focusWithin: { borderColor: 'brand.500', boxShadow: 'focusRing' },
+})
+
+const messageBoxStyle = css({
+  flex: '1',
+  minW: '0',
+  resize: 'none',
+  fieldSizing: 'content',
+  maxH: '40',
+  px: '2',
+  py: '2',
+  bg: 'transparent',
+  _focusVisible: { outline: 'none' },
+  _disabled: { cursor: 'not-allowed', opacity: 0.7 },
+})
+
 export function ChatComposer({
   disabled,
   draft,
@@ -104,21 +131,7 @@ export function ChatComposer({
       {attachment ? (
         <AttachmentChip attachment={attachment} attaching={attaching} onDetach={onDetach} />
       ) : null}
-      <div
-        className={css({
-          position: 'relative',
-          display: 'flex',
-          alignItems: 'flex-end',
-          gap: '2',
-          p: '2',
-          bg: 'surface',
-          borderWidth: '1px',
-          borderColor: 'border',
-          borderRadius: 'xl',
-          boxShadow: 'sm',
-          _focusWithin: { borderColor: 'brand.500', boxShadow: 'focusRing' },
-        })}
-      >
+      <div className={boxStyle}>
         <DocumentPicker picker={picker} listId={listId} />
         <Button variant="ghost" size="icon" aria-label="Attach file" onClick={onAttach}>
           <PaperclipIcon />
@@ -146,18 +159,7 @@ export function ChatComposer({
           onSelect={(event) => picker.follow(event.currentTarget.value, event.currentTarget.selectionStart)}
           onBlur={() => picker.follow('', 0)}
           onKeyDown={handleKeyDown}
-          className={css({
-            flex: '1',
-            minW: '0',
-            resize: 'none',
-            fieldSizing: 'content',
-            maxH: '40',
-            px: '2',
-            py: '2',
-            bg: 'transparent',
-            _focusVisible: { outline: 'none' },
-            _disabled: { cursor: 'not-allowed', opacity: 0.7 },
-          })}
+          className={messageBoxStyle}
         />
         {streaming ? (
           <Button type="button" size="sm" variant="secondary" onClick={onStop}>

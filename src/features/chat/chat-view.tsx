@@ -26,6 +26,38 @@ const withPanelStyle = css({ md: { gridTemplateColumns: 'minmax(0, 1fr) minmax(1
  * passage a citation opened (D87). `titleActions` are the screen's controls for the open
  * conversation (Export, Share).
  */
+const columnStyle = css({
+  display: 'flex',
+  flexDirection: 'column',
+  minH: '0',
+  w: 'full',
+  maxW: '3xl',
+  mx: 'auto',
+})
+
+const emptyStyle = css({
+  flex: '1',
+  display: 'flex',
+  flexDirection: 'column',
+  alignItems: 'center',
+  justifyContent: 'center',
+  gap: '2',
+  overflowY: 'auto',
+  pb: '4',
+})
+
+/** A new chat: what it is for, and the first-run questions (D86). */
+function NoMessagesYet({ onAsk }: { onAsk: (text: string) => void }) {
+  return (
+    <div className={emptyStyle}>
+      <EmptyState icon={<ChatIcon size={24} />} title="Start a conversation">
+        Ask questions about your documents or start a general conversation. I'm here to help!
+      </EmptyState>
+      <FirstRun onAsk={onAsk} />
+    </div>
+  )
+}
+
 export function ChatView({ titleActions }: { titleActions?: ReactNode } = {}) {
   const chat = useConversation()
   const { messages, loading, awaitingReply, ratingMessageIds, rate, openSource } = chat
@@ -44,16 +76,7 @@ export function ChatView({ titleActions }: { titleActions?: ReactNode } = {}) {
   const empty = messages.length === 0
   return (
     <section aria-label="Chat with Docs" className={cx(layoutStyle, openSource ? withPanelStyle : undefined)}>
-      <div
-        className={css({
-          display: 'flex',
-          flexDirection: 'column',
-          minH: '0',
-          w: 'full',
-          maxW: '3xl',
-          mx: 'auto',
-        })}
-      >
+      <div className={columnStyle}>
         {chat.title === null ? null : (
           <ConversationTitle title={chat.title} onRename={chat.rename} actions={titleActions} />
         )}
@@ -65,23 +88,7 @@ export function ChatView({ titleActions }: { titleActions?: ReactNode } = {}) {
         />
         <ConversationFiles files={chat.files} />
         {empty && !loading ? (
-          <div
-            className={css({
-              flex: '1',
-              display: 'flex',
-              flexDirection: 'column',
-              alignItems: 'center',
-              justifyContent: 'center',
-              gap: '2',
-              overflowY: 'auto',
-              pb: '4',
-            })}
-          >
-            <EmptyState icon={<ChatIcon size={24} />} title="Start a conversation">
-              Ask questions about your documents or start a general conversation. I'm here to help!
-            </EmptyState>
-            <FirstRun onAsk={chat.send} />
-          </div>
+          <NoMessagesYet onAsk={chat.send} />
         ) : (
           <MessageList
             messages={messages}
