@@ -90,7 +90,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
     // judges an over-long id or share token (its 400 and sentence) instead of the router (past
     // find-my-way's default of 100 characters, 414 "The address is too long"). That default
     // guards regex parameters against slow matching; no route has one.
-    maxParamLength: maxHeaderSize,
+    routerOptions: { maxParamLength: maxHeaderSize },
     // Opening the embedded database (initdb on a new data directory, migrations) can outlast
     // Fastify's 10 s plugin limit on a busy machine; a slow start is better than none.
     pluginTimeout: 120_000,
