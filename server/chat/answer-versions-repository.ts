@@ -13,7 +13,7 @@ import {
   chatMessages,
   type SourceSnapshot,
 } from '../db/schema.ts'
-import { ownConversation, releasing } from './conversations-repository.ts'
+import { touchAnswered } from './conversations-repository.ts'
 import { type MessageRecord, messageColumns } from './messages-repository.ts'
 
 /**
@@ -74,12 +74,7 @@ async function keepShownVersion(tx: Tx, userId: string, shown: MessageRecord): P
  */
 export async function addVersion(db: Db, v: NewVersion): Promise<MessageRecord | 'limit' | null> {
   return db.transaction(async (tx) => {
-    const touched = await tx
-      .update(chatConversations)
-      .set({ updatedAt: v.answeredAt, ...releasing(v.claimUntil) })
-      .where(ownConversation(v.userId, v.conversationId))
-      .returning({ id: chatConversations.id })
-    if (touched.length === 0) return null
+    if (!(await touchAnswered(tx, v))) return null
     const [current] = await tx
       .select(messageColumns)
       .from(chatMessages)

@@ -64,6 +64,22 @@ export function releasing(until: Date | undefined) {
   }
 }
 
+/**
+ * The first write of storing an answer: the owner's conversation is touched at `at` and the claim
+ * `claimUntil` ended; false when the conversation is not the owner's (or is gone).
+ */
+export async function touchAnswered(
+  tx: Db,
+  answer: { userId: string; conversationId: string; answeredAt: Date; claimUntil?: Date | undefined },
+): Promise<boolean> {
+  const touched = await tx
+    .update(chatConversations)
+    .set({ updatedAt: answer.answeredAt, ...releasing(answer.claimUntil) })
+    .where(ownConversation(answer.userId, answer.conversationId))
+    .returning({ id: chatConversations.id })
+  return touched.length > 0
+}
+
 // The scope's documents with their names, in the order chosen (json, parsed by the driver or here).
 const scopeDocuments = sql<ScopeDocument[]>`(
   select coalesce(json_agg(json_build_object('id', l.id, 'name', l.name) order by s.position), '[]'::json)

@@ -8,9 +8,9 @@ import { and, asc, desc, eq, sql } from 'drizzle-orm'
 import type { DislikeReason } from '#contracts/chat.ts'
 import { MAX_HISTORY_CHARS } from '../assistant/prompt.ts'
 import type { Db } from '../db/database.ts'
-import { type Correction, chatConversations, chatMessages, type SourceSnapshot } from '../db/schema.ts'
+import { type Correction, chatMessages, type SourceSnapshot } from '../db/schema.ts'
 import type { Turn } from '../documents/index/passages.ts'
-import { ownConversation, releasing } from './conversations-repository.ts'
+import { touchAnswered } from './conversations-repository.ts'
 
 export type MessageRecord = {
   id: string
@@ -103,12 +103,7 @@ export async function storeExchange(
   x: Exchange,
 ): Promise<{ question: MessageRecord; answer: MessageRecord } | null> {
   return db.transaction(async (tx) => {
-    const touched = await tx
-      .update(chatConversations)
-      .set({ updatedAt: x.answeredAt, ...releasing(x.claimUntil) })
-      .where(ownConversation(x.userId, x.conversationId))
-      .returning({ id: chatConversations.id })
-    if (touched.length === 0) return null
+    if (!(await touchAnswered(tx, x))) return null
     const rows = await tx
       .insert(chatMessages)
       .values([
