@@ -9,8 +9,8 @@
  * Usage: node bench/long-messages.ts [rounds] [long MB]   (DATABASE_URL=postgres://… for PostgreSQL)
  */
 import { performance } from 'node:perf_hooks'
+import { ANSWER_CHARS_PER_TOKEN } from '../server/answering/answerer.ts'
 import { buildApp } from '../server/app.ts'
-import { ANSWER_CHARS_PER_TOKEN } from '../server/assistant/assistant.ts'
 import { DEFAULT_LLM_MAX_TOKENS, loadConfig } from '../server/config.ts'
 import { chatConversations, chatMessages } from '../server/db/schema.ts'
 import { percentile } from './corpus.ts'

@@ -9,9 +9,9 @@
  * a scope.
  */
 import { sql } from 'drizzle-orm'
-import { createAssistant, PASSAGES_PER_ANSWER, type Scope } from '../server/assistant/assistant.ts'
-import type { Analyse } from '../server/assistant/extractive.ts'
-import { createRetriever, createSearch, createWholeDocumentReader } from '../server/assistant/retrieval.ts'
+import { createAnswerer, PASSAGES_PER_ANSWER, type Scope } from '../server/answering/answerer.ts'
+import type { Analyse } from '../server/answering/extractive.ts'
+import { createRetriever, createSearch, createWholeDocumentReader } from '../server/answering/retrieval.ts'
 import { DEFAULT_WHOLE_DOCUMENT_TOKEN_BUDGET } from '../server/config.ts'
 import type { Db } from '../server/db/database.ts'
 import { queryRows } from '../server/db/query-rows.ts'
@@ -35,7 +35,7 @@ export async function scopedQuality(
   const retrieve = createRetriever(db)
   const search = createSearch(db)
   const readWhole = createWholeDocumentReader(db, DEFAULT_WHOLE_DOCUMENT_TOKEN_BUDGET)
-  const assistant = createAssistant({ search, readWhole, llm: null, analyse })
+  const assistant = createAnswerer({ search, readWhole, llm: null, analyse })
   const kinds = ['none', 'answer page', 'answer page + 4 distractors'] as const
   const totals = new Map(kinds.map((k) => [k, { inPrompt: 0, outside: 0, whole: 0, extractive: 0 }]))
 

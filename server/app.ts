@@ -1,6 +1,6 @@
 /**
  * Builds the Fastify app: the shared HTTP pieces (errors, security headers, cookies, request
- * guards), the database, then one plugin per domain (operations, mail, auth, assistant, chat, jobs,
+ * guards), the database, then one plugin per domain (operations, mail, auth, answering, chat, jobs,
  * the library, Google Drive, the account as a whole), each with its calls, then the SPA. Each plugin names the plugins it
  * needs (fastify-plugin `dependencies`), and Fastify refuses to start when one is missing or comes
  * later. Used by main.ts and by every server test (`app.inject`); nothing listens here.
@@ -12,7 +12,7 @@ import Fastify, { type FastifyBaseLogger } from 'fastify'
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import { type Logger, type LoggerOptions, pino } from 'pino'
 import { accountPlugin } from './account/account-plugin.ts'
-import { assistantPlugin } from './assistant/assistant-plugin.ts'
+import { answeringPlugin } from './answering/answering-plugin.ts'
 import { authPlugin } from './auth/auth-plugin.ts'
 import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from './auth/rate-limits.ts'
 import { chatPlugin } from './chat/chat-plugin.ts'
@@ -121,7 +121,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
       ...options.rateLimits,
     }
     await app.register(authPlugin, { appSecret: config.appSecret, google: config.google, now, rateLimits })
-    await app.register(assistantPlugin, {
+    await app.register(answeringPlugin, {
       llm: config.llm,
       retrieval: config.retrieval,
       embedding: config.embedding,

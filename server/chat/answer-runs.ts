@@ -6,8 +6,8 @@
  */
 import type { FastifyBaseLogger } from 'fastify'
 import type { SendMessageResponse, Source } from '#contracts/chat.ts'
-import type { AnswerDraft } from '../assistant/assistant.ts'
-import { LlmAbortedError, LlmUnavailableError } from '../assistant/llm.ts'
+import type { AnswerDraft } from '../answering/answerer.ts'
+import { LlmAbortedError, LlmUnavailableError } from '../answering/llm.ts'
 import { toSourceDto, toSourceSnapshot } from './chat-dto.ts'
 import { ANSWER_FAILED, CONVERSATION_NOT_FOUND, STOPPED_BEFORE_ANSWER } from './chat-errors.ts'
 

@@ -1,6 +1,6 @@
 /**
  * Conversations with the assistant: the chat calls (chat-routes.ts) and `app.chat`, the service
- * they call, which stores the conversations and asks `app.assistant` for the answers; exports and
+ * they call, which stores the conversations and asks `app.answerer` for the answers; exports and
  * read-only links (sharing-routes.ts, `app.shares`).
  */
 import fp from 'fastify-plugin'
@@ -35,7 +35,7 @@ export const chatPlugin = fp<ChatPluginOptions>(
       'chat',
       new ChatService({
         chats,
-        assistant: app.assistant,
+        answerer: app.answerer,
         now: opts.now,
         answersPerPerson: opts.answersPerPerson ?? DEFAULT_LLM_CONCURRENCY_PER_USER,
       }),
@@ -60,5 +60,5 @@ export const chatPlugin = fp<ChatPluginOptions>(
     await app.register(chatRoutes, { heartbeatMs: opts.heartbeatMs })
     await app.register(sharingRoutes)
   },
-  { name: 'chat', dependencies: ['database', 'request-guards', 'authentication', 'assistant', 'rate-limit'] },
+  { name: 'chat', dependencies: ['database', 'request-guards', 'authentication', 'answering', 'rate-limit'] },
 )

@@ -18,9 +18,9 @@ import {
   type SendMessageResponse,
   TITLE_MAX_LENGTH,
 } from '#contracts/chat.ts'
-import { type Assistant, type StageTimer, timed } from '../assistant/assistant.ts'
-import { LlmUnavailableError } from '../assistant/llm.ts'
-import { MAX_HISTORY_TURNS } from '../assistant/prompt.ts'
+import { type Answerer, type StageTimer, timed } from '../answering/answerer.ts'
+import { LlmUnavailableError } from '../answering/llm.ts'
+import { MAX_HISTORY_TURNS } from '../answering/prompt.ts'
 import { type AnswerRun, logAnswered, runOnce, stoppedOr, strictlyAfter } from './answer-runs.ts'
 import { toConversationDto, toMessageDto, toSourceSnapshot } from './chat-dto.ts'
 import {
@@ -49,7 +49,7 @@ export const ANSWER_LEASE_MS = 5 * 60_000
 
 type Deps = {
   chats: ChatRepository
-  assistant: Assistant
+  answerer: Answerer
   now: () => Date
   /** Answers one person may have written at once, on every instance together (D84). */
   answersPerPerson: number
@@ -85,13 +85,13 @@ export function shortTitle(title: string): string {
 
 export class ChatService {
   readonly #chats: ChatRepository
-  readonly #assistant: Assistant
+  readonly #answerer: Answerer
   readonly #now: () => Date
   readonly #answersPerPerson: number
 
-  constructor({ chats, assistant, now, answersPerPerson }: Deps) {
+  constructor({ chats, answerer, now, answersPerPerson }: Deps) {
     this.#chats = chats
-    this.#assistant = assistant
+    this.#answerer = answerer
     this.#now = now
     this.#answersPerPerson = answersPerPerson
   }
@@ -155,9 +155,9 @@ export class ChatService {
       const scope = await this.#chats.scopeOf(user.id, conversationId)
       const askedAt = this.#now()
       const started = performance.now()
-      let answer: Awaited<ReturnType<Assistant['answer']>>
+      let answer: Awaited<ReturnType<Answerer['answer']>>
       try {
-        answer = await this.#assistant.answer({ userId: user.id, question: content, history, scope })
+        answer = await this.#answerer.answer({ userId: user.id, question: content, history, scope })
       } catch (error) {
         if (!(error instanceof LlmUnavailableError)) throw error
         log.warn({ event: 'chat.llm.unavailable', err: error, conversationId }, 'language model unavailable')
@@ -204,7 +204,7 @@ export class ChatService {
     )
     // Owner-filtered like every read, so it need not wait for the claim: null for anyone else's.
     const scope = timed(timer, 'scope', chats.scopeOf(user.id, conversationId))
-    const drafted = this.#assistant.draft(
+    const drafted = this.#answerer.draft(
       { userId: user.id, question: content, history, scope, signal },
       timer,
     )
@@ -272,7 +272,7 @@ export class ChatService {
       const turns = await chats.recentTurns(user.id, conversationId, MAX_HISTORY_TURNS + 2)
       // The conversation's scope as it is now: a document deleted since is no longer searched.
       const draft = await stoppedOr(
-        this.#assistant.draft({
+        this.#answerer.draft({
           userId: user.id,
           question: question.content,
           history: turns.slice(0, -2),

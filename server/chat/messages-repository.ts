@@ -6,7 +6,7 @@
  */
 import { and, asc, desc, eq, sql } from 'drizzle-orm'
 import type { DislikeReason } from '#contracts/chat.ts'
-import { MAX_HISTORY_CHARS } from '../assistant/prompt.ts'
+import { MAX_HISTORY_CHARS } from '../answering/prompt.ts'
 import type { Db } from '../db/database.ts'
 import { type Correction, chatMessages, type SourceSnapshot } from '../db/schema.ts'
 import type { Turn } from '../documents/index/passages.ts'

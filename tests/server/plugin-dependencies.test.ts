@@ -7,7 +7,7 @@ import cookie from '@fastify/cookie'
 import Fastify from 'fastify'
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import { afterEach, expect, test } from 'vitest'
-import { assistantPlugin } from '#server/assistant/assistant-plugin.ts'
+import { answeringPlugin } from '#server/answering/answering-plugin.ts'
 import { authPlugin } from '#server/auth/auth-plugin.ts'
 import { chatPlugin } from '#server/chat/chat-plugin.ts'
 import { databasePlugin } from '#server/db/database-plugin.ts'
@@ -44,7 +44,7 @@ const cases = [
     authPlugin,
     { appSecret: config.appSecret, now, rateLimits: UNLIMITED_AUTH, google: null },
   ],
-  ['assistant', 'database', assistantPlugin, { llm: null, retrieval: config.retrieval }],
+  ['answering', 'database', answeringPlugin, { llm: null, retrieval: config.retrieval }],
   ['chat', 'database', chatPlugin, { now }],
   ['jobs', 'database', jobsPlugin, { now }],
   ['documents', 'database', documentsPlugin, { now }],
@@ -82,6 +82,6 @@ test('the chat registered before the assistant is refused, though everything els
   })
 
   await expect(app.register(chatPlugin, { now })).rejects.toThrow(
-    "The dependency 'assistant' of plugin 'chat' is not registered",
+    "The dependency 'answering' of plugin 'chat' is not registered",
   )
 })

@@ -4,7 +4,7 @@
  * ingest, a background job or the start of the server can run it, and an interrupted run simply
  * continues next time. Vectors are kept per model: after a model change the old ones are dropped
  * and the passages embedded again in the background, while retrieval uses whatever vectors of the
- * current model exist. The model's client is injected (an Embedder: assistant/embedder.ts).
+ * current model exist. The model's client is injected (an Embedder: answering/embedder.ts).
  */
 import type { Db } from '../../db/database.ts'
 import { ensureVectorStore, passagesWithoutVectors, storeVectors } from './vectors-repository.ts'

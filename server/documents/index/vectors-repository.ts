@@ -3,7 +3,7 @@
  * kept per model, searched by cosine distance within the user's own passages. Everything here is
  * optional: on a PostgreSQL server without the pgvector extension (one log line) retrieval stays
  * keyword-only and nothing fails. What computes the vectors is injected (embedding-service.ts);
- * the model's client is the assistant's (assistant/embedder.ts).
+ * the model's client is the assistant's (answering/embedder.ts).
  */
 import { sql } from 'drizzle-orm'
 import type { Db } from '../../db/database.ts'

@@ -8,8 +8,8 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { chatEndpoints } from '#contracts/chat.ts'
+import { SYSTEM_PROMPT } from '#server/answering/prompt.ts'
 import type { App } from '#server/app.ts'
-import { SYSTEM_PROMPT } from '#server/assistant/prompt.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 import {
   call,

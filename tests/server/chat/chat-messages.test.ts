@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { chatEndpoints, MESSAGE_MAX_LENGTH } from '#contracts/chat.ts'
+import { NO_MODEL_NOTE, NOTHING_FOUND_REPLY } from '#server/answering/extractive.ts'
 import type { App } from '#server/app.ts'
-import { NO_MODEL_NOTE, NOTHING_FOUND_REPLY } from '#server/assistant/extractive.ts'
 import { indexDocument } from '#server/documents/index/index-document.ts'
 import {
   call,

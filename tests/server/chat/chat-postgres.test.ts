@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { chatEndpoints } from '#contracts/chat.ts'
+import { NO_MODEL_NOTE } from '#server/answering/extractive.ts'
+import { createRetriever } from '#server/answering/retrieval.ts'
 import type { App } from '#server/app.ts'
-import { NO_MODEL_NOTE } from '#server/assistant/extractive.ts'
-import { createRetriever } from '#server/assistant/retrieval.ts'
 import { ANSWER_IN_PROGRESS } from '#server/chat/chat-errors.ts'
 import { indexDocument } from '#server/documents/index/index-document.ts'
 import { startFakeLlm } from '#tests/fakes/openai-compatible.ts'

@@ -8,15 +8,15 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { chatEndpoints, type StreamEvent } from '#contracts/chat.ts'
 import { parseEventStream } from '#contracts/event-stream.ts'
-import type { App } from '#server/app.ts'
-import { PASSAGES_PER_ANSWER } from '#server/assistant/assistant.ts'
-import { SCOPED_CONTEXT, WHOLE_CONTEXT } from '#server/assistant/prompt.ts'
+import { PASSAGES_PER_ANSWER } from '#server/answering/answerer.ts'
+import { SCOPED_CONTEXT, WHOLE_CONTEXT } from '#server/answering/prompt.ts'
 import {
   createRetriever,
   createWholeDocumentReader,
   passageTokens,
   selectPassages,
-} from '#server/assistant/retrieval.ts'
+} from '#server/answering/retrieval.ts'
+import type { App } from '#server/app.ts'
 import type { Passage } from '#server/documents/index/passages.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 import { call, sendOk } from '../support/chat-helpers.ts'

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, expect, test, vi } from 'vitest'
 import { chatEndpoints } from '#contracts/chat.ts'
 import { fillPath } from '#contracts/endpoint.ts'
 import { parseEventStream } from '#contracts/event-stream.ts'
+import { REWRITE_PROMPT } from '#server/answering/query-rewrite.ts'
 import type { App } from '#server/app.ts'
-import { REWRITE_PROMPT } from '#server/assistant/query-rewrite.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 import {
   call,

@@ -6,8 +6,8 @@
  * stream became tens of thousands of passages.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { createRetriever } from '#server/answering/retrieval.ts'
 import type { App } from '#server/app.ts'
-import { createRetriever } from '#server/assistant/retrieval.ts'
 import {
   boundedPassages,
   CUT_REASONS,

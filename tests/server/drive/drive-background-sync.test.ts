@@ -5,8 +5,8 @@
  */
 import { expect, test } from 'vitest'
 import { documentEndpoints } from '#contracts/documents.ts'
+import { createRetriever } from '#server/answering/retrieval.ts'
 import type { App } from '#server/app.ts'
-import { createRetriever } from '#server/assistant/retrieval.ts'
 import { loadConfig } from '#server/config.ts'
 import type { GoogleEmulator } from '#tests/fakes/google/emulator.ts'
 import { ADA, FIXTURE_FILES } from '#tests/fakes/google/fixtures.ts'

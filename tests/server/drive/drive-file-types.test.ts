@@ -5,8 +5,8 @@
  * every tab: drive-ingest.test.ts; images: documents/ocr.test.ts.)
  */
 import { expect, test } from 'vitest'
+import { createRetriever } from '#server/answering/retrieval.ts'
 import type { App } from '#server/app.ts'
-import { createRetriever } from '#server/assistant/retrieval.ts'
 import type { GoogleEmulator } from '#tests/fakes/google/emulator.ts'
 import { BOB } from '#tests/fakes/google/fixtures.ts'
 import { PPTX_MIME, pptxFile } from '#tests/fakes/google/pptx.ts'

@@ -4,11 +4,11 @@
  * searches the rewrite, so the prompt carries the passage the follow-up is about.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { createAnswerer } from '#server/answering/answerer.ts'
+import { createLlm } from '#server/answering/llm.ts'
+import { REWRITE_PROMPT, searchQuery, standsAlone } from '#server/answering/query-rewrite.ts'
+import { createRetriever, createSearch } from '#server/answering/retrieval.ts'
 import type { App } from '#server/app.ts'
-import { createAssistant } from '#server/assistant/assistant.ts'
-import { createLlm } from '#server/assistant/llm.ts'
-import { REWRITE_PROMPT, searchQuery, standsAlone } from '#server/assistant/query-rewrite.ts'
-import { createRetriever, createSearch } from '#server/assistant/retrieval.ts'
 import { indexDocument } from '#server/documents/index/index-document.ts'
 import { analyseTexts } from '#server/documents/index/question-analysis-repository.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
@@ -58,7 +58,7 @@ test('a follow-up is rewritten from the conversation and retrieves the passage i
   expect(await retrieve(userId, 'and how would I reverse that?', 10)).toEqual([])
 
   llm.reply({ kind: 'text', text: 'undo the last git commit' })
-  const assistant = createAssistant({
+  const assistant = createAnswerer({
     search: createSearch(app.db),
     llm: model(),
     analyse: (items) => analyseTexts(app.db, items),
@@ -76,7 +76,7 @@ test('a follow-up is rewritten from the conversation and retrieves the passage i
 
 test('the streamed answer rewrites a follow-up too: its prompt carries the passage the follow-up is about', async () => {
   llm.reply({ kind: 'text', text: 'undo the last git commit' })
-  const assistant = createAssistant({
+  const assistant = createAnswerer({
     search: createSearch(app.db),
     llm: model(),
     analyse: (items) => analyseTexts(app.db, items),

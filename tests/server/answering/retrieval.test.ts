@@ -4,9 +4,9 @@
  */
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import type { Retrieve } from '#server/answering/answerer.ts'
+import { createRetriever, passageTokens } from '#server/answering/retrieval.ts'
 import type { App } from '#server/app.ts'
-import type { Retrieve } from '#server/assistant/assistant.ts'
-import { createRetriever, passageTokens } from '#server/assistant/retrieval.ts'
 import { queryRows } from '#server/db/query-rows.ts'
 import { documentChunks, documents, users } from '#server/db/schema.ts'
 import { createDocumentsRepository } from '#server/documents/index/documents-repository.ts'

@@ -6,11 +6,11 @@
  */
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { createAnswerer } from '#server/answering/answerer.ts'
+import { createEmbedder } from '#server/answering/embedder.ts'
+import { createLlm } from '#server/answering/llm.ts'
+import { createRetriever, createSearch } from '#server/answering/retrieval.ts'
 import type { App } from '#server/app.ts'
-import { createAssistant } from '#server/assistant/assistant.ts'
-import { createEmbedder } from '#server/assistant/embedder.ts'
-import { createLlm } from '#server/assistant/llm.ts'
-import { createRetriever, createSearch } from '#server/assistant/retrieval.ts'
 import { loadConfig } from '#server/config.ts'
 import { createEmbeddingService, embedMissingChunks } from '#server/documents/index/embedding-service.ts'
 import { analyseTexts } from '#server/documents/index/question-analysis-repository.ts'
@@ -84,7 +84,7 @@ test.skipIf(!vectors)(
     expect(passages[0]?.documentName).toBe('fleet.txt')
 
     fake.reply({ kind: 'text', text: 'In March [1].' })
-    const assistant = createAssistant({
+    const assistant = createAnswerer({
       search: createSearch(app.db, { tokenBudget: 2000, embeddings }),
       llm: createLlm({ baseUrl: fake.baseUrl, apiKey: 'k', model: 'm', timeoutMs: 5000 }),
       analyse: (items) => analyseTexts(app.db, items),

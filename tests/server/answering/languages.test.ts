@@ -7,8 +7,8 @@
  */
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { createSearch } from '#server/answering/retrieval.ts'
 import type { App } from '#server/app.ts'
-import { createSearch } from '#server/assistant/retrieval.ts'
 import { documentChunks, documents } from '#server/db/schema.ts'
 import type { IndexDocumentInput } from '#server/documents/index/index-document.ts'
 import { detectPendingLanguages } from '#server/documents/index/language-pass.ts'

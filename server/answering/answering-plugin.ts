@@ -1,5 +1,5 @@
 /**
- * The assistant as `app.assistant`: retrieval over the person's own documents (hybrid, with
+ * Answering as `app.answerer`: retrieval over the person's own documents (hybrid, with
  * vectors, when EMBEDDING_MODEL is set) and the configured OpenAI-compatible model, or none
  * (extractive answers) when LLM_BASE_URL is unset; and `app.embeddings`, hybrid retrieval's
  * embedding work in the background.
@@ -9,26 +9,26 @@ import type { Config } from '../config.ts'
 import { createEmbeddingService, type EmbeddingService } from '../documents/index/embedding-service.ts'
 import { analyseTexts } from '../documents/index/question-analysis-repository.ts'
 import { forgetOtherModels } from '../documents/index/vectors-repository.ts'
-import { type Assistant, createAssistant } from './assistant.ts'
+import { type Answerer, createAnswerer } from './answerer.ts'
 import { createEmbedder } from './embedder.ts'
 import { createLlm } from './llm.ts'
 import { createSearch, createWholeDocumentReader } from './retrieval.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    assistant: Assistant
+    answerer: Answerer
     /** Hybrid retrieval's embedding work, null without EMBEDDING_MODEL: `schedule(userId)` after an ingest. */
     embeddings: EmbeddingService | null
   }
 }
 
-export type AssistantPluginOptions = {
+export type AnsweringPluginOptions = {
   llm: Config['llm']
   retrieval: Config['retrieval']
   embedding?: Config['embedding']
 }
 
-export const assistantPlugin = fp<AssistantPluginOptions>(
+export const answeringPlugin = fp<AnsweringPluginOptions>(
   async (app, opts) => {
     const log = { warn: (m: string) => app.log.warn(m), info: (m: string) => app.log.info(m) }
     const embeddings = opts.embedding
@@ -63,13 +63,13 @@ export const assistantPlugin = fp<AssistantPluginOptions>(
             }
           }
         : work
-    const assistant = createAssistant({
+    const answerer = createAnswerer({
       search: measured(createSearch(app.db, { ...opts.retrieval, embeddings, warn: log.warn })),
       readWhole: measured(createWholeDocumentReader(app.db, opts.retrieval.wholeDocumentTokenBudget)),
       analyse: (items) => analyseTexts(app.db, items),
       llm: opts.llm ? createLlm(opts.llm, metrics ? (usage) => metrics.model(usage) : undefined) : null,
     })
-    app.decorate('assistant', assistant)
+    app.decorate('answerer', answerer)
   },
-  { name: 'assistant', dependencies: ['database', 'operations'] },
+  { name: 'answering', dependencies: ['database', 'operations'] },
 )

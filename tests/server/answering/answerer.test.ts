@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import type { App } from '#server/app.ts'
-import { createAssistant } from '#server/assistant/assistant.ts'
+import { createAnswerer } from '#server/answering/answerer.ts'
 import {
   type Analyse,
   extractiveAnswer,
   NO_MODEL_NOTE,
   NOTHING_FOUND_REPLY,
-} from '#server/assistant/extractive.ts'
-import { createLlm, LlmUnavailableError } from '#server/assistant/llm.ts'
-import { buildPrompt, MAX_HISTORY_TURNS } from '#server/assistant/prompt.ts'
+} from '#server/answering/extractive.ts'
+import { createLlm, LlmUnavailableError } from '#server/answering/llm.ts'
+import { buildPrompt, MAX_HISTORY_TURNS } from '#server/answering/prompt.ts'
+import type { App } from '#server/app.ts'
 import type { Passage } from '#server/documents/index/passages.ts'
 import { analyseTexts } from '#server/documents/index/question-analysis-repository.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
@@ -101,7 +101,7 @@ test('with a model configured the assistant sends passages and history and retur
     passage({ text: 'Unrelated.' }),
     passage({ text: 'The daily meal allowance is 45 euros.' }),
   ]
-  const assistant = createAssistant({
+  const assistant = createAnswerer({
     search: async () => found(passages),
     llm: createLlm({ baseUrl: llm.baseUrl, apiKey: 'sk-test', model: 'test-model', timeoutMs: 5000 }),
     analyse,

@@ -6,8 +6,8 @@
  */
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { createRetriever } from '#server/answering/retrieval.ts'
 import type { App } from '#server/app.ts'
-import { createRetriever } from '#server/assistant/retrieval.ts'
 import { indexDocument } from '#server/documents/index/index-document.ts'
 import { removeDocument } from '#server/documents/index/passage-writes-repository.ts'
 import { indexText } from '../support/document-helpers.ts'

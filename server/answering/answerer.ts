@@ -105,7 +105,7 @@ export type AnswerDraft = {
   corrections: Correction[]
 }
 
-export type Assistant = {
+export type Answerer = {
   answer(input: Question): Promise<Answer>
   draft(input: Question, timer?: StageTimer): Promise<AnswerDraft>
 }
@@ -122,7 +122,7 @@ export async function timed<T>(
   return value
 }
 
-export function createAssistant({
+export function createAnswerer({
   search,
   readWhole = null,
   llm,
@@ -134,7 +134,7 @@ export function createAssistant({
   llm: Llm | null
   /** How the extractive answer (no model) analyses sentences in their languages. */
   analyse: Analyse
-}): Assistant {
+}): Answerer {
   /**
    * What retrieval found for a question within `scope` (D70), and the earlier turns (read
    * meanwhile). A scope whose documents fit whole gives them whole (D71), and the question needs

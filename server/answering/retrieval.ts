@@ -14,7 +14,7 @@ import type { Passage } from '../documents/index/passages.ts'
 import { fuse } from '../documents/index/rank-fusion.ts'
 import type { PassageSearch } from '../documents/index/search-terms.ts'
 import { vectorSearch } from '../documents/index/vectors-repository.ts'
-import type { ReadWhole, Retrieve, Search } from './assistant.ts'
+import type { ReadWhole, Retrieve, Search } from './answerer.ts'
 
 /** How often retrieval asks for a user's passages without vectors to be embedded (background). */
 const EMBED_CATCH_UP_MS = 60_000
