@@ -63,6 +63,18 @@ export const ScopeRequestSchema = z.strictObject({
 })
 export type ScopeRequest = z.infer<typeof ScopeRequestSchema>
 
+/**
+ * The assistant a conversation is with (issue 36), as every answer carrying a conversation shows
+ * it; null for a conversation with the whole library. `deleted`: the assistant was deleted since
+ * (the conversation stays, and answers from the whole library are no longer made in it).
+ */
+export const ConversationAssistantSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  deleted: z.boolean(),
+})
+export type ConversationAssistant = z.infer<typeof ConversationAssistantSchema>
+
 export const ConversationSchema = z.object({
   _id: z.string(),
   title: z.string(),
@@ -77,6 +89,8 @@ export const ConversationSchema = z.object({
    * as null (the spec's shape, which the pact's older interactions pin).
    */
   scope: ScopeSchema.nullable().optional(),
+  /** The assistant it is with; null (or absent, in the spec's shape) for none. */
+  assistant: ConversationAssistantSchema.nullable().optional(),
 })
 export type Conversation = z.infer<typeof ConversationSchema>
 
@@ -145,6 +159,8 @@ export const CreateConversationRequestSchema = z.strictObject({
   ),
   /** Limits the new conversation to these documents; absent or null: the whole library. */
   scope: ScopeRequestSchema.nullable().optional(),
+  /** Makes it a conversation with this assistant of the signed-in person (404 for anyone else's). */
+  assistantId: z.uuid('Not a valid assistant id').nullable().optional(),
 })
 export type CreateConversationRequest = z.infer<typeof CreateConversationRequestSchema>
 
