@@ -7,7 +7,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
 import { queryRows } from '../db/query-rows.ts'
-import { driveFileParents, driveFolders, libraryDocuments } from '../db/schema.ts'
+import { driveFileParents, driveFolders, googleConnections, libraryDocuments } from '../db/schema.ts'
 import { DRIVE_SOURCE } from '../documents/library/sources.ts'
 
 /** A statement runner: the database or one of its transactions. */
@@ -158,7 +158,10 @@ export type DriveFoldersRepository = ReturnType<typeof createDriveFoldersReposit
 
 export function createDriveFoldersRepository(db: Db) {
   return {
-    /** Present folders by name; a parent that is not a present folder (the root, a shared drive) reads as null. */
+    /**
+     * Present folders by name, while the Drive is connected; a parent that is not a present folder
+     * (the root, a shared drive) reads as null.
+     */
     async list(userId: string): Promise<{ id: string; name: string; parentId: string | null }[]> {
       return queryRows(
         db,
@@ -169,6 +172,8 @@ export function createDriveFoldersRepository(db: Db) {
         left join ${driveFolders} parent
           on parent.user_id = f.user_id and parent.folder_id = f.parent_id and not parent.missing
         where f.user_id = ${userId} and not f.missing
+          -- Access revoked at Google (the connection forgotten): nothing to pick until it is back.
+          and exists (select 1 from ${googleConnections} c where c.user_id = f.user_id)
         order by lower(f.name), f.folder_id`,
       )
     },
