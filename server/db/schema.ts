@@ -670,6 +670,54 @@ export const driveSyncs = pgTable('drive_syncs', {
 })
 
 /**
+ * The folders of a person's connected Drive (D115), as the last sync saw them: the tree an
+ * assistant's folder knowledge is read from. A folder Drive no longer has (deleted, trashed, no
+ * longer shared) stays as `missing`, with its last name, so an assistant's page can say so; its
+ * documents leave the knowledge at once. `parentId` is Drive's (the root folder or a shared drive
+ * when the folder sits at the top: neither is a row here).
+ */
+export const driveFolders = pgTable(
+  'drive_folders',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    folderId: text('folder_id').notNull(),
+    name: text('name').notNull(),
+    parentId: text('parent_id'),
+    missing: boolean('missing').notNull().default(false),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.folderId] }),
+    index('drive_folders_user_id_parent_id_idx').on(t.userId, t.parentId),
+  ],
+)
+
+/**
+ * Which folders each Drive item of a person sits in (D115): one row per (item, parent folder),
+ * from Drive's `parents`. `targetId` is the file the item stands for: the item itself, or a
+ * shortcut's target, so a file counts in its own folders and in every folder a shortcut to it sits
+ * in. Keyed by Drive ids, not library rows: a folder's documents are the library rows whose
+ * Drive file is a target here (a query, never a copy), and an item that leaves Drive takes its rows.
+ */
+export const driveFileParents = pgTable(
+  'drive_file_parents',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    fileId: text('file_id').notNull(),
+    folderId: text('folder_id').notNull(),
+    targetId: text('target_id').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.fileId, t.folderId] }),
+    index('drive_file_parents_user_id_folder_id_idx').on(t.userId, t.folderId),
+  ],
+)
+
+/**
  * The files uploaded into a conversation (the spec's upload call, or attached before its first
  * message): the conversation lists them. A file leaves the list when it leaves the library; the
  * rows go with the conversation.

@@ -28,8 +28,13 @@ const MAX_PAGES = 1000
 
 /** What the contract's DriveFile needs, and no more (Drive bills and slows by the field). */
 const FILE_FIELDS = 'id, name, mimeType, modifiedTime, webViewLink, webContentLink'
-/** What an ingest compares and checks besides: the revision, the size, where a shortcut points. */
-const INGEST_FILE_FIELDS = `${FILE_FIELDS}, version, size, trashed, shortcutDetails(targetId)`
+/**
+ * What an ingest compares and checks besides: the revision, the size, where a shortcut points, and
+ * the folders it sits in (an assistant's folder knowledge, D115).
+ */
+const INGEST_FILE_FIELDS = `${FILE_FIELDS}, version, size, trashed, parents, shortcutDetails(targetId)`
+/** A sync lists the folders with the files, in the same pages: the folder tree costs no extra call. */
+const INGEST_LISTING_QUERY = 'trashed = false'
 
 export type DriveListedFile = {
   id: string
@@ -46,6 +51,8 @@ export type DriveListedFile = {
   trashed: boolean
   /** A shortcut's target file id; null for any other file. */
   shortcutTargetId: string | null
+  /** The folders it sits in (Drive's `parents`; empty when Drive sent none). */
+  parents: string[]
 }
 
 /** One entry of the change feed: the file as it is now, or `file: null` when it is gone. */
@@ -143,9 +150,9 @@ export class DriveApi {
     return this.#listAll(FILE_FIELDS)
   }
 
-  /** The same listing with the version and size an ingest needs. */
+  /** The same listing with what an ingest needs, and the folders (which the caller tells apart). */
   listFilesForIngest(): Promise<DriveListedFile[]> {
-    return this.#listAll(INGEST_FILE_FIELDS)
+    return this.#listAll(INGEST_FILE_FIELDS, INGEST_LISTING_QUERY)
   }
 
   /** Every shortcut (nothing trashed), with its target: which files are still reached through one. */
@@ -360,6 +367,7 @@ function toListedFile(file: drive_v3.Schema$File): DriveListedFile {
     size: file.size === undefined || file.size === null ? null : Number(file.size),
     trashed: file.trashed === true,
     shortcutTargetId: file.shortcutDetails?.targetId ?? null,
+    parents: file.parents ?? [],
   }
 }
 

@@ -1,13 +1,15 @@
 /**
  * Google Drive: its calls (drive-routes.ts) and the connect window (connect-routes.ts), `app.drive`
- * (drive-service.ts) and `app.googleConnections` (the connect window; null when
- * GOOGLE_CLIENT_ID/SECRET are unset), the 'drive-file' job handler on `app.jobs`, and the
+ * (drive-service.ts), `app.googleConnections` (the connect window; null when
+ * GOOGLE_CLIENT_ID/SECRET are unset), `app.driveFolders` (the folders assistants follow, D115), the 'drive-file' job handler on `app.jobs`, and the
  * background sync. PDFs and Word files go through the library's shared `app.reader`.
  */
 import fp from 'fastify-plugin'
 import type { GoogleConfig } from '../config.ts'
 import { DRIVE_SOURCE } from '../documents/library/sources.ts'
 import { googleConnectRoutes } from './connect-routes.ts'
+import type { DriveFolders } from './drive-folders.ts'
+import { createDriveFolders, NO_DRIVE_FOLDERS } from './drive-folders-service.ts'
 import { driveRoutes } from './drive-routes.ts'
 import { DriveService } from './drive-service.ts'
 import { createGoogleConnections, type GoogleConnections } from './google-connections.ts'
@@ -18,6 +20,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     drive: DriveService
     googleConnections: GoogleConnections | null
+    /** A person's Drive folders and the documents in them now (D115): what assistants read. */
+    driveFolders: DriveFolders
   }
 }
 
@@ -43,6 +47,7 @@ export const drivePlugin = fp<DrivePluginOptions>(
       : null
     const reader = app.reader
     app.decorate('googleConnections', connections)
+    app.decorate('driveFolders', opts.google ? createDriveFolders(app.db) : NO_DRIVE_FOLDERS)
     // An account taken back by its owner (D99): a Drive connected by whoever held the password
     // may be theirs, and 'Upload to Drive' would send the owner's files there. The grant ends;
     // the documents stay in the library, as a disconnect that keeps them (the route's 'keep').

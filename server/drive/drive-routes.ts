@@ -1,12 +1,13 @@
 /**
- * The three Drive calls of product §7, disconnecting Drive and 'Upload to Drive', paths and schemas
- * from contracts/drive.ts, all behind sign-in.
+ * The three Drive calls of product §7, disconnecting Drive, 'Upload to Drive' and the folders an
+ * assistant may follow (issue 36), paths and schemas from contracts/, all behind sign-in.
  * The handlers call `app.drive`, which checks the `email` against the signed-in person and maps
  * Google's failures. Without a Google OAuth client the calls answer 503 with a sentence, and
  * nothing is logged as an error (it is how the server was set up, not a fault).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { assistantEndpoints } from '#contracts/assistants.ts'
 import { driveEndpoints } from '#contracts/drive.ts'
 import { acceptUploads, readUpload, UPLOAD_BODY_LIMIT } from '../documents/library/multipart-upload.ts'
 import { checkUpload, driveUploadMessage } from '../documents/library/upload.ts'
@@ -39,6 +40,13 @@ export const driveRoutes: FastifyPluginAsyncZod = async (app) => {
     auth: 'user',
     preHandler: [requireConfigured],
     handler: ({ user, body }) => app.drive.ingest(user, body.email),
+  })
+
+  // The knowledge picker's tree: nothing to pick is an empty tree, not an error, whether Drive is
+  // not connected or not configured (D115); the page offers to connect it.
+  defineRoute(app, assistantEndpoints.listDriveFolders, {
+    auth: 'user',
+    handler: ({ user }) => app.driveFolders.list(user.id),
   })
 
   defineRoute(app, disconnect, {

@@ -8,7 +8,8 @@
  * shortcuts point at it, and not at all when the target is listed itself). Files the person
  * removed from the library stay out either way. All the writes of one sync, the new token
  * included, are one transaction: a crash queues all or nothing, and the next sync starts again
- * from the old token.
+ * from the old token. Both paths record the Drive's folders and the folders each file sits in
+ * (drive-tree.ts, D115) in that same transaction.
  */
 import type { Db } from '../db/database.ts'
 import { removeDocument } from '../documents/index/passage-writes-repository.ts'
@@ -28,8 +29,10 @@ import {
   FOLDER_MIME,
   SHORTCUT_MIME,
 } from './drive-api.ts'
+import { applyDriveTreeChanges, replaceDriveTree } from './drive-folders-repository.ts'
 import { kindOf, MAX_INGEST_BYTES } from './drive-ingest.ts'
 import { changeToken, type DriveSyncPlan, recordShortcut, storePlan } from './drive-syncs-repository.ts'
+import { treeOfChanges, treeOfListing } from './drive-tree.ts'
 
 export type DriveSyncDeps = {
   db: Db
@@ -186,11 +189,13 @@ async function applyListing(
   { db, drive, now }: DriveSyncDeps,
 ): Promise<DriveSyncPlan> {
   const plan = emptyPlan()
-  const entries: Entry[] = files
+  // The listing holds the folders too (for the tree): they are no documents.
+  const listed = files.filter((f) => f.mimeType !== FOLDER_MIME)
+  const entries: Entry[] = listed
     .filter((f) => f.mimeType !== SHORTCUT_MIME)
     .map((file) => ({ file, via: null }))
   const known = new Set(entries.map((e) => e.file.id))
-  for (const shortcut of files.filter((f) => f.mimeType === SHORTCUT_MIME)) {
+  for (const shortcut of listed.filter((f) => f.mimeType === SHORTCUT_MIME)) {
     const followed = await follow(shortcut, known, drive)
     if (followed === null) continue
     if ('skip' in followed) {
@@ -210,6 +215,7 @@ async function applyListing(
   await db.transaction(async (tx) => {
     await recordFiles(tx, userId, unique.values(), rows, plan, now)
     await removeRows(tx, userId, gone, plan)
+    await replaceDriveTree(tx, userId, treeOfListing(files))
     await storePlan(tx, userId, plan, token)
   })
   return plan
@@ -312,6 +318,7 @@ async function applyChanges(
   await db.transaction(async (tx) => {
     await recordFiles(tx, userId, entries.values(), rows, plan, now)
     await removeRows(tx, userId, [...gone.values()], plan)
+    await applyDriveTreeChanges(tx, userId, treeOfChanges(feed.changes))
     // The rest of the library, untouched by this sync, as a listing would have reported it.
     const touched = new Set([...entries.keys(), ...[...gone.values()].map((r) => r.externalId)])
     for (const row of all) {

@@ -7,6 +7,7 @@
 import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
 import { driveSyncs, googleConnections, googleOauthStates } from '../db/schema.ts'
+import { forgetDriveTree } from './drive-folders-repository.ts'
 
 export type ConnectionRecord = {
   userId: string
@@ -50,9 +51,13 @@ export function createGoogleDriveRepository(db: Db) {
       })
     },
 
-    /** Forgets the person's sync state (change-feed token, plan): after a disconnect, in the library's transaction. */
+    /**
+     * Forgets the person's sync state (change-feed token, plan) and stops following their folders
+     * (D115): after a disconnect, in the library's transaction.
+     */
     async forgetSyncState(userId: string): Promise<void> {
       await db.delete(driveSyncs).where(eq(driveSyncs.userId, userId))
+      await forgetDriveTree(db, userId)
     },
 
     /** Replaces the sealed tokens only (after a refresh); false when the connection is gone. */

@@ -1,4 +1,5 @@
 /** One client function per Google Drive endpoint; the deps injected into the drive machines. */
+import { assistantEndpoints, type DriveFolder } from '#contracts/assistants.ts'
 import { type DriveFile, type DriveUpload, driveEndpoints, type IngestReport } from '#contracts/drive.ts'
 import type { Http } from './client.ts'
 import { postFile } from './documents.ts'
@@ -17,6 +18,10 @@ export function createDriveApi(http: Http) {
     },
     async ingestDocuments(email: string): Promise<IngestReport> {
       return (await http(driveEndpoints.ingestDocuments, { body: { email } })).data
+    },
+    /** The connected Drive's folders, for an assistant's knowledge picker (empty without a connection). */
+    async listFolders(): Promise<DriveFolder[]> {
+      return (await http(assistantEndpoints.listDriveFolders)).data
     },
   }
 }

@@ -220,6 +220,19 @@ test('the server honours every interaction in the pact', async () => {
         cookie = await aliceWithDrive()
         return { fileId: FIXTURE_FILES.bobNotes.id }
       },
+      // Issue 36's folder picker: one top folder (a matcher cannot say "folder id or null").
+      'alice@example.com is signed in with a synced Drive that has a folder': async () => {
+        cookie = await aliceWithDrive()
+        const hr = emulator.state.addFile({ owner: BOB, name: 'HR', mimeType: MIME.folder })
+        emulator.state.addFile({
+          owner: BOB,
+          name: 'leave-policy.txt',
+          mimeType: 'text/plain',
+          content: 'Leave is booked a week ahead.\n',
+          parents: [hr.id],
+        })
+        await syncedDocumentId(cookie, 'leave-policy.txt')
+      },
       'alice@example.com is signed in with a Google Doc in her connected Drive': async () => {
         cookie = await aliceWithDrive()
         const doc = emulator.state.addFile({

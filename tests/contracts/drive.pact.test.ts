@@ -179,3 +179,36 @@ test('disconnecting Drive answers how many documents were removed', async () => 
       expect(result.removedDocuments).toBe(0)
     })
 })
+
+// Issue 36: an assistant's knowledge picker lists the connected Drive's folders. parentId is a
+// folder id or null (at the top); a matcher cannot say "string or null", so the state's Drive
+// holds top folders only, and the folder's id and name are Drive's: only their shape matters.
+test('listing the Drive folders answers each folder with its parent (null at the top)', async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in with a synced Drive that has a folder')
+    .uponReceiving('a request for the Drive folders')
+    .withRequest('GET', '/api/v1/google-drive/folders')
+    .willRespondWith(200, (b) =>
+      b.jsonBody({
+        success: true,
+        data: eachLike({ id: regex(/^[A-Za-z0-9_-]{10,200}$/, FILE_ID), name: string('HR'), parentId: null }),
+      }),
+    )
+    .executeTest(async (server) => {
+      const folders = await api(server.url).listFolders()
+      expect(folders[0]).toEqual({ id: FILE_ID, name: 'HR', parentId: null })
+    })
+})
+
+test('before Drive is connected, the folder list is empty (nothing to pick, not an error)', async () => {
+  await createPact()
+    .addInteraction()
+    .given('alice@example.com is signed in without Google Drive')
+    .uponReceiving('a request for the Drive folders before connecting')
+    .withRequest('GET', '/api/v1/google-drive/folders')
+    .willRespondWith(200, (b) => b.jsonBody({ success: true, data: [] }))
+    .executeTest(async (server) => {
+      expect(await api(server.url).listFolders()).toEqual([])
+    })
+})

@@ -140,7 +140,7 @@ export function toFileResource(
     mimeType: file.mimeType,
     starred: file.starred,
     trashed: file.trashed,
-    explicitlyTrashed: file.trashed,
+    explicitlyTrashed: file.explicitlyTrashed ?? file.trashed,
     parents: [...file.parents],
     spaces: ['drive'],
     version: String(file.version),

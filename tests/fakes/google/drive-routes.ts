@@ -106,7 +106,7 @@ export function selection(ctx: RouteContext, fallback: string, schema: Schema): 
  * The caller's file; another account's file is "not found" too, as at Google, and so is a file in
  * a shared drive unless the call says `supportsAllDrives=true`.
  */
-function lookUp(
+export function lookUp(
   ctx: RouteContext,
   caller: Caller,
   fileId: string,

@@ -12,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { controlRoutes } from './control-routes.ts'
 import { driveChangeRoutes } from './drive-changes.ts'
 import { driveRoutes } from './drive-routes.ts'
+import { driveUpdateRoutes } from './drive-update.ts'
 import { driveUploadRoutes } from './drive-upload.ts'
 import { buildFixtureFiles } from './fixtures.ts'
 import { driveErrors } from './google-errors.ts'
@@ -109,6 +110,7 @@ export async function createGoogleEmulator(options: GoogleEmulatorOptions = {}):
     ...oauthRoutes,
     ...driveRoutes,
     ...driveUploadRoutes,
+    ...driveUpdateRoutes,
     ...driveChangeRoutes,
     ...(options.controlRoutes === false ? [] : controlRoutes),
   ]

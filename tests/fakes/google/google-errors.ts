@@ -129,6 +129,14 @@ export const driveErrors = {
     })
   },
 
+  /** A second parent for a file (Drive allows one since September 2020). */
+  cannotAddParent(): DriveError {
+    return driveError(403, 'Increasing the number of parents is not allowed.', {
+      domain: 'global',
+      reason: 'cannotAddParent',
+    })
+  },
+
   fileNotDownloadable(): DriveError {
     return driveError(
       403,

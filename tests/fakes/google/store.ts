@@ -5,7 +5,7 @@
  * write it; tests reach the same object as `emulator.state`.
  */
 import { createHash, randomBytes } from 'node:crypto'
-import { type DriveFileResource, toFileResource } from './drive-resource.ts'
+import { type DriveFileResource, FOLDER_MIME, toFileResource } from './drive-resource.ts'
 import { checksums, type FileContent } from './file-content.ts'
 import { FIXTURE_ACCOUNTS, type FixtureAccount } from './fixtures.ts'
 import type { FailureReason } from './google-errors.ts'
@@ -43,6 +43,8 @@ export const DRIVE_ENDPOINTS = [
   'changes.getStartPageToken',
   'changes.list',
   'files.create',
+  'files.update',
+  'files.delete',
 ] as const
 export type DriveEndpoint = (typeof DRIVE_ENDPOINTS)[number]
 
@@ -147,6 +149,8 @@ export type StoredFile = {
   parents: string[]
   starred: boolean
   trashed: boolean
+  /** Trashed itself (true), or along with a folder it sits in (false); unset: as `trashed`. */
+  explicitlyTrashed?: boolean
   trashedTime?: number
   createdTime: number
   modifiedTime: number
@@ -367,7 +371,7 @@ export function createStore(options: StoreOptions = {}) {
       parents: (input.parents ?? ['root']).map((p) => (p === 'root' ? owner.rootFolderId : p)),
       starred: input.starred ?? false,
       trashed: input.trashed ?? false,
-      ...(input.trashed ? { trashedTime: modifiedTime } : {}),
+      ...(input.trashed ? { trashedTime: modifiedTime, explicitlyTrashed: true } : {}),
       createdTime: toTime(input.createdTime, modifiedTime),
       modifiedTime,
       version: input.version ?? 1,
@@ -421,21 +425,85 @@ export function createStore(options: StoreOptions = {}) {
     return resource(file)
   }
 
-  /** Trashing bumps `version` but not `modifiedTime` (Drive treats it as a metadata change). */
-  function trashFile(id: string, trashed = true): DriveFileResource {
-    const file = requireFile(id)
+  /**
+   * What sits below a folder, at any depth, and goes with it when it is trashed or deleted: the
+   * items its owner owns (in a shared drive, the drive's items), as Drive documents. `descend`
+   * says which items' own children are walked too.
+   */
+  function descendantsOf(folder: StoredFile, descend: (file: StoredFile) => boolean): StoredFile[] {
+    const found: StoredFile[] = []
+    const queue = [folder.id]
+    const seen = new Set(queue)
+    for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
+      for (const file of files.values()) {
+        if (seen.has(file.id) || !file.parents.includes(id)) continue
+        const belongs =
+          folder.driveId === undefined ? file.owner === folder.owner : file.driveId === folder.driveId
+        if (!belongs) continue
+        seen.add(file.id)
+        found.push(file)
+        if (file.mimeType === FOLDER_MIME && descend(file)) queue.push(file.id)
+      }
+    }
+    return found
+  }
+
+  function setTrashed(file: StoredFile, trashed: boolean, explicitly: boolean): void {
     file.trashed = trashed
+    file.explicitlyTrashed = trashed && explicitly
     if (trashed) file.trashedTime = now()
     else delete file.trashedTime
     file.version += 1
     recordChange(file)
+  }
+
+  /**
+   * Trashing bumps `version` but not `modifiedTime` (Drive treats it as a metadata change). A
+   * folder takes what sits below it along (each a change of its own, `explicitlyTrashed: false`);
+   * restoring it brings back what went with it, not what was trashed on its own.
+   */
+  function trashFile(id: string, trashed = true): DriveFileResource {
+    const file = requireFile(id)
+    setTrashed(file, trashed, true)
+    if (file.mimeType === FOLDER_MIME) {
+      const along = (f: StoredFile) => f.trashed && f.explicitlyTrashed === false
+      for (const below of descendantsOf(file, (f) => (trashed ? true : !f.trashed || along(f)))) {
+        if (trashed && !below.trashed) setTrashed(below, true, false)
+        else if (!trashed && along(below)) setTrashed(below, false, false)
+      }
+    }
     return resource(file)
   }
 
+  /** Deleted for good; a folder takes what sits below it along (each a change of its own). */
   function removeFile(id: string): void {
     const file = requireFile(id)
-    files.delete(id)
+    const below = file.mimeType === FOLDER_MIME ? descendantsOf(file, () => true) : []
+    for (const gone of [file, ...below]) {
+      files.delete(gone.id)
+      recordChange(gone)
+    }
+    // Another account's file in the folder stays, without this parent (Drive puts it nowhere).
+    for (const other of files.values()) other.parents = other.parents.filter((p) => p !== id)
+  }
+
+  /**
+   * files.update's addParents/removeParents: the file moves (a metadata change: `version` grows,
+   * `modifiedTime` stays, as a move in Drive leaves it).
+   */
+  function moveFile(
+    id: string,
+    move: { addParents?: readonly string[]; removeParents?: readonly string[] },
+  ): DriveFileResource {
+    const file = requireFile(id)
+    const root = accountOf(file.owner).rootFolderId
+    const mapRoot = (p: string) => (p === 'root' ? root : p)
+    const removed = new Set((move.removeParents ?? []).map(mapRoot))
+    const kept = file.parents.filter((p) => !removed.has(p))
+    file.parents = [...new Set([...kept, ...(move.addParents ?? []).map(mapRoot)])]
+    file.version += 1
     recordChange(file)
+    return resource(file)
   }
 
   function takeFault(endpoint: DriveEndpoint): FailureReason | undefined {
@@ -525,6 +593,7 @@ export function createStore(options: StoreOptions = {}) {
     updateFile,
     trashFile,
     removeFile,
+    moveFile,
     addSharedDrive,
     /**
      * Every change page token handed out so far stops working (Drive may expire old tokens): the

@@ -684,3 +684,116 @@ test('a shortcut carries its target id and type', async () => {
   })
   expect(download.response?.status).toBe(403)
 })
+
+const DRIVE_FULL = 'https://www.googleapis.com/auth/drive'
+
+test("folders: listed with mimeType = folder, their children with 'id' in parents, each file with its parents", async () => {
+  const hr = emulator.state.addFile({ owner: ADA, name: 'HR', mimeType: MIME.folder })
+  const policy = emulator.state.addFile({
+    owner: ADA,
+    name: 'leave.txt',
+    mimeType: MIME.text,
+    content: 'Leave.',
+    parents: [hr.id],
+  })
+  const { drive: api } = await connect()
+
+  const folders = await api.files.list({
+    q: `mimeType = '${MIME.folder}' and trashed = false`,
+    fields: 'files(id, name, parents)',
+  })
+  const children = await api.files.list({ q: `'${hr.id}' in parents`, fields: 'files(id, parents)' })
+
+  expect(folders.data.files?.map((f) => f.name).sort()).toEqual(['HR', 'Projects'])
+  const root = emulator.state.accountOf(ADA).rootFolderId
+  expect(folders.data.files?.find((f) => f.id === hr.id)?.parents).toEqual([root])
+  expect(children.data.files).toEqual([{ id: policy.id, parents: [hr.id] }])
+})
+
+test('files.update moves a file with addParents/removeParents (one parent at most), needs a scope that writes', async () => {
+  const hr = emulator.state.addFile({ owner: ADA, name: 'HR', mimeType: MIME.folder })
+  const { drive: api } = await connect(ADA, { scope: [DRIVE_FULL] })
+  const before = emulator.state.getFile(FIXTURE_FILES.notes.id)
+
+  const moved = await api.files.update({
+    fileId: FIXTURE_FILES.notes.id,
+    addParents: hr.id,
+    removeParents: before?.parents[0] ?? '',
+    fields: 'id, parents, version, modifiedTime',
+  })
+  const twoParents = await failureOf(
+    api.files.update({ fileId: FIXTURE_FILES.notes.id, addParents: 'root' }, { retry: false }),
+  )
+  const renamed = await api.files.update({
+    fileId: FIXTURE_FILES.notes.id,
+    requestBody: { name: 'team-notes.txt' },
+    fields: 'name',
+  })
+  const { drive: readOnly } = await connect(BOB)
+  const refused = await failureOf(
+    readOnly.files.update({ fileId: FIXTURE_FILES.bobNotes.id, addParents: 'root' }, { retry: false }),
+  )
+
+  expect(moved.data.parents).toEqual([hr.id])
+  // A move is a metadata change: the version grows, the modified time stays.
+  expect(Number(moved.data.version)).toBe(Number(before?.version) + 1)
+  expect(moved.data.modifiedTime).toBe(before?.modifiedTime)
+  expect(twoParents.response?.status).toBe(403)
+  expect(JSON.stringify(twoParents.response?.data)).toContain('cannotAddParent')
+  expect(renamed.data.name).toBe('team-notes.txt')
+  expect(refused.response?.status).toBe(403)
+})
+
+test('trashing a folder trashes what is below it (each a change), restoring brings back only that; deleting a folder deletes it', async () => {
+  const hr = emulator.state.addFile({ owner: ADA, name: 'HR', mimeType: MIME.folder })
+  const policies = emulator.state.addFile({
+    owner: ADA,
+    name: 'Policies',
+    mimeType: MIME.folder,
+    parents: [hr.id],
+  })
+  const deep = emulator.state.addFile({
+    owner: ADA,
+    name: 'deep.txt',
+    mimeType: MIME.text,
+    parents: [policies.id],
+  })
+  const own = emulator.state.addFile({ owner: ADA, name: 'own.txt', mimeType: MIME.text, parents: [hr.id] })
+  emulator.state.trashFile(own.id)
+  const { drive: api } = await connect(ADA, { scope: [DRIVE_FULL] })
+  const { data: start } = await api.changes.getStartPageToken({})
+
+  await api.files.update({ fileId: hr.id, requestBody: { trashed: true } })
+  const changes = await api.changes.list({
+    pageToken: start.startPageToken ?? '',
+    fields: 'newStartPageToken, changes(fileId, file(trashed, explicitlyTrashed))',
+  })
+  expect(changes.data.changes).toEqual([
+    { fileId: hr.id, file: { trashed: true, explicitlyTrashed: true } },
+    { fileId: policies.id, file: { trashed: true, explicitlyTrashed: false } },
+    { fileId: deep.id, file: { trashed: true, explicitlyTrashed: false } },
+  ])
+
+  await api.files.update({ fileId: hr.id, requestBody: { trashed: false } })
+  expect(emulator.state.getFile(deep.id)?.trashed).toBe(false)
+  expect(emulator.state.getFile(own.id)?.trashed).toBe(true)
+
+  const deleted = await api.files.delete({ fileId: hr.id })
+  expect(deleted.status).toBe(204)
+  expect([hr, policies, deep, own].map((f) => emulator.state.getFile(f.id))).toEqual([
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+  ])
+  const after = await api.changes.list({
+    pageToken: changes.data.newStartPageToken ?? '',
+    fields: 'changes(fileId, removed)',
+  })
+  expect(
+    after.data.changes
+      ?.filter((c) => c.removed)
+      .map((c) => c.fileId)
+      .sort(),
+  ).toEqual([hr.id, policies.id, deep.id, own.id].sort())
+})
