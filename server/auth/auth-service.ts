@@ -2,185 +2,63 @@
  * Accounts and sign-ins: register, login, refresh with rotation and reuse detection, logout, and
  * the session check every authenticated request goes through. Routes stay thin and call this;
  * the repositories hold the SQL. Auth events are logged with a user id or an email domain at
- * most, never a password, hash, token or cookie.
+ * most, never a password, hash, token or cookie. The steps the calls share are in sign-ins.ts,
+ * refreshing in refresh-rotation.ts; here each group of calls is built on them.
  */
 import type { FastifyBaseLogger } from 'fastify'
-import type { SessionTokens } from './cookies.ts'
 import { emailDomain, type LoginRefusal, refusalOf } from './login-refusal.ts'
 import { hashPassword, spendDummyVerify, verifyPassword, warmUpDummyHash } from './passwords.ts'
-import { type CachedUser, createSessionCache } from './session-cache.ts'
-import type { RevokeReason, SessionsRepository } from './sessions-repository.ts'
-import type { SharedRevocations } from './shared-revocations.ts'
+import { refresh } from './refresh-rotation.ts'
+import { createSessionCache } from './session-cache.ts'
+import type { RevokeReason } from './sessions-repository.ts'
 import {
-  type AccessClaims,
-  FAMILY_MAX_AGE_MS,
-  hashRefreshToken,
-  newRefreshToken,
-  REFRESH_GRACE_MS,
-  REFRESH_TOKEN_TTL_MS,
-  signAccessToken,
-  successorRefreshToken,
-  verifyAccessToken,
-} from './tokens.ts'
-import type { UserRecord, UsersRepository } from './users-repository.ts'
-
-/** The signed-in person, as routes see it (`request.user`). */
-export type CurrentUser = CachedUser
-
-export type SignedIn = { user: CurrentUser; tokens: SessionTokens; familyId: string }
-
-/** Who a valid access token speaks for, and which sign-in it belongs to. */
-export type Session = { user: CurrentUser; familyId: string }
-
-/** Where a sign-in comes from, kept for the sessions list. */
-export type SignInContext = { userAgent: string | null; address: string | null }
+  type Auth,
+  type AuthDeps,
+  claimsOf,
+  familyIsLive,
+  remember,
+  revoke,
+  revokeAll,
+  type Session,
+  type SignedIn,
+  type SignInContext,
+  startSession,
+  userById,
+} from './sign-ins.ts'
+import { hashRefreshToken } from './tokens.ts'
+import type { UserRecord } from './users-repository.ts'
 
 export type { LoginRefusal } from './login-refusal.ts'
-
-/** A user agent is kept for display only: a few hundred characters say all there is to say. */
-const USER_AGENT_MAX = 512
+export type { CurrentUser, Session, SignedIn, SignInContext } from './sign-ins.ts'
 
 export type AuthService = ReturnType<typeof createAuthService>
 
-type Deps = {
-  users: UsersRepository
-  sessions: SessionsRepository
-  accessTokenKey: Uint8Array
-  /** deriveRefreshSuccessorKey(APP_SECRET): successors are derived from the token they replace. */
-  successorKey: Uint8Array
-  now: () => Date
-  /** Other instances' revocations (PostgreSQL); absent: this process is the only one. */
-  revocations?: SharedRevocations
-}
-
-export function createAuthService({ users, sessions, accessTokenKey, successorKey, now, revocations }: Deps) {
-  const cache = createSessionCache()
+export function createAuthService(deps: AuthDeps) {
+  const { now, revocations } = deps
+  const auth: Auth = { ...deps, cache: createSessionCache() }
   warmUpDummyHash()
   revocations?.subscribe({
-    revoked: (familyId, userId) => cache.markFamilyRevoked(familyId, userId, now().getTime()),
-    missedSome: () => cache.forgetFamilies(),
+    revoked: (familyId, userId) => auth.cache.markFamilyRevoked(familyId, userId, now().getTime()),
+    missedSome: () => auth.cache.forgetFamilies(),
   })
-
-  function remember(record: UserRecord): CurrentUser {
-    const user = { id: record.id, email: record.email, createdAt: record.createdAt }
-    cache.rememberUser(user)
-    return user
-  }
-
-  async function userById(id: string): Promise<CurrentUser | null> {
-    const cached = cache.user(id)
-    if (cached) return cached
-    const record = await users.findById(id)
-    return record ? remember(record) : null
-  }
-
-  async function claimsOf(token: string, at: Date): Promise<AccessClaims | null> {
-    const cached = cache.token(token, at.getTime())
-    if (cached) return cached
-    const claims = await verifyAccessToken(accessTokenKey, token, at)
-    if (claims) cache.rememberToken(token, claims)
-    return claims
-  }
-
-  async function familyIsLive(familyId: string, userId: string, at: Date): Promise<boolean> {
-    const atMs = at.getTime()
-    let state = cache.family(familyId, atMs, revocations?.recheckMs())
-    if (!state) {
-      const family = await sessions.findFamily(familyId)
-      if (!family) return false
-      state = {
-        userId: family.userId,
-        live: family.revokedAt === null,
-        expiresAt: family.expiresAt.getTime(),
-        checkedAt: atMs,
-      }
-      cache.rememberFamily(familyId, state)
-    }
-    return state.live && state.userId === userId && state.expiresAt > atMs
-  }
-
-  async function revoke(familyId: string, userId: string, reason: RevokeReason): Promise<void> {
-    const at = now()
-    await sessions.revokeFamily(familyId, reason, at)
-    cache.markFamilyRevoked(familyId, userId, at.getTime())
-    await revocations?.publish(familyId, userId)
-  }
-
-  /** Every sign-in of the account but `exceptFamilyId` ends, here and on every instance (D39). */
-  async function revokeAll(userId: string, reason: RevokeReason, exceptFamilyId?: string): Promise<number> {
-    const at = now()
-    const revoked = await sessions.revokeAllOf(userId, reason, at, exceptFamilyId)
-    for (const familyId of revoked) {
-      cache.markFamilyRevoked(familyId, userId, at.getTime())
-      await revocations?.publish(familyId, userId)
-    }
-    return revoked.length
-  }
-
-  /** A new sign-in (refresh-token family) for an account already checked, with its tokens. */
-  async function startSession(record: UserRecord, context: SignInContext): Promise<SignedIn> {
-    const at = now()
-    const refreshToken = newRefreshToken()
-    const familyExpiresAt = new Date(at.getTime() + FAMILY_MAX_AGE_MS)
-    const refreshExpiresAt = new Date(at.getTime() + REFRESH_TOKEN_TTL_MS)
-    const family = await sessions.startFamily({
-      userId: record.id,
-      now: at,
-      familyExpiresAt,
-      tokenHash: hashRefreshToken(refreshToken),
-      tokenExpiresAt: refreshExpiresAt,
-      userAgent: context.userAgent?.slice(0, USER_AGENT_MAX) ?? null,
-      address: context.address,
-    })
-    cache.rememberFamily(family.id, {
-      userId: record.id,
-      live: true,
-      expiresAt: familyExpiresAt.getTime(),
-      checkedAt: at.getTime(),
-    })
-    const user = remember(record)
-    return {
-      user,
-      familyId: family.id,
-      tokens: await issueTokens(user, family.id, refreshToken, refreshExpiresAt, at),
-    }
-  }
-
-  async function issueTokens(
-    user: CurrentUser,
-    familyId: string,
-    refreshToken: string,
-    refreshExpiresAt: Date,
-    issuedAt: Date,
-  ) {
-    const access = await signAccessToken(accessTokenKey, { userId: user.id, familyId, now: issuedAt })
-    const tokens: SessionTokens = {
-      issuedAt,
-      accessToken: access.token,
-      accessExpiresAt: access.expiresAt,
-      refreshToken,
-      refreshExpiresAt,
-    }
-    return tokens
-  }
-
-  /**
-   * The successor of `used` when `used` was rotated at most REFRESH_GRACE_MS ago and its successor
-   * is still unused: a second tab that refreshed at the same moment gets the same new token.
-   */
-  async function withinGrace(used: string, usedAt: Date, at: Date) {
-    if (at.getTime() - usedAt.getTime() > REFRESH_GRACE_MS) return null
-    const token = successorRefreshToken(successorKey, used)
-    const successor = await sessions.findToken(hashRefreshToken(token))
-    if (!successor || successor.token.usedAt !== null || successor.token.expiresAt <= at) return null
-    return { token, expiresAt: successor.token.expiresAt }
-  }
-
   return {
     now,
-    revokeAll,
-    startSession,
+    /** Every sign-in of the account but `exceptFamilyId` ends, here and on every instance (D39). */
+    revokeAll: (userId: string, reason: RevokeReason, exceptFamilyId?: string) =>
+      revokeAll(auth, userId, reason, exceptFamilyId),
+    /** A new sign-in (refresh-token family) for an account already checked, with its tokens. */
+    startSession: (record: UserRecord, context: SignInContext) => startSession(auth, record, context),
+    ...accounts(auth),
+    ...passwords(auth),
+    ...signIns(auth),
+    ...sessionCheck(auth),
+  }
+}
 
+/** Creating an account and signing in with its password. */
+function accounts(auth: Auth) {
+  const { users, now } = auth
+  return {
     /**
      * Null when the email is already taken (case-insensitive). Under EMAIL_VERIFICATION=required
      * the account starts unconfirmed (`confirmationPending`) and cannot sign in until it is.
@@ -201,7 +79,7 @@ export function createAuthService({ users, sessions, accessTokenKey, successorKe
         return null
       }
       log.info({ event: 'auth.register', userId: record.id }, 'account created')
-      remember(record)
+      remember(auth, record)
       return record
     },
 
@@ -222,12 +100,12 @@ export function createAuthService({ users, sessions, accessTokenKey, successorKe
       const refusal = refusalOf(record, ok, input.email, log)
       if (refusal) return refusal
       if (!record) return { refused: 'credentials' }
-      const signedIn = await startSession(record, context)
+      const signedIn = await startSession(auth, record, context)
       // The password may have been replaced or removed while it was being checked (a reset, or
       // the owner claiming the account through Google, D99), after that change ended every
       // sign-in: read after this sign-in was stored, a change is either seen here or it ended it.
       if ((await users.findById(record.id))?.passwordHash !== record.passwordHash) {
-        await revoke(signedIn.familyId, record.id, 'password-changed')
+        await revoke(auth, signedIn.familyId, record.id, 'password-changed')
         log.info(
           { event: 'auth.login.raced', userId: record.id },
           'sign-in refused: password changed meanwhile',
@@ -238,15 +116,20 @@ export function createAuthService({ users, sessions, accessTokenKey, successorKe
       return signedIn
     },
 
+    /** A deleted account's user leaves the cache (its sign-ins were revoked first). */
+    forgetUser(userId: string): void {
+      auth.cache.forgetUser(userId)
+    },
+  }
+}
+
+/** The account's password: checked, asked about, replaced. */
+function passwords({ users }: Auth) {
+  return {
     /** True when `password` is the account's (false for an account without one). */
     async checkPassword(userId: string, password: string): Promise<boolean> {
       const record = await users.findById(userId)
       return record?.passwordHash ? verifyPassword(record.passwordHash, password) : spendDummyVerify(password)
-    },
-
-    /** A deleted account's user leaves the cache (its sign-ins were revoked first). */
-    forgetUser(userId: string): void {
-      cache.forgetUser(userId)
     },
 
     async hasPassword(userId: string): Promise<boolean> {
@@ -257,7 +140,13 @@ export function createAuthService({ users, sessions, accessTokenKey, successorKe
     async setPassword(userId: string, password: string): Promise<void> {
       await users.setPasswordHash(userId, await hashPassword(password))
     },
+  }
+}
 
+/** An account's sign-ins: listed, ended one by one, refreshed, signed out of. */
+function signIns(auth: Auth) {
+  const { sessions, now } = auth
+  return {
     /** The account's live sign-ins, the one making the request marked. */
     async sessionsOf(userId: string, currentFamilyId: string | null) {
       const live = await sessions.listLive(userId, now())
@@ -268,7 +157,7 @@ export function createAuthService({ users, sessions, accessTokenKey, successorKe
     async revokeSession(userId: string, familyId: string): Promise<boolean> {
       const family = await sessions.findFamily(familyId)
       if (!family || family.userId !== userId || family.revokedAt !== null) return false
-      await revoke(familyId, userId, 'signed-out-remotely')
+      await revoke(auth, familyId, userId, 'signed-out-remotely')
       return true
     },
 
@@ -276,73 +165,8 @@ export function createAuthService({ users, sessions, accessTokenKey, successorKe
      * Rotation: each refresh token works once. A used one presented again means it was copied,
      * so the whole sign-in is revoked, the successor and its access tokens included.
      */
-    async refresh(refreshToken: string | undefined, log: FastifyBaseLogger): Promise<SignedIn | null> {
-      if (!refreshToken) return null
-      const found = await sessions.findToken(hashRefreshToken(refreshToken))
-      if (!found) {
-        log.info({ event: 'auth.refresh.unknown' }, 'refresh refused: unknown token')
-        return null
-      }
-      const { token, family } = found
-      const at = now()
-      if (family.revokedAt !== null || family.expiresAt <= at) {
-        log.info({ event: 'auth.refresh.ended', userId: family.userId }, 'refresh refused: sign-in ended')
-        return null
-      }
-      if (token.usedAt !== null) {
-        const again = await withinGrace(refreshToken, token.usedAt, at)
-        if (again) {
-          const user = await userById(family.userId)
-          if (!user) return null
-          log.info(
-            { event: 'auth.refresh.grace', userId: user.id },
-            'session refreshed again within the grace interval',
-          )
-          return {
-            user,
-            familyId: family.id,
-            tokens: await issueTokens(user, family.id, again.token, again.expiresAt, at),
-          }
-        }
-        await revoke(family.id, family.userId, 'reuse')
-        log.warn(
-          { event: 'auth.refresh.reuse', userId: family.userId },
-          'refresh token reused: sign-in revoked',
-        )
-        return null
-      }
-      if (token.expiresAt <= at) {
-        log.info({ event: 'auth.refresh.expired', userId: family.userId }, 'refresh refused: token expired')
-        return null
-      }
-      const next = successorRefreshToken(successorKey, refreshToken)
-      const nextExpiresAt = new Date(
-        Math.min(at.getTime() + REFRESH_TOKEN_TTL_MS, family.expiresAt.getTime()),
-      )
-      const rotated = await sessions.rotate({
-        usedTokenId: token.id,
-        familyId: family.id,
-        now: at,
-        tokenHash: hashRefreshToken(next),
-        tokenExpiresAt: nextExpiresAt,
-      })
-      if (!rotated) {
-        await revoke(family.id, family.userId, 'reuse')
-        log.warn(
-          { event: 'auth.refresh.reuse', userId: family.userId },
-          'refresh token reused: sign-in revoked',
-        )
-        return null
-      }
-      const user = await userById(family.userId)
-      if (!user) return null
-      log.info({ event: 'auth.refresh', userId: user.id }, 'session refreshed')
-      return {
-        user,
-        familyId: family.id,
-        tokens: await issueTokens(user, family.id, next, nextExpiresAt, at),
-      }
-    },
+    refresh: (refreshToken: string | undefined, log: FastifyBaseLogger): Promise<SignedIn | null> =>
+      refresh(auth, refreshToken, log),
 
     /** Ends the sign-in named by the refresh cookie, else by the access cookie; fine with neither. */
     async logout(
@@ -355,14 +179,20 @@ export function createAuthService({ users, sessions, accessTokenKey, successorKe
         if (found) target = { familyId: found.family.id, userId: found.family.userId }
       }
       if (!target && input.accessToken) {
-        const claims = await claimsOf(input.accessToken, now())
+        const claims = await claimsOf(auth, input.accessToken, now())
         if (claims) target = { familyId: claims.familyId, userId: claims.userId }
       }
       if (!target) return
-      await revoke(target.familyId, target.userId, 'logout')
+      await revoke(auth, target.familyId, target.userId, 'logout')
       log.info({ event: 'auth.logout', userId: target.userId }, 'signed out')
     },
+  }
+}
 
+/** The session check every authenticated request goes through. */
+function sessionCheck(auth: Auth) {
+  const { cache, now, revocations } = auth
+  return {
     /**
      * The session check without any I/O: the session when the token, its sign-in and its user are
      * all cached and valid, null when the token is known to be dead, undefined when only
@@ -384,10 +214,10 @@ export function createAuthService({ users, sessions, accessTokenKey, successorKe
     async authenticate(accessToken: string | undefined): Promise<Session | null> {
       if (!accessToken) return null
       const at = now()
-      const claims = await claimsOf(accessToken, at)
+      const claims = await claimsOf(auth, accessToken, at)
       if (!claims) return null
-      if (!(await familyIsLive(claims.familyId, claims.userId, at))) return null
-      const user = await userById(claims.userId)
+      if (!(await familyIsLive(auth, claims.familyId, claims.userId, at))) return null
+      const user = await userById(auth, claims.userId)
       return user ? { user, familyId: claims.familyId } : null
     },
   }

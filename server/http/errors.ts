@@ -2,9 +2,9 @@
  * HTTP errors made at the edge. Services do not throw these: they throw domain errors
  * (domain-errors.ts, D108), which the one error handler maps to status, body and headers. What is
  * left here is for the HTTP layer itself: the rate limiter's 429 (`tooManyAttempts`, built by
- * @fastify/rate-limit's hook) and, until auth/ and documents/ are converted, the http-errors they
- * still throw (`throw httpErrors.notFound(...)`, `serverError`). Their message is written for the
- * person who sent the request and the error handler sends it as is.
+ * @fastify/rate-limit's hook) and what a route or a request parser answers itself (auth's routes,
+ * the multipart upload's parsing: `throw httpErrors.badRequest(...)`, `serverError`). Their
+ * message is written for the person who sent the request and the error handler sends it as is.
  *
  * http-errors marks a 5xx's message as not for the caller (`expose: false`), which is right for
  * a library's failure; `serverError` makes one whose sentence the caller sees.

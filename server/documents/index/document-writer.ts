@@ -64,16 +64,7 @@ const PAUSE_STEP_MS = 2
 
 export type DocumentWriter = ReturnType<typeof createDocumentWriter>
 
-const sameDocument = (a: DocumentKey, b: DocumentKey) =>
-  a.userId === b.userId && a.source === b.source && a.externalId === b.externalId
-
-export function createDocumentWriter({
-  db,
-  batchPassages = BATCH_PASSAGES,
-  coming = () => 0,
-  others = () => 'none',
-  lingerMs = LINGER_MS,
-}: {
+export type DocumentWriterOptions = {
   db: Db
   batchPassages?: number
   /** The longest a transaction with room left waits for documents on their way. */
@@ -85,213 +76,50 @@ export function createDocumentWriter({
    * then the writer gives way (D94). Not given: it never does (tests, benches, PostgreSQL).
    */
   others?: (owners: ReadonlySet<string>) => Others
-}) {
+}
+
+/** One writer's settings and what it keeps between transactions, shared by the functions below. */
+type Writer = Required<DocumentWriterOptions> & {
   /** Each person's tasks, oldest first; the map's order is the round-robin's. */
-  const queues = new Map<string, Task[]>()
-  let draining = false
+  queues: Map<string, Task[]>
+  draining: boolean
   /** What writing one passage took lately (a moving average, ms), to size a transaction that gives way. */
-  let msPerPassage = 2
+  msPerPassage: number
   /** How long the last transaction took (ms): the longest a writer giving way waits. */
-  let lastTransactionMs = YIELD_TRANSACTION_MS
+  lastTransactionMs: number
+}
 
-  function enqueue(task: Task): void {
-    const queue = queues.get(task.owner)
-    if (queue) queue.push(task)
-    else queues.set(task.owner, [task])
-    if (draining) return
-    draining = true
-    void drain()
+const sameDocument = (a: DocumentKey, b: DocumentKey) =>
+  a.userId === b.userId && a.source === b.source && a.externalId === b.externalId
+
+export function createDocumentWriter({
+  db,
+  batchPassages = BATCH_PASSAGES,
+  coming = () => 0,
+  others = () => 'none',
+  lingerMs = LINGER_MS,
+}: DocumentWriterOptions) {
+  const writer: Writer = {
+    db,
+    batchPassages,
+    coming,
+    others,
+    lingerMs,
+    queues: new Map(),
+    draining: false,
+    msPerPassage: 2,
+    lastTransactionMs: YIELD_TRANSACTION_MS,
   }
-
-  const total = (task: Task) => task.write?.chunks.length ?? task.languages.length
-  /** Fits in one transaction of `limit` passages whole: written at once, not in parts. */
-  const whole = (task: Task, limit: number) =>
-    task.kind === 'write' && task.phase === 'start' && total(task) <= limit
-
-  /** The passages a task's next step takes of the `room` left (a document counts one at least). */
-  function sizeOf(task: Task, room: number, limit: number): number {
-    if (task.kind === 'languages') return Math.max(1, Math.min(total(task) - task.next, room))
-    if (task.kind !== 'write' || task.phase === 'old') return room
-    if (whole(task, limit)) return Math.max(1, total(task))
-    return Math.max(1, Math.min(total(task) - task.next, room))
-  }
-
-  /**
-   * The next transaction's work: people in turn, one step of one task each per round, until the
-   * passages or documents run out. A task waits while an earlier one of the same document is
-   * unfinished; one that failed in company goes alone. `limit`: the transaction's passages.
-   */
-  function takeBatch(limit: number): { task: Task; size: number }[] {
-    const items: { task: Task; size: number }[] = []
-    const taken = new Set<Task>()
-    const served = new Set<string>()
-    let room = limit
-    let full = false
-    while (!full) {
-      let progress = false
-      for (const [owner, queue] of queues) {
-        const task = queue.find(
-          (t, i) => !taken.has(t) && !queue.slice(0, i).some((earlier) => sameDocument(earlier.key, t.key)),
-        )
-        if (!task || (task.solo && items.length > 0)) continue
-        const size = sizeOf(task, room, limit)
-        // A whole document that does not fit waits for the next transaction, and so does a part
-        // too small to be worth its statements.
-        if (items.length > 0 && (whole(task, limit) ? size > room : room < limit / 4)) {
-          full = true
-          break
-        }
-        items.push({ task, size })
-        taken.add(task)
-        served.add(owner)
-        room -= size
-        progress = true
-        if (task.solo || room <= 0 || items.length >= MAX_BATCH_DOCUMENTS) {
-          full = true
-          break
-        }
-      }
-      if (!progress) break
-    }
-    // Whoever was served goes to the back of the round.
-    for (const owner of served) {
-      const queue = queues.get(owner)
-      if (!queue) continue
-      queues.delete(owner)
-      queues.set(owner, queue)
-    }
-    return items
-  }
-
-  function settle(task: Task, outcome: { done: WrittenDocument | null } | { error: unknown }): void {
-    const queue = queues.get(task.owner)
-    if (queue) {
-      queue.splice(queue.indexOf(task), 1)
-      if (queue.length === 0) queues.delete(task.owner)
-    }
-    if ('error' in outcome) task.reject(outcome.error)
-    else task.resolve(outcome.done)
-  }
-
-  /** Writes until nothing waits; `draining` is cleared in the same turn the queues are found empty. */
-  async function drain(): Promise<void> {
-    try {
-      await drainQueues()
-    } finally {
-      draining = false
-    }
-  }
-
-  /** Passages waiting to be written (or taken out) now. */
-  function waitingWork(): number {
-    let work = 0
-    for (const queue of queues.values())
-      for (const task of queue)
-        work += task.kind === 'write' || task.kind === 'languages' ? total(task) - task.next : batchPassages
-    return work
-  }
-
-  /** Tasks waiting now. */
-  function waitingTasks(): number {
-    let total = 0
-    for (const queue of queues.values()) total += queue.length
-    return total
-  }
-
-  /**
-   * Group commit: while other documents are on their way (`coming`: the jobs running) and the
-   * batch is far from full, wait a little for them, up to `lingerMs`. One transaction for ten
-   * documents costs about a third of ten transactions (its own statements cost as much as a few
-   * documents' passages; bench/RESULTS.md).
-   */
-  async function gather(): Promise<void> {
-    const until = performance.now() + lingerMs
-    while (
-      performance.now() < until &&
-      waitingTasks() < Math.min(coming(), MAX_BATCH_DOCUMENTS) &&
-      waitingWork() < batchPassages / 2
-    )
-      await new Promise((resolve) => setTimeout(resolve, LINGER_STEP_MS))
-  }
-
-  /**
-   * The next transaction's passages: a full batch when nobody else is being served; otherwise
-   * about YIELD_TRANSACTION_MS of work, after waiting for the request being answered (D94).
-   */
-  async function giveWay(): Promise<number> {
-    const owners = new Set(queues.keys())
-    let state = others(owners)
-    if (state === 'none') return batchPassages
-    const until = performance.now() + PAUSE_FACTOR * lastTransactionMs
-    while (state === 'waiting' && performance.now() < until) {
-      await new Promise((resolve) => setTimeout(resolve, PAUSE_STEP_MS))
-      state = others(owners)
-    }
-    const fits = Math.floor(YIELD_TRANSACTION_MS / msPerPassage)
-    return Math.min(batchPassages, Math.max(MIN_YIELD_PASSAGES, fits))
-  }
-
-  async function drainQueues(): Promise<void> {
-    while (queues.size > 0) {
-      await gather()
-      const limit = await giveWay()
-      const items = takeBatch(limit)
-      if (items.length === 0) return
-      let drafts: Draft[]
-      try {
-        const started = performance.now()
-        drafts = await db.transaction((tx) => runBatch(tx, items, limit, batchPassages))
-        lastTransactionMs = performance.now() - started
-        const passages = items.reduce((sum, item) => sum + item.size, 0)
-        if (passages > 0) msPerPassage = 0.7 * msPerPassage + 0.3 * (lastTransactionMs / passages)
-      } catch (error) {
-        const [only] = items
-        if (only && items.length === 1) settle(only.task, { error })
-        else for (const { task } of items) task.solo = true
-        continue
-      }
-      for (const { task, state, done } of drafts) {
-        Object.assign(task, state)
-        if (done !== undefined) settle(task, { done })
-      }
-      // Whoever waits for the database (a request, another part) goes before the next batch.
-      await new Promise((resolve) => setImmediate(resolve))
-    }
-  }
-
-  const task = (
-    key: DocumentKey,
-    kind: 'write' | 'shrink' | 'languages',
-    write: DocumentWrite | null,
-    relabel: { documentId: string; passages: readonly PassageLanguage[] } | null = null,
-  ) =>
-    new Promise<WrittenDocument | null>((resolve, reject) =>
-      enqueue({
-        owner: key.userId,
-        key,
-        kind,
-        write,
-        languages: relabel?.passages ?? [],
-        words: write?.chunks.map((c) => tokenCount(c.heading, c.text)) ?? [],
-        phase: kind === 'write' ? 'start' : 'old',
-        documentId: relabel?.documentId ?? null,
-        next: 0,
-        solo: false,
-        resolve,
-        reject,
-      }),
-    )
-
   return {
     /** Writes the document (replacing its previous version); null when its library row went meanwhile. */
-    write: (write: DocumentWrite) => task(write.document, 'write', write),
+    write: (write: DocumentWrite) => queueTask(writer, write.document, 'write', write),
 
     /**
      * Takes a document's passages out, part by part, until at most one transaction's worth is
      * left: what removes it then (in a transaction of its own) stays short.
      */
     async shrink(key: DocumentKey): Promise<void> {
-      await task(key, 'shrink', null)
+      await queueTask(writer, key, 'shrink', null)
     },
 
     /**
@@ -301,6 +129,203 @@ export function createDocumentWriter({
      * removed meanwhile).
      */
     relabel: (key: DocumentKey, documentId: string, passages: readonly PassageLanguage[]) =>
-      task(key, 'languages', null, { documentId, passages }),
+      queueTask(writer, key, 'languages', null, { documentId, passages }),
+  }
+}
+
+/** Queues one step of work for a document; settles once it is done (or failed). */
+function queueTask(
+  writer: Writer,
+  key: DocumentKey,
+  kind: 'write' | 'shrink' | 'languages',
+  write: DocumentWrite | null,
+  relabel: { documentId: string; passages: readonly PassageLanguage[] } | null = null,
+): Promise<WrittenDocument | null> {
+  return new Promise<WrittenDocument | null>((resolve, reject) =>
+    enqueue(writer, {
+      owner: key.userId,
+      key,
+      kind,
+      write,
+      languages: relabel?.passages ?? [],
+      words: write?.chunks.map((c) => tokenCount(c.heading, c.text)) ?? [],
+      phase: kind === 'write' ? 'start' : 'old',
+      documentId: relabel?.documentId ?? null,
+      next: 0,
+      solo: false,
+      resolve,
+      reject,
+    }),
+  )
+}
+
+function enqueue(writer: Writer, task: Task): void {
+  const queue = writer.queues.get(task.owner)
+  if (queue) queue.push(task)
+  else writer.queues.set(task.owner, [task])
+  if (writer.draining) return
+  writer.draining = true
+  void drain(writer)
+}
+
+const total = (task: Task) => task.write?.chunks.length ?? task.languages.length
+/** Fits in one transaction of `limit` passages whole: written at once, not in parts. */
+const whole = (task: Task, limit: number) =>
+  task.kind === 'write' && task.phase === 'start' && total(task) <= limit
+
+/** The passages a task's next step takes of the `room` left (a document counts one at least). */
+function sizeOf(task: Task, room: number, limit: number): number {
+  if (task.kind === 'languages') return Math.max(1, Math.min(total(task) - task.next, room))
+  if (task.kind !== 'write' || task.phase === 'old') return room
+  if (whole(task, limit)) return Math.max(1, total(task))
+  return Math.max(1, Math.min(total(task) - task.next, room))
+}
+
+/**
+ * The next transaction's work: people in turn, one step of one task each per round, until the
+ * passages or documents run out. A task waits while an earlier one of the same document is
+ * unfinished; one that failed in company goes alone. `limit`: the transaction's passages.
+ */
+function takeBatch(queues: Map<string, Task[]>, limit: number): { task: Task; size: number }[] {
+  const items: { task: Task; size: number }[] = []
+  const taken = new Set<Task>()
+  const served = new Set<string>()
+  let room = limit
+  let full = false
+  while (!full) {
+    let progress = false
+    for (const [owner, queue] of queues) {
+      const task = queue.find(
+        (t, i) => !taken.has(t) && !queue.slice(0, i).some((earlier) => sameDocument(earlier.key, t.key)),
+      )
+      if (!task || (task.solo && items.length > 0)) continue
+      const size = sizeOf(task, room, limit)
+      // A whole document that does not fit waits for the next transaction, and so does a part
+      // too small to be worth its statements.
+      if (items.length > 0 && (whole(task, limit) ? size > room : room < limit / 4)) {
+        full = true
+        break
+      }
+      items.push({ task, size })
+      taken.add(task)
+      served.add(owner)
+      room -= size
+      progress = true
+      if (task.solo || room <= 0 || items.length >= MAX_BATCH_DOCUMENTS) {
+        full = true
+        break
+      }
+    }
+    if (!progress) break
+  }
+  // Whoever was served goes to the back of the round.
+  for (const owner of served) {
+    const queue = queues.get(owner)
+    if (!queue) continue
+    queues.delete(owner)
+    queues.set(owner, queue)
+  }
+  return items
+}
+
+function settle(
+  queues: Map<string, Task[]>,
+  task: Task,
+  outcome: { done: WrittenDocument | null } | { error: unknown },
+): void {
+  const queue = queues.get(task.owner)
+  if (queue) {
+    queue.splice(queue.indexOf(task), 1)
+    if (queue.length === 0) queues.delete(task.owner)
+  }
+  if ('error' in outcome) task.reject(outcome.error)
+  else task.resolve(outcome.done)
+}
+
+/** Writes until nothing waits; `draining` is cleared in the same turn the queues are found empty. */
+async function drain(writer: Writer): Promise<void> {
+  try {
+    await drainQueues(writer)
+  } finally {
+    writer.draining = false
+  }
+}
+
+/** Passages waiting to be written (or taken out) now. */
+function waitingWork({ queues, batchPassages }: Writer): number {
+  let work = 0
+  for (const queue of queues.values())
+    for (const task of queue)
+      work += task.kind === 'write' || task.kind === 'languages' ? total(task) - task.next : batchPassages
+  return work
+}
+
+/** Tasks waiting now. */
+function waitingTasks(queues: Map<string, Task[]>): number {
+  let total = 0
+  for (const queue of queues.values()) total += queue.length
+  return total
+}
+
+/**
+ * Group commit: while other documents are on their way (`coming`: the jobs running) and the
+ * batch is far from full, wait a little for them, up to `lingerMs`. One transaction for ten
+ * documents costs about a third of ten transactions (its own statements cost as much as a few
+ * documents' passages; bench/RESULTS.md).
+ */
+async function gather(writer: Writer): Promise<void> {
+  const until = performance.now() + writer.lingerMs
+  while (
+    performance.now() < until &&
+    waitingTasks(writer.queues) < Math.min(writer.coming(), MAX_BATCH_DOCUMENTS) &&
+    waitingWork(writer) < writer.batchPassages / 2
+  )
+    await new Promise((resolve) => setTimeout(resolve, LINGER_STEP_MS))
+}
+
+/**
+ * The next transaction's passages: a full batch when nobody else is being served; otherwise
+ * about YIELD_TRANSACTION_MS of work, after waiting for the request being answered (D94).
+ */
+async function giveWay(writer: Writer): Promise<number> {
+  const owners = new Set(writer.queues.keys())
+  let state = writer.others(owners)
+  if (state === 'none') return writer.batchPassages
+  const until = performance.now() + PAUSE_FACTOR * writer.lastTransactionMs
+  while (state === 'waiting' && performance.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, PAUSE_STEP_MS))
+    state = writer.others(owners)
+  }
+  const fits = Math.floor(YIELD_TRANSACTION_MS / writer.msPerPassage)
+  return Math.min(writer.batchPassages, Math.max(MIN_YIELD_PASSAGES, fits))
+}
+
+async function drainQueues(writer: Writer): Promise<void> {
+  const { db, queues, batchPassages } = writer
+  while (queues.size > 0) {
+    await gather(writer)
+    const limit = await giveWay(writer)
+    const items = takeBatch(queues, limit)
+    if (items.length === 0) return
+    let drafts: Draft[]
+    try {
+      const started = performance.now()
+      drafts = await db.transaction((tx) => runBatch(tx, items, limit, batchPassages))
+      writer.lastTransactionMs = performance.now() - started
+      const passages = items.reduce((sum, item) => sum + item.size, 0)
+      if (passages > 0)
+        writer.msPerPassage = 0.7 * writer.msPerPassage + 0.3 * (writer.lastTransactionMs / passages)
+    } catch (error) {
+      const [only] = items
+      if (only && items.length === 1) settle(queues, only.task, { error })
+      else for (const { task } of items) task.solo = true
+      continue
+    }
+    for (const { task, state, done } of drafts) {
+      Object.assign(task, state)
+      if (done !== undefined) settle(queues, task, { done })
+    }
+    // Whoever waits for the database (a request, another part) goes before the next batch.
+    await new Promise((resolve) => setImmediate(resolve))
   }
 }

@@ -8,13 +8,14 @@
  * (`Source.documentId`). Either opens it, always scoped to the signed-in person: another person's
  * id, an unknown one and a removed document answer the same 404 (D72).
  */
-import { httpErrors } from '@fastify/sensible'
 import type { DocumentView } from '#contracts/documents.ts'
 import type { Db } from '../../db/database.ts'
+import { NotFound } from '../../http/domain-errors.ts'
 import type { FileReply } from '../../http/file-reply.ts'
 import { createDocumentViewRepository } from './document-view-repository.ts'
+import { DocumentNotFound } from './library-errors.ts'
 import { createLibraryRepository, type LibraryRow } from './library-repository.ts'
-import { LIBRARY_MESSAGES, toLibraryDocument } from './library-service.ts'
+import { toLibraryDocument } from './library-service.ts'
 import { UPLOAD_SOURCE } from './sources.ts'
 import { readUploadBytes } from './uploads-repository.ts'
 
@@ -23,7 +24,7 @@ export const DOCUMENT_FILE_MESSAGES = {
   missing: 'The uploaded file is missing.',
 } as const
 
-/** Reads one document's file from where it lives; throws an HTTP error with a sentence when it cannot. */
+/** Reads one document's file from where it lives; throws a domain error with a sentence when it cannot. */
 export type FileSource = (row: LibraryRow) => Promise<FileReply>
 
 export type DocumentViewService = ReturnType<typeof createDocumentViewService>
@@ -39,7 +40,7 @@ export function createDocumentViewService(db: Db) {
     if (row) return row
     const passages = await repository.documentKey(userId, id)
     const viaPassages = passages && (await library.findExternal(userId, passages.source, passages.externalId))
-    if (!viaPassages || viaPassages.excluded) throw httpErrors.notFound(LIBRARY_MESSAGES.notFound)
+    if (!viaPassages || viaPassages.excluded) throw new DocumentNotFound()
     return viaPassages
   }
 
@@ -58,7 +59,7 @@ export function createDocumentViewService(db: Db) {
       const row = await owned(userId, id)
       if (row.source === UPLOAD_SOURCE) {
         const bytes = await readUploadBytes(db, row.id)
-        if (!bytes) throw httpErrors.notFound(DOCUMENT_FILE_MESSAGES.missing)
+        if (!bytes) throw new NotFound(DOCUMENT_FILE_MESSAGES.missing)
         return {
           bytes,
           contentType: row.mimeType,
@@ -67,7 +68,7 @@ export function createDocumentViewService(db: Db) {
         }
       }
       const read = fileSources.get(row.source)
-      if (!read) throw httpErrors.notFound(DOCUMENT_FILE_MESSAGES.unavailable)
+      if (!read) throw new NotFound(DOCUMENT_FILE_MESSAGES.unavailable)
       return read(row)
     },
   }

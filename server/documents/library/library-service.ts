@@ -2,9 +2,9 @@
  * The user's document library (`app.library`): the list with each file's status and the overall
  * progress, deleting a document (its passages go at once; a Drive file stays out of later syncs),
  * and retrying one that failed. Ids are checked against the signed-in user: another person's id
- * answers exactly like a missing one (404).
+ * answers exactly like a missing one (404). What it refuses it throws as library errors
+ * (library-errors.ts), which the error handler turns into HTTP.
  */
-import { httpErrors } from '@fastify/sensible'
 import { type FirstRun, type Library, type LibraryDocument, STARTER_QUESTIONS } from '#contracts/documents.ts'
 import type { Db } from '../../db/database.ts'
 import type { JobQueue } from '../../jobs/job-queue.ts'
@@ -13,16 +13,10 @@ import {
   createLibraryChangesRepository,
   type LibraryChangesRepository,
 } from './library-changes-repository.ts'
+import { ChatSessionNotFound, DocumentNotFound, NotFailed, NotRemoved } from './library-errors.ts'
 import { createLibraryRepository, type LibraryRepository, type LibraryRow } from './library-repository.ts'
 import { DRIVE_FILE_JOB, DRIVE_SOURCE, UPLOAD_FILE_JOB, UPLOAD_SOURCE } from './sources.ts'
 import { checkUpload, storeUpload } from './upload.ts'
-
-export const LIBRARY_MESSAGES = {
-  notFound: 'Document not found.',
-  notFailed: 'Only a document that could not be read can be retried.',
-  notRemoved: 'Only a document removed from the library can be added back.',
-  conversationNotFound: 'Chat session not found',
-} as const
 
 /** How long an upload call waits for its file to be read, so a question right after can use it. */
 export const UPLOAD_WAIT_MS = 20_000
@@ -71,13 +65,12 @@ type Context = {
 }
 
 async function ownConversation({ changes }: Context, userId: string, conversationId: string): Promise<void> {
-  if (!(await changes.ownsConversation(userId, conversationId)))
-    throw httpErrors.notFound(LIBRARY_MESSAGES.conversationNotFound)
+  if (!(await changes.ownsConversation(userId, conversationId))) throw new ChatSessionNotFound()
 }
 
 async function owned({ repository }: Context, userId: string, id: string): Promise<LibraryRow> {
   const row = await repository.findOwned(userId, id)
-  if (!row) throw httpErrors.notFound(LIBRARY_MESSAGES.notFound)
+  if (!row) throw new DocumentNotFound()
   return row
 }
 
@@ -129,7 +122,7 @@ function uploads(ctx: Context) {
       const deadline = performance.now() + waitMs
       for (;;) {
         const row = await repository.find(id)
-        if (!row) throw httpErrors.notFound(LIBRARY_MESSAGES.notFound)
+        if (!row) throw new DocumentNotFound()
         const pending = row.status === 'queued' || row.status === 'processing'
         if (!pending || performance.now() >= deadline) return toLibraryDocument(row)
         await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS))
@@ -197,8 +190,8 @@ function changing(ctx: Context) {
      */
     async restore(userId: string, id: string): Promise<LibraryDocument> {
       const row = await repository.findAnyOwned(userId, id)
-      if (!row) throw httpErrors.notFound(LIBRARY_MESSAGES.notFound)
-      if (!row.excluded) throw httpErrors.conflict(LIBRARY_MESSAGES.notRemoved)
+      if (!row) throw new DocumentNotFound()
+      if (!row.excluded) throw new NotRemoved()
       const updatedAt = now()
       await changes.restore({ kind: DRIVE_FILE_JOB, key: jobKey(row), userId, libraryId: row.id }, updatedAt)
       queue.wake()
@@ -240,7 +233,7 @@ function changing(ctx: Context) {
     /** Queues a failed document to be read again (409 for any other status). */
     async retry(userId: string, id: string): Promise<LibraryDocument> {
       const row = await owned(ctx, userId, id)
-      if (row.status !== 'failed') throw httpErrors.conflict(LIBRARY_MESSAGES.notFailed)
+      if (row.status !== 'failed') throw new NotFailed()
       const kind = JOB_OF_SOURCE[row.source] ?? DRIVE_FILE_JOB
       await changes.retry({ kind, key: jobKey(row), userId, libraryId: row.id }, now())
       queue.wake()

@@ -6,8 +6,8 @@
  * whichever encoding it was saved.
  */
 import { randomUUID } from 'node:crypto'
-import { httpErrors } from '@fastify/sensible'
 import type { Db } from '../../db/database.ts'
+import { Invalid } from '../../http/domain-errors.ts'
 import { enqueueJob, type JobOutcome, makeJobDue } from '../../jobs/job-queue.ts'
 import type { DocumentWriter } from '../index/document-writer.ts'
 import { indexLibraryDocument } from '../index/index-document.ts'
@@ -95,9 +95,9 @@ export function uploadKind(name: string, mimeType: string): 'application/pdf' | 
 /** The spec's checks, in the dialog's order: type, then the two sizes. */
 export function checkUpload(name: string, mimeType: string, size: number): 'application/pdf' | 'text/plain' {
   const kind = uploadKind(name, mimeType)
-  if (!kind) throw httpErrors.badRequest(UPLOAD_MESSAGES.type)
-  if (size < UPLOAD_MIN_BYTES) throw httpErrors.badRequest(UPLOAD_MESSAGES.tooSmall)
-  if (size > UPLOAD_MAX_BYTES) throw httpErrors.badRequest(UPLOAD_MESSAGES.tooLarge)
+  if (!kind) throw new Invalid(UPLOAD_MESSAGES.type)
+  if (size < UPLOAD_MIN_BYTES) throw new Invalid(UPLOAD_MESSAGES.tooSmall)
+  if (size > UPLOAD_MAX_BYTES) throw new Invalid(UPLOAD_MESSAGES.tooLarge)
   return kind
 }
 
