@@ -175,3 +175,26 @@ test('ready documents can be selected to ask about together; one that stops bein
   actor.send({ type: 'library.clearSelection' })
   expect(actor.getSnapshot().context.selected).toEqual([])
 })
+
+test('hidden (Documents left the screen), it stops polling and forgets the library, the selection and the problem', async () => {
+  const listDocuments = vi
+    .fn<LibraryDeps['listDocuments']>()
+    .mockResolvedValue(library(doc('a.txt', 'ready'), doc('b.txt', 'queued')))
+  const { actor } = start({ listDocuments })
+  actor.send({ type: 'library.load' })
+  await waitFor(actor, (s) => s.matches('waiting'))
+  actor.send({ type: 'library.select', id: 'id-a.txt', selected: true })
+
+  actor.send({ type: 'library.hide' })
+  const calls = listDocuments.mock.calls.length
+  await new Promise((resolve) => setTimeout(resolve, 30))
+
+  expect(listDocuments.mock.calls.length).toBe(calls)
+  expect(actor.getSnapshot().value).toBe('idle')
+  expect(actor.getSnapshot().context).toMatchObject({
+    library: null,
+    problem: null,
+    watching: false,
+    selected: [],
+  })
+})

@@ -3,7 +3,10 @@
  * kept live by polling while files are being read (or while an ingest the user started is under
  * way), and deleting, retrying or adding back (a removed Drive file) a document. It starts from the server's state, so a reload shows
  * a sync that is still running and keeps following it. It also keeps which ready documents the
- * person selected to ask about together (D70). Calls come from provideLibraryMachine(deps).
+ * person selected to ask about together (D70). It runs as long as the dashboard (D112): the
+ * wiring actor loads it when Documents comes on screen and hides it when Documents goes, which
+ * stops the polling and forgets it all, so each visit starts afresh. Calls come from
+ * provideLibraryMachine(deps).
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate'
 import { SCOPE_MAX_DOCUMENTS } from '#contracts/chat.ts'
@@ -42,6 +45,7 @@ export type LibraryContext = {
 
 export type LibraryEvent =
   | { type: 'library.load' }
+  | { type: 'library.hide' }
   | { type: 'library.watch' }
   | { type: 'library.unwatch' }
   | { type: 'library.delete'; id: string }
@@ -88,6 +92,10 @@ function isReady(library: Library, id: string): boolean {
   return library.documents.some((d) => d.id === id && d.status === 'ready')
 }
 
+function initialContext(pollMs: number): LibraryContext {
+  return { library: null, problem: null, watching: false, pollMs, selected: [] }
+}
+
 export const libraryMachine = setup({
   types: {
     context: {} as LibraryContext,
@@ -121,6 +129,7 @@ export const libraryMachine = setup({
       problem: context.problem === LIBRARY_MESSAGES.loadFailed ? null : context.problem,
     })),
     setProblem: assign((_, params: { problem: string }) => ({ problem: params.problem })),
+    forget: assign(({ context }) => initialContext(context.pollMs)),
     watch: assign({ watching: true }),
     unwatch: assign({ watching: false }),
   },
@@ -132,13 +141,7 @@ export const libraryMachine = setup({
   },
 }).createMachine({
   id: 'library',
-  context: ({ input }) => ({
-    library: null,
-    problem: null,
-    watching: false,
-    pollMs: input.pollMs ?? LIBRARY_POLL_MS,
-    selected: [],
-  }),
+  context: ({ input }) => initialContext(input.pollMs ?? LIBRARY_POLL_MS),
   initial: 'idle',
   on: {
     'library.select': {
@@ -147,6 +150,13 @@ export const libraryMachine = setup({
     },
     'library.clearSelection': { actions: 'clearSelection' },
     'library.load': '.loading',
+    'library.hide': {
+      target: '.idle',
+      actions: 'forget',
+      description:
+        'Documents left the screen: no more polling, and the next visit starts as the first did ' +
+        '(nothing selected, no problem shown, the library read again).',
+    },
     'library.watch': { target: '.loading', actions: 'watch' },
     'library.unwatch': {
       target: '.loading',

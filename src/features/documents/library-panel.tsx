@@ -7,11 +7,10 @@ import { useLibrary } from './use-library.ts'
 /**
  * Where the library's reading stands, around the screen's list of documents (`children`): the
  * overall progress while files are read, the last problem (a failed delete or retry), and the
- * Drive files removed from it, which can be added back. `ingesting`: a Drive ingest is under
- * way, so the library follows the statuses as they move.
+ * Drive files removed from it, which can be added back.
  */
-export function LibraryPanel({ ingesting, children }: { ingesting: boolean; children: ReactNode }) {
-  const { library, problem, restore } = useLibrary(ingesting)
+export function LibraryPanel({ children }: { children: ReactNode }) {
+  const { library, problem, restore } = useLibrary()
   const progress = library?.progress
   return (
     <>

@@ -1,16 +1,15 @@
-import { type ReactNode, useState } from 'react'
+import { useState } from 'react'
 import { provideLibraryMachine } from '#machines/library/library-machine.ts'
 import { createDocumentsApi } from '#src/api/documents.ts'
 import { useAppDeps } from '#src/lib/app-deps.ts'
-import { LibraryActor } from './library-actor.ts'
 
-/** Starts the library actor while the Documents screen is on show (it polls only while needed). */
-export function LibraryProvider({ children }: { children: ReactNode }) {
-  const { http, inspect } = useAppDeps()
+/**
+ * The library's logic with its calls filled, built from the app's one HTTP client. The dashboard's
+ * wiring actor runs it for the dashboard's lifetime (D112); it reads the library only while
+ * Documents is on screen, and polls only while needed.
+ */
+export function useLibraryLogic() {
+  const { http } = useAppDeps()
   const [logic] = useState(() => provideLibraryMachine(createDocumentsApi(http)))
-  return (
-    <LibraryActor.Provider logic={logic} options={{ inspect, input: {} }}>
-      {children}
-    </LibraryActor.Provider>
-  )
+  return logic
 }
