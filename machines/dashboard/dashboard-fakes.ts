@@ -6,8 +6,8 @@
 import { type AnyEventObject, assign, createActor, emit, setup } from 'xstate'
 import type { chatMachine } from '#machines/chat/chat-machine.ts'
 import type { ChatEmitted } from '#machines/chat/chat-types.ts'
+import type { documentsMachine } from '#machines/documents/documents-machine.ts'
 import type { driveMachine } from '#machines/drive/drive-machine.ts'
-import type { libraryMachine } from '#machines/library/library-machine.ts'
 import type { uploadMachine } from '#machines/upload/upload-machine.ts'
 import { provideDashboardMachine } from './dashboard-machine.ts'
 import type { DashboardRoute, NavigateParams, RelayedEvent } from './dashboard-types.ts'
@@ -64,7 +64,7 @@ const fakeChat = setup({
   },
 })
 
-/** The upload, the drive or the library: the events it is told (with an id, if they carry one). */
+/** The upload, the drive or the documents: the events it is told (with an id, if they carry one). */
 const fakeChild = setup({
   types: {
     context: {} as { told: string[] },
@@ -122,7 +122,7 @@ export function startDashboard() {
     chat: fakeChat as unknown as typeof chatMachine,
     upload: fakeChild as unknown as typeof uploadMachine,
     drive: fakeChild as unknown as typeof driveMachine,
-    library: fakeChild as unknown as typeof libraryMachine,
+    documents: fakeChild as unknown as typeof documentsMachine,
     navigate: (params) => navigations.push(params),
   })
   const dashboard = createActor(logic, {
@@ -138,7 +138,7 @@ export function startDashboard() {
   const emits = (systemId: 'chat' | 'upload' | 'drive', emitted: RelayedEvent) =>
     child(systemId).send({ type: 'test.emit', emitted })
   const chatEmits = (emitted: ChatEmitted) => emits('chat', emitted)
-  const toldTo = (systemId: 'chat' | 'upload' | 'drive' | 'library') =>
+  const toldTo = (systemId: 'chat' | 'upload' | 'drive' | 'documents') =>
     (child(systemId).getSnapshot() as { context: { told: string[] } }).context.told
   const told = () => toldTo('chat')
   return { dashboard, navigations, routed, emits, chatEmits, toldTo, told, child }

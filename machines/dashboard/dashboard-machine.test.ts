@@ -22,7 +22,7 @@ test('other sections tell the chat nothing; coming back to the chat section star
 
   routed({ path: '/dashboard/chat' })
   routed({ path: '/dashboard/history', section: 'history' })
-  routed({ path: '/dashboard/docs', section: 'docs' })
+  routed({ path: '/dashboard/docs', section: 'documents' })
   routed({ path: '/dashboard/chat' })
 
   expect(told()).toEqual(['new', 'new'])
@@ -88,7 +88,7 @@ test('a conversation closed while another is on screen moves no address', () => 
 
 test('asking about a document shows the new chat (a push), unless a new chat is on screen', () => {
   const { routed, chatEmits, navigations } = start()
-  routed({ path: '/dashboard/docs', section: 'docs' })
+  routed({ path: '/dashboard/docs', section: 'documents' })
   chatEmits({ type: 'chat.askingAbout' })
   routed({ path: '/dashboard/chat' })
   chatEmits({ type: 'chat.askingAbout' })

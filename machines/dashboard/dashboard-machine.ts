@@ -1,6 +1,6 @@
 /**
  * The dashboard's wiring (product §2, D106, D112): the parent of the actors that live as long as
- * the dashboard (the chat, the Upload dialog, Google Drive, the library and the Documents table,
+ * the dashboard (the chat, the Upload dialog, Google Drive, the documents (the person's library) and the Documents table,
  * each under its systemId), and what used to be React effects between them and the address. The
  * address is the dashboard's truth: the app tells this actor each route it shows
  * ('dashboard.routed'), and this actor tells the chat, one way, and readies Documents when it comes
@@ -14,9 +14,9 @@ import { type AnyActorRef, assign, enqueueActions, fromCallback, type SnapshotFr
 import { type ChatSnapshot, chatMachine } from '#machines/chat/chat-machine.ts'
 import { selectedConversationIdOf } from '#machines/chat/chat-selectors.ts'
 import type { ChatEvent } from '#machines/chat/chat-types.ts'
+import { type DocumentsEvent, documentsMachine } from '#machines/documents/documents-machine.ts'
 import { documentsTableMachine } from '#machines/documents/documents-table-machine.ts'
 import { driveMachine } from '#machines/drive/drive-machine.ts'
-import { type LibraryEvent, libraryMachine } from '#machines/library/library-machine.ts'
 import { uploadMachine } from '#machines/upload/upload-machine.ts'
 import type {
   DashboardContext,
@@ -29,7 +29,7 @@ import type {
 } from './dashboard-types.ts'
 
 /** The route table's entry of the Documents screen (src/app/dashboard/dashboard-screens.tsx). */
-export const DOCUMENTS_SCREEN = 'docs'
+export const DOCUMENTS_SCREEN = 'documents'
 
 /** What each child emits that the wiring acts on, by the child's systemId. */
 const RELAYED = {
@@ -59,7 +59,7 @@ export const dashboardMachine = setup({
     chat: chatMachine,
     upload: uploadMachine,
     drive: driveMachine,
-    library: libraryMachine,
+    documents: documentsMachine,
     documentsTable: documentsTableMachine,
     relay,
   },
@@ -89,22 +89,22 @@ export const dashboardMachine = setup({
     tellDocuments: enqueueActions(({ context, system, enqueue }, route: DashboardRoute) => {
       const shown = isDocuments(route)
       if (isDocuments(context.route) === shown) return
-      const library = system.get('library')
+      const documents = system.get('documents')
       if (!shown) {
-        enqueue.sendTo(library, { type: 'library.hide' } satisfies LibraryEvent)
+        enqueue.sendTo(documents, { type: 'documents.hide' } satisfies DocumentsEvent)
         return
       }
       enqueue.sendTo(system.get('documentsTable'), { type: 'table.reset' })
-      enqueue.sendTo(library, { type: 'library.load' } satisfies LibraryEvent)
+      enqueue.sendTo(documents, { type: 'documents.load' } satisfies DocumentsEvent)
       if (system.get('drive').getSnapshot().hasTag('ingesting')) {
-        enqueue.sendTo(library, { type: 'library.watch' } satisfies LibraryEvent)
+        enqueue.sendTo(documents, { type: 'documents.watch' } satisfies DocumentsEvent)
       }
     }),
     toChat: enqueueActions(({ system, enqueue }, event: ChatEvent) =>
       enqueue.sendTo(system.get('chat'), event),
     ),
-    toLibrary: enqueueActions(({ system, enqueue }, event: LibraryEvent) =>
-      enqueue.sendTo(system.get('library'), event),
+    toDocuments: enqueueActions(({ system, enqueue }, event: DocumentsEvent) =>
+      enqueue.sendTo(system.get('documents'), event),
     ),
     storeRoute: assign({ route: (_, route: DashboardRoute) => route }),
     storeStartedFrom: assign({
@@ -126,7 +126,7 @@ export const dashboardMachine = setup({
     { src: 'chat', id: 'chat', systemId: 'chat' },
     { src: 'upload', id: 'upload', systemId: 'upload' },
     { src: 'drive', id: 'drive', systemId: 'drive', input: ({ context }) => context.drive },
-    { src: 'library', id: 'library', systemId: 'library', input: {} },
+    { src: 'documents', id: 'documents', systemId: 'documents', input: {} },
     { src: 'documentsTable', id: 'documentsTable', systemId: 'documentsTable' },
     { src: 'relay', id: 'relay' },
   ],
@@ -197,27 +197,27 @@ export const dashboardMachine = setup({
         guard: 'isDocumentsOnScreen',
         description:
           "A file uploaded into the library (the sidebar's 'Upload Document') joins the table at once.",
-        actions: { type: 'toLibrary', params: { type: 'library.load' } },
+        actions: { type: 'toDocuments', params: { type: 'documents.load' } },
       },
     ],
     'table.deleteConfirmed': {
       description: 'A deletion the person confirmed in the table is the library’s to carry out.',
       actions: {
-        type: 'toLibrary',
-        params: ({ event }) => ({ type: 'library.delete', id: event.libraryId }),
+        type: 'toDocuments',
+        params: ({ event }) => ({ type: 'documents.delete', id: event.libraryId }),
       },
     },
     'drive.ingestStarted': {
       guard: 'isDocumentsOnScreen',
       description:
         'The library follows an ingest (polls before anything is queued) while Documents is on screen.',
-      actions: { type: 'toLibrary', params: { type: 'library.watch' } },
+      actions: { type: 'toDocuments', params: { type: 'documents.watch' } },
     },
     'drive.ingestFinished': {
       guard: 'isDocumentsOnScreen',
       description:
         'The ingest answered: the library reads once more, then polls only while files are queued.',
-      actions: { type: 'toLibrary', params: { type: 'library.unwatch' } },
+      actions: { type: 'toDocuments', params: { type: 'documents.unwatch' } },
     },
   },
 })
@@ -227,7 +227,7 @@ export type DashboardSnapshot = SnapshotFrom<typeof dashboardMachine>
 /** The dashboard with its children's calls and its router filled in; tests fill them with their own. */
 export function provideDashboardMachine(deps: DashboardDeps) {
   return dashboardMachine.provide({
-    actors: { chat: deps.chat, upload: deps.upload, drive: deps.drive, library: deps.library },
+    actors: { chat: deps.chat, upload: deps.upload, drive: deps.drive, documents: deps.documents },
     actions: { navigate: (_, params) => deps.navigate(params) },
   })
 }

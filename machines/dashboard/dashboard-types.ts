@@ -1,17 +1,17 @@
 /** The dashboard wiring actor's types (dashboard-machine.ts): its routes, destinations, events and deps. */
 import type { chatMachine } from '#machines/chat/chat-machine.ts'
 import type { ChatEmitted } from '#machines/chat/chat-types.ts'
+import type { documentsMachine } from '#machines/documents/documents-machine.ts'
 import type { DocumentsTableEmitted } from '#machines/documents/documents-table-machine.ts'
 import type { driveMachine } from '#machines/drive/drive-machine.ts'
 import type { DriveEmitted, DriveInput } from '#machines/drive/drive-types.ts'
-import type { libraryMachine } from '#machines/library/library-machine.ts'
 import type { UploadEmitted, uploadMachine } from '#machines/upload/upload-machine.ts'
 
 /** What the address on screen shows, as far as the wiring cares. */
 export type DashboardRoute = {
   /** The address itself, to come back to. */
   path: string
-  /** The route table's entry on screen ('chat', 'conversation', 'docs', 'document', …). */
+  /** The route table's entry on screen ('chat', 'conversation', 'documents', 'document', …). */
   screen: string
   /** The sidebar section it belongs to: 'chat' for a new chat and for a conversation. */
   section: string
@@ -47,6 +47,6 @@ export type DashboardDeps = {
   chat: typeof chatMachine
   upload: typeof uploadMachine
   drive: typeof driveMachine
-  library: typeof libraryMachine
+  documents: typeof documentsMachine
   navigate: (params: NavigateParams) => void
 }

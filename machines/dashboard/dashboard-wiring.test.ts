@@ -2,7 +2,7 @@ import { expect, test } from 'vitest'
 import { libraryDocument } from '#machines/documents/documents-fixtures.ts'
 import { startDashboard as start } from './dashboard-fakes.ts'
 
-const DOCUMENTS = { path: '/dashboard/docs', section: 'docs', screen: 'docs' } as const
+const DOCUMENTS = { path: '/dashboard/docs', section: 'documents', screen: 'documents' } as const
 const file = { name: 'notes.pdf', size: 20_000, type: 'application/pdf' }
 
 test('the upload, Drive, the library and the Documents table start with the dashboard, each under its systemId', () => {
@@ -11,7 +11,7 @@ test('the upload, Drive, the library and the Documents table start with the dash
   const { children } = dashboard.getSnapshot()
   expect(child('upload')).toBe(children.upload)
   expect(child('drive')).toBe(children.drive)
-  expect(child('library')).toBe(children.library)
+  expect(child('documents')).toBe(children.documents)
   expect(child('documentsTable')).toBe(children.documentsTable)
 })
 
@@ -21,11 +21,16 @@ test('Documents on screen loads the library; leaving it, for the viewer too, hid
   routed({ path: '/dashboard/chat' })
   routed(DOCUMENTS)
   routed(DOCUMENTS)
-  routed({ path: '/dashboard/documents/d1', section: 'docs', screen: 'document' })
+  routed({ path: '/dashboard/documents/d1', section: 'documents', screen: 'document' })
   routed(DOCUMENTS)
   routed({ path: '/dashboard/history', section: 'history' })
 
-  expect(toldTo('library')).toEqual(['library.load', 'library.hide', 'library.load', 'library.hide'])
+  expect(toldTo('documents')).toEqual([
+    'documents.load',
+    'documents.hide',
+    'documents.load',
+    'documents.hide',
+  ])
 })
 
 test('coming back to Documents starts its table afresh: no search, filters or sort kept from before', () => {
@@ -51,7 +56,7 @@ test('a deletion confirmed in the table is carried out by the library', () => {
   table.send({ type: 'table.askDelete', libraryId: 'lib-a', name: 'a.pdf' })
   table.send({ type: 'table.confirmDelete' })
 
-  expect(toldTo('library')).toEqual(['library.load', 'library.delete lib-a'])
+  expect(toldTo('documents')).toEqual(['documents.load', 'documents.delete lib-a'])
 })
 
 test('the library follows an ingest while Documents is on screen, one under way when it comes back included', () => {
@@ -59,17 +64,17 @@ test('the library follows an ingest while Documents is on screen, one under way 
   routed(DOCUMENTS)
   emits('drive', { type: 'drive.ingestStarted' })
   emits('drive', { type: 'drive.ingestFinished' })
-  expect(toldTo('library')).toEqual(['library.load', 'library.watch', 'library.unwatch'])
+  expect(toldTo('documents')).toEqual(['documents.load', 'documents.watch', 'documents.unwatch'])
 
   emits('drive', { type: 'drive.ingestStarted' })
   routed({ path: '/dashboard/chat' })
   routed(DOCUMENTS)
 
-  expect(toldTo('library').slice(3)).toEqual([
-    'library.watch',
-    'library.hide',
-    'library.load',
-    'library.watch',
+  expect(toldTo('documents').slice(3)).toEqual([
+    'documents.watch',
+    'documents.hide',
+    'documents.load',
+    'documents.watch',
   ])
 })
 
@@ -80,7 +85,7 @@ test('an ingest that starts and ends elsewhere tells the library nothing', () =>
   emits('drive', { type: 'drive.ingestStarted' })
   emits('drive', { type: 'drive.ingestFinished' })
 
-  expect(toldTo('library')).toEqual([])
+  expect(toldTo('documents')).toEqual([])
 })
 
 test('a file uploaded into the library joins Documents on screen; elsewhere the library hears nothing', () => {
@@ -90,13 +95,13 @@ test('a file uploaded into the library joins Documents on screen; elsewhere the 
     conversationId: null,
     document: libraryDocument('a.pdf'),
   } as const
-  routed({ path: '/dashboard/documents/d1', section: 'docs', screen: 'document' })
+  routed({ path: '/dashboard/documents/d1', section: 'documents', screen: 'document' })
   emits('upload', uploaded)
   routed(DOCUMENTS)
 
   emits('upload', uploaded)
 
-  expect(toldTo('library')).toEqual(['library.load', 'library.load'])
+  expect(toldTo('documents')).toEqual(['documents.load', 'documents.load'])
   expect(toldTo('chat')).toEqual([])
 })
 
@@ -108,5 +113,5 @@ test("a file uploaded into a conversation joins that conversation's files; one c
   emits('upload', { type: 'upload.attached', file, content: new Blob(['x']) })
 
   expect(toldTo('chat')).toEqual(['file a.pdf in s1', 'attach notes.pdf'])
-  expect(toldTo('library')).toEqual(['library.load'])
+  expect(toldTo('documents')).toEqual(['documents.load'])
 })

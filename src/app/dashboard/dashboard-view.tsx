@@ -5,9 +5,9 @@ import type { NavigateParams } from '#machines/dashboard/dashboard-types.ts'
 import { ChatActor } from '#src/features/chat/chat-actor.ts'
 import { useChatLogic } from '#src/features/chat/chat-provider.tsx'
 import { UploadProvider, useUploadLogic } from '#src/features/chat/upload-provider.tsx'
+import { DocumentsActor } from '#src/features/documents/documents-actor.ts'
+import { useDocumentsLogic } from '#src/features/documents/documents-provider.tsx'
 import { DocumentsTableActor } from '#src/features/documents/documents-table-actor.ts'
-import { LibraryActor } from '#src/features/documents/library-actor.ts'
-import { useLibraryLogic } from '#src/features/documents/library-provider.tsx'
 import { DriveActor } from '#src/features/drive/drive-actor.ts'
 import { useDriveLogic } from '#src/features/drive/drive-provider.tsx'
 import { useAppDeps } from '#src/lib/app-deps.ts'
@@ -73,7 +73,7 @@ function addressOf(destination: NavigateParams): string {
  * product §2 Dashboard: header, sidebar of sections, and the screen its address names (the route
  * table, dashboard-screens.tsx), on the nested routes under /dashboard: moving between them never
  * remounts it (the conversations load once). The wiring actor (machines/dashboard) runs the chat,
- * the Upload dialog, Drive, the library and the Documents table as its children, wires them
+ * the Upload dialog, Drive, the documents (the library) and the Documents table as its children, wires them
  * together, and moves the address when the chat asks (D106, D112). Lazy-loaded.
  */
 export function DashboardView() {
@@ -81,14 +81,14 @@ export function DashboardView() {
   const chat = useChatLogic()
   const upload = useUploadLogic()
   const drive = useDriveLogic()
-  const library = useLibraryLogic()
+  const documents = useDocumentsLogic()
   const [, navigate] = useLocation()
   const [logic] = useState(() =>
     provideDashboardMachine({
       chat,
       upload,
       drive: drive.logic,
-      library,
+      documents,
       navigate: (destination) => navigate(addressOf(destination), { replace: destination.replace }),
     }),
   )
@@ -144,17 +144,17 @@ function ChildrenOfDashboard({ children }: { children: ReactNode }) {
   const chat = DashboardActor.useSelector((snapshot) => snapshot.children.chat)
   const upload = DashboardActor.useSelector((snapshot) => snapshot.children.upload)
   const drive = DashboardActor.useSelector((snapshot) => snapshot.children.drive)
-  const library = DashboardActor.useSelector((snapshot) => snapshot.children.library)
+  const documents = DashboardActor.useSelector((snapshot) => snapshot.children.documents)
   const table = DashboardActor.useSelector((snapshot) => snapshot.children.documentsTable)
-  if (!chat || !upload || !drive || !library || !table) return null
+  if (!chat || !upload || !drive || !documents || !table) return null
   return (
     <ChatActor.Provider actor={chat}>
       <DriveActor.Provider actor={drive}>
-        <LibraryActor.Provider actor={library}>
+        <DocumentsActor.Provider actor={documents}>
           <DocumentsTableActor.Provider actor={table}>
             <UploadProvider actor={upload}>{children}</UploadProvider>
           </DocumentsTableActor.Provider>
-        </LibraryActor.Provider>
+        </DocumentsActor.Provider>
       </DriveActor.Provider>
     </ChatActor.Provider>
   )

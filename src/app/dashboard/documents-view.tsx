@@ -2,7 +2,7 @@ import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
 import { Card } from '#src/components/ui/card.tsx'
 import { SectionHeader } from '#src/components/ui/section-header.tsx'
-import { LibraryPanel } from '#src/features/documents/library-panel.tsx'
+import { DocumentsPanel } from '#src/features/documents/documents-panel.tsx'
 import { useDocuments } from '#src/features/drive/use-documents.ts'
 import { css } from '../../../styled-system/css'
 import { DocumentsTable } from './documents-table.tsx'
@@ -38,7 +38,7 @@ export function DocumentsView() {
       {state.status === 'failed' ? (
         <DriveListingFailed reason={state.reason} onConnect={connect} onRetry={reload} />
       ) : null}
-      <LibraryPanel>
+      <DocumentsPanel>
         {state.status === 'loading' ? (
           <p role="status" className={quietCard}>
             Loading documents...
@@ -46,7 +46,7 @@ export function DocumentsView() {
         ) : (
           <DocumentsList ingesting={ingesting} />
         )}
-      </LibraryPanel>
+      </DocumentsPanel>
     </section>
   )
 }
