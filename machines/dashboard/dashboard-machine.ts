@@ -1,65 +1,68 @@
 /**
- * The dashboard's wiring (product §2, D106): the parent of the chat actor (systemId 'chat'), and
- * what used to be React effects between the address and the chat. The address is the dashboard's
- * truth: the app tells this actor each route it shows ('dashboard.routed'), and this actor tells
- * the chat, one way. The moves the other way: when the chat itself starts the conversation of a new
- * chat, or closes the one on screen, the address is replaced to match; when "Ask about this
- * document" starts a new chat, the address goes to it (a push: Back returns). Navigating is an
- * injected action (`navigate`): the app fills it from its router; this machine never imports one.
+ * The dashboard's wiring (product §2, D106, D112): the parent of the actors that live as long as
+ * the dashboard (the chat, the Upload dialog, Google Drive, the documents (the person's library) and the Documents table,
+ * each under its systemId), and what used to be React effects between them and the address. The
+ * address is the dashboard's truth: the app tells this actor each route it shows
+ * ('dashboard.routed'), and this actor tells the chat, one way, and readies Documents when it comes
+ * on screen. The moves the other way: when the chat itself starts the conversation of a new chat,
+ * or closes the one on screen, the address is replaced to match; when "Ask about this document"
+ * starts a new chat, the address goes to it (a push: Back returns). What a child emits is relayed
+ * here and told to the child it concerns. Navigating is an injected action (`navigate`): the app
+ * fills it from its router; this machine never imports one.
  */
-import { assign, enqueueActions, fromCallback, type SnapshotFrom, setup } from 'xstate'
+import { type AnyActorRef, assign, enqueueActions, fromCallback, type SnapshotFrom, setup } from 'xstate'
 import { type ChatSnapshot, chatMachine } from '#machines/chat/chat-machine.ts'
 import { selectedConversationIdOf } from '#machines/chat/chat-selectors.ts'
-import type { ChatEmitted, ChatEvent } from '#machines/chat/chat-types.ts'
+import type { ChatEvent } from '#machines/chat/chat-types.ts'
+import { type DocumentsEvent, documentsMachine } from '#machines/documents/documents-machine.ts'
+import { documentsTableMachine } from '#machines/documents/documents-table-machine.ts'
+import { driveMachine } from '#machines/drive/drive-machine.ts'
+import { uploadMachine } from '#machines/upload/upload-machine.ts'
+import type {
+  DashboardContext,
+  DashboardDeps,
+  DashboardEvent,
+  DashboardInput,
+  DashboardRoute,
+  NavigateParams,
+  RelayedEvent,
+} from './dashboard-types.ts'
 
-/** What the address on screen shows, as far as the wiring cares. */
-export type DashboardRoute = {
-  /** The address itself, to come back to. */
-  path: string
-  /** The sidebar section it belongs to: 'chat' for a new chat and for a conversation. */
-  section: string
-  /** The conversation the address opens; null for a new chat and outside the chat. */
-  conversationId: string | null
-}
+/** The route table's entry of the Documents screen (src/app/dashboard/dashboard-screens.tsx). */
+export const DOCUMENTS_SCREEN = 'documents'
 
-/** Where the dashboard sends the person: the app turns it into an address. */
-export type Destination =
-  | { to: 'conversation'; conversationId: string }
-  | { to: 'newChat' }
-  | { to: 'address'; path: string }
+/** What each child emits that the wiring acts on, by the child's systemId. */
+const RELAYED = {
+  chat: ['chat.conversationStarted', 'chat.conversationClosed', 'chat.askingAbout'],
+  upload: ['upload.attached', 'upload.uploaded'],
+  drive: ['drive.ingestStarted', 'drive.ingestFinished'],
+  documentsTable: ['table.deleteConfirmed'],
+} as const satisfies Record<string, readonly RelayedEvent['type'][]>
 
-export type NavigateParams = Destination & { replace: boolean }
-
-export type DashboardEvent = { type: 'dashboard.routed'; route: DashboardRoute } | ChatEmitted
-
-export type DashboardContext = {
-  route: DashboardRoute | null
-  /** The new chat whose first message started this conversation, to go back to if it closes. */
-  startedFrom: { conversationId: string; path: string } | null
-}
-
-export type DashboardDeps = {
-  /** The chat, with its calls filled (provideChatMachine). */
-  chat: typeof chatMachine
-  navigate: (params: NavigateParams) => void
-}
-
-const CHAT_TELLS = ['chat.conversationStarted', 'chat.conversationClosed', 'chat.askingAbout'] as const
-
-/** The chat's emitted events, sent on to the dashboard (its parent) as events of its own. */
-const chatEvents = fromCallback<DashboardEvent>(({ system, sendBack }) => {
-  const chat = system.get('chat')
-  const subscriptions = CHAT_TELLS.map((type) => chat.on(type, (event: ChatEmitted) => sendBack(event)))
+/** The children's emitted events, sent on to the dashboard (their parent) as events of its own. */
+const relay = fromCallback<DashboardEvent>(({ system, sendBack }) => {
+  const subscriptions = Object.entries(RELAYED).flatMap(([systemId, types]) => {
+    const child: AnyActorRef = system.get(systemId)
+    return types.map((type) => child.on(type, (event: RelayedEvent) => sendBack(event)))
+  })
   return () => {
     for (const subscription of subscriptions) subscription.unsubscribe()
   }
 })
 
 const isNewChat = (route: DashboardRoute | null) => route?.section === 'chat' && route.conversationId === null
+const isDocuments = (route: DashboardRoute | null) => route?.screen === DOCUMENTS_SCREEN
 
 export const dashboardMachine = setup({
-  types: { context: {} as DashboardContext, events: {} as DashboardEvent },
-  actors: { chat: chatMachine, chatEvents },
+  types: { context: {} as DashboardContext, events: {} as DashboardEvent, input: {} as DashboardInput },
+  actors: {
+    chat: chatMachine,
+    upload: uploadMachine,
+    drive: driveMachine,
+    documents: documentsMachine,
+    documentsTable: documentsTableMachine,
+    relay,
+  },
   actions: {
     /** Injected: the app's router goes to the destination (replacing the history entry or not). */
     navigate: (_, _params: NavigateParams) => {},
@@ -79,6 +82,30 @@ export const dashboardMachine = setup({
         enqueue.sendTo(chat, select)
       }
     }),
+    /**
+     * Documents coming on screen starts as its first visit did: the table's view afresh, the
+     * library read (and following an ingest already under way); leaving it stops the library.
+     */
+    tellDocuments: enqueueActions(({ context, system, enqueue }, route: DashboardRoute) => {
+      const shown = isDocuments(route)
+      if (isDocuments(context.route) === shown) return
+      const documents = system.get('documents')
+      if (!shown) {
+        enqueue.sendTo(documents, { type: 'documents.hide' } satisfies DocumentsEvent)
+        return
+      }
+      enqueue.sendTo(system.get('documentsTable'), { type: 'table.reset' })
+      enqueue.sendTo(documents, { type: 'documents.load' } satisfies DocumentsEvent)
+      if (system.get('drive').getSnapshot().hasTag('ingesting')) {
+        enqueue.sendTo(documents, { type: 'documents.watch' } satisfies DocumentsEvent)
+      }
+    }),
+    toChat: enqueueActions(({ system, enqueue }, event: ChatEvent) =>
+      enqueue.sendTo(system.get('chat'), event),
+    ),
+    toDocuments: enqueueActions(({ system, enqueue }, event: DocumentsEvent) =>
+      enqueue.sendTo(system.get('documents'), event),
+    ),
     storeRoute: assign({ route: (_, route: DashboardRoute) => route }),
     storeStartedFrom: assign({
       startedFrom: ({ context }, params: { conversationId: string }) =>
@@ -89,18 +116,25 @@ export const dashboardMachine = setup({
     isNewChatOnScreen: ({ context }) => isNewChat(context.route),
     isOnScreen: ({ context }, params: { conversationId: string }) =>
       context.route?.conversationId === params.conversationId,
+    isDocumentsOnScreen: ({ context }) => isDocuments(context.route),
   },
 }).createMachine({
   id: 'dashboard',
-  context: { route: null, startedFrom: null },
+  context: ({ input }) => ({ route: null, startedFrom: null, drive: input.drive }),
+  // Started once with the dashboard, never per screen; the relay last, once the others are registered.
   invoke: [
     { src: 'chat', id: 'chat', systemId: 'chat' },
-    { src: 'chatEvents', id: 'chatEvents' },
+    { src: 'upload', id: 'upload', systemId: 'upload' },
+    { src: 'drive', id: 'drive', systemId: 'drive', input: ({ context }) => context.drive },
+    { src: 'documents', id: 'documents', systemId: 'documents', input: {} },
+    { src: 'documentsTable', id: 'documentsTable', systemId: 'documentsTable' },
+    { src: 'relay', id: 'relay' },
   ],
   on: {
     'dashboard.routed': {
       actions: [
         { type: 'tellChat', params: ({ event }) => event.route },
+        { type: 'tellDocuments', params: ({ event }) => event.route },
         { type: 'storeRoute', params: ({ event }) => event.route },
       ],
     },
@@ -139,15 +173,61 @@ export const dashboardMachine = setup({
       description: '"Ask about this document" started a new chat: show it (a push: Back returns).',
       actions: { type: 'navigate', params: { to: 'newChat', replace: false } },
     },
+    'upload.attached': {
+      description: "A file chosen in a new chat's Upload dialog waits in its composer (D88).",
+      actions: {
+        type: 'toChat',
+        params: ({ event }) => ({ type: 'chat.attach', file: event.file, content: event.content }),
+      },
+    },
+    'upload.uploaded': [
+      {
+        guard: ({ event }) => event.conversationId !== null,
+        description: "A file uploaded into a conversation joins that conversation's files.",
+        actions: {
+          type: 'toChat',
+          params: ({ event }) => ({
+            type: 'chat.fileAdded',
+            conversationId: event.conversationId ?? '',
+            document: event.document,
+          }),
+        },
+      },
+      {
+        guard: 'isDocumentsOnScreen',
+        description:
+          "A file uploaded into the library (the sidebar's 'Upload Document') joins the table at once.",
+        actions: { type: 'toDocuments', params: { type: 'documents.load' } },
+      },
+    ],
+    'table.deleteConfirmed': {
+      description: 'A deletion the person confirmed in the table is the library’s to carry out.',
+      actions: {
+        type: 'toDocuments',
+        params: ({ event }) => ({ type: 'documents.delete', id: event.libraryId }),
+      },
+    },
+    'drive.ingestStarted': {
+      guard: 'isDocumentsOnScreen',
+      description:
+        'The library follows an ingest (polls before anything is queued) while Documents is on screen.',
+      actions: { type: 'toDocuments', params: { type: 'documents.watch' } },
+    },
+    'drive.ingestFinished': {
+      guard: 'isDocumentsOnScreen',
+      description:
+        'The ingest answered: the library reads once more, then polls only while files are queued.',
+      actions: { type: 'toDocuments', params: { type: 'documents.unwatch' } },
+    },
   },
 })
 
 export type DashboardSnapshot = SnapshotFrom<typeof dashboardMachine>
 
-/** The dashboard with its chat and its router filled in; tests fill them with their own. */
+/** The dashboard with its children's calls and its router filled in; tests fill them with their own. */
 export function provideDashboardMachine(deps: DashboardDeps) {
   return dashboardMachine.provide({
-    actors: { chat: deps.chat },
+    actors: { chat: deps.chat, upload: deps.upload, drive: deps.drive, documents: deps.documents },
     actions: { navigate: (_, params) => deps.navigate(params) },
   })
 }

@@ -2,7 +2,8 @@
  * The person's view of the Documents table (D89): what is typed in its search, its filters, its
  * sort and page, which row's action menu is open, and the deletion waiting for a confirmation.
  * The rows themselves come from the library and the Drive actors (documents-table.ts merges
- * them); a confirmed deletion is emitted for the library to carry out. Nothing is injected.
+ * them); a confirmed deletion is emitted for the library to carry out. It runs as long as the
+ * dashboard (D112), which resets it each time Documents comes on screen. Nothing is injected.
  */
 import { assign, emit, setup } from 'xstate'
 import {
@@ -38,8 +39,11 @@ export type DocumentsTableEvent =
   | { type: 'table.askDelete'; libraryId: string; name: string }
   | { type: 'table.cancelDelete' }
   | { type: 'table.confirmDelete' }
+  | { type: 'table.reset' }
 
 export type DocumentsTableEmitted = { type: 'table.deleteConfirmed'; libraryId: string }
+
+const INITIAL_CONTEXT: DocumentsTableContext = { view: INITIAL_VIEW, menuFor: null, confirming: null }
 
 export const documentsTableMachine = setup({
   types: {
@@ -82,6 +86,7 @@ export const documentsTableMachine = setup({
       confirming: { libraryId: params.libraryId, name: params.name },
     })),
     forgetDelete: assign({ confirming: null }),
+    reset: assign(INITIAL_CONTEXT),
     announceDelete: emit(({ context }) => ({
       type: 'table.deleteConfirmed' as const,
       libraryId: context.confirming?.libraryId ?? '',
@@ -92,7 +97,7 @@ export const documentsTableMachine = setup({
   },
 }).createMachine({
   id: 'documentsTable',
-  context: { view: INITIAL_VIEW, menuFor: null, confirming: null },
+  context: INITIAL_CONTEXT,
   on: {
     'table.search': { actions: { type: 'search', params: ({ event }) => event } },
     'table.filter': { actions: { type: 'filter', params: ({ event }) => event } },
@@ -109,5 +114,9 @@ export const documentsTableMachine = setup({
     },
     'table.cancelDelete': { actions: 'forgetDelete' },
     'table.confirmDelete': { guard: 'isConfirming', actions: ['announceDelete', 'forgetDelete'] },
+    'table.reset': {
+      actions: 'reset',
+      description: 'Documents came on screen again: its search, filters, sort and page start afresh.',
+    },
   },
 })

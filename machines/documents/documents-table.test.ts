@@ -184,3 +184,18 @@ test('the table machine: a deletion waits for its confirmation, which it announc
   expect(confirmed).toEqual([{ type: 'table.deleteConfirmed', libraryId: 'lib-a' }])
   expect(table.getSnapshot().context.confirming).toBeNull()
 })
+
+test('the table machine: a reset (Documents on screen again) forgets the search, filters, sort, page, menu and deletion', () => {
+  const table = createActor(documentsTableMachine).start()
+  const initial = table.getSnapshot().context
+  table.send({ type: 'table.search', query: 'budget' })
+  table.send({ type: 'table.filter', status: 'failed' })
+  table.send({ type: 'table.sort', column: 'name' })
+  table.send({ type: 'table.page', page: 2 })
+  table.send({ type: 'table.askDelete', libraryId: 'lib-a', name: 'a.pdf' })
+  table.send({ type: 'table.openMenu', key: 'lib-b' })
+
+  table.send({ type: 'table.reset' })
+
+  expect(table.getSnapshot().context).toEqual(initial)
+})

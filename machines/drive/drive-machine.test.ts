@@ -196,6 +196,27 @@ test('an ingest already running on the server shows the server sentence instead'
   })
 })
 
+test('an ingest tells when it starts and when it ends, whether it was done or failed', async () => {
+  const { deps } = fakeDeps()
+  deps.ingestDocuments.mockRejectedValueOnce(httpError(500, 'boom'))
+  const drive = startDrive(deps)
+  const told: string[] = []
+  drive.on('drive.ingestStarted', (event) => told.push(event.type))
+  drive.on('drive.ingestFinished', (event) => told.push(event.type))
+
+  drive.send({ type: 'drive.ingest' })
+  await settled(drive)
+  drive.send({ type: 'drive.ingest' })
+  await settled(drive)
+
+  expect(told).toEqual([
+    'drive.ingestStarted',
+    'drive.ingestFinished',
+    'drive.ingestStarted',
+    'drive.ingestFinished',
+  ])
+})
+
 test('a new ingest clears the previous message while it runs', async () => {
   const { deps } = fakeDeps()
   const drive = startDrive(deps)

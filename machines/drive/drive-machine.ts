@@ -1,10 +1,11 @@
 /**
  * Google Drive in the dashboard (product §2 Documents and Integrations, §4, §7, §8): the file list and
  * the connection flag it implies, ingesting into the assistant, the connect window and its
- * "connected" message, and one download child per click. Lives as long as the dashboard. Calls,
+ * "connected" message, and one download child per click. An ingest's start and end are emitted
+ * (the library follows them). Lives as long as the dashboard. Calls,
  * window effects and the logger come from provideDriveMachine(deps); input names the user.
  */
-import { assertEvent, assign, fromCallback, fromPromise, raise, setup, spawnChild } from 'xstate'
+import { assertEvent, assign, emit, fromCallback, fromPromise, raise, setup, spawnChild } from 'xstate'
 import { DRIVE_CONNECTED_MESSAGE, type DriveFile, type IngestReport } from '#contracts/drive.ts'
 import { actionNotProvided, notProvided } from '#machines/shared/effects.ts'
 import { downloadMachine, provideDownloadMachine } from './download-machine.ts'
@@ -12,6 +13,7 @@ import {
   DRIVE_MESSAGES,
   type DriveContext,
   type DriveDeps,
+  type DriveEmitted,
   type DriveEvent,
   type DriveInput,
   ingestFailureOutcome,
@@ -23,6 +25,7 @@ export const driveMachine = setup({
     context: {} as DriveContext,
     events: {} as DriveEvent,
     input: {} as DriveInput,
+    emitted: {} as DriveEmitted,
   },
   actors: {
     listFiles: notProvided<DriveFile[], { email: string }>('listFiles'),
@@ -61,6 +64,8 @@ export const driveMachine = setup({
     storeDisconnectFailure: assign({ disconnectFailure: DRIVE_MESSAGES.disconnectFailed }),
     clearDisconnectFailure: assign({ disconnectFailure: null }),
     countDownload: assign(({ context }) => ({ downloads: context.downloads + 1 })),
+    announceIngestStarted: emit({ type: 'drive.ingestStarted' as const }),
+    announceIngestFinished: emit({ type: 'drive.ingestFinished' as const }),
     openConnectWindow: actionNotProvided('openConnectWindow'),
     logFailure: actionNotProvided<{ what: string; error: unknown }>('logFailure'),
   },
@@ -191,7 +196,7 @@ export const driveMachine = setup({
         },
         ingesting: {
           tags: 'ingesting',
-          entry: 'clearIngestOutcome',
+          entry: ['clearIngestOutcome', 'announceIngestStarted'],
           invoke: {
             src: 'ingestDocuments',
             input: ({ context }) => ({ email: context.email }),
@@ -199,6 +204,7 @@ export const driveMachine = setup({
               target: 'idle',
               actions: [
                 { type: 'storeIngestReport', params: ({ event }) => ({ report: event.output }) },
+                'announceIngestFinished',
                 raise({ type: 'drive.list' }),
               ],
               description: 'product §4: busy, then the message is shown, then the file list is reloaded.',
@@ -207,6 +213,7 @@ export const driveMachine = setup({
               target: 'idle',
               actions: [
                 { type: 'storeIngestFailure', params: ({ event }) => ({ error: event.error }) },
+                'announceIngestFinished',
                 {
                   type: 'logFailure',
                   params: ({ event }) => ({ what: 'Ingesting Drive documents', error: event.error }),

@@ -46,6 +46,9 @@ export type DriveEvent =
   /** A message posted to this window (the connect window's callback page posts one). */
   | { type: 'drive.messageReceived'; origin: string; data: unknown }
 
+/** What the drive tells the dashboard (D112): an ingest began, and it ended (done or failed). */
+export type DriveEmitted = { type: 'drive.ingestStarted' } | { type: 'drive.ingestFinished' }
+
 export type WindowMessage = { origin: string; data: unknown }
 
 export type DriveDeps = DownloadDeps & {

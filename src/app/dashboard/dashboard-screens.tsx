@@ -16,14 +16,14 @@ import {
 import { paths } from '#src/lib/paths.ts'
 import { type DashboardScreen, type ScreenMatch, screenAt } from './screen-match.ts'
 import { ChatSection } from './sections/chat-section.tsx'
-import { DocsSection } from './sections/docs-section.tsx'
 import { DocumentSection } from './sections/document-section.tsx'
+import { DocumentsSection } from './sections/documents-section.tsx'
 import { HistorySection } from './sections/history-section.tsx'
 import { IntegrationsSection } from './sections/integrations-section.tsx'
 import { SettingsSection } from './sections/settings-section.tsx'
 import {
   ChatExtras,
-  DocsExtras,
+  DocumentsExtras,
   HistoryExtras,
   IntegrationsExtras,
   SettingsExtras,
@@ -52,20 +52,20 @@ export const SCREENS: readonly DashboardScreen[] = [
     Section: ChatSection,
   },
   {
-    id: 'docs',
+    id: 'documents',
     path: '/docs',
-    section: 'docs',
+    section: 'documents',
     label: 'Documents',
     icon: <DocumentIcon />,
     inSidebar: true,
     title: 'Documents',
-    Section: DocsSection,
-    Extras: DocsExtras,
+    Section: DocumentsSection,
+    Extras: DocumentsExtras,
   },
   {
     id: 'document',
     path: '/documents/:id',
-    section: 'docs',
+    section: 'documents',
     label: 'Document',
     area: 'The document viewer',
     inSidebar: false,

@@ -1,10 +1,15 @@
 import { type ReactNode, useLayoutEffect, useState } from 'react'
 import { useLocation } from 'wouter'
-import { type NavigateParams, provideDashboardMachine } from '#machines/dashboard/dashboard-machine.ts'
+import { provideDashboardMachine } from '#machines/dashboard/dashboard-machine.ts'
+import type { NavigateParams } from '#machines/dashboard/dashboard-types.ts'
 import { ChatActor } from '#src/features/chat/chat-actor.ts'
 import { useChatLogic } from '#src/features/chat/chat-provider.tsx'
-import { UploadProvider } from '#src/features/chat/upload-provider.tsx'
-import { DriveProvider } from '#src/features/drive/drive-provider.tsx'
+import { UploadProvider, useUploadLogic } from '#src/features/chat/upload-provider.tsx'
+import { DocumentsActor } from '#src/features/documents/documents-actor.ts'
+import { useDocumentsLogic } from '#src/features/documents/documents-provider.tsx'
+import { DocumentsTableActor } from '#src/features/documents/documents-table-actor.ts'
+import { DriveActor } from '#src/features/drive/drive-actor.ts'
+import { useDriveLogic } from '#src/features/drive/drive-provider.tsx'
 import { useAppDeps } from '#src/lib/app-deps.ts'
 import { conversationPath, fromRoot, paths } from '#src/lib/paths.ts'
 import { css } from '../../../styled-system/css'
@@ -67,73 +72,92 @@ function addressOf(destination: NavigateParams): string {
 /**
  * product §2 Dashboard: header, sidebar of sections, and the screen its address names (the route
  * table, dashboard-screens.tsx), on the nested routes under /dashboard: moving between them never
- * remounts it (the conversations load once). The wiring actor (machines/dashboard) runs the chat
- * as its child and moves the address when the chat asks. Lazy-loaded.
+ * remounts it (the conversations load once). The wiring actor (machines/dashboard) runs the chat,
+ * the Upload dialog, Drive, the documents (the library) and the Documents table as its children, wires them
+ * together, and moves the address when the chat asks (D106, D112). Lazy-loaded.
  */
 export function DashboardView() {
   const { inspect } = useAppDeps()
   const chat = useChatLogic()
+  const upload = useUploadLogic()
+  const drive = useDriveLogic()
+  const documents = useDocumentsLogic()
   const [, navigate] = useLocation()
   const [logic] = useState(() =>
     provideDashboardMachine({
       chat,
+      upload,
+      drive: drive.logic,
+      documents,
       navigate: (destination) => navigate(addressOf(destination), { replace: destination.replace }),
     }),
   )
   const screen = useDashboardScreen()
   return (
-    <DashboardActor.Provider logic={logic} options={{ inspect }}>
+    <DashboardActor.Provider logic={logic} options={{ inspect, input: { drive: drive.input } }}>
       <ScreenContext value={screen}>
-        {/* Chat state outlives a section switch: the sidebar, Chat and History share it. */}
-        <ChatOfDashboard>
+        <ChildrenOfDashboard>
           {screen ? <RouteToDashboard match={screen} /> : null}
-          {/* The Upload dialog opens from the chat and from the sidebar: one for the dashboard. */}
-          <UploadProvider>
-            <div
+          <div
+            className={css({
+              // The shell fills the viewport and each part scrolls on its own: the chat keeps its
+              // composer in view while the messages scroll.
+              h: '100dvh',
+              display: 'grid',
+              gridTemplateRows: 'auto auto 1fr',
+              // minmax(0, …): a column never grows past the window to fit its widest line, so at
+              // 320 px (or 400 % zoom) nothing scrolls sideways and Logout stays on screen.
+              gridTemplateColumns: 'minmax(0, 1fr)',
+              md: { gridTemplateRows: 'auto 1fr', gridTemplateColumns: '16rem minmax(0, 1fr)' },
+            })}
+          >
+            <SkipLink />
+            <DashboardHeader />
+            <DashboardSidebar />
+            <main
+              id={MAIN_ID}
+              tabIndex={-1}
               className={css({
-                // The shell fills the viewport and each part scrolls on its own: the chat keeps its
-                // composer in view while the messages scroll.
-                h: '100dvh',
-                display: 'grid',
-                gridTemplateRows: 'auto auto 1fr',
-                // minmax(0, …): a column never grows past the window to fit its widest line, so at
-                // 320 px (or 400 % zoom) nothing scrolls sideways and Logout stays on screen.
-                gridTemplateColumns: 'minmax(0, 1fr)',
-                md: { gridTemplateRows: 'auto 1fr', gridTemplateColumns: '16rem minmax(0, 1fr)' },
+                _focusVisible: { outline: 'none' },
+                minW: '0',
+                minH: '0',
+                overflowY: 'auto',
+                px: { base: '4', md: '8' },
+                py: { base: '6', md: '8' },
               })}
             >
-              <SkipLink />
-              <DashboardHeader />
-              <DashboardSidebar />
-              <main
-                id={MAIN_ID}
-                tabIndex={-1}
-                className={css({
-                  _focusVisible: { outline: 'none' },
-                  minW: '0',
-                  minH: '0',
-                  overflowY: 'auto',
-                  px: { base: '4', md: '8' },
-                  py: { base: '6', md: '8' },
-                })}
-              >
-                {/* Drive state outlives a section switch: Documents and Integrations share it. */}
-                <DriveProvider>
-                  <SectionOutlet />
-                </DriveProvider>
-              </main>
-            </div>
-          </UploadProvider>
-        </ChatOfDashboard>
+              <SectionOutlet />
+            </main>
+          </div>
+        </ChildrenOfDashboard>
       </ScreenContext>
     </DashboardActor.Provider>
   )
 }
 
-/** The chat, the wiring actor's child, for the chat feature's hooks. */
-function ChatOfDashboard({ children }: { children: ReactNode }) {
+/**
+ * The wiring actor's children, for the features' hooks. Their state outlives a section switch: the
+ * sidebar, Chat and History share the chat; Documents and Integrations share Drive. The Upload
+ * dialog opens from the chat and from the sidebar: one for the dashboard.
+ */
+function ChildrenOfDashboard({ children }: { children: ReactNode }) {
   const chat = DashboardActor.useSelector((snapshot) => snapshot.children.chat)
-  return chat ? <ChatActor.Provider actor={chat}>{children}</ChatActor.Provider> : null
+  const upload = DashboardActor.useSelector((snapshot) => snapshot.children.upload)
+  const drive = DashboardActor.useSelector((snapshot) => snapshot.children.drive)
+  const documents = DashboardActor.useSelector((snapshot) => snapshot.children.documents)
+  const table = DashboardActor.useSelector((snapshot) => snapshot.children.documentsTable)
+  if (!chat || !upload || !drive || !documents || !table) return null
+  return (
+    <ChatActor.Provider actor={chat}>
+      <DriveActor.Provider actor={drive}>
+        <DocumentsActor.Provider actor={documents}>
+          <DocumentsTableActor.Provider actor={table}>
+            <UploadProvider actor={upload}>{children}</UploadProvider>
+          </DocumentsTableActor.Provider>
+        </DocumentsActor.Provider>
+      </DriveActor.Provider>
+    </ChatActor.Provider>
+  )
 }
 
 /**
@@ -143,15 +167,16 @@ function ChatOfDashboard({ children }: { children: ReactNode }) {
 function RouteToDashboard({ match }: { match: ScreenMatch }) {
   const dashboard = DashboardActor.useActorRef()
   const [path] = useLocation()
-  const { section } = match.screen
+  const { id: screen, section } = match.screen
   const conversationId = section === 'chat' ? (match.params.id ?? null) : null
   useLayoutEffect(() => {
     const route = {
       path: path === '/' ? paths.dashboard : `${paths.dashboard}${path}`,
+      screen,
       section,
       conversationId,
     }
     dashboard.send({ type: 'dashboard.routed', route })
-  }, [dashboard, path, section, conversationId])
+  }, [dashboard, path, screen, section, conversationId])
   return null
 }

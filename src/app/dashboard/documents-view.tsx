@@ -1,12 +1,8 @@
-import { useEffect } from 'react'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
 import { Card } from '#src/components/ui/card.tsx'
 import { SectionHeader } from '#src/components/ui/section-header.tsx'
-import { UploadActor } from '#src/features/chat/upload-actor.ts'
-import { LibraryActor } from '#src/features/documents/library-actor.ts'
-import { LibraryPanel } from '#src/features/documents/library-panel.tsx'
-import { LibraryProvider } from '#src/features/documents/library-provider.tsx'
+import { DocumentsPanel } from '#src/features/documents/documents-panel.tsx'
 import { useDocuments } from '#src/features/drive/use-documents.ts'
 import { css } from '../../../styled-system/css'
 import { DocumentsTable } from './documents-table.tsx'
@@ -42,18 +38,15 @@ export function DocumentsView() {
       {state.status === 'failed' ? (
         <DriveListingFailed reason={state.reason} onConnect={connect} onRetry={reload} />
       ) : null}
-      <LibraryProvider>
-        <LibraryFollowsUploads />
-        <LibraryPanel ingesting={ingesting}>
-          {state.status === 'loading' ? (
-            <p role="status" className={quietCard}>
-              Loading documents...
-            </p>
-          ) : (
-            <DocumentsList ingesting={ingesting} />
-          )}
-        </LibraryPanel>
-      </LibraryProvider>
+      <DocumentsPanel>
+        {state.status === 'loading' ? (
+          <p role="status" className={quietCard}>
+            Loading documents...
+          </p>
+        ) : (
+          <DocumentsList ingesting={ingesting} />
+        )}
+      </DocumentsPanel>
     </section>
   )
 }
@@ -157,17 +150,4 @@ function FirstIngest({ count }: { count: number }) {
       </p>
     </Card>
   )
-}
-
-/** A file uploaded into the library (the sidebar's 'Upload Document') joins the table at once. */
-function LibraryFollowsUploads() {
-  const upload = UploadActor.useActorRef()
-  const library = LibraryActor.useActorRef()
-  useEffect(() => {
-    const subscription = upload.on('upload.uploaded', ({ conversationId }) => {
-      if (conversationId === null) library.send({ type: 'library.load' })
-    })
-    return () => subscription.unsubscribe()
-  }, [upload, library])
-  return null
 }

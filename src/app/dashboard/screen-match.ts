@@ -7,7 +7,7 @@ import { type ComponentType, createContext, type ReactNode, use } from 'react'
 import { matchRoute, type Parser, useParams } from 'wouter'
 
 export type DashboardScreen = {
-  /** Its name: a sidebar entry's is its section's ('chat', 'docs', …). */
+  /** Its name: a sidebar entry's is its section's ('chat', 'documents', …). */
   id: string
   /** Where it is, under /dashboard: a wouter pattern. */
   path: string

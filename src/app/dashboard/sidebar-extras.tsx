@@ -40,7 +40,7 @@ export function HistoryExtras() {
   )
 }
 
-export function DocsExtras() {
+export function DocumentsExtras() {
   return (
     <Card className={panelStyle}>
       <h2 className={css({ fontWeight: 'semibold' })}>Document Library</h2>

@@ -13,7 +13,7 @@ export function useDashboard() {
   const section = useScreen()?.screen.section ?? null
   const newChat = ChatActor.useSelector((snapshot) => selectedConversationIdOf(snapshot) === null)
   return {
-    /** The sidebar entry on screen ('chat', 'docs', …); null for an address that names none. */
+    /** The sidebar entry on screen ('chat', 'documents', …); null for an address that names none. */
     section,
     /**
      * A link to `target` is to the screen already shown: following it replaces the history entry

@@ -1,47 +1,38 @@
 /**
  * Facade for the Documents table (D89): the library's documents and the Drive listing merged into
  * rows (documents-table.ts), the person's view of them (the table machine), and the intents of
- * each row, carried out by the library actor (Retry, Delete, the ready documents selected), the
+ * each row, carried out by the documents actor (Retry, Delete, the ready documents selected), the
  * drive actor (the spec's 'Download') and the chat actor ("Ask about this document", D70). Lives
- * in src/app: it combines the documents, drive and chat features.
+ * in src/app: it combines the documents, drive and chat features. The table's actor and the
+ * documents actor are the dashboard wiring actor's children: a confirmed deletion reaches the
+ * documents actor through it (D112).
  */
-import { useActorRef, useSelector } from '@xstate/react'
-import { useEffect, useMemo } from 'react'
+import { useMemo } from 'react'
 import type { LibraryDocument } from '#contracts/documents.ts'
 import type { SortColumn, StatusFilter, TableView } from '#machines/documents/documents-table.ts'
 import { pageOfSorted, sortRows, toRows, typesOf } from '#machines/documents/documents-table.ts'
-import { documentsTableMachine } from '#machines/documents/documents-table-machine.ts'
 import { useAskAbout } from '#src/features/chat/use-ask-about.ts'
-import { LibraryActor } from '#src/features/documents/library-actor.ts'
+import { DocumentsActor } from '#src/features/documents/documents-actor.ts'
+import { DocumentsTableActor } from '#src/features/documents/documents-table-actor.ts'
 import { DriveActor } from '#src/features/drive/drive-actor.ts'
-import { useAppDeps } from '#src/lib/app-deps.ts'
 
 const NO_FILES: never[] = []
 
 export function useDocumentsTable() {
-  const { inspect } = useAppDeps()
-  const table = useActorRef(documentsTableMachine, { inspect })
-  const library = LibraryActor.useActorRef()
+  const table = DocumentsTableActor.useActorRef()
+  const library = DocumentsActor.useActorRef()
   const drive = DriveActor.useActorRef()
-  const documents = LibraryActor.useSelector((snapshot) => snapshot.context.library?.documents ?? NO_FILES)
-  const removed = LibraryActor.useSelector((snapshot) => snapshot.context.library?.removed ?? NO_FILES)
+  const documents = DocumentsActor.useSelector((snapshot) => snapshot.context.library?.documents ?? NO_FILES)
+  const removed = DocumentsActor.useSelector((snapshot) => snapshot.context.library?.removed ?? NO_FILES)
   const files = DriveActor.useSelector((snapshot) => snapshot.context.files ?? NO_FILES)
-  const view = useSelector(table, (snapshot) => snapshot.context.view)
-  const selected = LibraryActor.useSelector((snapshot) => snapshot.context.selected)
+  const view = DocumentsTableActor.useSelector((snapshot) => snapshot.context.view)
+  const selected = DocumentsActor.useSelector((snapshot) => snapshot.context.selected)
   const askAbout = useAskAbout()
   const rows = useMemo(() => toRows(documents, files, removed), [documents, files, removed])
   // Sorted once per library read or sort change, not per keystroke (bench/documents-table.ts).
   const sorted = useMemo(() => sortRows(rows, view.sort), [rows, view.sort])
   const page = useMemo(() => pageOfSorted(sorted, view), [sorted, view])
   const types = useMemo(() => typesOf(rows), [rows])
-
-  // A deletion the person confirmed is the library's to carry out.
-  useEffect(() => {
-    const subscription = table.on('table.deleteConfirmed', ({ libraryId }) =>
-      library.send({ type: 'library.delete', id: libraryId }),
-    )
-    return () => subscription.unsubscribe()
-  }, [table, library])
 
   return {
     /** Every file, before the view's search and filters. */
@@ -51,8 +42,8 @@ export function useDocumentsTable() {
     types,
     /** No document is in the library yet, but Drive lists some: the first ingest is the thing to do. */
     beforeFirstIngest: documents.length === 0 && rows.length > 0,
-    menuFor: useSelector(table, (snapshot) => snapshot.context.menuFor),
-    confirming: useSelector(table, (snapshot) => snapshot.context.confirming),
+    menuFor: DocumentsTableActor.useSelector((snapshot) => snapshot.context.menuFor),
+    confirming: DocumentsTableActor.useSelector((snapshot) => snapshot.context.confirming),
     search(query: string) {
       table.send({ type: 'table.search', query })
     },
@@ -99,10 +90,10 @@ export function useDocumentsTable() {
     /** Ready library documents chosen to ask about together, in the order chosen (D70). */
     selected,
     select(libraryId: string, chosen: boolean) {
-      library.send({ type: 'library.select', id: libraryId, selected: chosen })
+      library.send({ type: 'documents.select', id: libraryId, selected: chosen })
     },
     clearSelection() {
-      library.send({ type: 'library.clearSelection' })
+      library.send({ type: 'documents.clearSelection' })
     },
     /** "Ask about this document": a new chat limited to this one, on screen. */
     askAbout(libraryId: string, name: string) {
@@ -112,10 +103,10 @@ export function useDocumentsTable() {
     /** A new chat limited to the selected documents (the selection is done with). */
     askAboutSelected() {
       askAbout(namedInOrder(documents, selected))
-      library.send({ type: 'library.clearSelection' })
+      library.send({ type: 'documents.clearSelection' })
     },
     retry(libraryId: string) {
-      library.send({ type: 'library.retry', id: libraryId })
+      library.send({ type: 'documents.retry', id: libraryId })
     },
     /** The spec's 'Download': call it straight from the click (the tab opens in it). */
     download(driveFileId: string) {

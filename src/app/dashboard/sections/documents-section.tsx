@@ -1,6 +1,6 @@
 import { DocumentsView } from '#src/app/dashboard/documents-view.tsx'
 
 /** product §2 Documents view: the Drive files, downloads and ingest (documents feature). */
-export function DocsSection() {
+export function DocumentsSection() {
   return <DocumentsView />
 }

@@ -3,7 +3,10 @@
  * kept live by polling while files are being read (or while an ingest the user started is under
  * way), and deleting, retrying or adding back (a removed Drive file) a document. It starts from the server's state, so a reload shows
  * a sync that is still running and keeps following it. It also keeps which ready documents the
- * person selected to ask about together (D70). Calls come from provideLibraryMachine(deps).
+ * person selected to ask about together (D70). It runs as long as the dashboard (D112): the
+ * wiring actor loads it when Documents comes on screen and hides it when Documents goes, which
+ * stops the polling and forgets it all, so each visit starts afresh. Calls come from
+ * provideDocumentsMachine(deps).
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate'
 import { SCOPE_MAX_DOCUMENTS } from '#contracts/chat.ts'
@@ -11,25 +14,25 @@ import type { Library, LibraryDocument } from '#contracts/documents.ts'
 import { messageOf, notProvided, statusOf } from '#machines/shared/effects.ts'
 
 /** How often the library is read again while files are being read. */
-export const LIBRARY_POLL_MS = 1_000
+export const DOCUMENTS_POLL_MS = 1_000
 
-export const LIBRARY_MESSAGES = {
+export const DOCUMENTS_MESSAGES = {
   loadFailed: 'Could not load the document library.',
   deleteFailed: 'Could not delete the document. Try again.',
   retryFailed: 'Could not retry the document. Try again.',
   restoreFailed: 'Could not add the document back. Try again.',
 } as const
 
-export type LibraryDeps = {
+export type DocumentsDeps = {
   listDocuments: () => Promise<Library>
   deleteDocument: (id: string) => Promise<void>
   retryDocument: (id: string) => Promise<LibraryDocument>
   restoreDocument: (id: string) => Promise<LibraryDocument>
 }
 
-export type LibraryInput = { pollMs?: number }
+export type DocumentsInput = { pollMs?: number }
 
-export type LibraryContext = {
+export type DocumentsContext = {
   library: Library | null
   /** The last failure to show (a load, a delete, a retry), or null. */
   problem: string | null
@@ -40,15 +43,16 @@ export type LibraryContext = {
   selected: string[]
 }
 
-export type LibraryEvent =
-  | { type: 'library.load' }
-  | { type: 'library.watch' }
-  | { type: 'library.unwatch' }
-  | { type: 'library.delete'; id: string }
-  | { type: 'library.retry'; id: string }
-  | { type: 'library.restore'; id: string }
-  | { type: 'library.select'; id: string; selected: boolean }
-  | { type: 'library.clearSelection' }
+export type DocumentsEvent =
+  | { type: 'documents.load' }
+  | { type: 'documents.hide' }
+  | { type: 'documents.watch' }
+  | { type: 'documents.unwatch' }
+  | { type: 'documents.delete'; id: string }
+  | { type: 'documents.retry'; id: string }
+  | { type: 'documents.restore'; id: string }
+  | { type: 'documents.select'; id: string; selected: boolean }
+  | { type: 'documents.clearSelection' }
 
 /** A 4xx carries the server's sentence (e.g. "Document not found."); anything else gets ours. */
 function problemOf(error: unknown, fallback: string): string {
@@ -58,8 +62,8 @@ function problemOf(error: unknown, fallback: string): string {
 }
 
 /** The document's id, from the delete, retry or add-back event that started the call. */
-function documentId({ event }: { event: LibraryEvent }): { id: string } {
-  assertEvent(event, ['library.delete', 'library.retry', 'library.restore'])
+function documentId({ event }: { event: DocumentsEvent }): { id: string } {
+  assertEvent(event, ['documents.delete', 'documents.retry', 'documents.restore'])
   return { id: event.id }
 }
 
@@ -88,11 +92,15 @@ function isReady(library: Library, id: string): boolean {
   return library.documents.some((d) => d.id === id && d.status === 'ready')
 }
 
-export const libraryMachine = setup({
+function initialContext(pollMs: number): DocumentsContext {
+  return { library: null, problem: null, watching: false, pollMs, selected: [] }
+}
+
+export const documentsMachine = setup({
   types: {
-    context: {} as LibraryContext,
-    events: {} as LibraryEvent,
-    input: {} as LibraryInput,
+    context: {} as DocumentsContext,
+    events: {} as DocumentsEvent,
+    input: {} as DocumentsInput,
   },
   actors: {
     listDocuments: notProvided<Library>('listDocuments'),
@@ -118,9 +126,10 @@ export const libraryMachine = setup({
     clearProblem: assign({ problem: null }),
     /** A successful read ends a load failure, not a delete's or a retry's. */
     clearLoadProblem: assign(({ context }) => ({
-      problem: context.problem === LIBRARY_MESSAGES.loadFailed ? null : context.problem,
+      problem: context.problem === DOCUMENTS_MESSAGES.loadFailed ? null : context.problem,
     })),
     setProblem: assign((_, params: { problem: string }) => ({ problem: params.problem })),
+    forget: assign(({ context }) => initialContext(context.pollMs)),
     watch: assign({ watching: true }),
     unwatch: assign({ watching: false }),
   },
@@ -131,32 +140,33 @@ export const libraryMachine = setup({
     poll: ({ context }) => context.pollMs,
   },
 }).createMachine({
-  id: 'library',
-  context: ({ input }) => ({
-    library: null,
-    problem: null,
-    watching: false,
-    pollMs: input.pollMs ?? LIBRARY_POLL_MS,
-    selected: [],
-  }),
+  id: 'documents',
+  context: ({ input }) => initialContext(input.pollMs ?? DOCUMENTS_POLL_MS),
   initial: 'idle',
   on: {
-    'library.select': {
+    'documents.select': {
       actions: { type: 'select', params: ({ event }) => ({ id: event.id, selected: event.selected }) },
       description: `Only ready documents, at most ${SCOPE_MAX_DOCUMENTS} (as many as a conversation can search).`,
     },
-    'library.clearSelection': { actions: 'clearSelection' },
-    'library.load': '.loading',
-    'library.watch': { target: '.loading', actions: 'watch' },
-    'library.unwatch': {
+    'documents.clearSelection': { actions: 'clearSelection' },
+    'documents.load': '.loading',
+    'documents.hide': {
+      target: '.idle',
+      actions: 'forget',
+      description:
+        'Documents left the screen: no more polling, and the next visit starts as the first did ' +
+        '(nothing selected, no problem shown, the library read again).',
+    },
+    'documents.watch': { target: '.loading', actions: 'watch' },
+    'documents.unwatch': {
       target: '.loading',
       actions: 'unwatch',
       description:
         'The ingest answered: read the library once more, then poll only if files are still queued.',
     },
-    'library.delete': { target: '.deleting', actions: 'clearProblem' },
-    'library.retry': { target: '.retrying', actions: 'clearProblem' },
-    'library.restore': {
+    'documents.delete': { target: '.deleting', actions: 'clearProblem' },
+    'documents.retry': { target: '.retrying', actions: 'clearProblem' },
+    'documents.restore': {
       target: '.restoring',
       actions: 'clearProblem',
       description: 'The file comes back queued, so the next read of the library polls until it is done.',
@@ -177,7 +187,7 @@ export const libraryMachine = setup({
         },
         onError: {
           target: 'failed',
-          actions: { type: 'setProblem', params: { problem: LIBRARY_MESSAGES.loadFailed } },
+          actions: { type: 'setProblem', params: { problem: DOCUMENTS_MESSAGES.loadFailed } },
         },
       },
     },
@@ -194,14 +204,14 @@ export const libraryMachine = setup({
       },
       description: 'Keeps trying while a sync is followed; otherwise waits for the person to reload.',
     },
-    deleting: onDocument('deleteDocument', LIBRARY_MESSAGES.deleteFailed),
-    retrying: onDocument('retryDocument', LIBRARY_MESSAGES.retryFailed),
-    restoring: onDocument('restoreDocument', LIBRARY_MESSAGES.restoreFailed),
+    deleting: onDocument('deleteDocument', DOCUMENTS_MESSAGES.deleteFailed),
+    retrying: onDocument('retryDocument', DOCUMENTS_MESSAGES.retryFailed),
+    restoring: onDocument('restoreDocument', DOCUMENTS_MESSAGES.restoreFailed),
   },
 })
 
-export function provideLibraryMachine(deps: LibraryDeps) {
-  return libraryMachine.provide({
+export function provideDocumentsMachine(deps: DocumentsDeps) {
+  return documentsMachine.provide({
     actors: {
       listDocuments: fromPromise(() => deps.listDocuments()),
       deleteDocument: fromPromise(({ input }) => deps.deleteDocument(input.id)),

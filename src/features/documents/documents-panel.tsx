@@ -2,16 +2,15 @@ import type { ReactNode } from 'react'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { css } from '../../../styled-system/css'
 import { RemovedDocuments } from './removed-documents.tsx'
-import { useLibrary } from './use-library.ts'
+import { useDocumentsPanel } from './use-documents-panel.ts'
 
 /**
  * Where the library's reading stands, around the screen's list of documents (`children`): the
  * overall progress while files are read, the last problem (a failed delete or retry), and the
- * Drive files removed from it, which can be added back. `ingesting`: a Drive ingest is under
- * way, so the library follows the statuses as they move.
+ * Drive files removed from it, which can be added back.
  */
-export function LibraryPanel({ ingesting, children }: { ingesting: boolean; children: ReactNode }) {
-  const { library, problem, restore } = useLibrary(ingesting)
+export function DocumentsPanel({ children }: { children: ReactNode }) {
+  const { library, problem, restore } = useDocumentsPanel()
   const progress = library?.progress
   return (
     <>
