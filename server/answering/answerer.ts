@@ -253,9 +253,8 @@ async function prepare(
   if ('content' in planned) return planned
   const { found, turns } = await gather(parts, input, planned, timer)
   const { settings } = planned
-  if (settings?.policy === 'documents-only' && !isMatched(found)) {
+  if (settings?.policy === 'documents-only' && !isMatched(found))
     return { ...fallbackAnswer(settings), corrections: found.corrections }
-  }
   if (!parts.llm) return extractive(parts.analyse, found, planned.scope)
   const prompt = buildPrompt(input.question, found.passages, turns, {
     scoped: planned.chosen && planned.scope !== null,
@@ -321,9 +320,7 @@ function fallbackAnswer(settings: AnswerSettings): Answer {
   return { content: settings.fallback, sources: [], corrections: [] }
 }
 
-function isMatched(found: Found): boolean {
-  return found.matched ?? found.passages.some((p) => !p.whole)
-}
+const isMatched = (found: Found) => found.matched ?? found.passages.some((p) => !p.whole)
 
 /** The assistant's model settings for the call; the server's defaults where it has none. */
 function callOptions(settings: AnswerSettings | null): CallOptions {
