@@ -1,8 +1,8 @@
 /**
  * Builds the Fastify app: the shared HTTP pieces (errors, security headers, cookies, request
- * guards), the database, then one plugin per domain (operations, mail, auth, answering, chat, jobs,
- * the library, Google Drive, the account as a whole), each with its calls, then the SPA. Each plugin names the plugins it
- * needs (fastify-plugin `dependencies`), and Fastify refuses to start when one is missing or comes
+ * guards), the database, then one plugin per domain (operations, mail, auth, answering, jobs, the
+ * library, Google Drive, assistants, chat, the account as a whole), each with its calls, then the
+ * SPA. Each plugin names the plugins it needs (fastify-plugin `dependencies`), and Fastify refuses to start when one is missing or comes
  * later. Used by main.ts and by every server test (`app.inject`); nothing listens here.
  */
 import { maxHeaderSize } from 'node:http'
@@ -13,12 +13,14 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { type Logger, type LoggerOptions, pino } from 'pino'
 import { accountPlugin } from './account/account-plugin.ts'
 import { answeringPlugin } from './answering/answering-plugin.ts'
+import { assistantsPlugin } from './assistants/assistants-plugin.ts'
 import { authPlugin } from './auth/auth-plugin.ts'
 import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from './auth/rate-limits.ts'
 import { chatPlugin } from './chat/chat-plugin.ts'
 import type { Config, LogLevel } from './config.ts'
 import { databasePlugin } from './db/database-plugin.ts'
 import { documentsPlugin } from './documents/documents-plugin.ts'
+import type { DriveFolders } from './drive/drive-folders.ts'
 import { drivePlugin } from './drive/drive-plugin.ts'
 import type { RetryPolicy } from './drive/google-errors.ts'
 import {
@@ -75,6 +77,8 @@ export type BuildAppOptions = {
   streamHeartbeatMs?: number
   /** Overrides DRIVE_SYNC_INTERVAL (tests use milliseconds). */
   driveSyncIntervalMs?: number
+  /** Replaces the Drive's folders as assistants read them (tests of the assistants without a Drive). */
+  driveFolders?: DriveFolders
 }
 
 export type LogOptions = { level?: LogLevel; stream?: { write: (line: string) => void } }
@@ -126,11 +130,6 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
       retrieval: config.retrieval,
       embedding: config.embedding,
     })
-    await app.register(chatPlugin, {
-      now,
-      answersPerPerson: config.llmConcurrencyPerUser,
-      heartbeatMs: options.streamHeartbeatMs,
-    })
     await app.register(jobsPlugin, { now, ...options.jobs })
     // Hybrid retrieval: what a background job indexed (a Drive file, an upload) is embedded next,
     // in the background (D19).
@@ -144,6 +143,17 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
       ...(options.ingestWaitMs !== undefined ? { ingestWaitMs: options.ingestWaitMs } : {}),
       syncIntervalMs: options.driveSyncIntervalMs ?? config.driveSyncIntervalMs,
       ...(options.googleRetry ? { retry: options.googleRetry } : {}),
+    })
+    await app.register(assistantsPlugin, {
+      now,
+      models: config.llm?.models ?? [],
+      ...(options.driveFolders ? { driveFolders: options.driveFolders } : {}),
+    })
+    // After the assistants: a conversation may be with one (issue 36).
+    await app.register(chatPlugin, {
+      now,
+      answersPerPerson: config.llmConcurrencyPerUser,
+      heartbeatMs: options.streamHeartbeatMs,
     })
     await app.register(accountPlugin, { rateLimits })
     await app.register(spaPlugin, { distDir: options.distDir ?? DEFAULT_DIST_DIR })

@@ -8,13 +8,14 @@
  * cut either way ends with CUT_NOTE, so the person knows there was more.
  */
 
+import type { AnswerPolicy } from '#contracts/assistants.ts'
 import type { Correction } from '../db/schema.ts'
 import { questionLanguage } from '../documents/index/languages.ts'
 import type { Passage, Turn } from '../documents/index/passages.ts'
 import type { PassageSearch } from '../documents/index/search-terms.ts'
 import { type Analyse, extractiveAnswer } from './extractive.ts'
-import { type Llm, LlmAbortedError } from './llm.ts'
-import { buildPrompt } from './prompt.ts'
+import { type CallOptions, type Llm, LlmAbortedError } from './llm.ts'
+import { buildPrompt, type ChatPromptMessage } from './prompt.ts'
 import { searchQuery, standsAlone } from './query-rewrite.ts'
 
 /** The most passages in a prompt (and so in an answer's sources); RETRIEVAL_TOKEN_BUDGET usually stops earlier. */
@@ -60,15 +61,43 @@ export const EMPTY_SCOPE_REPLY =
 const EMPTY_SCOPE_ANSWER: Answer = { content: EMPTY_SCOPE_REPLY, sources: [], corrections: [] }
 
 /**
+ * What retrieval found; `matched`: the keyword search matched a passage of the question's words
+ * within the scope (absent: treated as matched when any passage came back). An assistant that
+ * answers only from its documents answers with its fallback when nothing matched (D114).
+ */
+export type Found = PassageSearch & { matched?: boolean }
+
+/**
  * Retrieval with what it searched for: the passages for the prompt, and the question's words it
- * corrected (D83), its languages' lexemes (D82) and its language.
+ * corrected (D83), its languages' lexemes (D82) and its language. `chosen` (default true): the
+ * scope is documents the conversation chose, each looked at (D70); false for an assistant's
+ * knowledge, which only filters (D114).
  */
 export type Search = (
   userId: string,
   question: string,
   limit: number,
   scope?: readonly string[] | null,
-) => Promise<PassageSearch>
+  options?: { chosen?: boolean },
+) => Promise<Found>
+
+/**
+ * What an assistant (issue 36) brings to an answer; answering knows nothing else of assistants.
+ * `knowledge`: the library document ids it may read, resolved when the question is asked (chosen
+ * documents and what its Drive folders hold now); a conversation with its own scope searches
+ * the two's intersection. `policy` 'documents-only': nothing matched, the answer is `fallback` and
+ * no model is asked; the prompt forbids outside knowledge. `instructions` follow the server's
+ * rules in the system prompt (prompt.ts). null settings: the server's defaults.
+ */
+export type AnswerSettings = {
+  knowledge: readonly string[]
+  instructions: string
+  policy: AnswerPolicy
+  fallback: string
+  temperature: number | null
+  maxTokens: number | null
+  model: string | null
+}
 
 /** A passage an answer drew on; `citation` is its [n] in the answer, null when it has none. */
 export type UsedPassage = Passage & { citation: number | null }
@@ -88,6 +117,8 @@ export type Question = {
   signal?: AbortSignal
   /** What the conversation searches (read alongside the claim, like the history); absent: everything. */
   scope?: Scope | PromiseLike<Scope>
+  /** The conversation's assistant, when it has one (read alongside the claim too). */
+  settings?: AnswerSettings | null | PromiseLike<AnswerSettings | null>
 }
 
 /** Hears how long each stage before the model's answer took (Server-Timing, logs). */
@@ -122,87 +153,140 @@ export async function timed<T>(
   return value
 }
 
+/** What an answerer is made of. */
+type Parts = {
+  search: Search
+  /** Whole-document mode (D71); null: a scope always gets ranked passages. */
+  readWhole: ReadWhole | null
+  llm: Llm | null
+  /** How the extractive answer (no model) analyses sentences in their languages. */
+  analyse: Analyse
+}
+
+/**
+ * What retrieval found for a question within `scope` (D70), and the earlier turns (read
+ * meanwhile). A scope whose documents fit whole gives them whole (D71), and the question needs
+ * no rewrite: nothing is ranked, unless whether anything matches must be known (`judge`: an
+ * assistant answering only from its documents, or no model to say which words to quote by).
+ */
+async function gather(
+  { search, readWhole, llm }: Parts,
+  { userId, question, history, signal }: Question,
+  { scope, chosen, judge }: Plan,
+  timer?: StageTimer,
+): Promise<{ found: Found; turns: Turn[] }> {
+  const options = { chosen }
+  if (scope !== null && readWhole) {
+    const [whole, turns] = await Promise.all([timed(timer, 'retrieve', readWhole(userId, scope)), history])
+    stopIfAborted(signal)
+    if (whole) {
+      const language = llm ? await questionLanguage(question) : null
+      if (llm && language && !judge)
+        return { found: { corrections: [], terms: [], language, passages: whole }, turns }
+      const query = await searched(llm, question, turns, language, signal, timer)
+      const searchedFor = await search(userId, query, PASSAGES_PER_ANSWER, scope, options)
+      return { found: { ...searchedFor, passages: whole }, turns }
+    }
+  }
+  const language = llm ? await questionLanguage(question) : null
+  if (!llm || !language || standsAlone(question, language)) {
+    const [found, turns] = await Promise.all([
+      timed(timer, 'retrieve', search(userId, question, PASSAGES_PER_ANSWER, scope, options)),
+      history,
+    ])
+    stopIfAborted(signal)
+    return { found, turns }
+  }
+  const turns = await history
+  stopIfAborted(signal)
+  const query = await searched(llm, question, turns, language, signal, timer)
+  const found = await timed(timer, 'retrieve', search(userId, query, PASSAGES_PER_ANSWER, scope, options))
+  stopIfAborted(signal)
+  return { found, turns }
+}
+
+/** What to search for: a follow-up rewritten to stand alone by the model, else the question. */
+async function searched(
+  llm: Llm | null,
+  question: string,
+  turns: Turn[],
+  language: string | null,
+  signal: AbortSignal | undefined,
+  timer: StageTimer | undefined,
+): Promise<string> {
+  if (!llm || !language || standsAlone(question, language)) return question
+  return timed(timer, 'rewrite', searchQuery(llm, question, turns, language, signal))
+}
+
+/**
+ * What is searched and how the answer is made, from the conversation's scope and its
+ * assistant's settings; an answer fixed without searching (a scope emptied, an assistant with
+ * nothing to read under 'documents-only') instead.
+ */
+async function plan(input: Question): Promise<Plan | Answer> {
+  const [own, settings] = await Promise.all([input.scope, input.settings])
+  const scope = own ?? null
+  if (scope?.length === 0) return EMPTY_SCOPE_ANSWER
+  if (!settings) return { scope, chosen: true, judge: false, settings: null }
+  const knowledge = new Set(settings.knowledge)
+  const within = scope === null ? [...knowledge] : scope.filter((id) => knowledge.has(id))
+  const onlyDocuments = settings.policy === 'documents-only'
+  if (within.length === 0 && onlyDocuments) return fallbackAnswer(settings)
+  return { scope: within, chosen: scope !== null, judge: onlyDocuments, settings }
+}
+
+/** The quoted sentences, when no model answers. */
+async function extractive(analyse: Analyse, found: Found, scope: Scope): Promise<Answer> {
+  const { content, used } = await extractiveAnswer(found.passages, found.terms, analyse, {
+    scoped: scope !== null,
+  })
+  return { content, sources: used.map(uncited), corrections: found.corrections }
+}
+
+/** What is known before the model is asked: a fixed answer, or the prompt and its passages. */
+async function prepare(
+  parts: Parts,
+  input: Question,
+  timer?: StageTimer,
+): Promise<Answer | { prompt: ChatPromptMessage[]; found: Found; settings: AnswerSettings | null }> {
+  const planned = await plan(input)
+  if ('content' in planned) return planned
+  const { found, turns } = await gather(parts, input, planned, timer)
+  const { settings } = planned
+  if (settings?.policy === 'documents-only' && !isMatched(found))
+    return { ...fallbackAnswer(settings), corrections: found.corrections }
+  if (!parts.llm) return extractive(parts.analyse, found, planned.scope)
+  const prompt = buildPrompt(input.question, found.passages, turns, {
+    scoped: planned.chosen && planned.scope !== null,
+    ...(settings ? { assistant: { instructions: settings.instructions, policy: settings.policy } } : {}),
+  })
+  return { prompt, found, settings }
+}
+
 export function createAnswerer({
   search,
   readWhole = null,
   llm,
   analyse,
-}: {
-  search: Search
-  /** Whole-document mode (D71); null: a scope always gets ranked passages. */
-  readWhole?: ReadWhole | null
-  llm: Llm | null
-  /** How the extractive answer (no model) analyses sentences in their languages. */
-  analyse: Analyse
-}): Answerer {
-  /**
-   * What retrieval found for a question within `scope` (D70), and the earlier turns (read
-   * meanwhile). A scope whose documents fit whole gives them whole (D71), and the question needs
-   * no rewrite: nothing is ranked (without a model, the search still says which words to quote by).
-   */
-  async function gather(
-    { userId, question, history, signal }: Question,
-    scope: Scope,
-    timer?: StageTimer,
-  ): Promise<{ found: PassageSearch; turns: Turn[] }> {
-    if (scope !== null && readWhole) {
-      const [whole, turns] = await Promise.all([timed(timer, 'retrieve', readWhole(userId, scope)), history])
-      stopIfAborted(signal)
-      if (whole) {
-        const searched = llm
-          ? { corrections: [], terms: [], language: await questionLanguage(question) }
-          : await search(userId, question, PASSAGES_PER_ANSWER, scope)
-        return { found: { ...searched, passages: whole }, turns }
-      }
-    }
-    const language = llm ? await questionLanguage(question) : null
-    if (!llm || !language || standsAlone(question, language)) {
-      const [found, turns] = await Promise.all([
-        timed(timer, 'retrieve', search(userId, question, PASSAGES_PER_ANSWER, scope)),
-        history,
-      ])
-      stopIfAborted(signal)
-      return { found, turns }
-    }
-    const turns = await history
-    stopIfAborted(signal)
-    const query = await timed(timer, 'rewrite', searchQuery(llm, question, turns, language, signal))
-    const found = await timed(timer, 'retrieve', search(userId, query, PASSAGES_PER_ANSWER, scope))
-    stopIfAborted(signal)
-    return { found, turns }
-  }
-
-  /** The quoted sentences, when no model answers. */
-  async function extractive(found: PassageSearch, scope: Scope): Promise<Answer> {
-    const { content, used } = await extractiveAnswer(found.passages, found.terms, analyse, {
-      scoped: scope !== null,
-    })
-    return { content, sources: used.map(uncited), corrections: found.corrections }
-  }
-
+}: Omit<Parts, 'readWhole'> & { readWhole?: ReadWhole | null }): Answerer {
+  const parts: Parts = { search, readWhole, llm, analyse }
   return {
     async answer(input) {
-      const scope = (await input.scope) ?? null
-      if (scope?.length === 0) return EMPTY_SCOPE_ANSWER
-      const { found, turns } = await gather(input, scope)
-      if (!llm) return extractive(found, scope)
-      const { passages, corrections } = found
-      const { text, cut } = await llm.complete(
-        buildPrompt(input.question, passages, turns, { scoped: scope !== null }),
-        { signal: input.signal },
-      )
-      const cap = llm.maxTokens * ANSWER_CHARS_PER_TOKEN
+      const prepared = await prepare(parts, input)
+      if ('content' in prepared || !llm) return prepared as Answer
+      const { prompt, found, settings } = prepared
+      const maxTokens = settings?.maxTokens ?? llm.maxTokens
+      const { text, cut } = await llm.complete(prompt, { signal: input.signal, ...callOptions(settings) })
+      const cap = maxTokens * ANSWER_CHARS_PER_TOKEN
       const kept = text.length > cap ? codePointsUpTo(text, cap) : text
       const content = cut || kept !== text ? `${kept}${CUT_NOTE}` : kept
-      return { content, sources: citedOrAll(content, passages), corrections }
+      return { content, sources: citedOrAll(content, found.passages), corrections: found.corrections }
     },
 
     async draft(input, timer) {
-      const scope = (await input.scope) ?? null
-      const { found, turns } =
-        scope?.length === 0 ? { found: null, turns: [] } : await gather(input, scope, timer)
-      if (!llm || !found) {
-        const { content, sources, corrections } = found ? await extractive(found, scope) : EMPTY_SCOPE_ANSWER
+      const prepared = await prepare(parts, input, timer)
+      if ('content' in prepared || !llm) {
+        const { content, sources, corrections } = prepared as Answer
         return {
           candidates: () => sources,
           // One event per paragraph: the UI has one path whether or not a model answers.
@@ -214,17 +298,37 @@ export function createAnswerer({
           corrections,
         }
       }
+      const { prompt, found, settings } = prepared
       const { passages, corrections } = found
-      const prompt = buildPrompt(input.question, passages, turns, { scoped: scope !== null })
       const model = llm
+      const cap = (settings?.maxTokens ?? model.maxTokens) * ANSWER_CHARS_PER_TOKEN
       return {
         candidates: () => numbered(passages),
-        tokens: (signal) =>
-          capped(model.stream(prompt, { signal }), model.maxTokens * ANSWER_CHARS_PER_TOKEN),
+        tokens: (signal) => capped(model.stream(prompt, { signal, ...callOptions(settings) }), cap),
         sourcesFor: (content) => citedOrAll(content, passages),
         corrections,
       }
     },
+  }
+}
+
+/** How a conversation is answered: what is searched, whether it was chosen, whether a match is needed. */
+type Plan = { scope: Scope; chosen: boolean; judge: boolean; settings: AnswerSettings | null }
+
+/** The assistant's own sentence when its documents hold nothing for the question (no model asked). */
+function fallbackAnswer(settings: AnswerSettings): Answer {
+  return { content: settings.fallback, sources: [], corrections: [] }
+}
+
+const isMatched = (found: Found) => found.matched ?? found.passages.some((p) => !p.whole)
+
+/** The assistant's model settings for the call; the server's defaults where it has none. */
+function callOptions(settings: AnswerSettings | null): CallOptions {
+  if (!settings) return {}
+  return {
+    ...(settings.maxTokens === null ? {} : { maxTokens: settings.maxTokens }),
+    ...(settings.temperature === null ? {} : { temperature: settings.temperature }),
+    ...(settings.model === null ? {} : { model: settings.model }),
   }
 }
 

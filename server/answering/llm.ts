@@ -30,7 +30,13 @@ export type CallOptions = {
   signal?: AbortSignal
   /** The most tokens this call may write; the configured LLM_MAX_TOKENS when absent. */
   maxTokens?: number
+  /** An assistant's settings (issue 36); the server's (0.2, LLM_MODEL) when absent. */
+  temperature?: number
+  model?: string
 }
+
+/** How freely the model writes when nobody set it: low, since answers quote documents. */
+export const DEFAULT_TEMPERATURE = 0.2
 
 /** A whole answer; `cut` when the model stopped because it reached its token limit. */
 export type Completion = { text: string; cut: boolean }
@@ -120,7 +126,7 @@ class OpenAiCompatibleLlm implements Llm {
 
   async complete(
     messages: ChatPromptMessage[],
-    { signal, maxTokens: tokens = this.maxTokens }: CallOptions = {},
+    { signal, maxTokens: tokens = this.maxTokens, temperature, model }: CallOptions = {},
   ): Promise<Completion> {
     const openai = await this.#openClient()
     const started = performance.now()
@@ -128,7 +134,12 @@ class OpenAiCompatibleLlm implements Llm {
     try {
       completion = await this.#withTokenLimit(tokens, (limit) =>
         openai.chat.completions.create(
-          { model: this.model, messages, temperature: 0.2, ...limit },
+          {
+            model: model ?? this.model,
+            messages,
+            temperature: temperature ?? DEFAULT_TEMPERATURE,
+            ...limit,
+          },
           signal ? { signal } : {},
         ),
       )
@@ -155,7 +166,7 @@ class OpenAiCompatibleLlm implements Llm {
 
   async *stream(
     messages: ChatPromptMessage[],
-    { signal, maxTokens: tokens = this.maxTokens }: CallOptions = {},
+    { signal, maxTokens: tokens = this.maxTokens, temperature, model }: CallOptions = {},
   ): AsyncGenerator<string, { cut: boolean }> {
     const { timeoutMs } = this.#config
     const openai = await this.#openClient()
@@ -174,7 +185,13 @@ class OpenAiCompatibleLlm implements Llm {
     try {
       const chunks = await this.#withTokenLimit(tokens, (limit) =>
         openai.chat.completions.create(
-          { model: this.model, messages, temperature: 0.2, stream: true, ...limit },
+          {
+            model: model ?? this.model,
+            messages,
+            temperature: temperature ?? DEFAULT_TEMPERATURE,
+            stream: true,
+            ...limit,
+          },
           { signal: stop },
         ),
       )

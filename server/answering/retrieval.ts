@@ -12,9 +12,8 @@ import type { EmbeddingService } from '../documents/index/embedding-service.ts'
 import { searchPassages } from '../documents/index/passage-search.ts'
 import type { Passage } from '../documents/index/passages.ts'
 import { fuse } from '../documents/index/rank-fusion.ts'
-import type { PassageSearch } from '../documents/index/search-terms.ts'
 import { vectorSearch } from '../documents/index/vectors-repository.ts'
-import type { ReadWhole, Retrieve, Search } from './answerer.ts'
+import type { Found, ReadWhole, Retrieve, Search } from './answerer.ts'
 
 /** How often retrieval asks for a user's passages without vectors to be embedded (background). */
 const EMBED_CATCH_UP_MS = 60_000
@@ -90,8 +89,9 @@ export type RetrieverOptions = {
 /**
  * Retrieval with what it searched for (the assistant's): see the file's docblock. With `scope`,
  * from those documents only (keyword and vector search alike; the owner filter first in both,
- * D70); a chosen document in which nothing matched still shows its first passage, after every
- * passage that matched.
+ * D70); when the conversation chose them (`chosen`, the default), a chosen document in which
+ * nothing matched still shows its first passage, after every passage that matched. An
+ * assistant's knowledge (D113) is a scope not chosen: it filters, and ranks as the library does.
  */
 export function createSearch(
   db: Db,
@@ -125,12 +125,15 @@ export function createSearch(
     return nearest.length > 0 ? fuse([lexical, nearest]) : lexical
   }
 
-  return async (userId, question, limit, scope = null): Promise<PassageSearch> => {
+  return async (userId, question, limit, scope = null, { chosen = true } = {}): Promise<Found> => {
     const wanted = Math.max(limit, 0) * CANDIDATES_PER_PASSAGE
     const lexical = await searchPassages(db, userId, question, wanted, scope)
-    if (limit <= 0 || scope?.length === 0) return lexical
+    const matched = lexical.passages.length > 0
+    if (limit <= 0 || scope?.length === 0) return { ...lexical, matched }
     const ranked = await fusedWithNearest(userId, question, wanted, scope, lexical.passages)
-    if (scope === null) return { ...lexical, passages: selectPassages(ranked, limit, options.tokenBudget) }
+    // An assistant's knowledge (not chosen by the conversation) only filters: ranked as a library is.
+    if (scope === null || !chosen)
+      return { ...lexical, matched, passages: selectPassages(ranked, limit, options.tokenBudget) }
     const picked = selectPassages(ranked, limit, options.tokenBudget, true)
     const found = new Set(ranked.map((p) => p.documentId))
     const unmatched = scope.filter((id) => !found.has(id))
@@ -141,7 +144,7 @@ export function createSearch(
       picked.push(opening)
       tokens += passageTokens(opening)
     }
-    return { ...lexical, passages: picked }
+    return { ...lexical, matched, passages: picked }
   }
 }
 

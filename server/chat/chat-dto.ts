@@ -18,6 +18,13 @@ export function toConversationDto(s: ConversationRecord | ConversationSummary): 
           documents: s.scopeDocuments.map((d) => ({ id: d.id, name: d.name })),
         }
       : null,
+    assistant: s.assistantId
+      ? {
+          id: s.assistantId,
+          name: s.liveAssistantName ?? s.assistantName ?? '',
+          deleted: s.liveAssistantName === null,
+        }
+      : null,
   }
 }
 

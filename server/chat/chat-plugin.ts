@@ -36,6 +36,7 @@ export const chatPlugin = fp<ChatPluginOptions>(
       new ChatService({
         chats,
         answerer: app.answerer,
+        assistants: app.assistants,
         now: opts.now,
         answersPerPerson: opts.answersPerPerson ?? DEFAULT_LLM_CONCURRENCY_PER_USER,
       }),
@@ -60,5 +61,8 @@ export const chatPlugin = fp<ChatPluginOptions>(
     await app.register(chatRoutes, { heartbeatMs: opts.heartbeatMs })
     await app.register(sharingRoutes)
   },
-  { name: 'chat', dependencies: ['database', 'request-guards', 'authentication', 'answering', 'rate-limit'] },
+  {
+    name: 'chat',
+    dependencies: ['database', 'request-guards', 'authentication', 'answering', 'assistants', 'rate-limit'],
+  },
 )

@@ -18,7 +18,7 @@ import {
   type SendMessageResponse,
   TITLE_MAX_LENGTH,
 } from '#contracts/chat.ts'
-import { type Answerer, type StageTimer, timed } from '../answering/answerer.ts'
+import { type Answerer, type AnswerSettings, type StageTimer, timed } from '../answering/answerer.ts'
 import { LlmUnavailableError } from '../answering/llm.ts'
 import { MAX_HISTORY_TURNS } from '../answering/prompt.ts'
 import { type AnswerRun, logAnswered, runOnce, stoppedOr, strictlyAfter } from './answer-runs.ts'
@@ -47,9 +47,17 @@ import type { ChatRepository, MissingDocuments, ScopeIds } from './chat-reposito
  */
 export const ANSWER_LEASE_MS = 5 * 60_000
 
+/** What the chat asks of the assistants (issue 36): the one a conversation is with, and how it answers. */
+export type ConversationAssistants = {
+  /** Its id and name; refuses (404) one that is not the person's. */
+  forConversation(user: Owner, id: string): Promise<{ id: string; name: string }>
+  answerSettings(userId: string, id: string): Promise<AnswerSettings>
+}
+
 type Deps = {
   chats: ChatRepository
   answerer: Answerer
+  assistants: ConversationAssistants
   now: () => Date
   /** Answers one person may have written at once, on every instance together (D84). */
   answersPerPerson: number
@@ -86,12 +94,14 @@ export function shortTitle(title: string): string {
 export class ChatService {
   readonly #chats: ChatRepository
   readonly #answerer: Answerer
+  readonly #assistants: ConversationAssistants
   readonly #now: () => Date
   readonly #answersPerPerson: number
 
-  constructor({ chats, answerer, now, answersPerPerson }: Deps) {
+  constructor({ chats, answerer, assistants, now, answersPerPerson }: Deps) {
     this.#chats = chats
     this.#answerer = answerer
+    this.#assistants = assistants
     this.#now = now
     this.#answersPerPerson = answersPerPerson
   }
@@ -117,15 +127,32 @@ export class ChatService {
     return { until, release: () => this.#chats.releaseAnswering(user.id, conversationId, until) }
   }
 
+  /**
+   * The settings of the assistant the conversation is with, its knowledge resolved now (D113);
+   * null for a conversation with the whole library (or not the person's).
+   */
+  async #settings(userId: string, conversationId: string): Promise<AnswerSettings | null> {
+    const assistantId = await this.#chats.assistantOf(userId, conversationId)
+    return assistantId ? this.#assistants.answerSettings(userId, assistantId) : null
+  }
+
   async createConversation(
     user: Owner,
-    { title, scope }: { title: string; scope?: ScopeRequest | null },
+    {
+      title,
+      scope,
+      assistantId,
+    }: { title: string; scope?: ScopeRequest | null; assistantId?: string | null },
   ): Promise<Conversation> {
+    const assistant = assistantId
+      ? await this.#assistants.forConversation(user, assistantId.toLowerCase())
+      : null
     const created = await this.#chats.createConversation({
       userId: user.id,
       title: shortTitle(title),
       now: this.#now(),
       scope: scopeIds(scope),
+      assistant,
     })
     return toConversationDto(refuseMissing(created))
   }
@@ -153,11 +180,12 @@ export class ChatService {
     try {
       const history = await this.#chats.recentTurns(user.id, conversationId, MAX_HISTORY_TURNS)
       const scope = await this.#chats.scopeOf(user.id, conversationId)
+      const settings = await this.#settings(user.id, conversationId)
       const askedAt = this.#now()
       const started = performance.now()
       let answer: Awaited<ReturnType<Answerer['answer']>>
       try {
-        answer = await this.#answerer.answer({ userId: user.id, question: content, history, scope })
+        answer = await this.#answerer.answer({ userId: user.id, question: content, history, scope, settings })
       } catch (error) {
         if (!(error instanceof LlmUnavailableError)) throw error
         log.warn({ event: 'chat.llm.unavailable', err: error, conversationId }, 'language model unavailable')
@@ -204,8 +232,9 @@ export class ChatService {
     )
     // Owner-filtered like every read, so it need not wait for the claim: null for anyone else's.
     const scope = timed(timer, 'scope', chats.scopeOf(user.id, conversationId))
+    const settings = this.#settings(user.id, conversationId)
     const drafted = this.#answerer.draft(
-      { userId: user.id, question: content, history, scope, signal },
+      { userId: user.id, question: content, history, scope, settings, signal },
       timer,
     )
     let held: Claim
@@ -277,6 +306,7 @@ export class ChatService {
           question: question.content,
           history: turns.slice(0, -2),
           scope: await chats.scopeOf(user.id, conversationId),
+          settings: await this.#settings(user.id, conversationId),
           signal,
         }),
       )

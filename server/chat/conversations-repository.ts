@@ -18,6 +18,10 @@ export type ConversationRecord = {
   /** Limited to chosen documents (D70); `scopeDocuments` are those still in the library. */
   scoped: boolean
   scopeDocuments: ScopeDocument[]
+  /** The assistant it is with (D113): its id, and its name now, or as last known once deleted (`liveAssistantName` null). */
+  assistantId: string | null
+  assistantName: string | null
+  liveAssistantName: string | null
 }
 
 /** A scope to store: null for the whole library, else library document ids (distinct, in order). */
@@ -94,6 +98,12 @@ export const conversationColumns = {
   updatedAt: chatConversations.updatedAt,
   scoped: chatConversations.scoped,
   scopeDocuments,
+  assistantId: chatConversations.assistantId,
+  assistantName: chatConversations.assistantName,
+  liveAssistantName: sql<string | null>`(
+    select a.name from assistants a
+    where a.id = chat_sessions.assistant_id and a.user_id = chat_sessions.user_id
+  )`,
 }
 
 // Qualified by hand: Drizzle leaves columns unqualified in a single-table select, and a bare "id"
@@ -147,6 +157,8 @@ export async function createConversation(
     title: string
     now: Date
     scope: ScopeIds
+    /** The assistant it is with (checked by the caller); none when absent. */
+    assistant?: { id: string; name: string } | null
   },
 ): Promise<ConversationRecord | MissingDocuments> {
   return refusedAsMissing(() =>
@@ -159,6 +171,8 @@ export async function createConversation(
           createdAt: input.now,
           updatedAt: input.now,
           scoped: input.scope !== null,
+          assistantId: input.assistant?.id ?? null,
+          assistantName: input.assistant?.name ?? null,
         })
         .returning(conversationColumns)
       if (!row) throw new Error('Inserting a chat conversation returned no row')
@@ -220,6 +234,15 @@ export async function scopeOf(db: Db, userId: string, conversationId: string): P
   )
   if (!rows[0]?.scoped) return null
   return rows.flatMap((r) => (r.document_id ? [r.document_id] : []))
+}
+
+/** The assistant the conversation is with (D113): its id, live or deleted; null for none or not theirs. */
+export async function assistantOf(db: Db, userId: string, conversationId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ assistantId: chatConversations.assistantId })
+    .from(chatConversations)
+    .where(ownConversation(userId, conversationId))
+  return row?.assistantId ?? null
 }
 
 /**
@@ -356,6 +379,7 @@ export const conversationQueries = {
   createConversation,
   updateConversation,
   scopeOf,
+  assistantOf,
   listConversations,
   findConversation,
   deleteConversation,

@@ -51,6 +51,8 @@ export const EnvSchema = z.object({
     .optional(),
   LLM_API_KEY: z.string().optional(),
   LLM_MODEL: z.string().optional(),
+  /** Comma-separated: the models an assistant may be set to (issue 36); unset: only LLM_MODEL. */
+  LLM_MODELS: z.string().optional(),
   LLM_TIMEOUT_MS: z.coerce
     .number({ error: 'LLM_TIMEOUT_MS must be a number of milliseconds' })
     .int('LLM_TIMEOUT_MS must be a whole number of milliseconds')

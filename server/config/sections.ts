@@ -120,9 +120,9 @@ export function googleConfig(
 /** A model needs an endpoint and a model name; a key or model without an endpoint is a mistake. */
 export function llmConfig(e: CheckedEnv): LlmConfig | null {
   if (e.LLM_BASE_URL === undefined) {
-    if (e.LLM_MODEL !== undefined || e.LLM_API_KEY !== undefined) {
+    if (e.LLM_MODEL !== undefined || e.LLM_API_KEY !== undefined || e.LLM_MODELS !== undefined) {
       throw new ConfigError(
-        'Invalid configuration:\n  LLM_BASE_URL: required when LLM_MODEL or LLM_API_KEY is set (the OpenAI-compatible endpoint, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1 for Ollama)',
+        'Invalid configuration:\n  LLM_BASE_URL: required when LLM_MODEL, LLM_MODELS or LLM_API_KEY is set (the OpenAI-compatible endpoint, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1 for Ollama)',
       )
     }
     return null
@@ -138,6 +138,7 @@ export function llmConfig(e: CheckedEnv): LlmConfig | null {
     model: e.LLM_MODEL,
     timeoutMs: e.LLM_TIMEOUT_MS,
     maxTokens: e.LLM_MAX_TOKENS,
+    models: [...new Set((e.LLM_MODELS ?? '').split(',').map((m) => m.trim()))].filter((m) => m !== ''),
   }
 }
 

@@ -109,6 +109,8 @@ export type LlmConfig = {
   timeoutMs: number
   /** The most tokens one answer may take (`max_tokens`); DEFAULT_LLM_MAX_TOKENS when absent. */
   maxTokens?: number
+  /** LLM_MODELS: the models an assistant may name (issue 36); empty or absent: only `model`. */
+  models?: string[]
 }
 
 export const METRICS_TOKEN_MIN_LENGTH = 16

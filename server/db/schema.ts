@@ -9,6 +9,7 @@ import {
   boolean,
   check,
   customType,
+  doublePrecision,
   foreignKey,
   index,
   integer,
@@ -133,8 +134,18 @@ export const chatConversations = pgTable(
      * the conversation says so rather than quietly searching the whole library.
      */
     scoped: boolean('scoped').notNull().default(false),
+    /**
+     * The assistant it is with (issue 36, D113), kept after the assistant is deleted: no foreign
+     * key, so the id stays and the conversation shows the assistant as deleted (no `assistants`
+     * row) under `assistant_name`, the name it had when last seen (written at creation and when
+     * the assistant is deleted). Null with the name: a conversation with the whole library.
+     */
+    assistantId: uuid('assistant_id'),
+    assistantName: text('assistant_name'),
   },
   (t) => [
+    // The conversations to mark when an assistant is deleted.
+    index('chat_sessions_assistant_id_idx').on(t.assistantId).where(sql`${t.assistantId} is not null`),
     index('chat_sessions_user_id_updated_at_idx').on(t.userId, t.updatedAt.desc().nullsFirst()),
     // A person's answers being written, counted at every claim (the per-person ceiling, D84).
     index('chat_sessions_answering_idx').on(t.userId).where(sql`${t.answeringUntil} is not null`),
@@ -739,6 +750,92 @@ export const chatAttachments = pgTable(
       name: 'chat_attachments_session_owner_fk',
       columns: [t.conversationId, t.userId],
       foreignColumns: [chatConversations.id, chatConversations.userId],
+    }).onDelete('cascade'),
+  ],
+)
+
+/**
+ * An assistant a person built (issue 36, D113): instructions, an answer policy, model settings and
+ * its knowledge (assistant_documents, assistant_folders). Deleting it leaves its conversations,
+ * which then show it as deleted (chat_sessions.assistant_id keeps the id, see there).
+ */
+export const assistants = pgTable(
+  'assistants',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    instructions: text('instructions').notNull().default(''),
+    starterQuestions: jsonb('starter_questions').$type<string[]>().notNull().default([]),
+    /** contracts/assistants.ts' ANSWER_POLICIES. */
+    answerPolicy: text('answer_policy').$type<'documents-only' | 'documents-first'>().notNull(),
+    fallbackAnswer: text('fallback_answer').notNull(),
+    /** Null: the server's defaults. */
+    temperature: doublePrecision('temperature'),
+    maxAnswerTokens: integer('max_answer_tokens'),
+    model: text('model'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('assistants_user_id_updated_at_idx').on(t.userId, t.updatedAt),
+    // Target of the knowledge tables' (assistant_id, user_id) keys: knowledge is always its owner's.
+    unique('assistants_id_user_id_key').on(t.id, t.userId),
+    check('assistants_answer_policy_check', sql`${t.answerPolicy} in ('documents-only', 'documents-first')`),
+  ],
+)
+
+/**
+ * The library documents an assistant may read, in the order chosen. Both keys carry the owner,
+ * so an assistant only ever holds its owner's documents; a library row deleted takes its rows
+ * along, and one removed from the library (a Drive file kept as `excluded`) is left out on reading.
+ */
+export const assistantDocuments = pgTable(
+  'assistant_documents',
+  {
+    assistantId: uuid('assistant_id').notNull(),
+    documentId: uuid('document_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    position: integer('position').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.assistantId, t.documentId] }),
+    index('assistant_documents_document_id_idx').on(t.documentId),
+    foreignKey({
+      name: 'assistant_documents_assistant_owner_fk',
+      columns: [t.assistantId, t.userId],
+      foreignColumns: [assistants.id, assistants.userId],
+    }).onDelete('cascade'),
+    foreignKey({
+      name: 'assistant_documents_document_owner_fk',
+      columns: [t.documentId, t.userId],
+      foreignColumns: [libraryDocuments.id, libraryDocuments.userId],
+    }).onDelete('cascade'),
+  ],
+)
+
+/**
+ * The Google Drive folders an assistant follows (with their subfolders), by Drive folder id, in
+ * the order chosen: which documents they hold is asked of the Drive sync's records at answer time
+ * (server/drive/drive-folders.ts), never copied here.
+ */
+export const assistantFolders = pgTable(
+  'assistant_folders',
+  {
+    assistantId: uuid('assistant_id').notNull(),
+    folderId: text('folder_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    position: integer('position').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.assistantId, t.folderId] }),
+    foreignKey({
+      name: 'assistant_folders_assistant_owner_fk',
+      columns: [t.assistantId, t.userId],
+      foreignColumns: [assistants.id, assistants.userId],
     }).onDelete('cascade'),
   ],
 )

@@ -193,6 +193,17 @@ test('the server honours every interaction in the pact', async () => {
         })
         return { sessionId: conversation._id }
       },
+      // A fresh assistant each time, its id handed to the replayed request (`${assistantId}`).
+      'alice@example.com is signed in with one assistant': async () => {
+        cookie = await signInAs('alice@example.com', 'alice-password')
+        for (const old of await app.assistants.list({ id: await userIdOf('alice@example.com') }))
+          await app.assistants.remove({ id: await userIdOf('alice@example.com') }, old._id)
+        const created = await app.assistants.create(
+          { id: await userIdOf('alice@example.com') },
+          { name: 'HR bot', fallbackAnswer: 'Not in my documents.' },
+        )
+        return { assistantId: created._id }
+      },
       'alice@example.com is signed in with a shared chat session': async () => {
         cookie = await signInAs('alice@example.com', 'alice-password')
         const conversation = await createConversation(app, cookie, 'Hello')

@@ -8,6 +8,7 @@ import Fastify from 'fastify'
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import { afterEach, expect, test } from 'vitest'
 import { answeringPlugin } from '#server/answering/answering-plugin.ts'
+import { assistantsPlugin } from '#server/assistants/assistants-plugin.ts'
 import { authPlugin } from '#server/auth/auth-plugin.ts'
 import { chatPlugin } from '#server/chat/chat-plugin.ts'
 import { databasePlugin } from '#server/db/database-plugin.ts'
@@ -45,6 +46,7 @@ const cases = [
     { appSecret: config.appSecret, now, rateLimits: UNLIMITED_AUTH, google: null },
   ],
   ['answering', 'database', answeringPlugin, { llm: null, retrieval: config.retrieval }],
+  ['assistants', 'database', assistantsPlugin, { now, models: [] }],
   ['chat', 'database', chatPlugin, { now }],
   ['jobs', 'database', jobsPlugin, { now }],
   ['documents', 'database', documentsPlugin, { now }],
