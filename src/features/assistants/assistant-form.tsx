@@ -4,17 +4,17 @@
  * again. Save hands the parsed fields to the editor machine; `aside` (Try it) is drawn beside the
  * form and told whether the form holds changes not saved yet.
  */
-import { revalidateLogic, useForm } from '@tanstack/react-form'
-import { type ReactNode, useRef } from 'react'
+import type { ReactNode } from 'react'
 import type { Assistant, DriveFolder, UpdateAssistantRequest } from '#contracts/assistants.ts'
 import type { PickableDocument } from '#machines/assistants/assistant-editor-machine.ts'
 import { Button } from '#src/components/ui/button.tsx'
 import { TextField } from '#src/components/ui/text-field.tsx'
 import { css } from '../../../styled-system/css'
 import { AnswerPolicyField, StarterQuestionsField, TextAreaField } from './assistant-fields.tsx'
-import { AssistantFormSchema, firstMessage, formValuesOf, updateOf } from './assistant-form-schema.ts'
+import { firstMessage, formValuesOf } from './assistant-form-schema.ts'
 import { KnowledgePicker } from './knowledge-picker.tsx'
 import { ModelSettings } from './model-settings.tsx'
+import { type AssistantFormApi, useAssistantForm } from './use-assistant-form.ts'
 
 export type AssistantFormProps = {
   assistant: Assistant
@@ -36,23 +36,6 @@ const layoutStyle = css({
   alignItems: 'start',
 })
 const formStyle = css({ display: 'flex', flexDirection: 'column', gap: '5', maxW: '2xl' })
-
-function useAssistantForm(assistant: Assistant, onSave: (fields: UpdateAssistantRequest) => void) {
-  const formRef = useRef<HTMLFormElement>(null)
-  const form = useForm({
-    defaultValues: formValuesOf(assistant),
-    validationLogic: revalidateLogic(),
-    validators: { onDynamic: AssistantFormSchema },
-    onSubmit: ({ value }) => onSave(updateOf(value)),
-    onSubmitInvalid: () => {
-      // As use-contract-form.ts: the first invalid field takes the focus once its mark is drawn.
-      setTimeout(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), 0)
-    },
-  })
-  return { form, formRef }
-}
-
-export type AssistantFormApi = ReturnType<typeof useAssistantForm>['form']
 
 export function AssistantForm(props: AssistantFormProps) {
   const { assistant } = props

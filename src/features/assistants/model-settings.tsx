@@ -5,8 +5,8 @@ import { TextField } from '#src/components/ui/text-field.tsx'
 import { inlineInput } from '#src/theme/inline-input.ts'
 import { css } from '../../../styled-system/css'
 import { hintStyle } from './assistant-fields.tsx'
-import type { AssistantFormApi } from './assistant-form.tsx'
 import { firstMessage } from './assistant-form-schema.ts'
+import type { AssistantFormApi } from './use-assistant-form.ts'
 
 export function ModelSettings({ form, models }: { form: AssistantFormApi; models: string[] }) {
   const modelId = useId()
