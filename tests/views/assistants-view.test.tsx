@@ -95,3 +95,18 @@ test('a chosen Drive folder that is gone from Drive says that part of the knowle
     ),
   ).toBeTruthy()
 })
+
+test('a starter question asks it in Try it, and the answer stays through a Save', async () => {
+  const { user } = await openAssistants(`/dashboard/assistants/${HR_ID}`)
+  const tryIt = within(await screen.findByRole('complementary', { name: 'Try it' }))
+
+  await user.click(await tryIt.findByRole('button', { name: 'How many days off do I get?' }))
+  expect(await tryIt.findByText('You asked: How many days off do I get?')).toBeTruthy()
+
+  await user.type(screen.getByRole('textbox', { name: 'Description' }), '.')
+  await user.click(screen.getByRole('button', { name: 'Save' }))
+  expect(await screen.findByText('Saved.')).toBeTruthy()
+
+  const after = within(screen.getByRole('complementary', { name: 'Try it' }))
+  expect(after.getByText('You asked: How many days off do I get?')).toBeTruthy()
+})

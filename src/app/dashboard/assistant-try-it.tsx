@@ -21,7 +21,11 @@ import { css } from '../../../styled-system/css'
 
 const notOffered = () => Promise.reject(new Error('Try it takes no files'))
 
-function useTryIt(assistantId: string) {
+/**
+ * The Try-it actor, started by the assistant's page so that it outlives its view: a Save draws the
+ * form (and Try it) afresh from what was saved, and the conversation on screen stays.
+ */
+export function useTryIt(assistantId: string) {
   const { http, httpOptions, log, inspect } = useAppDeps()
   const [logic] = useState(() => {
     const api = createChatApi(http, createStreamCall(httpOptions))
@@ -36,13 +40,22 @@ function useTryIt(assistantId: string) {
       assistantId,
     )
   })
-  const actor = useActorRef(logic, { inspect })
-  const view = useSelector(actor, tryItViewOf, (a, b) => JSON.stringify(a) === JSON.stringify(b))
-  return { actor, view }
+  return { actor: useActorRef(logic, { inspect }) }
 }
 
-export function AssistantTryIt({ assistant, unsaved }: { assistant: Assistant; unsaved: boolean }) {
-  const { actor, view } = useTryIt(assistant._id)
+type TryIt = ReturnType<typeof useTryIt>['actor']
+
+export function AssistantTryIt({
+  tryIt,
+  assistant,
+  unsaved,
+}: {
+  tryIt: TryIt
+  assistant: Assistant
+  unsaved: boolean
+}) {
+  const actor = tryIt
+  const view = useSelector(actor, tryItViewOf, (a, b) => JSON.stringify(a) === JSON.stringify(b))
   const send = (content: string) => actor.send({ type: 'chat.send', content })
   const message = view.openSource && view.messages.find((m) => m.id === view.openSource?.messageId)
   const source = message?.sources.find((s) => s.chunkId === view.openSource?.chunkId)
