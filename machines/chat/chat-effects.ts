@@ -200,11 +200,15 @@ export function senderActors(deps: SenderDeps) {
         failed: (_, error): ChatEvent => ({ type: 'chat.attachmentFailed', error }),
       },
     ),
-    createConversation: fromPromise<Conversation, { title: string; documentIds: string[] }>(({ input }) =>
-      input.documentIds.length > 0
+    createConversation: fromPromise<
+      Conversation,
+      { title: string; documentIds: string[]; assistantId: string | null }
+    >(({ input }) => {
+      if (input.assistantId) return deps.createConversation(input.title, input.documentIds, input.assistantId)
+      return input.documentIds.length > 0
         ? deps.createConversation(input.title, input.documentIds)
-        : deps.createConversation(input.title),
-    ),
+        : deps.createConversation(input.title)
+    }),
     sendMessage: fromAnswerStream(
       ({ conversationId, content }: { conversationId: string; content: string }, stream) =>
         deps.sendMessage(conversationId, content, stream),

@@ -159,12 +159,13 @@ export const chatMachine = chatSetup.createMachine({
         const conversation = conversationRef(self.getSnapshot().children).getSnapshot()
         if (conversation.hasTag('loading')) return
         const { conversationId } = conversation.context
-        const { draftScope } = conversationScopeOf(conversation).context
+        const { draftScope, draftAssistant } = conversationScopeOf(conversation).context
         enqueue.sendTo('sender', {
           type: 'sender.send',
           content: event.content,
           conversationId,
           documentIds: conversationId === null ? draftScope.map((d) => d.id) : [],
+          assistantId: conversationId === null ? (draftAssistant?.id ?? null) : null,
         })
       }),
       description: 'Sending is blocked while a conversation loads (product §5).',

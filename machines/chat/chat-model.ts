@@ -40,6 +40,7 @@ export function toConversationItem(conversation: Conversation): ConversationItem
     timestamp: conversation.updatedAt,
     messageCount: conversation.messageCount,
     scope: conversation.scope ?? null,
+    assistant: conversation.assistant ?? null,
   }
 }
 

@@ -4,7 +4,7 @@
  * written in the conversation on screen, which answer may be written again, what is busy (read
  * off the running child actors). Pure functions of the snapshot, for `useSelector`.
  */
-import type { Scope, Source } from '#contracts/chat.ts'
+import type { ConversationAssistant, Scope, Source } from '#contracts/chat.ts'
 import type { ChatSnapshot } from './chat-machine.ts'
 import { answerIdOf, canRegenerate } from './chat-model.ts'
 import { scopeOnScreen } from './chat-scope.ts'
@@ -113,6 +113,25 @@ export function regenerableIdOf(snapshot: ChatSnapshot): string | null {
 export function openTitleOf(snapshot: ChatSnapshot): string | null {
   const id = selectedConversationIdOf(snapshot)
   return listOf(snapshot).conversations.find((c) => c.id === id)?.title ?? null
+}
+
+/**
+ * The assistant the chat on screen is with (issue 36): the open conversation's, or the one a new
+ * chat was started with; null for none. Its name and `deleted` are the only things views read.
+ */
+export function openAssistantOf(snapshot: ChatSnapshot): ConversationAssistant | null {
+  const id = selectedConversationIdOf(snapshot)
+  if (id === null) {
+    const draft = conversationScopeOf(partsOf(snapshot).conversation).context.draftAssistant
+    return draft ? { ...draft, deleted: false } : null
+  }
+  return listOf(snapshot).conversations.find((c) => c.id === id)?.assistant ?? null
+}
+
+/** Equal when they name the same assistant the same way (for useSelector). */
+export function sameAssistant(a: ConversationAssistant | null, b: ConversationAssistant | null): boolean {
+  if (a === null || b === null) return a === b
+  return a.id === b.id && a.name === b.name && a.deleted === b.deleted
 }
 
 /** The passage open beside the conversation, with the answer that cites it; null when none is. */

@@ -5,6 +5,7 @@
  */
 import type {
   Conversation,
+  ConversationAssistant,
   Correction,
   DislikeReasonRequest,
   Feedback,
@@ -29,7 +30,12 @@ export type ConversationItem = {
   messageCount: number
   /** The documents it searches (D70); null: the whole library. */
   scope: Scope | null
+  /** The assistant it is with (issue 36); null: none. */
+  assistant: ConversationAssistant | null
 }
+
+/** The assistant a new chat will be with (chosen from "New chat"'s menu, issue 36). */
+export type DraftAssistant = { id: string; name: string }
 
 /** product §3: isUser becomes sender 'user' | 'bot'. */
 export type MessageItem = {
@@ -66,6 +72,8 @@ export type Outgoing = {
   sources: Source[]
   /** The documents a conversation created for it searches (the new chat's draft, D70). */
   documentIds: string[]
+  /** The assistant a conversation created for it is with (the new chat's draft, issue 36). */
+  assistantId?: string | null
 }
 
 /**
@@ -132,6 +140,8 @@ export type ConversationScopeContext = {
    * the conversation limited to them. Empty: the whole library.
    */
   draftScope: ScopeDocument[]
+  /** The assistant a new chat will be with (issue 36); null: none. */
+  draftAssistant: DraftAssistant | null
   /** A sentence about the scope to show above the composer (a refused document, a failed save). */
   scopeNotice: string | null
 }
@@ -170,7 +180,11 @@ export type ChatInput = { now?: () => Date } | undefined
 export type ChatIntent =
   | { type: 'chat.send'; content: string }
   | { type: 'chat.select'; conversationId: string }
-  | { type: 'chat.new' }
+  /**
+   * A new chat. `assistant`: with that assistant, or (null) with none; left out (the address
+   * became the new chat's), the new chat's draft assistant stays, as its documents do.
+   */
+  | { type: 'chat.new'; assistant?: DraftAssistant | null }
   | { type: 'chat.delete'; conversationId: string }
   | { type: 'chat.rate'; messageId: string; feedback: Feedback }
   /** Shows another version of an answer (‹ 1/2 ›, D93). */
@@ -244,8 +258,12 @@ export type AnswerStream = {
 /** The chat API of src/api/chat.ts satisfies this as it is; the app adds its logger. */
 export type ChatDeps = {
   listConversations: () => Promise<Conversation[]>
-  /** A new conversation; limited to `documentIds` when given (D70). */
-  createConversation: (title: string, documentIds?: readonly string[]) => Promise<Conversation>
+  /** A new conversation; limited to `documentIds` when given (D70); with the assistant `assistantId` when given. */
+  createConversation: (
+    title: string,
+    documentIds?: readonly string[],
+    assistantId?: string,
+  ) => Promise<Conversation>
   listMessages: (conversationId: string) => Promise<Message[]>
   /** The files uploaded into a conversation (product §7, ours). */
   listConversationFiles: (conversationId: string) => Promise<LibraryDocument[]>
@@ -331,5 +349,11 @@ export type ListFact =
 
 /** What the surface tells the sender: the intent, with what the open conversation says about it. */
 export type SenderCommand =
-  | { type: 'sender.send'; content: string; conversationId: string | null; documentIds: string[] }
+  | {
+      type: 'sender.send'
+      content: string
+      conversationId: string | null
+      documentIds: string[]
+      assistantId?: string | null
+    }
   | { type: 'sender.regenerate'; conversationId: string; previous: MessageItem }

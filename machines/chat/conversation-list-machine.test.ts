@@ -31,6 +31,7 @@ test('loads the conversations once when it starts, newest first, in the UI shape
       timestamp: newer.updatedAt,
       messageCount: 2,
       scope: null,
+      assistant: null,
     },
     {
       id: 's-old',
@@ -39,6 +40,7 @@ test('loads the conversations once when it starts, newest first, in the UI shape
       timestamp: older.updatedAt,
       messageCount: 2,
       scope: null,
+      assistant: null,
     },
   ])
 })

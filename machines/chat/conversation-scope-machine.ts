@@ -80,7 +80,7 @@ const addDocument = changeScope((documents, event) =>
 
 export const conversationScopeMachine = scopeSetup.createMachine({
   id: 'conversationScope',
-  context: { conversationId: null, scope: null, draftScope: [], scopeNotice: null },
+  context: { conversationId: null, scope: null, draftScope: [], draftAssistant: null, scopeNotice: null },
   on: {
     'chat.select': {
       actions: assign(({ event }) => ({
@@ -90,14 +90,22 @@ export const conversationScopeMachine = scopeSetup.createMachine({
       })),
     },
     'chat.new': {
-      actions: assign({ conversationId: null, scope: null, scopeNotice: null }),
-      description: "The new chat's chosen documents stay, as its typed text does.",
+      actions: assign(({ context, event }) => ({
+        conversationId: null,
+        scope: null,
+        scopeNotice: null,
+        draftAssistant: event.assistant === undefined ? context.draftAssistant : event.assistant,
+      })),
+      description:
+        "The new chat's chosen documents stay, as its typed text does; its assistant changes only " +
+        'when the person chose (issue 36), not when the address became the new chat.',
     },
     'chat.askAbout': {
       actions: assign(({ event }) => ({
         conversationId: null,
         scope: null,
         draftScope: distinctDocuments(event.documents),
+        draftAssistant: null,
         scopeNotice: null,
       })),
       description: '"Ask about this document": a new chat limited to those documents.',
@@ -106,8 +114,13 @@ export const conversationScopeMachine = scopeSetup.createMachine({
     'scope.draftSent': {
       actions: assign(({ event }) =>
         event.opened
-          ? { conversationId: event.opened._id, scope: event.opened.scope ?? null, draftScope: [] }
-          : { draftScope: [] },
+          ? {
+              conversationId: event.opened._id,
+              scope: event.opened.scope ?? null,
+              draftScope: [],
+              draftAssistant: null,
+            }
+          : { draftScope: [], draftAssistant: null },
       ),
       description: "The draft's documents went with the first message, into the conversation it created.",
     },

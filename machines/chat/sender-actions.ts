@@ -42,9 +42,10 @@ export const senderSetup = setup({
     tags: {} as 'loading' | 'sending' | 'streaming',
   },
   actors: {
-    createConversation: notProvided<Conversation, { title: string; documentIds: string[] }>(
-      'createConversation',
-    ),
+    createConversation: notProvided<
+      Conversation,
+      { title: string; documentIds: string[]; assistantId: string | null }
+    >('createConversation'),
     uploadAttachment: reportingNotProvided<{ conversationId: string; name: string; content: Blob }>(
       'uploadAttachment',
     ),

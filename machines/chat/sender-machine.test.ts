@@ -50,6 +50,7 @@ test('steps 2–4 without an open conversation: creates one titled with the text
     timestamp: reply.aiMessage.createdAt,
     messageCount: 2,
     scope: null,
+    assistant: null,
   })
   expect(context.messages.map((m) => [m.id, m.sender, m.content])).toEqual([
     ['m-user', 'user', 'What is in my report?'],

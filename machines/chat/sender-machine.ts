@@ -78,6 +78,7 @@ export const senderMachine = senderSetup.createMachine({
         input: ({ context }) => ({
           title: outgoingOf(context).content,
           documentIds: outgoingOf(context).documentIds,
+          assistantId: outgoingOf(context).assistantId ?? null,
         }),
         onDone: [
           {

@@ -30,7 +30,12 @@ export function outgoingTarget(context: SenderContext): { conversationId: string
  */
 export function startSending(
   context: SenderContext,
-  send: { content: string; conversationId: string | null; documentIds: string[] },
+  send: {
+    content: string
+    conversationId: string | null
+    documentIds: string[]
+    assistantId?: string | null
+  },
 ): { change: Partial<SenderContext>; shown: MessageItem } {
   const tempId = `temp-${context.sentCount + 1}`
   const content = send.content.trim()
@@ -45,6 +50,7 @@ export function startSending(
         answer: '',
         sources: [],
         documentIds: send.documentIds,
+        assistantId: send.assistantId ?? null,
       },
       draft: '',
       notice: null,

@@ -1,37 +1,33 @@
-/** One client function per assistants endpoint (issue 36); the deps injected into the assistants' machines. */
+/** One client function per assistants endpoint (issue 36); the deps injected into machines/assistants. */
 import {
   type Assistant,
   type AssistantSummary,
   assistantEndpoints,
   type CreateAssistantRequest,
-  type DriveFolder,
   type UpdateAssistantRequest,
 } from '#contracts/assistants.ts'
 import type { Http } from './client.ts'
 
 export function createAssistantsApi(http: Http) {
   return {
-    async listAssistants(): Promise<AssistantSummary[]> {
+    async list(): Promise<AssistantSummary[]> {
       return (await http(assistantEndpoints.listAssistants)).data
     },
-    async createAssistant(body: CreateAssistantRequest): Promise<Assistant> {
-      return (await http(assistantEndpoints.createAssistant, { body })).data
+    async create(fields: CreateAssistantRequest): Promise<Assistant> {
+      return (await http(assistantEndpoints.createAssistant, { body: fields })).data
     },
-    /** The models an assistant may be set to on this server (empty: only the default). */
-    async assistantOptions(): Promise<{ models: string[] }> {
+    /** The model names an assistant may choose (the operator's LLM_MODELS; empty: only the default). */
+    async options(): Promise<{ models: string[] }> {
       return (await http(assistantEndpoints.assistantOptions)).data
     },
-    async getAssistant(id: string): Promise<Assistant> {
+    async get(id: string): Promise<Assistant> {
       return (await http(assistantEndpoints.getAssistant, { params: { id } })).data
     },
-    async updateAssistant(id: string, body: UpdateAssistantRequest): Promise<Assistant> {
-      return (await http(assistantEndpoints.updateAssistant, { params: { id }, body })).data
+    async update(id: string, fields: UpdateAssistantRequest): Promise<Assistant> {
+      return (await http(assistantEndpoints.updateAssistant, { params: { id }, body: fields })).data
     },
-    async deleteAssistant(id: string): Promise<void> {
+    async remove(id: string): Promise<void> {
       await http(assistantEndpoints.deleteAssistant, { params: { id } })
-    },
-    async listDriveFolders(): Promise<DriveFolder[]> {
-      return (await http(assistantEndpoints.listDriveFolders)).data
     },
   }
 }

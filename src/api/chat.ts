@@ -17,9 +17,17 @@ export function createChatApi(http: Http, stream?: StreamCall) {
     return stream
   }
   return {
-    /** A new conversation, limited to the documents `documentIds` when given (D70). */
-    async createConversation(title: string, documentIds?: readonly string[]): Promise<Conversation> {
-      const body = documentIds?.length ? { title, scope: { documentIds: [...documentIds] } } : { title }
+    /**
+     * A new conversation, limited to the documents `documentIds` when given (D70), with the
+     * assistant `assistantId` when given (issue 36).
+     */
+    async createConversation(
+      title: string,
+      documentIds?: readonly string[],
+      assistantId?: string,
+    ): Promise<Conversation> {
+      const scoped = documentIds?.length ? { title, scope: { documentIds: [...documentIds] } } : { title }
+      const body = assistantId ? { ...scoped, assistantId } : scoped
       return (await http(chatEndpoints.createConversation, { body })).data
     },
     async listConversations(): Promise<Conversation[]> {

@@ -18,6 +18,8 @@ export const paths = {
   docs: '/dashboard/docs',
   integrations: '/dashboard/integrations',
   history: '/dashboard/history',
+  /** The person's assistants (issue 36); one assistant's page is assistantPath(id). */
+  assistants: '/dashboard/assistants',
   settings: '/dashboard/settings',
   /** One conversation, open in the chat view: reload and back/forward keep it. */
   conversation: '/dashboard/c/:id',
@@ -34,6 +36,9 @@ export const loginNotices = {
 
 /** The address of one conversation. */
 export const conversationPath = (id: string) => `/dashboard/c/${encodeURIComponent(id)}`
+
+/** One assistant's page. */
+export const assistantPath = (id: string) => `/dashboard/assistants/${encodeURIComponent(id)}`
 
 /**
  * An address in wouter's absolute form, for links and navigation that may sit inside the

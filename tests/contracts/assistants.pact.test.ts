@@ -44,7 +44,7 @@ test('creating an assistant answers it with its defaults filled', async () => {
     .withRequest('POST', '/api/v1/assistants', (b) => b.jsonBody({ name: 'HR bot' }))
     .willRespondWith(201, (b) => b.jsonBody({ success: true, data: assistantMatcher('HR bot') }))
     .executeTest(async (server) => {
-      expect((await api(server.url).createAssistant({ name: 'HR bot' })).name).toBe('HR bot')
+      expect((await api(server.url).create({ name: 'HR bot' })).name).toBe('HR bot')
     })
 })
 
@@ -69,7 +69,7 @@ test('listing assistants answers a summary of each', async () => {
       }),
     )
     .executeTest(async (server) => {
-      expect(await api(server.url).listAssistants()).toHaveLength(1)
+      expect(await api(server.url).list()).toHaveLength(1)
     })
 })
 
@@ -81,7 +81,7 @@ test('the options say which models an assistant may use', async () => {
     .withRequest('GET', '/api/v1/assistants/options')
     .willRespondWith(200, (b) => b.jsonBody({ success: true, data: { models: like([]) } }))
     .executeTest(async (server) => {
-      expect((await api(server.url).assistantOptions()).models).toEqual([])
+      expect((await api(server.url).options()).models).toEqual([])
     })
 })
 
@@ -93,7 +93,7 @@ test('reading an assistant by its id', async () => {
     .withRequest('GET', assistantPath())
     .willRespondWith(200, (b) => b.jsonBody({ success: true, data: assistantMatcher('HR bot') }))
     .executeTest(async (server) => {
-      expect((await api(server.url).getAssistant(ASSISTANT_ID))._id).toBe(ASSISTANT_ID)
+      expect((await api(server.url).get(ASSISTANT_ID))._id).toBe(ASSISTANT_ID)
     })
 })
 
@@ -105,7 +105,7 @@ test('renaming an assistant answers it as saved', async () => {
     .withRequest('PATCH', assistantPath(), (b) => b.jsonBody({ name: 'Policies bot' }))
     .willRespondWith(200, (b) => b.jsonBody({ success: true, data: assistantMatcher('Policies bot') }))
     .executeTest(async (server) => {
-      const renamed = await api(server.url).updateAssistant(ASSISTANT_ID, { name: 'Policies bot' })
+      const renamed = await api(server.url).update(ASSISTANT_ID, { name: 'Policies bot' })
       expect(renamed.name).toBe('Policies bot')
     })
 })
@@ -118,6 +118,6 @@ test('deleting an assistant answers null', async () => {
     .withRequest('DELETE', assistantPath())
     .willRespondWith(200, (b) => b.jsonBody({ success: true, data: null }))
     .executeTest(async (server) => {
-      await expect(api(server.url).deleteAssistant(ASSISTANT_ID)).resolves.toBeUndefined()
+      await expect(api(server.url).remove(ASSISTANT_ID)).resolves.toBeUndefined()
     })
 })

@@ -31,13 +31,20 @@ test('the header says "User" when my email is unknown', async () => {
   expect(await within(await screen.findByRole('banner')).findByText('User')).toBeTruthy()
 })
 
-test('the sidebar lists five sections and opens on Chat with Docs', async () => {
+test("the sidebar lists the spec's five sections with Assistants (issue 36) and opens on Chat with Docs", async () => {
   const { sidebar, main } = await openDashboard()
 
   const labels = within(sidebar)
     .getAllByRole('link')
     .map((link) => link.textContent)
-  expect(labels).toEqual(['Chat with Docs', 'Documents', 'Integrations', 'Conversation History', 'Settings'])
+  expect(labels).toEqual([
+    'Chat with Docs',
+    'Documents',
+    'Assistants',
+    'Integrations',
+    'Conversation History',
+    'Settings',
+  ])
   expect(within(sidebar).getByRole('link', { name: 'Chat with Docs' }).getAttribute('aria-current')).toBe(
     'page',
   )

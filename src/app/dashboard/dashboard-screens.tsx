@@ -8,6 +8,7 @@
 import { useLocation, useRouter } from 'wouter'
 import {
   AppsIcon,
+  AssistantIcon,
   ChatIcon,
   DocumentIcon,
   HistoryIcon,
@@ -15,6 +16,7 @@ import {
 } from '#src/components/ui/dashboard-icons.tsx'
 import { paths } from '#src/lib/paths.ts'
 import { type DashboardScreen, type ScreenMatch, screenAt } from './screen-match.ts'
+import { AssistantSection, AssistantsSection } from './sections/assistants-section.tsx'
 import { ChatSection } from './sections/chat-section.tsx'
 import { DocumentSection } from './sections/document-section.tsx'
 import { DocumentsSection } from './sections/documents-section.tsx'
@@ -72,6 +74,26 @@ export const SCREENS: readonly DashboardScreen[] = [
     title: null,
     Section: DocumentSection,
     key: ({ id }) => `document:${id}`,
+  },
+  {
+    id: 'assistants',
+    path: '/assistants',
+    section: 'assistants',
+    label: 'Assistants',
+    icon: <AssistantIcon />,
+    inSidebar: true,
+    title: 'Assistants',
+    Section: AssistantsSection,
+  },
+  {
+    id: 'assistant',
+    path: '/assistants/:id',
+    section: 'assistants',
+    label: 'Assistant',
+    inSidebar: false,
+    title: 'Assistant',
+    Section: AssistantSection,
+    key: ({ id }) => `assistant:${id}`,
   },
   {
     id: 'integrations',

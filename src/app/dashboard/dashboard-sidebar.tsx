@@ -5,6 +5,7 @@ import { CloseIcon, MenuIcon, PlusIcon } from '#src/components/ui/dashboard-icon
 import { focusMessageBox } from '#src/features/chat/focus-message-box.ts'
 import { css } from '../../../styled-system/css'
 import { SIDEBAR, sectionOf } from './dashboard-screens.tsx'
+import { NewChatMenu } from './new-chat-menu.tsx'
 import { useScreen } from './screen-match.ts'
 import { useDashboard } from './use-dashboard.ts'
 
@@ -70,6 +71,9 @@ function NewChatLink() {
     </Link>
   )
 }
+
+// "New chat" and, beside it, the menu of assistants (new-chat-menu.tsx) share its row.
+const newChatRowStyle = css({ display: 'flex', gap: '2', flex: '1', '& > a': { flex: '1' } })
 
 /** Below 768 px the sections and their extras are a drawer over the page, opened by "Menu". */
 const drawerStyle = css({
@@ -152,7 +156,10 @@ export function DashboardSidebar() {
           <MenuIcon size={16} />
           Menu
         </Button>
-        <NewChatLink />
+        <div className={newChatRowStyle}>
+          <NewChatLink />
+          <NewChatMenu />
+        </div>
       </div>
       {open ? <div aria-hidden="true" className={backdropStyle} onClick={() => close(true)} /> : null}
       {/* biome-ignore lint/a11y/noStaticElementInteractions: Escape and a followed link close the drawer; the controls inside are the interactive elements */}

@@ -5,6 +5,7 @@
  * at once (product §2), so doing it from a new chat, where the address stays, clears too.
  */
 import { selectedConversationIdOf } from '#machines/chat/chat-selectors.ts'
+import type { DraftAssistant } from '#machines/chat/chat-types.ts'
 import { ChatActor } from '#src/features/chat/chat-actor.ts'
 import { useScreen } from './screen-match.ts'
 
@@ -22,8 +23,13 @@ export function useDashboard() {
     isShown(target: string): boolean {
       return target === section && (target !== 'chat' || newChat)
     },
+    /** "New chat": a new chat with no assistant (one chosen before is left). */
     startNewChat() {
-      chat.send({ type: 'chat.new' })
+      chat.send({ type: 'chat.new', assistant: null })
+    },
+    /** "New chat" menu's assistant (issue 36): a new chat with it. */
+    startChatWith(assistant: DraftAssistant) {
+      chat.send({ type: 'chat.new', assistant })
     },
   }
 }

@@ -52,6 +52,18 @@ export function AppsIcon(props: IconProps) {
   )
 }
 
+/** An assistant (issue 36): a small robot's head. */
+export function AssistantIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <rect x="4" y="8" width="16" height="12" rx="3" />
+      <path d="M12 4v4" />
+      <circle cx="9" cy="14" r="1" />
+      <circle cx="15" cy="14" r="1" />
+    </Icon>
+  )
+}
+
 export function HistoryIcon(props: IconProps) {
   return (
     <Icon {...props}>

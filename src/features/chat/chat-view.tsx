@@ -4,6 +4,7 @@ import { Alert } from '#src/components/ui/alert.tsx'
 import { ChatIcon } from '#src/components/ui/dashboard-icons.tsx'
 import { EmptyState } from '#src/components/ui/empty-state.tsx'
 import { css, cx } from '../../../styled-system/css'
+import { assistantLabel } from './assistant-label.ts'
 import { ChatComposer, type ComposerHandle } from './chat-composer.tsx'
 import { CitationPanel } from './citation-panel.tsx'
 import { ConversationFiles } from './conversation-files.tsx'
@@ -80,6 +81,9 @@ export function ChatView({ titleActions }: { titleActions?: ReactNode } = {}) {
         {chat.title === null ? null : (
           <ConversationTitle title={chat.title} onRename={chat.rename} actions={titleActions} />
         )}
+        {chat.assistant ? (
+          <p className={css({ fontSize: 'sm', color: 'muted', pb: '2' })}>{assistantLabel(chat.assistant)}</p>
+        ) : null}
         <ConversationScope
           scope={chat.scope}
           saving={chat.savingScope}

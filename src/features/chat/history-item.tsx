@@ -5,6 +5,7 @@ import { Button } from '#src/components/ui/button.tsx'
 import { TrashIcon } from '#src/components/ui/dashboard-icons.tsx'
 import { card } from '#src/theme/card.ts'
 import { css, cx } from '../../../styled-system/css'
+import { assistantLabel } from './assistant-label.ts'
 
 type HistoryItemProps = {
   conversation: ConversationItem
@@ -58,6 +59,7 @@ export function HistoryItem({ conversation, deleting, onOpen, onDelete }: Histor
         ) : null}
         <span className={css({ display: 'flex', gap: '3', fontSize: 'xs', color: 'muted' })}>
           <span>{countLabel(conversation.messageCount)}</span>
+          {conversation.assistant ? <span>{assistantLabel(conversation.assistant)}</span> : null}
           <time dateTime={conversation.timestamp}>{clockTime(conversation.timestamp)}</time>
         </span>
       </button>

@@ -15,12 +15,14 @@ import {
   isSavingScope,
   isStreamingHere,
   listOf,
+  openAssistantOf,
   openSourceOf,
   openTitleOf,
   partsOf,
   ratingMessageIdsOf,
   reasonAskOf,
   regenerableIdOf,
+  sameAssistant,
   sameIds,
   sameScope,
   scopeOf,
@@ -111,6 +113,8 @@ export function useConversation() {
     switchingVersionIds: ChatActor.useSelector(switchingVersionIdsOf, sameIds),
     /** The dislike whose reason is asked for, and how far that is; null when none is. */
     reasonAsk: ChatActor.useSelector(reasonAskOf, sameReasonAsk),
+    /** The assistant the chat on screen is with (issue 36), null for none. */
+    assistant: ChatActor.useSelector(openAssistantOf, sameAssistant),
     /** The open conversation's title, null for a new chat. */
     title: ChatActor.useSelector(openTitleOf),
     /** The file waiting in a new chat's composer (with why its upload failed, if it did). */

@@ -1,0 +1,99 @@
+/**
+ * The assistants API as the views meet it (issue 36): an in-memory fake whose handlers answer
+ * bodies typed from contracts/assistants.ts and parse each request with its schema (a malformed
+ * call gets 400, as from the real server). The server side is built apart, against the same contract.
+ */
+import { HttpResponse, http } from 'msw'
+import {
+  type Assistant,
+  assistantEndpoints,
+  CreateAssistantRequestSchema,
+  DEFAULT_FALLBACK_ANSWER,
+  type DriveFolder,
+  UpdateAssistantRequestSchema,
+} from '#contracts/assistants.ts'
+import { summaryOf } from '#machines/assistants/assistants-list-machine.ts'
+import { errorResponse, okResponse, urlOf } from './msw-server.ts'
+
+export const HR_ID = '0b8a4a50-7b1d-4bd0-9b54-8d6a2c4f1e11'
+
+export function assistantFixture(fields: Partial<Assistant> = {}): Assistant {
+  return {
+    _id: HR_ID,
+    name: 'HR policies',
+    description: 'Answers from the HR folder',
+    instructions: 'Be friendly.',
+    knowledge: {
+      documentIds: [],
+      folderIds: ['folder-hr'],
+      documents: [],
+      folders: [{ id: 'folder-hr', name: 'HR', missing: false, documentCount: 3 }],
+    },
+    starterQuestions: ['How many days off do I get?'],
+    answerPolicy: 'documents-only',
+    fallbackAnswer: DEFAULT_FALLBACK_ANSWER,
+    temperature: null,
+    maxAnswerTokens: null,
+    model: null,
+    createdAt: '2026-03-01T10:00:00.000Z',
+    updatedAt: '2026-03-01T10:00:00.000Z',
+    ...fields,
+  }
+}
+
+type Seed = { assistants?: Assistant[]; folders?: DriveFolder[]; models?: string[] }
+
+export function assistantsBackend(seed: Seed = {}) {
+  const assistants = new Map((seed.assistants ?? []).map((a) => [a._id, a]))
+  const calls = { created: [] as string[], updated: [] as unknown[], deleted: [] as string[] }
+  let nextId = 1
+  const handlers = [
+    http.get(urlOf(assistantEndpoints.listAssistants), () =>
+      okResponse(assistantEndpoints.listAssistants, {
+        success: true,
+        data: [...assistants.values()].map(summaryOf),
+      }),
+    ),
+    http.get(urlOf(assistantEndpoints.assistantOptions), () =>
+      okResponse(assistantEndpoints.assistantOptions, { success: true, data: { models: seed.models ?? [] } }),
+    ),
+    http.get(urlOf(assistantEndpoints.listDriveFolders), () =>
+      okResponse(assistantEndpoints.listDriveFolders, { success: true, data: seed.folders ?? [] }),
+    ),
+    http.post(urlOf(assistantEndpoints.createAssistant), async ({ request }) => {
+      const body = CreateAssistantRequestSchema.safeParse(await request.json())
+      if (!body.success) return errorResponse(400, 'Bad assistant')
+      const id = `00000000-0000-4000-8000-00000000000${nextId++}`
+      const created = assistantFixture({
+        ...body.data,
+        _id: id,
+        knowledge: assistantFixture().knowledge,
+      } as Partial<Assistant>)
+      assistants.set(id, created)
+      calls.created.push(body.data.name)
+      return okResponse(assistantEndpoints.createAssistant, { success: true, data: created }, 201)
+    }),
+    http.get(urlOf(assistantEndpoints.getAssistant), ({ params }) => {
+      const found = assistants.get(String(params.id))
+      if (!found) return errorResponse(404, 'Assistant not found')
+      return okResponse(assistantEndpoints.getAssistant, { success: true, data: found })
+    }),
+    http.patch(urlOf(assistantEndpoints.updateAssistant), async ({ request, params }) => {
+      const found = assistants.get(String(params.id))
+      if (!found) return errorResponse(404, 'Assistant not found')
+      const body = UpdateAssistantRequestSchema.safeParse(await request.json())
+      if (!body.success) return errorResponse(400, body.error.issues[0]?.message ?? 'Bad assistant')
+      calls.updated.push(body.data)
+      const { knowledge, ...rest } = body.data
+      const updated = { ...found, ...rest, updatedAt: new Date().toISOString() } as Assistant
+      assistants.set(found._id, updated)
+      return okResponse(assistantEndpoints.updateAssistant, { success: true, data: updated })
+    }),
+    http.delete(urlOf(assistantEndpoints.deleteAssistant), ({ params }) => {
+      if (!assistants.delete(String(params.id))) return errorResponse(404, 'Assistant not found')
+      calls.deleted.push(String(params.id))
+      return HttpResponse.json({ success: true, data: null })
+    }),
+  ]
+  return { handlers, calls }
+}
