@@ -26,6 +26,7 @@ import { DEFAULT_RETRIEVAL_TOKEN_BUDGET } from '../server/config.ts'
 import { createDocumentsRepository } from '../server/documents/index/documents-repository.ts'
 import { searchPassages } from '../server/documents/index/passage-search.ts'
 import { analyseTexts } from '../server/documents/index/question-analysis-repository.ts'
+import { assistantQuality, printAssistantQuality } from './quality-assistants.ts'
 import { corpusOf, loadQualityCorpus, loadQuestions, ndcg, referenceBm25, unique } from './quality-corpus.ts'
 import { printScopedQuality, scopedQuality } from './quality-scope.ts'
 
@@ -108,6 +109,7 @@ for (const { question, relevant, spelledRight } of questions) {
 const scoped = await scopedQuality(db, user.id, questions, createDocumentsRepository(db), (items) =>
   analyseTexts(db, items),
 )
+const assistants = await assistantQuality(db, user.id, questions, (items) => analyseTexts(db, items))
 await database.close()
 
 const n = questions.length
@@ -132,3 +134,4 @@ if (questions.some((q) => q.spelledRight !== undefined))
     `typos: product nDCG@10 ${(typos.asTyped / n).toFixed(3)} as typed, ${(typos.spelledRight / n).toFixed(3)} spelled right: ${(typos.asTyped / typos.spelledRight).toFixed(3)}× (target >= 0.9); a correction reported for ${typos.corrected} of ${n}`,
   )
 printScopedQuality(scoped, n)
+printAssistantQuality(assistants)

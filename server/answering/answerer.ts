@@ -78,7 +78,8 @@ export type Search = (
   question: string,
   limit: number,
   scope?: readonly string[] | null,
-  options?: { chosen?: boolean },
+  /** `judge`: say in `matched` whether the search found something relevant (relevance.ts), not just any word. */
+  options?: { chosen?: boolean; judge?: boolean },
 ) => Promise<Found>
 
 /**
@@ -175,7 +176,7 @@ async function gather(
   { scope, chosen, judge }: Plan,
   timer?: StageTimer,
 ): Promise<{ found: Found; turns: Turn[] }> {
-  const options = { chosen }
+  const options = { chosen, judge }
   if (scope !== null && readWhole) {
     const [whole, turns] = await Promise.all([timed(timer, 'retrieve', readWhole(userId, scope)), history])
     stopIfAborted(signal)

@@ -11,9 +11,11 @@ import { createDocumentsRepository } from '../documents/index/documents-reposito
 import type { EmbeddingService } from '../documents/index/embedding-service.ts'
 import { searchPassages } from '../documents/index/passage-search.ts'
 import type { Passage } from '../documents/index/passages.ts'
+import { analyseTexts } from '../documents/index/question-analysis-repository.ts'
 import { fuse } from '../documents/index/rank-fusion.ts'
 import { vectorSearch } from '../documents/index/vectors-repository.ts'
 import type { Found, ReadWhole, Retrieve, Search } from './answerer.ts'
+import { bestCoverage, RELEVANT_COVERAGE } from './relevance.ts'
 
 /** How often retrieval asks for a user's passages without vectors to be embedded (background). */
 const EMBED_CATCH_UP_MS = 60_000
@@ -125,10 +127,20 @@ export function createSearch(
     return nearest.length > 0 ? fuse([lexical, nearest]) : lexical
   }
 
-  return async (userId, question, limit, scope = null, { chosen = true } = {}): Promise<Found> => {
+  return async (
+    userId,
+    question,
+    limit,
+    scope = null,
+    { chosen = true, judge = false } = {},
+  ): Promise<Found> => {
     const wanted = Math.max(limit, 0) * CANDIDATES_PER_PASSAGE
     const lexical = await searchPassages(db, userId, question, wanted, scope)
-    const matched = lexical.passages.length > 0
+    const matched =
+      lexical.passages.length > 0 &&
+      (!judge ||
+        (await bestCoverage((items) => analyseTexts(db, items), lexical.passages, lexical.terms)) >=
+          RELEVANT_COVERAGE)
     if (limit <= 0 || scope?.length === 0) return { ...lexical, matched }
     const ranked = await fusedWithNearest(userId, question, wanted, scope, lexical.passages)
     // An assistant's knowledge (not chosen by the conversation) only filters: ranked as a library is.
