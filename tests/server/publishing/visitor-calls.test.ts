@@ -54,7 +54,7 @@ beforeAll(async () => {
     now: () => new Date(clock),
     visitorBudgets: {
       admit: async (input) => {
-        const refused = await budgets.admit()
+        const refused = await budgets.admit(input)
         return refused.kind === 'refused' ? refused : spent.admit(input)
       },
     },
