@@ -99,6 +99,22 @@ export const PublishingSchema = PublishingRequestSchema.extend({
 })
 export type Publishing = z.infer<typeof PublishingSchema>
 
+/** An assistant never published: publishing off, every setting at its default. */
+export const DEFAULT_PUBLISHING: Publishing = {
+  published: false,
+  allowedOrigins: [],
+  publicPage: true,
+  allowIndexing: false,
+  showSourceNames: true,
+  busyMessage: DEFAULT_BUSY_MESSAGE,
+  privacyNotice: '',
+  budgets: DEFAULT_BUDGETS,
+  requireChallenge: false,
+  retentionDays: DEFAULT_RETENTION_DAYS,
+  publicId: null,
+  hasIdentitySecret: false,
+}
+
 export const IdentitySecretSchema = z.object({ secret: z.string() })
 
 /* ---------- the owner's inbox ---------- */
@@ -279,7 +295,8 @@ export const publicEndpoints = {
     method: 'POST',
     path: '/public/assistants/:publicId/messages/:id/feedback',
     params: PublicMessageParamsSchema,
-    request: z.strictObject({ feedback: FeedbackSchema }),
+    /** `userToken`: a signed visitor's answers are theirs by their token, not by the cookie. */
+    request: z.strictObject({ feedback: FeedbackSchema, userToken: z.string().max(4000).optional() }),
     data: z.null(),
   }),
 }

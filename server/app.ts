@@ -43,6 +43,8 @@ import { spaPlugin } from './http/spa.ts'
 import { jobsPlugin } from './jobs/jobs-plugin.ts'
 import { mailPlugin } from './mail/mail-plugin.ts'
 import { operationsPlugin } from './operations/operations-plugin.ts'
+import { ADMIT_EVERY_VISITOR, publishingPlugin } from './publishing/publishing-plugin.ts'
+import type { VisitorBudgets } from './publishing/visitor-budgets.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -79,6 +81,8 @@ export type BuildAppOptions = {
   driveSyncIntervalMs?: number
   /** Replaces the Drive's folders as assistants read them (tests of the assistants without a Drive). */
   driveFolders?: DriveFolders
+  /** Admits or refuses each answer to a published assistant's visitor (issue 37); tests pass their own. */
+  visitorBudgets?: VisitorBudgets
 }
 
 export type LogOptions = { level?: LogLevel; stream?: { write: (line: string) => void } }
@@ -155,8 +159,16 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
       answersPerPerson: config.llmConcurrencyPerUser,
       heartbeatMs: options.streamHeartbeatMs,
     })
+    const distDir = options.distDir ?? DEFAULT_DIST_DIR
+    // Above the assistants, beside the chat: visitors of published assistants (issue 37).
+    await app.register(publishingPlugin, {
+      now,
+      visitorBudgets: options.visitorBudgets ?? ADMIT_EVERY_VISITOR,
+      distDir,
+      heartbeatMs: options.streamHeartbeatMs,
+    })
     await app.register(accountPlugin, { rateLimits })
-    await app.register(spaPlugin, { distDir: options.distDir ?? DEFAULT_DIST_DIR })
+    await app.register(spaPlugin, { distDir })
   } catch (error) {
     // Whatever opened before the failure (the database, its lock) must be released.
     await app.close().catch(() => undefined)

@@ -14,6 +14,12 @@ import {
   type KnowledgeRequest,
   type UpdateAssistantRequest,
 } from '#contracts/assistants.ts'
+import {
+  DEFAULT_PUBLISHING,
+  type Publishing,
+  type PublishingRequest,
+  PublishingRequestSchema,
+} from '#contracts/publishing.ts'
 import type { AnswerSettings } from '../answering/answerer.ts'
 import type { DriveFolders } from '../drive/drive-folders.ts'
 import {
@@ -40,6 +46,41 @@ export const DELETED_ASSISTANT_REPLY =
   'Start a new chat to keep asking.'
 
 type Owner = { id: string }
+
+/**
+ * How an assistant is published (issue 37): the publishing domain, which sits above this one,
+ * plugs itself in here (`usePublishing`), so the assistant's own calls read and edit its
+ * publishing settings without this domain knowing how they are kept.
+ */
+export type PublishingPort = {
+  view(userId: string, assistantId: string): Promise<Publishing>
+  /** Applies the publishing fields of an edit; called only with at least one. */
+  apply(userId: string, assistantId: string, changes: Partial<PublishingRequest>): Promise<void>
+}
+
+/** An assistant nobody has published (and what the DTO says without a publishing domain). */
+export const UNPUBLISHED: Publishing = DEFAULT_PUBLISHING
+
+const NO_PUBLISHING: PublishingPort = {
+  view: async () => UNPUBLISHED,
+  apply: async () => {},
+}
+
+const PUBLISHING_FIELDS = new Set(Object.keys(PublishingRequestSchema.shape))
+
+/** Splits an edit into the assistant's own fields and its publishing ones (absent ones dropped). */
+function splitEdit(request: UpdateAssistantRequest) {
+  const own: Record<string, unknown> = {}
+  const publishing: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(request)) {
+    if (value === undefined) continue
+    ;(PUBLISHING_FIELDS.has(key) ? publishing : own)[key] = value
+  }
+  return {
+    own: own as Omit<UpdateAssistantRequest, keyof PublishingRequest>,
+    publishing: publishing as Partial<PublishingRequest>,
+  }
+}
 
 type Deps = {
   rows: AssistantsRepository
@@ -73,6 +114,7 @@ export class AssistantsService {
   readonly #now: () => Date
   readonly #models: readonly string[]
   readonly #perPerson: number
+  #publishing: PublishingPort = NO_PUBLISHING
 
   constructor({ rows, folders, now, models, perPerson = ASSISTANTS_PER_PERSON }: Deps) {
     this.#rows = rows
@@ -80,6 +122,11 @@ export class AssistantsService {
     this.#now = now
     this.#models = models
     this.#perPerson = perPerson
+  }
+
+  /** The publishing domain plugs in here when it starts (issue 37). */
+  usePublishing(port: PublishingPort): void {
+    this.#publishing = port
   }
 
   options(): { models: string[] } {
@@ -132,10 +179,9 @@ export class AssistantsService {
   }
 
   async update(user: Owner, id: string, request: UpdateAssistantRequest): Promise<Assistant> {
-    const { knowledge: wanted, model, ...rest } = request
-    const fields: Partial<AssistantFields> = Object.fromEntries(
-      Object.entries(rest).filter(([, value]) => value !== undefined),
-    )
+    const { own, publishing } = splitEdit(request)
+    const { knowledge: wanted, model, ...rest } = own
+    const fields: Partial<AssistantFields> = rest
     if (model !== undefined) fields.model = this.#checkedModel(model)
     // Another person's id answers 404 before anything about its knowledge is said.
     if (!(await this.#rows.findAssistant(user.id, id))) throw new AssistantNotFound()
@@ -146,7 +192,10 @@ export class AssistantsService {
       now: this.#now(),
     })
     if (!updated) throw new AssistantNotFound()
-    return this.#dto(user, refuseMissing(updated))
+    const record = refuseMissing(updated)
+    // After the assistant's own fields, which are the ones that can still be refused (a document).
+    if (Object.keys(publishing).length > 0) await this.#publishing.apply(user.id, id, publishing)
+    return this.#dto(user, record)
   }
 
   async remove(user: Owner, id: string): Promise<void> {
@@ -199,8 +248,12 @@ export class AssistantsService {
   }
 
   async #dto(user: Owner, record: AssistantRecord): Promise<Assistant> {
-    const folders = record.folderIds.length > 0 ? await this.#folders.describe(user.id, record.folderIds) : []
+    const [folders, publishing] = await Promise.all([
+      record.folderIds.length > 0 ? this.#folders.describe(user.id, record.folderIds) : [],
+      this.#publishing.view(user.id, record.id),
+    ])
     return {
+      ...publishing,
       _id: record.id,
       name: record.name,
       description: record.description,

@@ -839,3 +839,107 @@ export const assistantFolders = pgTable(
     }).onDelete('cascade'),
   ],
 )
+
+/** The publishing budgets (contracts/publishing.ts' Budgets; the schema imports nothing from the wire). */
+type PublishingBudgets = {
+  answersPerDay: number
+  tokensPerDay: number
+  visitorAnswersPerHour: number
+  visitorAnswersPerDay: number
+}
+
+/**
+ * How an assistant is published (issue 37, D117): one row from the first time its owner sets a
+ * publishing field. `public_id` is made on the first publish and kept when it is unpublished, so
+ * publishing again gives the same addresses; `identity_secret` is sealed with a key derived
+ * from APP_SECRET (never readable through the API once shown).
+ */
+export const assistantPublications = pgTable(
+  'assistant_publications',
+  {
+    assistantId: uuid('assistant_id').primaryKey(),
+    userId: uuid('user_id').notNull(),
+    published: boolean('published').notNull().default(false),
+    publicId: text('public_id'),
+    allowedOrigins: jsonb('allowed_origins').$type<string[]>().notNull().default([]),
+    publicPage: boolean('public_page').notNull().default(true),
+    allowIndexing: boolean('allow_indexing').notNull().default(false),
+    showSourceNames: boolean('show_source_names').notNull().default(true),
+    busyMessage: text('busy_message').notNull(),
+    privacyNotice: text('privacy_notice').notNull().default(''),
+    budgets: jsonb('budgets').$type<PublishingBudgets>().notNull(),
+    requireChallenge: boolean('require_challenge').notNull().default(false),
+    retentionDays: integer('retention_days').notNull(),
+    identitySecret: text('identity_secret'),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('assistant_publications_public_id_key').on(t.publicId),
+    foreignKey({
+      name: 'assistant_publications_assistant_owner_fk',
+      columns: [t.assistantId, t.userId],
+      foreignColumns: [assistants.id, assistants.userId],
+    }).onDelete('cascade'),
+  ],
+)
+
+/** A cited passage as the visitor was shown it (contracts/publishing.ts' PublicSource), with its name kept for the owner. */
+export type VisitorSnippet = { citation: number; documentName: string; page: number | null; snippet: string }
+
+/**
+ * A visitor's conversation with a published assistant (issue 37, D117): never in the owner's chat
+ * tables. `visitor_key` is the anonymous id of the visitor's cookie, or `sub:` and the signed
+ * user's id; the signed name and email are the latest the host site vouched for. Deleted with the
+ * assistant (and so with the owner's account) and after the retention.
+ */
+export const visitorConversations = pgTable(
+  'visitor_conversations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    assistantId: uuid('assistant_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    visitorKey: text('visitor_key').notNull(),
+    signed: boolean('signed').notNull().default(false),
+    visitorName: text('visitor_name'),
+    visitorEmail: text('visitor_email'),
+    firstQuestion: text('first_question').notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('visitor_conversations_visitor_idx').on(t.assistantId, t.visitorKey, t.updatedAt),
+    index('visitor_conversations_assistant_created_idx').on(t.assistantId, t.createdAt),
+    foreignKey({
+      name: 'visitor_conversations_assistant_owner_fk',
+      columns: [t.assistantId, t.userId],
+      foreignColumns: [assistants.id, assistants.userId],
+    }).onDelete('cascade'),
+  ],
+)
+
+/**
+ * A question or an answer in a visitor conversation: the answer keeps only the snippets the
+ * visitor was shown, whether it was the assistant's fallback (`fell_back`) or cited nothing
+ * (`found_nothing`), the visitor's feedback and the model tokens it cost (the inbox reads them).
+ */
+export const visitorMessages = pgTable(
+  'visitor_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    conversationId: uuid('conversation_id')
+      .notNull()
+      .references(() => visitorConversations.id, { onDelete: 'cascade' }),
+    isUser: boolean('is_user').notNull(),
+    content: text('content').notNull(),
+    sources: jsonb('sources').$type<VisitorSnippet[]>().notNull().default([]),
+    fellBack: boolean('fell_back').notNull().default(false),
+    foundNothing: boolean('found_nothing').notNull().default(false),
+    feedback: text('feedback').$type<'like' | 'dislike'>(),
+    tokens: integer('tokens').notNull().default(0),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('visitor_messages_conversation_idx').on(t.conversationId, t.createdAt),
+    check('visitor_messages_feedback_check', sql`${t.feedback} in ('like', 'dislike')`),
+  ],
+)

@@ -1,7 +1,8 @@
 /**
  * Google tokens at rest: AES-256-GCM with a key derived from APP_SECRET (HKDF-SHA-256, its own
  * label, so it is never the key that signs sessions) and the owner's user id as associated data,
- * so a row copied onto another user's record does not decrypt.
+ * so a row copied onto another user's record does not decrypt. Another secret kept at rest (an
+ * assistant's identity secret, D117) passes its own `purpose`, and so its own key.
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto'
 
@@ -21,8 +22,8 @@ export class TokenDecryptError extends Error {
   }
 }
 
-export function createTokenCipher(appSecret: string): TokenCipher {
-  const key = Buffer.from(hkdfSync('sha256', appSecret, 'docchat', 'google-token-encryption-v1', 32))
+export function createTokenCipher(appSecret: string, purpose = 'google-token-encryption-v1'): TokenCipher {
+  const key = Buffer.from(hkdfSync('sha256', appSecret, 'docchat', purpose, 32))
   return {
     encrypt(plaintext, userId) {
       const iv = randomBytes(IV_BYTES)

@@ -12,6 +12,7 @@ import {
   type DriveFolder,
   UpdateAssistantRequestSchema,
 } from '#contracts/assistants.ts'
+import { DEFAULT_PUBLISHING } from '#contracts/publishing.ts'
 import { summaryOf } from '#machines/assistants/assistants-list-machine.ts'
 import { errorResponse, okResponse, urlOf } from './msw-server.ts'
 
@@ -37,6 +38,7 @@ export function assistantFixture(fields: Partial<Assistant> = {}): Assistant {
     model: null,
     createdAt: '2026-03-01T10:00:00.000Z',
     updatedAt: '2026-03-01T10:00:00.000Z',
+    ...DEFAULT_PUBLISHING,
     ...fields,
   }
 }

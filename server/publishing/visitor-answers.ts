@@ -1,0 +1,65 @@
+/**
+ * What a visitor is shown of an answer's sources (issue 37, D117): the passages the answer cited,
+ * each as a snippet of at most VISITOR_SNIPPET_MAX_LENGTH characters with its document's name and
+ * page — never a passage it did not cite, a document id, a link, a score or the viewer. An answer
+ * that cited nothing shows nothing (the app would show every passage it was given; a visitor does
+ * not). Without a model, the extractive answer's quoted passages are what it cites.
+ */
+import { type PublicMessage, VISITOR_SNIPPET_MAX_LENGTH } from '#contracts/publishing.ts'
+import type { AnswerDraft, UsedPassage } from '../answering/answerer.ts'
+import type { VisitorSnippet } from '../db/schema.ts'
+import type { VisitorMessageRecord } from './visitor-repository.ts'
+
+/** A model's token is about four characters of English (for the budgets' token counts, D117). */
+const CHARS_PER_TOKEN = 4
+
+export function citedSnippets(draft: AnswerDraft, text: string): VisitorSnippet[] {
+  const used = draft.sourcesFor(text)
+  const cited = new Set([...text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])))
+  const picked: UsedPassage[] = used.some((p) => p.citation === null)
+    ? used.map((p, i) => ({ ...p, citation: i + 1 }))
+    : used.filter((p) => p.citation !== null && cited.has(p.citation))
+  const seen = new Set<number>()
+  return picked.flatMap((p) => {
+    const citation = p.citation ?? 0
+    if (seen.has(citation)) return []
+    seen.add(citation)
+    return [{ citation, documentName: p.documentName, page: p.page, snippet: snippet(p.text) }]
+  })
+}
+
+/** The passage's text on one line, cut at VISITOR_SNIPPET_MAX_LENGTH (never half a character). */
+export function snippet(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim()
+  const chars = [...line]
+  if (chars.length <= VISITOR_SNIPPET_MAX_LENGTH) return line
+  return `${chars
+    .slice(0, VISITOR_SNIPPET_MAX_LENGTH - 1)
+    .join('')
+    .trimEnd()}…`
+}
+
+/**
+ * What the answer cost in model tokens, estimated from what the model read and wrote (the
+ * streamed call reports no usage): nothing when no model was asked.
+ */
+export function estimatedTokens(parts: readonly string[]): number {
+  const chars = parts.reduce((sum, part) => sum + part.length, 0)
+  return Math.ceil(chars / CHARS_PER_TOKEN)
+}
+
+export function toPublicMessage(m: VisitorMessageRecord, showSourceNames: boolean): PublicMessage {
+  return {
+    _id: m.id,
+    isUser: m.isUser,
+    content: m.content,
+    createdAt: m.createdAt.toISOString(),
+    feedback: m.feedback,
+    sources: m.sources.map((s) => ({
+      citation: s.citation,
+      documentName: showSourceNames ? s.documentName : null,
+      page: s.page,
+      snippet: s.snippet,
+    })),
+  }
+}
