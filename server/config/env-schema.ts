@@ -11,8 +11,10 @@ import {
   DEFAULT_LLM_TIMEOUT_MS,
   DEFAULT_OCR_MAX_PAGES,
   DEFAULT_OCR_PAGE_TIMEOUT_MS,
+  DEFAULT_PUBLISHED_CONCURRENCY,
   DEFAULT_RETRIEVAL_TOKEN_BUDGET,
   DEFAULT_SHUTDOWN_GRACE_MS,
+  DEFAULT_USAGE_TOKENS_PER_DAY,
   DEFAULT_WHOLE_DOCUMENT_TOKEN_BUDGET,
   GOOGLE_TOKEN_KEY_MIN_LENGTH,
   LLM_MAX_TOKENS_RANGE,
@@ -70,6 +72,18 @@ export const EnvSchema = z.object({
     .min(1, 'LLM_CONCURRENCY_PER_USER must be at least 1')
     .max(100, 'LLM_CONCURRENCY_PER_USER must be at most 100')
     .default(DEFAULT_LLM_CONCURRENCY_PER_USER),
+  PUBLISHED_CONCURRENCY: z.coerce
+    .number({ error: 'PUBLISHED_CONCURRENCY must be a number of answers' })
+    .int('PUBLISHED_CONCURRENCY must be a whole number of answers')
+    .min(1, 'PUBLISHED_CONCURRENCY must be at least 1')
+    .max(1000, 'PUBLISHED_CONCURRENCY must be at most 1000')
+    .default(DEFAULT_PUBLISHED_CONCURRENCY),
+  USAGE_TOKENS_PER_DAY: z.coerce
+    .number({ error: 'USAGE_TOKENS_PER_DAY must be a number of tokens' })
+    .int('USAGE_TOKENS_PER_DAY must be a whole number of tokens')
+    .min(0, 'USAGE_TOKENS_PER_DAY must be 0 (no limit) or more tokens')
+    .max(1_000_000_000_000, 'USAGE_TOKENS_PER_DAY must be at most 1000000000000 tokens')
+    .default(DEFAULT_USAGE_TOKENS_PER_DAY),
   EMBEDDING_MODEL: z.string().optional(),
   EMBEDDING_BASE_URL: z
     .url({ protocol: /^https?$/, error: 'EMBEDDING_BASE_URL must be an http:// or https:// URL' })

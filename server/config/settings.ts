@@ -9,6 +9,10 @@ export const DEFAULT_LLM_MAX_TOKENS = 2048
 export const LLM_MAX_TOKENS_RANGE = { min: 64, max: 32_768 } as const
 /** Answers one person may have written at once, on every instance together (LLM_CONCURRENCY_PER_USER), D84. */
 export const DEFAULT_LLM_CONCURRENCY_PER_USER = 2
+/** Visitors' answers one published assistant writes at once, on every instance together (PUBLISHED_CONCURRENCY), D119. */
+export const DEFAULT_PUBLISHED_CONCURRENCY = 20
+/** Tokens a person's answers may spend a UTC day, everywhere together (USAGE_TOKENS_PER_DAY; 0: no limit), D119. */
+export const DEFAULT_USAGE_TOKENS_PER_DAY = 1_000_000
 /** Passages of the user's documents in one prompt, in tokens (about 4 characters each). */
 export const DEFAULT_RETRIEVAL_TOKEN_BUDGET = 2000
 /**
@@ -48,6 +52,10 @@ export type Config = {
    * one more is refused with 429 until one ends (D84).
    */
   llmConcurrencyPerUser: number
+  /** Visitors' answers one published assistant writes at once; the rest wait briefly, then are told it is busy (D119). */
+  publishedConcurrency: number
+  /** Tokens one person's answers may spend a UTC day (app, published assistants, API); 0: no limit (D119). */
+  usageTokensPerDay: number
   /**
    * How much of the user's text retrieval hands the assistant per question: ranked passages, and
    * a scoped conversation's documents whole when they fit (0: never whole).

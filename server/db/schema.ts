@@ -9,6 +9,7 @@ import {
   boolean,
   check,
   customType,
+  date,
   doublePrecision,
   foreignKey,
   index,
@@ -942,4 +943,84 @@ export const visitorMessages = pgTable(
     index('visitor_messages_conversation_idx').on(t.conversationId, t.createdAt),
     check('visitor_messages_feedback_check', sql`${t.feedback} in ('like', 'dislike')`),
   ],
+)
+
+/**
+ * A published assistant's answers and tokens counted per UTC window (D119): the assistant's own
+ * per day (`visitor_hash` ''), and each visitor's answers per hour and per day. A window is a row
+ * of its own, keyed by where it starts on the app's clock, so a new window needs no reset.
+ * Visitor keys are stored hashed.
+ */
+export const publishedCounters = pgTable(
+  'published_counters',
+  {
+    assistantId: uuid('assistant_id')
+      .notNull()
+      .references(() => assistants.id, { onDelete: 'cascade' }),
+    visitorHash: text('visitor_hash').notNull(),
+    period: text('period').$type<'day' | 'hour'>().notNull(),
+    windowStart: timestamptz('window_start').notNull(),
+    answers: integer('answers').notNull().default(0),
+    tokens: bigint('tokens', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.assistantId, t.visitorHash, t.period, t.windowStart] }),
+    index('published_counters_window_start_idx').on(t.windowStart),
+    check('published_counters_period_check', sql`${t.period} in ('day', 'hour')`),
+  ],
+)
+
+/**
+ * Visitor answers being written now (D119): one row each, until finished or until `expires_at`
+ * on the app's clock, so an instance that dies mid-answer holds its places only that long.
+ */
+export const publishedAnswerLeases = pgTable(
+  'published_answer_leases',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    assistantId: uuid('assistant_id')
+      .notNull()
+      .references(() => assistants.id, { onDelete: 'cascade' }),
+    visitorHash: text('visitor_hash').notNull(),
+    expiresAt: timestamptz('expires_at').notNull(),
+  },
+  (t) => [
+    index('published_answer_leases_assistant_expires_idx').on(t.assistantId, t.expiresAt),
+    index('published_answer_leases_expires_at_idx').on(t.expiresAt),
+  ],
+)
+
+/**
+ * What a person's answers spent, per UTC day and where they were asked (D119): the app, their
+ * published assistants, the API. USAGE_TOKENS_PER_DAY bounds the day's tokens over every source;
+ * the usage view (issue 38) reads the same rows.
+ */
+export const usageDays = pgTable(
+  'usage_days',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    source: text('source').$type<'app' | 'published' | 'api'>().notNull(),
+    answers: integer('answers').notNull().default(0),
+    tokens: bigint('tokens', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.day, t.source] }),
+    check('usage_days_source_check', sql`${t.source} in ('app', 'published', 'api')`),
+  ],
+)
+
+/**
+ * Proof-of-work solutions already accepted (ALTCHA, D119), by a hash of their challenge's
+ * signature, kept until the challenge expires: a solution counts once, on every instance.
+ */
+export const usedChallenges = pgTable(
+  'used_challenges',
+  {
+    signatureHash: text('signature_hash').primaryKey(),
+    expiresAt: timestamptz('expires_at').notNull(),
+  },
+  (t) => [index('used_challenges_expires_at_idx').on(t.expiresAt)],
 )

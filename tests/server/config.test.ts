@@ -116,3 +116,18 @@ test('OCR_LANGUAGES names only languages whose data package is installed, or the
   // With OCR off, the languages are not looked for.
   expect(loadConfig({ ...base, OCR: 'off', OCR_LANGUAGES: 'eng+zzz' }).ocr).toBeNull()
 })
+
+test('PUBLISHED_CONCURRENCY (20) and USAGE_TOKENS_PER_DAY (1,000,000; 0 is no limit) are read and bounded', () => {
+  const base = { DATABASE_URL: 'memory:' }
+  expect(loadConfig(base)).toMatchObject({ publishedConcurrency: 20, usageTokensPerDay: 1_000_000 })
+  expect(loadConfig({ ...base, PUBLISHED_CONCURRENCY: '3', USAGE_TOKENS_PER_DAY: '0' })).toMatchObject({
+    publishedConcurrency: 3,
+    usageTokensPerDay: 0,
+  })
+  expect(() => loadConfig({ ...base, PUBLISHED_CONCURRENCY: '0' })).toThrow(
+    /PUBLISHED_CONCURRENCY: PUBLISHED_CONCURRENCY must be at least 1/,
+  )
+  expect(() => loadConfig({ ...base, USAGE_TOKENS_PER_DAY: '-1' })).toThrow(
+    /USAGE_TOKENS_PER_DAY: USAGE_TOKENS_PER_DAY must be 0 \(no limit\) or more tokens/,
+  )
+})
