@@ -43,7 +43,7 @@ import { spaPlugin } from './http/spa.ts'
 import { jobsPlugin } from './jobs/jobs-plugin.ts'
 import { mailPlugin } from './mail/mail-plugin.ts'
 import { operationsPlugin } from './operations/operations-plugin.ts'
-import { ADMIT_EVERY_VISITOR, publishingPlugin } from './publishing/publishing-plugin.ts'
+import { publishingPlugin } from './publishing/publishing-plugin.ts'
 import type { VisitorBudgets } from './publishing/visitor-budgets.ts'
 
 declare module 'fastify' {
@@ -163,7 +163,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
     // Above the assistants, beside the chat: visitors of published assistants (issue 37).
     await app.register(publishingPlugin, {
       now,
-      visitorBudgets: options.visitorBudgets ?? ADMIT_EVERY_VISITOR,
+      visitorBudgets: options.visitorBudgets,
       distDir,
       heartbeatMs: options.streamHeartbeatMs,
     })

@@ -12,7 +12,8 @@ import { publicRoutes } from './public-routes.ts'
 import { createPublishingRepository } from './publishing-repository.ts'
 import { publishingRoutes } from './publishing-routes.ts'
 import { PublishingService } from './publishing-service.ts'
-import type { Admission, VisitorBudgets } from './visitor-budgets.ts'
+import type { VisitorBudgets } from './visitor-budgets.ts'
+import { createVisitorBudgets } from './visitor-budgets-service.ts'
 import { createVisitorRepository } from './visitor-repository.ts'
 import { VisitorService } from './visitor-service.ts'
 
@@ -28,17 +29,10 @@ export const IDENTITY_SECRET_PURPOSE = 'assistant-identity-secret-v1'
 /** As the app's stream (chat-routes.ts' STREAM_HEARTBEAT_MS). */
 const VISITOR_STREAM_HEARTBEAT_MS = 15_000
 
-/**
- * Admits every answer and counts nothing: what the app uses until the database budgets are
- * passed as `visitorBudgets` (issue 37's VisitorBudgets, built beside this plugin).
- */
-export const ADMIT_EVERY_VISITOR: VisitorBudgets = {
-  admit: async (): Promise<Admission> => ({ kind: 'admitted', finish: async () => {} }),
-}
-
 export type PublishingPluginOptions = {
   now: () => Date
-  visitorBudgets: VisitorBudgets
+  /** Replaces the budgets counted in the database (tests of the visitor calls). */
+  visitorBudgets?: VisitorBudgets | undefined
   distDir: string
   heartbeatMs?: number | undefined
 }
@@ -62,7 +56,14 @@ export const publishingPlugin = fp<PublishingPluginOptions>(
         visitors: createVisitorRepository(app.db),
         answerer: app.answerer,
         answerSettings: (ownerId, assistantId) => app.assistants.answerSettings(ownerId, assistantId),
-        budgets: opts.visitorBudgets,
+        budgets:
+          opts.visitorBudgets ??
+          createVisitorBudgets({
+            db: app.db,
+            now: opts.now,
+            publishedConcurrency: app.config.publishedConcurrency,
+            usageTokensPerDay: app.config.usageTokensPerDay,
+          }),
         now: opts.now,
         modelAnswers: app.config.llm !== null,
       }),
