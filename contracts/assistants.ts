@@ -7,6 +7,7 @@
 import { z } from 'zod'
 import { IdParamsSchema } from './chat.ts'
 import { endpoint } from './endpoint.ts'
+import { PublishingRequestSchema, PublishingSchema } from './publishing.ts'
 import { userText } from './user-text.ts'
 
 export const ASSISTANT_NAME_MAX_LENGTH = 80
@@ -151,26 +152,30 @@ export const CreateAssistantRequestSchema = z.strictObject({
 })
 export type CreateAssistantRequest = z.infer<typeof CreateAssistantRequestSchema>
 
-/** A partial edit: only the fields sent change. */
-export const UpdateAssistantRequestSchema = CreateAssistantRequestSchema.partial()
+/** A partial edit: only the fields sent change; publishing (issue 37) is edited the same way. */
+export const UpdateAssistantRequestSchema = CreateAssistantRequestSchema.partial().extend(
+  PublishingRequestSchema.partial().shape,
+)
 export type UpdateAssistantRequest = z.infer<typeof UpdateAssistantRequestSchema>
 
-export const AssistantSchema = z.object({
-  _id: z.string(),
-  name: z.string(),
-  description: z.string(),
-  instructions: z.string(),
-  knowledge: KnowledgeSchema,
-  starterQuestions: z.array(z.string()),
-  answerPolicy: AnswerPolicySchema,
-  fallbackAnswer: z.string(),
-  /** null: the server's default. */
-  temperature: z.number().nullable(),
-  maxAnswerTokens: z.number().int().nullable(),
-  model: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-})
+export const AssistantSchema = z
+  .object({
+    _id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    instructions: z.string(),
+    knowledge: KnowledgeSchema,
+    starterQuestions: z.array(z.string()),
+    answerPolicy: AnswerPolicySchema,
+    fallbackAnswer: z.string(),
+    /** null: the server's default. */
+    temperature: z.number().nullable(),
+    maxAnswerTokens: z.number().int().nullable(),
+    model: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .extend(PublishingSchema.shape)
 export type Assistant = z.infer<typeof AssistantSchema>
 
 /** What the assistants list and the "New chat" menu show. */

@@ -14,6 +14,12 @@ import {
   type KnowledgeRequest,
   type UpdateAssistantRequest,
 } from '#contracts/assistants.ts'
+import {
+  DEFAULT_BUDGETS,
+  DEFAULT_BUSY_MESSAGE,
+  DEFAULT_RETENTION_DAYS,
+  type Publishing,
+} from '#contracts/publishing.ts'
 import type { AnswerSettings } from '../answering/answerer.ts'
 import type { DriveFolders } from '../drive/drive-folders.ts'
 import {
@@ -224,6 +230,24 @@ export class AssistantsService {
       model: record.model,
       createdAt: record.createdAt.toISOString(),
       updatedAt: record.updatedAt.toISOString(),
+      ...NOT_PUBLISHED,
     }
   }
+}
+
+// The app's side of issue 37 is built against the contract before the server stores publishing
+// (built apart): until then every assistant reads as never published.
+const NOT_PUBLISHED: Publishing = {
+  published: false,
+  allowedOrigins: [],
+  publicPage: true,
+  allowIndexing: false,
+  showSourceNames: true,
+  busyMessage: DEFAULT_BUSY_MESSAGE,
+  privacyNotice: '',
+  budgets: DEFAULT_BUDGETS,
+  requireChallenge: false,
+  retentionDays: DEFAULT_RETENTION_DAYS,
+  publicId: null,
+  hasIdentitySecret: false,
 }

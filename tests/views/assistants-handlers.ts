@@ -12,6 +12,7 @@ import {
   type DriveFolder,
   UpdateAssistantRequestSchema,
 } from '#contracts/assistants.ts'
+import { DEFAULT_BUDGETS, DEFAULT_BUSY_MESSAGE, DEFAULT_RETENTION_DAYS } from '#contracts/publishing.ts'
 import { summaryOf } from '#machines/assistants/assistants-list-machine.ts'
 import { errorResponse, okResponse, urlOf } from './msw-server.ts'
 
@@ -37,6 +38,18 @@ export function assistantFixture(fields: Partial<Assistant> = {}): Assistant {
     model: null,
     createdAt: '2026-03-01T10:00:00.000Z',
     updatedAt: '2026-03-01T10:00:00.000Z',
+    published: false,
+    allowedOrigins: [],
+    publicPage: true,
+    allowIndexing: false,
+    showSourceNames: true,
+    busyMessage: DEFAULT_BUSY_MESSAGE,
+    privacyNotice: '',
+    budgets: DEFAULT_BUDGETS,
+    requireChallenge: false,
+    retentionDays: DEFAULT_RETENTION_DAYS,
+    publicId: null,
+    hasIdentitySecret: false,
     ...fields,
   }
 }
