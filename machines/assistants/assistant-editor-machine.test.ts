@@ -19,6 +19,7 @@ function start(overrides: Partial<AssistantEditorDeps> = {}) {
     update: vi.fn<AssistantEditorDeps['update']>(async (_id, fields) => assistant({ ...fields } as never)),
     create: vi.fn<AssistantEditorDeps['create']>(async () => assistant({ _id: 'copy-1' })),
     remove: vi.fn<AssistantEditorDeps['remove']>().mockResolvedValue(undefined),
+    rotateIdentitySecret: vi.fn<AssistantEditorDeps['rotateIdentitySecret']>().mockResolvedValue('s3cret'),
     ...overrides,
   }
   const actor = createActor(provideAssistantEditorMachine(deps), { input: { assistantId: HR_ID } }).start()

@@ -3,9 +3,10 @@
  * operator allows, the person's documents, the connected Drive's folders), then saves an edit,
  * duplicates it (the app opens the copy: emitted `editor.duplicated`) or deletes it once the
  * person confirmed (its conversations stay: emitted `editor.deleted`). One change at a time; a
- * failed one keeps the page with a sentence. Calls are injected with provideAssistantEditorMachine(deps).
+ * failed one keeps the page with a sentence. Its Publish panel is a child (publish-machine.ts,
+ * issue 37) that hands back what it saved. Calls are injected with provideAssistantEditorMachine(deps).
  */
-import { assign, emit, fromPromise, setup } from 'xstate'
+import { assign, emit, fromPromise, setup, spawnChild } from 'xstate'
 import {
   ASSISTANT_NAME_MAX_LENGTH,
   type Assistant,
@@ -15,6 +16,7 @@ import {
 } from '#contracts/assistants.ts'
 import { notProvided, statusOf } from '#machines/shared/effects.ts'
 import { ASSISTANT_MESSAGES, copyName, sentenceOf } from './assistant-messages.ts'
+import { type PublishDeps, providePublishMachine, publishMachine } from './publish-machine.ts'
 
 /** A document the knowledge picker offers. */
 export type PickableDocument = { id: string; name: string }
@@ -43,6 +45,8 @@ export type AssistantEditorEvent =
   | { type: 'editor.askDelete' }
   | { type: 'editor.cancelDelete' }
   | { type: 'editor.confirmDelete' }
+  | { type: 'editor.replaced'; assistant: Assistant }
+  | { type: 'editor.secretMade' }
 
 export type AssistantEditorEmitted =
   | { type: 'editor.duplicated'; assistantId: string }
@@ -56,7 +60,7 @@ export type AssistantEditorDeps = {
   update: (id: string, fields: UpdateAssistantRequest) => Promise<Assistant>
   create: (fields: CreateAssistantRequest) => Promise<Assistant>
   remove: (id: string) => Promise<void>
-}
+} & Pick<PublishDeps, 'rotateIdentitySecret'>
 
 export const FOLDERS_PROBLEM = 'Could not list your Google Drive folders.'
 
@@ -93,6 +97,7 @@ export const assistantEditorMachine = setup({
     update: notProvided<Assistant, { id: string; fields: UpdateAssistantRequest }>('update'),
     create: notProvided<Assistant, CreateAssistantRequest>('create'),
     remove: notProvided<void, { id: string }>('remove'),
+    publish: publishMachine,
   },
   actions: {
     storeProblem: assign((_, params: { error: unknown; fallback: string }) => ({
@@ -114,6 +119,14 @@ export const assistantEditorMachine = setup({
     notice: null,
   }),
   initial: 'loading',
+  on: {
+    'editor.replaced': { actions: assign({ assistant: ({ event }) => event.assistant }) },
+    'editor.secretMade': {
+      actions: assign({
+        assistant: ({ context }) => context.assistant && { ...context.assistant, hasIdentitySecret: true },
+      }),
+    },
+  },
   states: {
     loading: {
       tags: 'loading',
@@ -121,7 +134,19 @@ export const assistantEditorMachine = setup({
       invoke: {
         src: 'load',
         input: ({ context }) => ({ id: context.assistantId }),
-        onDone: { target: 'ready', actions: assign(({ event }) => event.output) },
+        onDone: {
+          target: 'ready',
+          actions: [
+            assign(({ event }) => event.output),
+            spawnChild('publish', {
+              id: 'publish',
+              input: ({ context }) => ({
+                assistantId: context.assistantId,
+                hasSecret: context.assistant?.hasIdentitySecret ?? false,
+              }),
+            }),
+          ],
+        },
         onError: [
           { guard: 'isMissing', target: 'missing' },
           { target: 'failed', actions: failed(ASSISTANT_MESSAGES.loadOne) },
@@ -212,6 +237,7 @@ export function provideAssistantEditorMachine(deps: AssistantEditorDeps) {
       update: fromPromise(({ input }) => deps.update(input.id, input.fields)),
       create: fromPromise(({ input }) => deps.create(input)),
       remove: fromPromise(({ input }) => deps.remove(input.id)),
+      publish: providePublishMachine(deps),
     },
   })
 }

@@ -12,7 +12,7 @@ import {
   type DriveFolder,
   UpdateAssistantRequestSchema,
 } from '#contracts/assistants.ts'
-import { DEFAULT_PUBLISHING } from '#contracts/publishing.ts'
+import { DEFAULT_PUBLISHING, publishingEndpoints } from '#contracts/publishing.ts'
 import { summaryOf } from '#machines/assistants/assistants-list-machine.ts'
 import { errorResponse, okResponse, urlOf } from './msw-server.ts'
 
@@ -47,7 +47,12 @@ type Seed = { assistants?: Assistant[]; folders?: DriveFolder[]; models?: string
 
 export function assistantsBackend(seed: Seed = {}) {
   const assistants = new Map((seed.assistants ?? []).map((a) => [a._id, a]))
-  const calls = { created: [] as string[], updated: [] as unknown[], deleted: [] as string[] }
+  const calls = {
+    created: [] as string[],
+    updated: [] as unknown[],
+    deleted: [] as string[],
+    secrets: [] as string[],
+  }
   let nextId = 1
   const handlers = [
     http.get(urlOf(assistantEndpoints.listAssistants), () =>
@@ -87,7 +92,9 @@ export function assistantsBackend(seed: Seed = {}) {
       if (!body.success) return errorResponse(400, body.error.issues[0]?.message ?? 'Bad assistant')
       calls.updated.push(body.data)
       const { knowledge, ...rest } = body.data
-      const updated = { ...found, ...rest, updatedAt: new Date().toISOString() } as Assistant
+      // As the server: the public id is given the first time it is published, and kept.
+      const publicId = found.publicId ?? (rest.published ? 'pub-hr-7Qx' : null)
+      const updated = { ...found, ...rest, publicId, updatedAt: new Date().toISOString() } as Assistant
       assistants.set(found._id, updated)
       return okResponse(assistantEndpoints.updateAssistant, { success: true, data: updated })
     }),
@@ -95,6 +102,14 @@ export function assistantsBackend(seed: Seed = {}) {
       if (!assistants.delete(String(params.id))) return errorResponse(404, 'Assistant not found')
       calls.deleted.push(String(params.id))
       return HttpResponse.json({ success: true, data: null })
+    }),
+    http.post(urlOf(publishingEndpoints.rotateIdentitySecret), ({ params }) => {
+      const found = assistants.get(String(params.id))
+      if (!found) return errorResponse(404, 'Assistant not found')
+      const secret = `secret-${calls.secrets.length + 1}`
+      calls.secrets.push(secret)
+      assistants.set(found._id, { ...found, hasIdentitySecret: true })
+      return okResponse(publishingEndpoints.rotateIdentitySecret, { success: true, data: { secret } })
     }),
   ]
   return { handlers, calls }

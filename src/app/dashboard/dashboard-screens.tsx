@@ -16,7 +16,7 @@ import {
 } from '#src/components/ui/dashboard-icons.tsx'
 import { paths } from '#src/lib/paths.ts'
 import { type DashboardScreen, type ScreenMatch, screenAt } from './screen-match.ts'
-import { AssistantSection, AssistantsSection } from './sections/assistants-section.tsx'
+import { AssistantInboxSection, AssistantSection, AssistantsSection } from './sections/assistants-section.tsx'
 import { ChatSection } from './sections/chat-section.tsx'
 import { DocumentSection } from './sections/document-section.tsx'
 import { DocumentsSection } from './sections/documents-section.tsx'
@@ -94,6 +94,16 @@ export const SCREENS: readonly DashboardScreen[] = [
     title: 'Assistant',
     Section: AssistantSection,
     key: ({ id }) => `assistant:${id}`,
+  },
+  {
+    id: 'assistant-inbox',
+    path: '/assistants/:id/conversations',
+    section: 'assistants',
+    label: 'Visitor conversations',
+    inSidebar: false,
+    title: 'Visitor conversations',
+    Section: AssistantInboxSection,
+    key: ({ id }) => `assistant-inbox:${id}`,
   },
   {
     id: 'integrations',

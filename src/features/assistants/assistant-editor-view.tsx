@@ -1,6 +1,7 @@
 /**
  * One assistant's page (issue 36): its form with Save, Duplicate and Delete (asked first in a
- * dialog: its conversations stay), and beside the form what the screen puts there (Try it).
+ * dialog: its conversations stay), and beside the form what the screen puts there (Try it). Below,
+ * the Publish panel and a link to its visitors' conversations (issue 37).
  */
 import type { ReactNode } from 'react'
 import { Link } from 'wouter'
@@ -11,6 +12,9 @@ import { Dialog } from '#src/components/ui/dialog.tsx'
 import { SectionHeader } from '#src/components/ui/section-header.tsx'
 import { css } from '../../../styled-system/css'
 import { AssistantForm } from './assistant-form.tsx'
+import { formValuesOf } from './assistant-form-schema.ts'
+import { savedPublishing } from './publish-form-schema.ts'
+import { PublishPanel } from './publish-panel.tsx'
 import type { AssistantEditor } from './use-assistants.ts'
 
 type AssistantEditorViewProps = {
@@ -24,6 +28,8 @@ const backStyle = css({
   textDecoration: 'underline',
   _hover: { color: 'text' },
 })
+
+const inboxLinkStyle = css({ display: 'inline-block', mt: '6', color: 'accent', textDecoration: 'underline' })
 
 export function AssistantEditorView({ editor, tryIt }: AssistantEditorViewProps) {
   const { assistant, status } = editor
@@ -52,8 +58,9 @@ export function AssistantEditorView({ editor, tryIt }: AssistantEditorViewProps)
       </Link>
       <SectionHeader title={assistant.name} subtitle={assistant.description || undefined} />
       <AssistantForm
-        // A saved assistant starts the form afresh from what was saved.
-        key={assistant.updatedAt}
+        // A save that changed its fields starts the form afresh from what was saved; a save of
+        // the Publish panel leaves what is being typed here alone.
+        key={JSON.stringify(formValuesOf(assistant))}
         assistant={assistant}
         models={editor.models}
         documents={editor.documents}
@@ -65,6 +72,13 @@ export function AssistantEditorView({ editor, tryIt }: AssistantEditorViewProps)
         aside={(unsaved) => tryIt(assistant, unsaved)}
       />
       {editor.confirmingDelete ? <DeleteDialog editor={editor} name={assistant.name} /> : null}
+      <PublishPanel key={savedPublishing(assistant)} assistant={assistant} publish={editor.publish} />
+      <Link
+        href={`/assistants/${encodeURIComponent(assistant._id)}/conversations`}
+        className={inboxLinkStyle}
+      >
+        Visitor conversations
+      </Link>
     </section>
   )
 }

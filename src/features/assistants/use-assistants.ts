@@ -11,7 +11,9 @@ import { provideAssistantsListMachine } from '#machines/assistants/assistants-li
 import { createAssistantsApi } from '#src/api/assistants.ts'
 import { createDocumentsApi } from '#src/api/documents.ts'
 import { createDriveApi } from '#src/api/drive.ts'
+import { createPublishingApi } from '#src/api/publishing.ts'
 import { useAppDeps } from '#src/lib/app-deps.ts'
+import { usePublish } from './use-publish.ts'
 
 export function useAssistantsList(onCreated: (assistantId: string) => void) {
   const { http, inspect } = useAppDeps()
@@ -43,6 +45,7 @@ export function useAssistantEditor(assistantId: string, { onDuplicated, onDelete
     const drive = createDriveApi(http)
     return provideAssistantEditorMachine({
       ...api,
+      rotateIdentitySecret: createPublishingApi(http).rotateIdentitySecret,
       driveFolders: () => drive.listFolders(),
       documents: async () =>
         (await documents.listDocuments()).documents.map(({ id, name }) => ({ id, name })),
@@ -84,6 +87,7 @@ export function useAssistantEditor(assistantId: string, { onDuplicated, onDelete
     askDelete: () => actor.send({ type: 'editor.askDelete' }),
     cancelDelete: () => actor.send({ type: 'editor.cancelDelete' }),
     confirmDelete: () => actor.send({ type: 'editor.confirmDelete' }),
+    publish: usePublish(actor),
   }
 }
 

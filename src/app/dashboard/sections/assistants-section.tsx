@@ -3,7 +3,9 @@ import { useLocation } from 'wouter'
 import type { Assistant } from '#contracts/assistants.ts'
 import { AssistantEditorView } from '#src/features/assistants/assistant-editor-view.tsx'
 import { AssistantsView } from '#src/features/assistants/assistants-view.tsx'
+import { InboxView } from '#src/features/assistants/inbox-view.tsx'
 import { useAssistantEditor } from '#src/features/assistants/use-assistants.ts'
+import { useInbox } from '#src/features/assistants/use-inbox.ts'
 import { AssistantTryIt, useTryIt } from '../assistant-try-it.tsx'
 import { useScreenParam } from '../screen-match.ts'
 
@@ -31,4 +33,10 @@ export function AssistantSection() {
     <AssistantTryIt tryIt={actor} assistant={assistant} unsaved={unsaved} />
   )
   return <AssistantEditorView editor={editor} tryIt={tryIt} />
+}
+
+/** An assistant's visitor conversations (issue 37), reached from its page, not the sidebar. */
+export function AssistantInboxSection() {
+  const inbox = useInbox(useScreenParam('id') ?? '')
+  return <InboxView inbox={inbox} />
 }
