@@ -86,6 +86,7 @@ export function ChatView({ titleActions }: { titleActions?: ReactNode } = {}) {
         ) : null}
         <ConversationScope
           scope={chat.scope}
+          assistant={chat.assistant?.name ?? null}
           saving={chat.savingScope}
           onChoose={() => composer.current?.startPicking()}
           onSearchEverything={chat.searchEverything}
