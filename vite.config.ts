@@ -1,6 +1,6 @@
 import { defineConfig } from 'vite'
-import { embedScript } from './build/embed-script.ts'
 import { precompress } from './build/precompress.ts'
+import { publicBuilds } from './build/public-builds.ts'
 
 /**
  * Libraries written for React Server Components (TanStack Form, say) open their modules with
@@ -29,16 +29,14 @@ export default defineConfig({
     // anyway, and the polyfill was ~0.2 KB gz of /login's script.
     modulePreload: { polyfill: false },
     rolldownOptions: {
-      // Two pages, two bundles (D120): the app, and the public chat (/a/:publicId, /embed/:publicId),
-      // which shares no chunk with the dashboard but what both import (xstate, zod, the chat's sender).
-      input: { index: 'index.html', public: 'public.html' },
       onLog(level, log, handler) {
         if (isUseClientNotice(log)) return
         handler(level, log)
       },
     },
   },
-  plugins: [embedScript(), precompress()],
+  // public.html and embed.js are built apart (D120), before the whole of dist/ is precompressed.
+  plugins: [publicBuilds(), precompress()],
   server: {
     port: 5173,
     proxy: { '/api': { target: `http://127.0.0.1:${process.env.PORT ?? 3000}`, changeOrigin: false } },
