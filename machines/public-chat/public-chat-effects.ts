@@ -24,7 +24,8 @@ export type PublicChatDeps = {
   /** The visitor's current conversation (kept by their cookie), or null when they have none. */
   getConversation: () => Promise<VisitorConversation | null>
   ask: (body: PublicAskRequest, stream: VisitorStream) => Promise<PublicAnswer>
-  feedback: (messageId: string, feedback: Feedback) => Promise<void>
+  /** `userToken`: a signed visitor's answers are theirs by their token, not by the cookie. */
+  feedback: (messageId: string, feedback: Feedback, userToken: string | null) => Promise<void>
   log: Logger
 }
 
@@ -72,12 +73,15 @@ export function publicChatActors(deps: PublicChatDeps) {
     learnConversation: fromPromise<VisitorConversation | null, void>(() => deps.getConversation()),
     sendFeedback: fromCallback<
       EventObject,
-      { messageId: string; feedback: Feedback; previous: Feedback | null }
+      { messageId: string; feedback: Feedback; previous: Feedback | null; userToken: string | null }
     >(({ input, sendBack }) => {
-      deps.feedback(input.messageId, input.feedback).catch((error: unknown) => {
-        deps.log.error('Public chat: Saving feedback failed', error)
-        sendBack({ type: 'public.rateFailed', messageId: input.messageId, previous: input.previous, error })
-      })
+      deps.feedback(input.messageId, input.feedback, input.userToken).then(
+        () => sendBack({ type: 'public.rated', messageId: input.messageId }),
+        (error: unknown) => {
+          deps.log.error('Public chat: Saving feedback failed', error)
+          sendBack({ type: 'public.rateFailed', messageId: input.messageId, previous: input.previous, error })
+        },
+      )
     }),
   }
 }

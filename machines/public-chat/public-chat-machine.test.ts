@@ -213,7 +213,29 @@ test('a like that cannot be saved is taken back, with a sentence', async () => {
   await vi.waitFor(() => expect(actor.getSnapshot().context.notice).not.toBeNull())
 
   expect(actor.getSnapshot().context.messages[1]?.feedback).toBeNull()
-  expect(deps.feedback).toHaveBeenCalledWith('a', 'like')
+  expect(deps.feedback).toHaveBeenCalledWith('a', 'like', null)
+})
+
+test("a signed visitor's like goes with their token, and a second press after it is saved is sent too", async () => {
+  const { actor, deps, ready } = start({
+    conversation: {
+      conversationId: 'conv-9',
+      messages: [message('q', true, 'Hi'), message('a', false, 'Hello')],
+    },
+  })
+  await ready()
+  actor.send({ type: 'public.identify', token: 'jwt.of.alice' })
+
+  actor.send({ type: 'public.rate', messageId: 'a', feedback: 'like' })
+  await vi.waitFor(() => expect(actor.getSnapshot().children['rate:a']).toBeUndefined())
+  actor.send({ type: 'public.rate', messageId: 'a', feedback: 'dislike' })
+  await vi.waitFor(() => expect(deps.feedback).toHaveBeenCalledTimes(2))
+
+  expect(vi.mocked(deps.feedback).mock.calls).toEqual([
+    ['a', 'like', 'jwt.of.alice'],
+    ['a', 'dislike', 'jwt.of.alice'],
+  ])
+  expect(actor.getSnapshot().context.messages[1]?.feedback).toBe('dislike')
 })
 
 test("an unknown assistant shows the server's sentence", async () => {

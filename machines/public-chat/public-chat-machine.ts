@@ -67,9 +67,12 @@ export const publicChatMachine = setup({
   actors: {
     load: notProvided<{ assistant: PublicAssistant; conversation: VisitorConversation | null }>('load'),
     learnConversation: notProvided<VisitorConversation | null>('learnConversation'),
-    sendFeedback: reportingNotProvided<{ messageId: string; feedback: Feedback; previous: Feedback | null }>(
-      'sendFeedback',
-    ),
+    sendFeedback: reportingNotProvided<{
+      messageId: string
+      feedback: Feedback
+      previous: Feedback | null
+      userToken: string | null
+    }>('sendFeedback'),
     sender: senderMachine,
   },
   actions: {
@@ -197,7 +200,12 @@ export const publicChatMachine = setup({
             })
             enqueue.spawnChild('sendFeedback', {
               id: `rate:${event.messageId}`,
-              input: { messageId: event.messageId, feedback: event.feedback, previous },
+              input: {
+                messageId: event.messageId,
+                feedback: event.feedback,
+                previous,
+                userToken: context.userToken,
+              },
             })
           }),
         },

@@ -54,8 +54,10 @@ export function createPublicAssistantApi(publicId: string, options: HttpOptions 
         outcome?.event === 'error' ? outcome.data.message : 'The answer ended unexpectedly',
       )
     },
-    async feedback(messageId: string, feedback: 'like' | 'dislike'): Promise<void> {
-      await http(publicEndpoints.feedback, { params: { publicId, id: messageId }, body: { feedback } })
+    /** A signed visitor's answers are theirs by their token (the server's rule), so it goes along. */
+    async feedback(messageId: string, feedback: 'like' | 'dislike', userToken: string | null): Promise<void> {
+      const body = userToken ? { feedback, userToken } : { feedback }
+      await http(publicEndpoints.feedback, { params: { publicId, id: messageId }, body })
     },
   }
 }
