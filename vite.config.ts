@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite'
 import { precompress } from './build/precompress.ts'
+import { publicBuilds } from './build/public-builds.ts'
 
 /**
  * Libraries written for React Server Components (TanStack Form, say) open their modules with
@@ -34,7 +35,8 @@ export default defineConfig({
       },
     },
   },
-  plugins: [precompress()],
+  // public.html and embed.js are built apart (D120), before the whole of dist/ is precompressed.
+  plugins: [publicBuilds(), precompress()],
   server: {
     port: 5173,
     proxy: { '/api': { target: `http://127.0.0.1:${process.env.PORT ?? 3000}`, changeOrigin: false } },

@@ -7,7 +7,7 @@ export default defineConfig({
       {
         test: {
           name: 'views',
-          include: ['tests/views/**/*.test.tsx'],
+          include: ['tests/views/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['tests/views/setup.ts'],
           // The first render of the dashboard in a file loads its on-demand modules (Ark UI among them); on

@@ -1,8 +1,10 @@
 /**
- * Reads a `text/event-stream` body as it arrives (the chat's streamed answers): blocks separated
- * by a blank line, each with an `event:` name and `data:` lines, parsed against StreamEventSchema.
+ * Reads a `text/event-stream` body as it arrives (the chat's streamed answers, and a visitor's,
+ * issue 37): blocks separated by a blank line, each with an `event:` name and `data:` lines,
+ * parsed against the stream's event schema (the chat's StreamEventSchema unless another is given).
  * Shared by the browser client and the tests, so both read the stream one way.
  */
+import type { z } from 'zod'
 import { type StreamEvent, StreamEventSchema } from './chat.ts'
 
 export type EventStreamParser = {
@@ -10,7 +12,10 @@ export type EventStreamParser = {
   push(text: string): void
 }
 
-export function createEventStreamParser(onEvent: (event: StreamEvent) => void): EventStreamParser {
+export function createEventStreamParser<T = StreamEvent>(
+  onEvent: (event: T) => void,
+  schema: z.ZodType<T> = StreamEventSchema as unknown as z.ZodType<T>,
+): EventStreamParser {
   let buffer = ''
   return {
     push(text) {
@@ -19,7 +24,7 @@ export function createEventStreamParser(onEvent: (event: StreamEvent) => void): 
       while (end !== -1) {
         const block = buffer.slice(0, end)
         buffer = buffer.slice(end + 2)
-        const event = parseBlock(block)
+        const event = parseBlock(block, schema)
         if (event) onEvent(event)
         end = buffer.indexOf('\n\n')
       }
@@ -34,7 +39,7 @@ export function parseEventStream(body: string): StreamEvent[] {
   return events
 }
 
-function parseBlock(block: string): StreamEvent | null {
+function parseBlock<T>(block: string, schema: z.ZodType<T>): T | null {
   let name = 'message'
   const data: string[] = []
   for (const line of block.split('\n')) {
@@ -42,6 +47,6 @@ function parseBlock(block: string): StreamEvent | null {
     else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''))
   }
   if (data.length === 0) return null
-  const parsed = StreamEventSchema.safeParse({ event: name, data: JSON.parse(data.join('\n')) })
+  const parsed = schema.safeParse({ event: name, data: JSON.parse(data.join('\n')) })
   return parsed.success ? parsed.data : null
 }

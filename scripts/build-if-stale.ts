@@ -1,7 +1,7 @@
 /**
  * `npm start` builds the SPA only when dist/ is not current (D41). "Current" means
  * dist/.build-stamp holds the hash of every input the build reads (src, contracts, machines,
- * index.html, the Vite/Panda/PostCSS configs, package-lock.json). `npm run build` writes the
+ * index.html, public.html, the Vite/Panda/PostCSS configs, package-lock.json). `npm run build` writes the
  * stamp (`--stamp`); any change to an input, or a missing dist/index.html, means a rebuild.
  *   node scripts/build-if-stale.ts          build if stale (prints which)
  *   node scripts/build-if-stale.ts --stamp  record the inputs of the build just made
@@ -21,6 +21,7 @@ const INPUTS = [
   'machines',
   'public',
   'index.html',
+  'public.html',
   'vite.config.ts',
   'panda.config.ts',
   'postcss.config.cjs',

@@ -1,0 +1,326 @@
+/**
+ * A published assistant's chat as its visitors see it (issue 37, D120): the assistant and the
+ * visitor's conversation loaded together, then the chat's own sender (machines/chat, D105) asking
+ * through the visitor's calls; starter questions, Stop, like and dislike, New conversation, and
+ * the owner's challenge before a first question when asked for. Calls are injected with
+ * providePublicChatMachine(deps); the clock with the input.
+ */
+import { and, assign, enqueueActions, not, type SnapshotFrom, setup, stateIn, stopChild } from 'xstate'
+import type { Feedback } from '#contracts/chat.ts'
+import type { PublicAssistant } from '#contracts/publishing.ts'
+import { reportingNotProvided } from '#machines/chat/chat-effects.ts'
+import type { ChatInput, ExchangeFact } from '#machines/chat/chat-types.ts'
+import { STOP_CHECK_DELAY_MS } from '#machines/chat/sender-actions.ts'
+import { provideSenderMachine, type SenderSnapshot, senderMachine } from '#machines/chat/sender-machine.ts'
+import { notProvided, serverSentence } from '#machines/shared/effects.ts'
+import {
+  type PublicChatDeps,
+  publicChatActors,
+  senderDepsOf,
+  type VisitorPass,
+} from './public-chat-effects.ts'
+import type { VisitorConversation, VisitorMessage } from './public-chat-model.ts'
+import * as screen from './public-chat-model.ts'
+
+export const RATING_FAILED = 'Your feedback could not be saved. Please try again.'
+export const NOT_AVAILABLE = 'This assistant is not available.'
+
+export type PublicChatEvent =
+  | { type: 'public.type'; text: string }
+  /** Ask `content` (a starter question) or, without it, what is in the composer. */
+  | { type: 'public.send'; content?: string }
+  | { type: 'public.stop' }
+  | { type: 'public.new' }
+  | { type: 'public.rate'; messageId: string; feedback: Feedback }
+  | { type: 'public.rated'; messageId: string }
+  | { type: 'public.rateFailed'; messageId: string; previous: Feedback | null; error: unknown }
+  /** The host site's signed token for its signed-in user (data-user-token, DocChat.identify). */
+  | { type: 'public.identify'; token: string }
+  | { type: 'public.challengeSolved'; payload: string }
+
+export type PublicChatContext = {
+  assistant: PublicAssistant | null
+  /** The visitor's conversation; null until their first answer makes one (or after New conversation). */
+  conversationId: string | null
+  messages: VisitorMessage[]
+  /** Why the assistant could not be shown (the server's sentence). */
+  loadError: string | null
+  /** A failure of the chat's own (feedback); the sender keeps the answer's. */
+  notice: string | null
+  userToken: string | null
+  challenge: string | null
+  /** The visitor has been answered (or had a conversation): no challenge is asked again. */
+  challengePassed: boolean
+  /** The sender's, kept from its snapshots: what is typed, whether an answer is on its way, why one failed. */
+  draft: string
+  sending: boolean
+  answerNotice: string | null
+  now: (() => Date) | undefined
+}
+
+export const publicChatMachine = setup({
+  types: {
+    context: {} as PublicChatContext,
+    events: {} as PublicChatEvent | ExchangeFact,
+    input: {} as ChatInput & { userToken?: string | null },
+  },
+  actors: {
+    load: notProvided<{ assistant: PublicAssistant; conversation: VisitorConversation | null }>('load'),
+    learnConversation: notProvided<VisitorConversation | null>('learnConversation'),
+    sendFeedback: reportingNotProvided<{
+      messageId: string
+      feedback: Feedback
+      previous: Feedback | null
+      userToken: string | null
+    }>('sendFeedback'),
+    sender: senderMachine,
+  },
+  actions: {
+    /** Hands the pass to the sender's calls (providePublicChatMachine fills it). */
+    sharePass: (_, _params: VisitorPass) => {},
+    noteSender: assign((_, params: { snapshot: SenderSnapshot }) => ({
+      draft: params.snapshot.context.draft,
+      sending: params.snapshot.hasTag('loading') || params.snapshot.hasTag('sending'),
+      answerNotice: params.snapshot.context.notice,
+    })),
+    storeConversation: assign((_, params: { conversation: VisitorConversation | null }) => ({
+      conversationId: params.conversation?.conversationId ?? null,
+      messages: screen.visitorMessagesOf(params.conversation?.messages ?? []),
+    })),
+  },
+  guards: {
+    isSending: ({ context }) => context.sending,
+    hasPassedChallenge: ({ context }) =>
+      !screen.needsChallenge(context.assistant, context.challengePassed) || context.challenge !== null,
+    isNewConversation: ({ context }) => context.conversationId === null,
+    /** Nothing on its way and no conversation being read: a question or New conversation may start. */
+    isIdle: and([not('isSending'), stateIn({ ready: 'settled' })]),
+    isRatable: ({ context, event }) =>
+      event.type === 'public.rate' &&
+      screen.isRatable(context.messages.find((m) => m.id === event.messageId)),
+  },
+}).createMachine({
+  id: 'publicChat',
+  context: ({ input }) => ({
+    assistant: null,
+    conversationId: null,
+    messages: [],
+    loadError: null,
+    notice: null,
+    userToken: input?.userToken ?? null,
+    challenge: null,
+    challengePassed: false,
+    draft: '',
+    sending: false,
+    answerNotice: null,
+    now: input?.now,
+  }),
+  on: {
+    'public.identify': { actions: assign(({ event }) => ({ userToken: event.token })) },
+  },
+  initial: 'loading',
+  states: {
+    loading: {
+      invoke: {
+        src: 'load',
+        onDone: {
+          target: 'ready',
+          actions: [
+            assign(({ event }) => ({
+              assistant: event.output.assistant,
+              challengePassed: (event.output.conversation?.messages.length ?? 0) > 0,
+            })),
+            {
+              type: 'storeConversation',
+              params: ({ event }) => ({ conversation: event.output.conversation }),
+            },
+          ],
+        },
+        onError: {
+          target: 'unavailable',
+          actions: assign(({ event }) => ({ loadError: serverSentence(event.error, NOT_AVAILABLE) })),
+          description:
+            "Unknown, unpublished and deleted answer alike (404): the page says so in the server's words.",
+        },
+      },
+    },
+    unavailable: {},
+    ready: {
+      invoke: {
+        id: 'sender',
+        src: 'sender',
+        input: ({ context }) => ({ now: context.now }),
+        onSnapshot: {
+          actions: {
+            type: 'noteSender',
+            params: ({ event }) => ({ snapshot: event.snapshot as SenderSnapshot }),
+          },
+        },
+      },
+      on: {
+        'public.type': {
+          actions: enqueueActions(({ event, enqueue }) =>
+            enqueue.sendTo('sender', { type: 'chat.type', text: event.text }),
+          ),
+        },
+        'public.send': {
+          guard: and(['isIdle', 'hasPassedChallenge']),
+          actions: enqueueActions(({ context, event, enqueue }) => {
+            enqueue({
+              type: 'sharePass',
+              params: { userToken: context.userToken, challenge: context.challenge },
+            })
+            enqueue.assign({ challenge: null, notice: null })
+            enqueue.sendTo('sender', {
+              type: 'sender.send',
+              content: event.content ?? context.draft,
+              // '' asks without a conversation: the server makes one with the first answer.
+              conversationId: context.conversationId ?? '',
+              documentIds: [],
+            })
+          }),
+        },
+        'public.stop': {
+          actions: enqueueActions(({ enqueue }) => enqueue.sendTo('sender', { type: 'chat.stop' })),
+        },
+        'public.new': {
+          guard: 'isIdle',
+          actions: assign({ conversationId: null, messages: [], notice: null }),
+          description: 'The next question starts a new conversation; the old one stays with the owner.',
+        },
+        'public.rate': {
+          guard: 'isRatable',
+          actions: enqueueActions(({ context, event, self, enqueue }) => {
+            // One request per answer at a time: a second press waits for the first to settle.
+            if (self.getSnapshot().children[`rate:${event.messageId}`]) return
+            const previous = context.messages.find((m) => m.id === event.messageId)?.feedback ?? null
+            enqueue.assign({
+              messages: screen.rated(context.messages, event.messageId, event.feedback),
+              notice: null,
+            })
+            enqueue.spawnChild('sendFeedback', {
+              id: `rate:${event.messageId}`,
+              input: {
+                messageId: event.messageId,
+                feedback: event.feedback,
+                previous,
+                userToken: context.userToken,
+              },
+            })
+          }),
+        },
+        'public.rated': { actions: stopChild(({ event }) => `rate:${event.messageId}`) },
+        'public.rateFailed': {
+          actions: [
+            stopChild(({ event }) => `rate:${event.messageId}`),
+            assign(({ context, event }) => ({
+              messages: screen.rated(context.messages, event.messageId, event.previous),
+              notice: RATING_FAILED,
+            })),
+          ],
+        },
+        'public.challengeSolved': { actions: assign(({ event }) => ({ challenge: event.payload })) },
+        'exchange.shown': {
+          actions: assign(({ context, event }) => ({
+            messages: screen.shown(context.messages, event.message),
+          })),
+        },
+        'exchange.grew': {
+          actions: assign(({ context, event }) => ({
+            messages: screen.grew(context.messages, event.tempId, event.answer),
+          })),
+        },
+        'exchange.dropped': {
+          actions: assign(({ context, event }) => ({
+            messages: screen.dropped(context.messages, event.tempId),
+          })),
+        },
+        'exchange.replied': [
+          {
+            guard: 'isNewConversation',
+            target: '.learning',
+            actions: assign(({ context, event }) => ({
+              messages: screen.replied(context.messages, event.tempId, event.reply),
+              challengePassed: true,
+            })),
+            description:
+              "The first answer made the conversation: its id is read from the visitor's current one.",
+          },
+          {
+            actions: assign(({ context, event }) => ({
+              messages: screen.replied(context.messages, event.tempId, event.reply),
+              challengePassed: true,
+            })),
+          },
+        ],
+        'exchange.stopped': [
+          {
+            guard: 'isNewConversation',
+            target: '.waitingToLearn',
+            actions: assign(({ context, event }) => ({
+              messages: screen.stopped(context.messages, event.tempId),
+            })),
+            description:
+              'The server keeps a stopped answer once it sees the connection close, a moment later.',
+          },
+          {
+            actions: assign(({ context, event }) => ({
+              messages: screen.stopped(context.messages, event.tempId),
+            })),
+          },
+        ],
+        'exchange.stopStored': {
+          actions: assign(({ context, event }) => ({
+            messages: screen.stopped(
+              screen.replied(context.messages, event.tempId, event.stored),
+              event.tempId,
+            ),
+          })),
+        },
+      },
+      initial: 'settled',
+      states: {
+        settled: {},
+        waitingToLearn: { after: { [STOP_CHECK_DELAY_MS * 2]: 'learning' } },
+        learning: {
+          invoke: {
+            src: 'learnConversation',
+            onDone: {
+              target: 'settled',
+              actions: { type: 'storeConversation', params: ({ event }) => ({ conversation: event.output }) },
+            },
+            onError: { target: 'settled' },
+          },
+        },
+      },
+    },
+  },
+})
+
+export type PublicChatSnapshot = SnapshotFrom<typeof publicChatMachine>
+
+/** An answer is on its way, or the conversation it made is being read: the composer waits. */
+export function isBusy(snapshot: PublicChatSnapshot): boolean {
+  return snapshot.context.sending || !snapshot.matches({ ready: 'settled' })
+}
+
+export function providePublicChatMachine(deps: PublicChatDeps) {
+  const pass: VisitorPass = { userToken: null, challenge: null }
+  const sender = provideSenderMachine(senderDepsOf(deps, pass)).provide({
+    // A visitor reads why an answer failed, in the server's words (the dashboard only on 429).
+    actions: {
+      storeNotice: assign((_, params: { error: unknown }) => ({
+        notice: screen.visitorNoticeOf(params.error),
+      })),
+    },
+  })
+  return publicChatMachine.provide({
+    actors: { ...publicChatActors(deps), sender },
+    actions: {
+      sharePass: (_: unknown, params: VisitorPass) => {
+        pass.userToken = params.userToken
+        pass.challenge = params.challenge
+      },
+    },
+  })
+}

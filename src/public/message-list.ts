@@ -1,0 +1,111 @@
+/**
+ * The conversation on the public chat: one list item per message, kept by id and changed in
+ * place as an answer grows, so focus (on a Like button, say) and a screen reader's place survive
+ * each token. An answer being written is `aria-busy`: the log announces it once it is complete.
+ * Citations are numbered snippets with the document's name when the owner shows names: no link,
+ * no viewer (issue 37).
+ */
+import type { Feedback } from '#contracts/chat.ts'
+import type { VisitorMessage, VisitorSource } from '#machines/public-chat/public-chat-model.ts'
+import { isRatable } from '#machines/public-chat/public-chat-model.ts'
+import { h, setAttr, setText } from './dom.ts'
+import { TEXT } from './texts.ts'
+
+export type Rate = (messageId: string, feedback: Feedback) => void
+
+type Item = { li: HTMLLIElement; text: HTMLElement; stopped: HTMLElement; rating: HTMLElement | null }
+
+function sourceItem(source: VisitorSource): HTMLLIElement {
+  const where = [source.documentName, source.page === null ? null : TEXT.page(source.page)]
+    .filter((part): part is string => part !== null)
+    .join(', ')
+  return h(
+    'li',
+    { class: 'pc-source' },
+    h('span', { class: 'pc-cite' }, `[${source.citation}]`),
+    where === '' ? null : h('span', { class: 'pc-docname' }, ` ${where}`),
+    h('blockquote', { class: 'pc-snippet' }, source.snippet),
+  )
+}
+
+function ratingGroup(id: string, rate: Rate): HTMLElement {
+  const button = (feedback: Feedback, label: string, icon: string) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'pc-rate',
+        'data-feedback': feedback,
+        'aria-pressed': 'false',
+        'aria-label': label,
+        title: label,
+      },
+      icon,
+    )
+  const like = button('like', TEXT.like, '👍')
+  const dislike = button('dislike', TEXT.dislike, '👎')
+  like.addEventListener('click', () => rate(id, 'like'))
+  dislike.addEventListener('click', () => rate(id, 'dislike'))
+  return h('div', { class: 'pc-rating', role: 'group', 'aria-label': TEXT.rate }, like, dislike)
+}
+
+function createItem(message: VisitorMessage, rate: Rate): Item {
+  const bot = message.sender === 'bot'
+  const text = h('div', { class: 'pc-text' })
+  const stopped = h('p', { class: 'pc-stopped', hidden: true }, TEXT.stopped)
+  const sources =
+    message.sources.length > 0
+      ? h(
+          'section',
+          { class: 'pc-sources', 'aria-label': TEXT.sources },
+          h('h3', { class: 'pc-sources-title' }, TEXT.sources),
+          h('ol', {}, ...message.sources.map(sourceItem)),
+        )
+      : null
+  const rating = bot && isRatable(message) ? ratingGroup(message.id, rate) : null
+  const li = h(
+    'li',
+    { class: `pc-msg ${bot ? 'pc-bot' : 'pc-user'}`, 'data-id': message.id },
+    h('span', { class: 'pc-sr' }, `${bot ? TEXT.assistant : TEXT.you}: `),
+    text,
+    stopped,
+    sources,
+    rating,
+  )
+  return { li, text, stopped, rating }
+}
+
+function updateItem(item: Item, message: VisitorMessage): void {
+  setText(item.text, message.content)
+  setAttr(item.li, 'aria-busy', message.streaming ? 'true' : false)
+  item.stopped.hidden = !message.stopped
+  for (const button of item.rating?.querySelectorAll('button') ?? []) {
+    setAttr(button, 'aria-pressed', String(button.dataset.feedback === message.feedback))
+  }
+}
+
+/** Keeps `list` showing `messages`: new ones added, gone ones removed, the rest changed in place. */
+export function createMessageList(list: HTMLOListElement, rate: Rate) {
+  const items = new Map<string, Item>()
+  return function render(messages: VisitorMessage[]): void {
+    const ids = new Set(messages.map((m) => m.id))
+    for (const [id, item] of items) {
+      if (!ids.has(id)) {
+        item.li.remove()
+        items.delete(id)
+      }
+    }
+    let previous: Element | null = null
+    for (const message of messages) {
+      let item = items.get(message.id)
+      if (!item) {
+        item = createItem(message, rate)
+        items.set(message.id, item)
+      }
+      updateItem(item, message)
+      const expected: Element | null = previous ? previous.nextElementSibling : list.firstElementChild
+      if (expected !== item.li) previous ? previous.after(item.li) : list.prepend(item.li)
+      previous = item.li
+    }
+  }
+}

@@ -1,0 +1,22 @@
+/** Every sentence the public chat shows of its own (the owner's and the server's come from them). */
+export const TEXT = {
+  loading: 'Loading…',
+  newConversation: 'New conversation',
+  conversation: 'Conversation',
+  suggested: 'Suggested questions',
+  question: 'Your question',
+  placeholder: 'Ask a question…',
+  send: 'Send',
+  stop: 'Stop',
+  you: 'You',
+  assistant: 'Assistant',
+  stopped: 'Stopped before the end.',
+  sources: 'Sources',
+  page: (n: number) => `page ${n}`,
+  rate: 'Rate this answer',
+  like: 'Helpful',
+  dislike: 'Not helpful',
+  writing: 'Writing an answer…',
+  challenge: 'Please confirm you are a person before your first question.',
+  notFound: 'This assistant is not available.',
+} as const
