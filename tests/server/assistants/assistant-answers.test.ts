@@ -244,7 +244,3 @@ test('folder knowledge is read when asked: a file that left the folder is no lon
   expect(second.aiMessage.content).toBe('Nothing in the HR folder on that.')
   expect(llm.requests.length).toBe(before)
 })
-
-test.todo(
-  'after merging the Drive folder sync: a real folder synced from the Google emulator — a file added to it joins, one moved out or deleted leaves, a subfolder counts — followed by an assistant without editing it',
-)
