@@ -5,6 +5,7 @@
  */
 import { MatchersV3 } from '@pact-foundation/pact'
 import { expect, test } from 'vitest'
+import { DEFAULT_BUDGETS, DEFAULT_BUSY_MESSAGE, DEFAULT_RETENTION_DAYS } from '#contracts/publishing.ts'
 import { createAssistantsApi } from '#src/api/assistants.ts'
 import { createHttp } from '#src/api/client.ts'
 import { createPact } from './pact.ts'
@@ -29,6 +30,19 @@ const assistantMatcher = (name: string) => ({
   model: null,
   createdAt: time(),
   updatedAt: time(),
+  // Publishing (issue 37): off until its owner turns it on.
+  published: like(false),
+  allowedOrigins: [],
+  publicPage: like(true),
+  allowIndexing: like(false),
+  showSourceNames: like(true),
+  busyMessage: string(DEFAULT_BUSY_MESSAGE),
+  privacyNotice: string(''),
+  budgets: like(DEFAULT_BUDGETS),
+  requireChallenge: like(false),
+  retentionDays: integer(DEFAULT_RETENTION_DAYS),
+  publicId: null,
+  hasIdentitySecret: like(false),
 })
 
 const assistantPath = () =>
