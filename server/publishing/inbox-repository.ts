@@ -50,8 +50,11 @@ export type InboxMessageRow = {
 
 const at = (d: Date) => sql`${d.toISOString()}::timestamptz`
 
-/** Conversations of the assistant with their counts; `where` narrows them further. */
-function summaries(assistantId: string, where: SQL) {
+/**
+ * Conversations of the assistant with their counts; `where` narrows them on the counts, `within`
+ * before they are counted (a page's cursor, so a page counts only what may be on it).
+ */
+function summaries(assistantId: string, where: SQL, within: SQL = sql`true`) {
   return sql`select * from (
       select c.id, c.visitor_key as "visitorKey", c.signed, c.visitor_name as "visitorName",
         c.visitor_email as "visitorEmail", c.first_question as "firstQuestion",
@@ -65,7 +68,7 @@ function summaries(assistantId: string, where: SQL) {
           coalesce(bool_or(not m.is_user and (m.fell_back or m.found_nothing or m.feedback = 'dislike')), false)
             as unanswered
         from visitor_messages m where m.conversation_id = c.id) s
-      where c.assistant_id = ${assistantId}) x
+      where c.assistant_id = ${assistantId} and ${within}) x
     where ${where}`
 }
 

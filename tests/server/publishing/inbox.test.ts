@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { fillPath } from '#contracts/endpoint.ts'
 import { InboxSchema, publishingEndpoints } from '#contracts/publishing.ts'
 import type { App } from '#server/app.ts'
+import { csvCell } from '#server/publishing/inbox-csv.ts'
 import { INBOX_CURSOR_INVALID, visitorLabel } from '#server/publishing/inbox-service.ts'
 import { VISITOR_CONVERSATION_NOT_FOUND } from '#server/publishing/publishing-errors.ts'
 import { setVisitorFeedback, storeVisitorExchange } from '#server/publishing/visitor-repository.ts'
@@ -20,7 +21,8 @@ import { buildTestApp } from '../support/helper.ts'
 import { patchAssistantOk } from '../support/publishing-helpers.ts'
 
 const DAY = 24 * 60 * 60_000
-let clock = new Date('2030-01-01T12:00:00Z').getTime()
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+const clock = new Date('2030-01-01T12:00:00Z').getTime()
 let app: App
 let owner: Person
 let stranger: Person
@@ -154,9 +156,9 @@ test('the inbox lists conversations newest first in pages of 20, with counts, vi
   expect(first.topQuestions.days7[0]).toEqual({ question: 'how many days off?', count: 12 })
   expect(first.topQuestions.days7).toContainEqual({ question: 'parking?', count: 11 })
   expect(first.perDay).toHaveLength(30)
-  expect(first.perDay.at(-1)).toEqual({ day: '2030-01-01', conversations: 22, tokens: 2200 })
-  expect(first.perDay.at(-3)).toEqual({ day: '2029-12-30', conversations: 1, tokens: 200 })
-  expect(first.perDay[0]).toEqual({ day: '2029-12-03', conversations: 0, tokens: 0 })
+  expect(first.perDay.at(-1)).toEqual({ day: dayOf(clock), conversations: 22, tokens: 2200 })
+  expect(first.perDay.at(-3)).toEqual({ day: dayOf(clock - 2 * DAY), conversations: 1, tokens: 200 })
+  expect(first.perDay[0]).toEqual({ day: dayOf(clock - 29 * DAY), conversations: 0, tokens: 0 })
 
   const bad = await inbox(id, '?cursor=not-a-cursor')
   expect(bad.statusCode).toBe(400)
@@ -232,7 +234,7 @@ test('the CSV export has a header, one row per message, and formulas neutralised
   expect(response.statusCode, response.body).toBe(200)
   expect(response.headers['content-type']).toBe('text/csv; charset=utf-8')
   expect(response.headers['content-disposition']).toMatch(
-    /^attachment; filename="conversations-2030-01-01\.csv"/,
+    `attachment; filename="conversations-${dayOf(clock)}.csv"`,
   )
   const lines = response.body.trimEnd().split('\r\n')
   expect(lines[0]).toBe('"conversation","visitor","signed name","when","role","content","feedback"')
@@ -240,6 +242,14 @@ test('the CSV export has a header, one row per message, and formulas neutralised
   expect(lines[1]).toContain(`"u-7","Grace Hopper","${new Date(clock).toISOString()}","visitor"`)
   expect(lines[1]).toContain(`"'=HYPERLINK(""https://evil.example"",""click"")"`)
   expect(lines[2]).toContain('"assistant","You get 25 days a year [1].",""')
+  expect(['+1', '-1', '@SUM(A1)', '\t=1', '\r=1', 'a=1'].map(csvCell)).toEqual([
+    `"'+1"`,
+    `"'-1"`,
+    `"'@SUM(A1)"`,
+    `"'\t=1"`,
+    `"'\r=1"`,
+    '"a=1"',
+  ])
 })
 
 test('deleting one conversation, then all of them, answers how many went', async () => {
