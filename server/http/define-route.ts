@@ -57,14 +57,19 @@ export type RouteInput<E extends Endpoint, A extends Auth> = {
   reply: FastifyReply
 }
 
-/** What a handler returns: the envelope's data, the bare body, or the event stream to send. */
-export type RouteResult<E extends Endpoint> = E['kind'] extends 'stream'
-  ? Readable
-  : E['kind'] extends 'file'
-    ? FileReply
-    : E['data'] extends z.ZodType
-      ? z.input<E['data']>
-      : z.input<E['response']>
+/**
+ * What a handler returns: the envelope's data, the bare body, or the event stream to send; or the
+ * reply itself once the handler has answered (a JSON call that answers a file when asked, the inbox's CSV).
+ */
+export type RouteResult<E extends Endpoint> =
+  | FastifyReply
+  | (E['kind'] extends 'stream'
+      ? Readable
+      : E['kind'] extends 'file'
+        ? FileReply
+        : E['data'] extends z.ZodType
+          ? z.input<E['data']>
+          : z.input<E['response']>)
 
 export type RouteOptions<E extends Endpoint, A extends Auth> = {
   auth: A
@@ -119,6 +124,7 @@ export function defineRoute<E extends Endpoint, A extends Auth>(
         request,
         reply,
       } as RouteInput<E, A>)
+      if (result === reply) return reply
       if (kind === 'stream') return reply.code(200).headers(EVENT_STREAM_HEADERS).send(result)
       if (kind === 'file') return sendFile(reply, result as FileReply)
       if (status !== 200) reply.code(status)

@@ -5,8 +5,11 @@
  * visitor answer is admitted by the VisitorBudgets port (`visitorBudgets`), which the app is
  * given: the budgets counted in the database.
  */
+import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { createTokenCipher } from '../drive/token-crypto.ts'
+import { createInboxRepository } from './inbox-repository.ts'
+import { InboxService } from './inbox-service.ts'
 import { publicPages } from './public-pages.ts'
 import { publicRoutes } from './public-routes.ts'
 import { createPublishingRepository } from './publishing-repository.ts'
@@ -21,11 +24,14 @@ declare module 'fastify' {
   interface FastifyInstance {
     publishing: PublishingService
     visitors: VisitorService
+    inbox: InboxService
   }
 }
 
 /** The key that seals identity secrets: APP_SECRET's, under a label of its own. */
 export const IDENTITY_SECRET_PURPOSE = 'assistant-identity-secret-v1'
+/** How often visitor conversations past their retention are deleted (retention is counted in days). */
+export const RETENTION_SWEEP_MS = 60 * 60_000
 /** As the app's stream (chat-routes.ts' STREAM_HEARTBEAT_MS). */
 const VISITOR_STREAM_HEARTBEAT_MS = 15_000
 
@@ -35,6 +41,8 @@ export type PublishingPluginOptions = {
   visitorBudgets?: VisitorBudgets | undefined
   distDir: string
   heartbeatMs?: number | undefined
+  /** 0 turns the retention sweep's timer off (tests call `app.inbox.sweepExpired` themselves). */
+  retentionSweepMs?: number | undefined
 }
 
 export const publishingPlugin = fp<PublishingPluginOptions>(
@@ -68,6 +76,17 @@ export const publishingPlugin = fp<PublishingPluginOptions>(
         modelAnswers: app.config.llm !== null,
       }),
     )
+    const inbox = new InboxService({
+      rows: createInboxRepository(app.db),
+      now: opts.now,
+      checkOwner: async (userId, assistantId) => {
+        await app.assistants.forConversation({ id: userId }, assistantId)
+      },
+      showSourceNames: async (userId, assistantId) =>
+        (await publishing.view(userId, assistantId)).showSourceNames,
+    })
+    app.decorate('inbox', inbox)
+    sweepRetention(app, inbox, opts)
     await app.register(publishingRoutes)
     await app.register(publicRoutes, { heartbeatMs: opts.heartbeatMs ?? VISITOR_STREAM_HEARTBEAT_MS })
     await app.register(publicPages, { distDir: opts.distDir })
@@ -84,3 +103,29 @@ export const publishingPlugin = fp<PublishingPluginOptions>(
     ],
   },
 )
+
+/** The retention sweep on a timer, one round at a time, as the Drive's background sync runs. */
+function sweepRetention(app: FastifyInstance, inbox: InboxService, opts: PublishingPluginOptions): void {
+  const everyMs = opts.retentionSweepMs ?? RETENTION_SWEEP_MS
+  if (everyMs <= 0) return
+  let timer: NodeJS.Timeout | undefined
+  let round: Promise<void> | undefined
+  app.addHook('onReady', async () => {
+    timer = setInterval(() => {
+      round ??= inbox
+        .sweepExpired(opts.now())
+        .then((deleted) => {
+          if (deleted > 0) app.log.info({ event: 'publishing.retention-swept', deleted })
+        })
+        .catch((error: unknown) => app.log.warn({ event: 'publishing.retention-sweep-failed', err: error }))
+        .finally(() => {
+          round = undefined
+        })
+    }, everyMs)
+    timer.unref()
+  })
+  app.addHook('preClose', async () => {
+    clearInterval(timer)
+    await round
+  })
+}
