@@ -230,6 +230,25 @@ export const PublicStreamEventSchema = z.discriminatedUnion('event', [
 ])
 export type PublicStreamEvent = z.infer<typeof PublicStreamEventSchema>
 
+/**
+ * An ALTCHA challenge (altcha 3's format, which its widget fetches from its `challenge` address
+ * and checks for these fields): answered bare, since the widget reads the body as the challenge.
+ */
+export const PublicChallengeSchema = z.object({
+  parameters: z.looseObject({
+    algorithm: z.string(),
+    nonce: z.string(),
+    salt: z.string(),
+    cost: z.number(),
+    keyLength: z.number(),
+    keyPrefix: z.string(),
+    /** Signed with the rest: dropping it would void the signature. */
+    data: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
+  }),
+  signature: z.string(),
+})
+export type PublicChallenge = z.infer<typeof PublicChallengeSchema>
+
 export const PublicConversationSchema = z.object({
   conversationId: z.string(),
   messages: z.array(PublicMessageSchema),
@@ -282,6 +301,13 @@ export const publicEndpoints = {
     path: '/public/assistants/:publicId/conversation',
     params: PublicParamsSchema,
     data: PublicConversationSchema,
+  }),
+  /** A proof of work for the visitor's first question (only asked for when `requireChallenge`). */
+  getChallenge: endpoint({
+    method: 'GET',
+    path: '/public/assistants/:publicId/challenge',
+    params: PublicParamsSchema,
+    response: PublicChallengeSchema,
   }),
   ask: endpoint({
     method: 'POST',

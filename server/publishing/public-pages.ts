@@ -22,20 +22,34 @@ export const PUBLIC_PAGE_FILE = 'public.html'
 export const EMBED_SCRIPT_FILE = 'embed.js'
 export const EMBED_SCRIPT_CACHE = 'public, max-age=300'
 
-/** The page CSP with its `frame-ancestors` replaced by `sources` (`'none'` when empty). */
-export function withFrameAncestors(csp: string, sources: readonly string[]): string {
-  const ancestors = `frame-ancestors ${sources.length > 0 ? sources.join(' ') : "'none'"}`
+/**
+ * The owner's proof of work (altcha) solves in workers it starts from `blob:` addresses of its
+ * own code; the public pages allow those, the dashboard's pages do not need them.
+ */
+export const PUBLIC_WORKER_SRC = "worker-src 'self' blob:"
+
+/** `csp` with the directive named like `directive` replaced by it (or added). */
+function withDirective(csp: string, directive: string): string {
+  const name = directive.split(' ')[0] ?? directive
   const directives = csp
     .split(';')
     .map((d) => d.trim())
-    .filter((d) => d && !d.startsWith('frame-ancestors'))
-  return [...directives, ancestors].join(';')
+    .filter((d) => d && d.split(' ')[0] !== name)
+  return [...directives, directive].join(';')
+}
+
+/** The page CSP with its `frame-ancestors` replaced by `sources` (`'none'` when empty). */
+export function withFrameAncestors(csp: string, sources: readonly string[]): string {
+  return withDirective(csp, `frame-ancestors ${sources.length > 0 ? sources.join(' ') : "'none'"}`)
 }
 
 export const publicPages: FastifyPluginAsync<{ distDir: string }> = async (app, { distDir }) => {
   const page = builtFile(distDir, PUBLIC_PAGE_FILE, 'text/html; charset=utf-8')
   const loader = builtFile(distDir, EMBED_SCRIPT_FILE, 'text/javascript; charset=utf-8')
-  const pageCsp = app.securityHeadersFor('/')['content-security-policy'] ?? ''
+  const pageCsp = withDirective(
+    app.securityHeadersFor('/')['content-security-policy'] ?? '',
+    PUBLIC_WORKER_SRC,
+  )
 
   const unavailable = (reply: FastifyReply) =>
     reply
@@ -56,6 +70,7 @@ export const publicPages: FastifyPluginAsync<{ distDir: string }> = async (app, 
     const a = await published(request.params.publicId)
     if (!a?.publicPage) return unavailable(reply)
     if (!a.allowIndexing) reply.header('x-robots-tag', NO_INDEX)
+    reply.header('content-security-policy', pageCsp)
     return page(request, reply.header('cache-control', 'no-cache'))
   })
 

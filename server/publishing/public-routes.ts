@@ -15,13 +15,19 @@ import { refuseForeignPages } from './visitor-origin.ts'
 import type { VisitorRun } from './visitor-service.ts'
 
 export const publicRoutes: FastifyPluginAsyncZod<{ heartbeatMs: number }> = async (app, opts) => {
-  const { getPublicAssistant, getVisitorConversation, ask, feedback } = publicEndpoints
+  const { getPublicAssistant, getChallenge, getVisitorConversation, ask, feedback } = publicEndpoints
   const onRequest = [refuseForeignPages(app.config.publicOrigin)]
 
   defineRoute(app, getPublicAssistant, {
     auth: 'public',
     onRequest,
     handler: ({ params }) => app.visitors.assistant(params.publicId),
+  })
+
+  defineRoute(app, getChallenge, {
+    auth: 'public',
+    onRequest,
+    handler: ({ params }) => app.visitors.challenge(params.publicId),
   })
 
   defineRoute(app, getVisitorConversation, {

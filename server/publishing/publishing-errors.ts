@@ -27,6 +27,15 @@ export class ForeignOrigin extends Forbidden {
   }
 }
 
+export const CHALLENGE_NEEDED = 'Please confirm you are a person before your first question.'
+
+/** The owner asks for a proof of work before a visitor's first question: missing, wrong or used. */
+export class ChallengeNeeded extends Forbidden {
+  constructor() {
+    super(CHALLENGE_NEEDED)
+  }
+}
+
 /** Not this visitor's, or not there. */
 export class VisitorConversationNotFound extends NotFound {
   constructor() {

@@ -8,6 +8,7 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { createTokenCipher } from '../drive/token-crypto.ts'
+import { proofOfWorkOn } from './challenge.ts'
 import { createInboxRepository } from './inbox-repository.ts'
 import { InboxService } from './inbox-service.ts'
 import { publicPages } from './public-pages.ts'
@@ -72,6 +73,7 @@ export const publishingPlugin = fp<PublishingPluginOptions>(
             publishedConcurrency: app.config.publishedConcurrency,
             usageTokensPerDay: app.config.usageTokensPerDay,
           }),
+        proofOfWork: proofOfWorkOn(app.db, { appSecret: app.config.appSecret, now: opts.now }),
         now: opts.now,
         modelAnswers: app.config.llm !== null,
       }),

@@ -6,13 +6,20 @@
  * reports what it spent once it ends, however it ends.
  */
 import type { FastifyBaseLogger } from 'fastify'
-import type { PublicAskRequest, PublicAssistant, PublicStreamEvent } from '#contracts/publishing.ts'
+import type {
+  PublicAskRequest,
+  PublicAssistant,
+  PublicChallenge,
+  PublicStreamEvent,
+} from '#contracts/publishing.ts'
 import type { AnswerDraft, Answerer, AnswerSettings } from '../answering/answerer.ts'
 import { LlmAbortedError, LlmUnavailableError } from '../answering/llm.ts'
 import { MAX_HISTORY_TURNS } from '../answering/prompt.ts'
 import { UpstreamFailed } from '../http/domain-errors.ts'
+import type { ProofOfWork } from './challenge.ts'
 import {
   AssistantBusy,
+  ChallengeNeeded,
   VISITOR_ANSWER_FAILED,
   VISITOR_STOPPED,
   VisitorConversationNotFound,
@@ -37,6 +44,8 @@ type Deps = {
   answerer: Answerer
   answerSettings: (ownerId: string, assistantId: string) => Promise<AnswerSettings>
   budgets: VisitorBudgets
+  /** The owner's optional proof of work before a visitor's first question (D119). */
+  proofOfWork: ProofOfWork
   now: () => Date
   /** Whether a language model answers (without one, answers cost no tokens). */
   modelAnswers: boolean
@@ -61,6 +70,13 @@ export class VisitorService {
       privacyNotice: a.privacyNotice,
       requireChallenge: a.requireChallenge,
     }
+  }
+
+  /** A challenge bound to this assistant (any published one: asking for it costs nothing). */
+  async challenge(publicId: string): Promise<PublicChallenge> {
+    const a = await this.#deps.publishing.published(publicId)
+    const challenge = await this.#deps.proofOfWork.createChallenge(a.publicId)
+    return { parameters: { ...challenge.parameters }, signature: challenge.signature ?? '' }
   }
 
   /** The visitor's latest conversation; 404 when they have none (or no cookie yet). */
@@ -114,6 +130,7 @@ export class VisitorService {
       !(await visitors.isVisitorsConversation(a.assistantId, visitor.key, conversationId))
     )
       throw new VisitorConversationNotFound()
+    await this.#checkChallenge(a, visitor, conversationId, request.challenge)
     const admission = await budgets.admit({
       ownerId: a.ownerId,
       assistantId: a.assistantId,
@@ -152,6 +169,26 @@ export class VisitorService {
       if (error instanceof LlmUnavailableError) throw new UpstreamFailed(error.message)
       throw error
     }
+  }
+
+  /**
+   * A visitor's first question, when the owner asks for a proof of work, needs a solved challenge,
+   * before anything is counted or answered. "First" is the visitor's first conversation with the
+   * assistant, as the widget judges it: once answered, a new conversation asks for none again
+   * (their budgets bound them from then on); a script without the cookie is a new visitor each time.
+   */
+  async #checkChallenge(
+    a: PublishedAssistant,
+    visitor: Visitor,
+    conversationId: string | null,
+    challenge: string | undefined,
+  ): Promise<void> {
+    if (!a.requireChallenge || conversationId !== null) return
+    if (await this.#deps.visitors.latestConversation(a.assistantId, visitor.key)) return
+    const verdict = challenge
+      ? await this.#deps.proofOfWork.verifyChallenge(challenge, a.publicId)
+      : { ok: false }
+    if (!verdict.ok) throw new ChallengeNeeded()
   }
 
   async #visitor(

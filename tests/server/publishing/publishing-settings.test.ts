@@ -189,6 +189,8 @@ test('the public page: served from the build, noindex unless allowed, never fram
   expect(page.body).toBe(PAGE_HTML)
   expect(page.headers['x-robots-tag']).toMatch(/noindex/)
   expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'")
+  // The owner's proof of work solves in workers started from blob: addresses.
+  expect(page.headers['content-security-policy']).toContain("worker-src 'self' blob:")
 
   await patchAssistantOk(app, owner.cookie, bot._id, { allowIndexing: true })
   const indexed = await app.inject({ method: 'GET', url: `/a/${publicId}` })
@@ -220,6 +222,7 @@ test("the widget's page may be framed by exactly the allowed sites, and by none 
   expect(csp).not.toContain("'none';frame")
   expect(csp.match(/frame-ancestors/g)).toHaveLength(1)
   expect(csp).toContain("script-src 'self'")
+  expect(csp).toContain("worker-src 'self' blob:")
   expect(framed.headers['x-frame-options']).toBeUndefined()
   expect(framed.headers['x-robots-tag']).toMatch(/noindex/)
 
@@ -230,6 +233,7 @@ test("the widget's page may be framed by exactly the allowed sites, and by none 
   // The dashboard still refuses to be framed anywhere.
   const dashboard = await app.inject({ method: 'GET', url: '/dashboard' })
   expect(dashboard.headers['content-security-policy']).toContain("frame-ancestors 'none'")
+  expect(dashboard.headers['content-security-policy']).not.toContain('worker-src')
   expect(dashboard.headers['x-frame-options']).toBe('SAMEORIGIN')
 })
 
