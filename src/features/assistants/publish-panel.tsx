@@ -178,7 +178,7 @@ function VisitorFields({ form }: { form: PublishFormApi }) {
         {(field) => (
           <CheckboxField
             label="Ask visitors' browsers for a proof of work"
-            hint="Before the first question, the visitor's browser solves a small puzzle, which slows bots down. Visitors do nothing."
+            hint="Before their first question, visitors tick a box while their browser solves a small puzzle, which slows bots down. Nothing leaves our server."
             checked={field.state.value}
             onChange={field.handleChange}
           />
