@@ -28,8 +28,40 @@ function sourceItem(source: VisitorSource): HTMLLIElement {
   )
 }
 
+const SVG = 'http://www.w3.org/2000/svg'
+// Lucide's thumbs-up, drawn rather than an emoji (a system without an emoji font shows a box).
+const THUMB = [
+  'M7 10v12',
+  'M15 5.88 14 10h5.83a2 2 0 0 1 1.92 2.56l-2.33 8A2 2 0 0 1 17.5 22H4a2 2 0 0 1-2-2v-8a2 2 0 0 1 2-2h2.76a2 2 0 0 0 1.79-1.11L12 2a3.13 3.13 0 0 1 3 3.88Z',
+]
+
+function thumb(down: boolean): SVGElement {
+  const svg = document.createElementNS(SVG, 'svg')
+  for (const [name, value] of Object.entries({
+    viewBox: '0 0 24 24',
+    width: '16',
+    height: '16',
+    fill: 'none',
+    stroke: 'currentColor',
+    'stroke-width': '2',
+    'stroke-linecap': 'round',
+    'stroke-linejoin': 'round',
+    'aria-hidden': 'true',
+  }))
+    svg.setAttribute(name, value)
+  const group = document.createElementNS(SVG, 'g')
+  if (down) group.setAttribute('transform', 'rotate(180 12 12)')
+  for (const d of THUMB) {
+    const path = document.createElementNS(SVG, 'path')
+    path.setAttribute('d', d)
+    group.append(path)
+  }
+  svg.append(group)
+  return svg
+}
+
 function ratingGroup(id: string, rate: Rate): HTMLElement {
-  const button = (feedback: Feedback, label: string, icon: string) =>
+  const button = (feedback: Feedback, label: string, icon: SVGElement) =>
     h(
       'button',
       {
@@ -42,8 +74,8 @@ function ratingGroup(id: string, rate: Rate): HTMLElement {
       },
       icon,
     )
-  const like = button('like', TEXT.like, '👍')
-  const dislike = button('dislike', TEXT.dislike, '👎')
+  const like = button('like', TEXT.like, thumb(false))
+  const dislike = button('dislike', TEXT.dislike, thumb(true))
   like.addEventListener('click', () => rate(id, 'like'))
   dislike.addEventListener('click', () => rate(id, 'dislike'))
   return h('div', { class: 'pc-rating', role: 'group', 'aria-label': TEXT.rate }, like, dislike)
