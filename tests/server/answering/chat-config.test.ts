@@ -22,6 +22,8 @@ test('LLM_BASE_URL and LLM_MODEL configure a model; the key is optional, the tim
     model: 'llama3.1',
     timeoutMs: DEFAULT_LLM_TIMEOUT_MS,
     maxTokens: DEFAULT_LLM_MAX_TOKENS,
+    // The models an assistant may choose (LLM_MODELS, issue 36): none unless the operator lists them.
+    models: [],
   })
   expect(DEFAULT_LLM_TIMEOUT_MS).toBe(60_000)
   expect(DEFAULT_LLM_MAX_TOKENS).toBe(2048)
@@ -51,8 +53,8 @@ test('LLM_CONCURRENCY_PER_USER bounds the answers one person has written at once
 
 test.each([
   [{ LLM_BASE_URL: 'http://127.0.0.1:11434/v1' }, /LLM_MODEL: required when LLM_BASE_URL is set/],
-  [{ LLM_MODEL: 'gpt-4o-mini' }, /LLM_BASE_URL: required when LLM_MODEL or LLM_API_KEY is set/],
-  [{ LLM_API_KEY: 'sk-123' }, /LLM_BASE_URL: required when LLM_MODEL or LLM_API_KEY is set/],
+  [{ LLM_MODEL: 'gpt-4o-mini' }, /LLM_BASE_URL: required when LLM_MODEL, LLM_MODELS or LLM_API_KEY is set/],
+  [{ LLM_API_KEY: 'sk-123' }, /LLM_BASE_URL: required when LLM_MODEL, LLM_MODELS or LLM_API_KEY is set/],
   [{ LLM_BASE_URL: 'not a url', LLM_MODEL: 'm' }, /LLM_BASE_URL: LLM_BASE_URL must be an http/],
   [{ LLM_BASE_URL: 'ftp://x', LLM_MODEL: 'm' }, /LLM_BASE_URL: LLM_BASE_URL must be an http/],
   [{ LLM_TIMEOUT_MS: 'soon' }, /LLM_TIMEOUT_MS: LLM_TIMEOUT_MS must be a number/],
