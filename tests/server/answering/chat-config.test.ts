@@ -42,6 +42,7 @@ test('LLM_BASE_URL and LLM_MODEL configure a model; the key is optional, the tim
     model: 'gpt-4o-mini',
     timeoutMs: 15_000,
     maxTokens: 512,
+    models: [],
   })
 })
 
