@@ -10,6 +10,13 @@ import { bindDb } from '../db/bind-db.ts'
 import type { Db } from '../db/database.ts'
 import { queryRows } from '../db/query-rows.ts'
 import { assistantDocuments, assistantFolders, assistants, chatConversations } from '../db/schema.ts'
+import {
+  DocumentsMissing,
+  type MissingDocuments,
+  refusedAsMissing,
+} from '../documents/library/missing-documents.ts'
+
+export type { MissingDocuments }
 
 /** The fields a person sets (knowledge apart). */
 export type AssistantFields = {
@@ -41,29 +48,6 @@ export type AssistantSummaryRow = Pick<AssistantRecord, 'id' | 'name' | 'descrip
 
 /** Knowledge to store: distinct ids, in the order chosen. */
 export type KnowledgeIds = { documentIds: readonly string[]; folderIds: readonly string[] }
-
-/** Chosen document ids that are not (or no longer) in the person's library: nothing was stored. */
-export type MissingDocuments = { missing: string[] }
-
-/** Thrown inside a transaction to roll it back; answered as `MissingDocuments`. */
-class DocumentsMissing extends Error {
-  readonly missing: string[]
-  constructor(missing: string[]) {
-    super(`Not in the library: ${missing.join(', ')}`)
-    this.missing = missing
-  }
-}
-
-async function refusedAsMissing<T>(work: () => Promise<T>): Promise<T | MissingDocuments> {
-  try {
-    return await work()
-  } catch (error) {
-    // Drizzle may wrap what the transaction threw.
-    const refused = error instanceof DocumentsMissing ? error : (error as { cause?: unknown }).cause
-    if (refused instanceof DocumentsMissing) return { missing: refused.missing }
-    throw error
-  }
-}
 
 const own = (userId: string, id: string) => and(eq(assistants.id, id), eq(assistants.userId, userId))
 

@@ -9,6 +9,13 @@ import { LAST_MESSAGE_PREVIEW_LENGTH, type ScopeDocument } from '#contracts/chat
 import type { Db } from '../db/database.ts'
 import { queryRows } from '../db/query-rows.ts'
 import { chatConversations, chatScopeDocuments, MESSAGE_SEARCH_CHARS } from '../db/schema.ts'
+import {
+  DocumentsMissing,
+  type MissingDocuments,
+  refusedAsMissing,
+} from '../documents/library/missing-documents.ts'
+
+export type { MissingDocuments }
 
 export type ConversationRecord = {
   id: string
@@ -27,35 +34,12 @@ export type ConversationRecord = {
 /** A scope to store: null for the whole library, else library document ids (distinct, in order). */
 export type ScopeIds = readonly string[] | null
 
-/** Some chosen ids are not (or no longer) documents of the person's library: nothing was stored. */
-export type MissingDocuments = { missing: string[] }
-
 export type ConversationSummary = ConversationRecord & { messageCount: number; lastMessage: string }
 
 export type SearchRow = ConversationSummary & { snippet: string }
 
 /** How many conversations a search lists at most. */
 export const SEARCH_LIMIT = 20
-
-/** Thrown inside a transaction to roll it back when chosen documents are missing. */
-class ScopeRefused extends Error {
-  readonly missing: string[]
-  constructor(missing: string[]) {
-    super(`Not in the library: ${missing.join(', ')}`)
-    this.missing = missing
-  }
-}
-
-async function refusedAsMissing<T>(work: () => Promise<T>): Promise<T | MissingDocuments> {
-  try {
-    return await work()
-  } catch (error) {
-    // Drizzle may wrap what the transaction threw.
-    const refused = error instanceof ScopeRefused ? error : (error as { cause?: unknown }).cause
-    if (refused instanceof ScopeRefused) return { missing: refused.missing }
-    throw error
-  }
-}
 
 /**
  * Ends the claim `until` (and only that one) in the write that stores its answer: whoever sees
@@ -146,7 +130,7 @@ async function replaceScope(tx: Db, userId: string, conversationId: string, ids:
   )
   const found = new Set(inserted.map((r) => r.document_id))
   const missing = ids.filter((id) => !found.has(id))
-  if (missing.length > 0) throw new ScopeRefused(missing)
+  if (missing.length > 0) throw new DocumentsMissing(missing)
 }
 
 /** A new conversation, limited to `scope` when given; `missing` when a chosen id is not the person's. */

@@ -8,40 +8,17 @@ import {
   type Assistant,
   assistantEndpoints,
   CreateAssistantRequestSchema,
-  DEFAULT_FALLBACK_ANSWER,
   type DriveFolder,
   UpdateAssistantRequestSchema,
 } from '#contracts/assistants.ts'
-import { DEFAULT_PUBLISHING, publishingEndpoints } from '#contracts/publishing.ts'
+import { publishingEndpoints } from '#contracts/publishing.ts'
+import { assistant } from '#machines/assistants/assistant-fixtures.ts'
 import { summaryOf } from '#machines/assistants/assistants-list-machine.ts'
 import { errorResponse, okResponse, urlOf } from './msw-server.ts'
 
-export const HR_ID = '0b8a4a50-7b1d-4bd0-9b54-8d6a2c4f1e11'
-
-export function assistantFixture(fields: Partial<Assistant> = {}): Assistant {
-  return {
-    _id: HR_ID,
-    name: 'HR policies',
-    description: 'Answers from the HR folder',
-    instructions: 'Be friendly.',
-    knowledge: {
-      documentIds: [],
-      folderIds: ['folder-hr'],
-      documents: [],
-      folders: [{ id: 'folder-hr', name: 'HR', missing: false, documentCount: 3 }],
-    },
-    starterQuestions: ['How many days off do I get?'],
-    answerPolicy: 'documents-only',
-    fallbackAnswer: DEFAULT_FALLBACK_ANSWER,
-    temperature: null,
-    maxAnswerTokens: null,
-    model: null,
-    createdAt: '2026-03-01T10:00:00.000Z',
-    updatedAt: '2026-03-01T10:00:00.000Z',
-    ...DEFAULT_PUBLISHING,
-    ...fields,
-  }
-}
+/** An assistant as the server answers it: the machines' fixture, so both test layers agree. */
+export const assistantFixture = assistant
+export { HR_ID } from '#machines/assistants/assistant-fixtures.ts'
 
 type Seed = { assistants?: Assistant[]; folders?: DriveFolder[]; models?: string[] }
 
