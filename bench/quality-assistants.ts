@@ -21,16 +21,33 @@ import type { Db } from '../server/db/database.ts'
 import { queryRows } from '../server/db/query-rows.ts'
 import type { Judged } from './quality-corpus.ts'
 
-const FOLDERS = 10
+const ROUND_ROBIN_FOLDERS = 10
 const FALLBACK = 'Not in my documents.'
 
+/** How a person's library is split into folders: the corpus's own directories, or round robin by name. */
+export type FolderLayout = 'directories' | 'round robin'
+
 export type AssistantQuality = {
+  layout: FolderLayout
+  folders: number
   questions: number
   inPrompt: number
   outside: number
-  withoutAnswer: number
-  fellBack: number
-  modelCalls: number
+  /** Asks of an assistant whose folder holds no judged page: of another package's folder, of a sibling. */
+  elsewhere: Asks
+  sibling: Asks
+}
+
+type Asks = { asks: number; fellBack: number; modelCalls: number }
+
+/** The first path segment: the npm package (fastify, undici, pino) or `extra`. */
+function packageOf(folder: string): string {
+  return folder.split('/')[0] ?? folder
+}
+
+function layoutFolders(layout: FolderLayout, names: string[]): Map<string, string> {
+  if (layout === 'directories') return new Map(names.map((n) => [n, n.slice(0, n.lastIndexOf('/'))]))
+  return new Map(names.map((n, i) => [n, `folder ${i % ROUND_ROBIN_FOLDERS}`]))
 }
 
 function recordingModel(): Llm & { calls: number } {
@@ -68,15 +85,21 @@ export async function assistantQuality(
   userId: string,
   questions: Judged[],
   analyse: Analyse,
+  layout: FolderLayout,
 ): Promise<AssistantQuality> {
   const rows = await queryRows<{ id: string; external_id: string }>(
     db,
     sql`select id, external_id from documents where user_id = ${userId} order by external_id`,
   )
-  const folderOf = new Map(rows.map((r, i) => [r.external_id, i % FOLDERS]))
-  const folders = Array.from({ length: FOLDERS }, (_, f) =>
-    rows.filter((r) => folderOf.get(r.external_id) === f).map((r) => r.id),
+  const folderOf = layoutFolders(
+    layout,
+    rows.map((r) => r.external_id),
   )
+  const folders = new Map<string, string[]>()
+  for (const r of rows) {
+    const f = folderOf.get(r.external_id) as string
+    folders.set(f, [...(folders.get(f) ?? []), r.id])
+  }
   const llm = recordingModel()
   const answerer = createAnswerer({
     search: createSearch(db),
@@ -84,54 +107,61 @@ export async function assistantQuality(
     analyse,
     llm,
   })
+  const asks = (): Asks => ({ asks: 0, fellBack: 0, modelCalls: 0 })
   const totals: AssistantQuality = {
+    layout,
+    folders: folders.size,
     questions: 0,
     inPrompt: 0,
     outside: 0,
-    withoutAnswer: 0,
-    fellBack: 0,
-    modelCalls: 0,
+    elsewhere: asks(),
+    sibling: asks(),
   }
   for (const { question, relevant } of questions) {
     const answerPage = Object.keys(relevant).find((page) => relevant[page] === 2)
     const home = answerPage === undefined ? undefined : folderOf.get(answerPage)
     if (home === undefined) continue
     totals.questions += 1
-    const knowledge = folders[home] as string[]
+    const knowledge = folders.get(home) as string[]
     const draft = await answerer.draft({ userId, question, history: [], settings: settings(knowledge) })
     const handed = draft.candidates()
     if (handed.some((p) => p.documentName === answerPage)) totals.inPrompt += 1
     totals.outside += handed.filter((p) => !knowledge.includes(p.documentId)).length
 
-    // A folder holding no page judged relevant to this question, if there is one.
+    // Every folder holding no page judged relevant to this question: its answer is in none of them.
     const judged = new Set(Object.keys(relevant).map((page) => folderOf.get(page)))
-    const elsewhere = folders.findIndex((_, f) => !judged.has(f))
-    if (elsewhere < 0) continue
-    totals.withoutAnswer += 1
-    const before = llm.calls
-    const answer = await answerer.answer({
-      userId,
-      question,
-      history: [],
-      settings: settings(folders[elsewhere] as string[]),
-    })
-    const called = llm.calls - before
-    totals.modelCalls += called
-    if (answer.content === FALLBACK && called === 0) totals.fellBack += 1
+    for (const [folder, ids] of folders) {
+      if (judged.has(folder)) continue
+      const tally = packageOf(folder) === packageOf(home) ? totals.sibling : totals.elsewhere
+      tally.asks += 1
+      const before = llm.calls
+      const answer = await answerer.answer({ userId, question, history: [], settings: settings(ids) })
+      const called = llm.calls - before
+      tally.modelCalls += called
+      if (answer.content === FALLBACK && called === 0) tally.fellBack += 1
+    }
   }
   return totals
 }
 
-export function printAssistantQuality(t: AssistantQuality): void {
+export function printAssistantQuality(results: AssistantQuality[]): void {
   const pct = (a: number, b: number) => `${b === 0 ? '–' : ((100 * a) / b).toFixed(0)} %`
+  const asked = (a: Asks) => `${a.fellBack}/${a.asks} (${pct(a.fellBack, a.asks)})`
   console.log(
-    `\nAssistants (knowledge: one of ${FOLDERS} folders of the corpus; "Only from its documents"; targets: answer page handed to the model 100 %, 0 passages outside the knowledge, fallback without a model call ≥ 90 %):`,
+    '\nAssistants ("Only from its documents"; knowledge: the folder of the answer page; targets: answer page handed to the model 100 %, 0 passages outside the knowledge, fallback without a model call ≥ 90 % when the answer is in none of its documents):',
   )
   console.log(
-    '| answer page handed to the model | passages outside the knowledge | fallback without a model call, answer in no document of the assistant | model calls for those |',
+    "| folders | answer page handed to the model | passages outside the knowledge | fallback, asked of another package's folder | fallback, asked of a sibling folder (same package) | all | model calls for those |",
   )
-  console.log('|---|---|---|---|')
-  console.log(
-    `| ${t.inPrompt}/${t.questions} (${pct(t.inPrompt, t.questions)}) | ${t.outside} | ${t.fellBack}/${t.withoutAnswer} (${pct(t.fellBack, t.withoutAnswer)}) | ${t.modelCalls} |`,
-  )
+  console.log('|---|---|---|---|---|---|---|')
+  for (const t of results) {
+    const all = {
+      asks: t.elsewhere.asks + t.sibling.asks,
+      fellBack: t.elsewhere.fellBack + t.sibling.fellBack,
+      modelCalls: t.elsewhere.modelCalls + t.sibling.modelCalls,
+    }
+    console.log(
+      `| ${t.folders}, ${t.layout} | ${t.inPrompt}/${t.questions} (${pct(t.inPrompt, t.questions)}) | ${t.outside} | ${asked(t.elsewhere)} | ${asked(t.sibling)} | ${asked(all)} | ${all.modelCalls} |`,
+    )
+  }
 }

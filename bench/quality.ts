@@ -109,7 +109,10 @@ for (const { question, relevant, spelledRight } of questions) {
 const scoped = await scopedQuality(db, user.id, questions, createDocumentsRepository(db), (items) =>
   analyseTexts(db, items),
 )
-const assistants = await assistantQuality(db, user.id, questions, (items) => analyseTexts(db, items))
+const assistants = [
+  await assistantQuality(db, user.id, questions, (items) => analyseTexts(db, items), 'directories'),
+  await assistantQuality(db, user.id, questions, (items) => analyseTexts(db, items), 'round robin'),
+]
 await database.close()
 
 const n = questions.length
