@@ -1,15 +1,53 @@
 /**
  * The bytes of a text file as the text a person reads, whatever editor saved it: UTF-8 (with or
  * without a byte-order mark), UTF-16 with a byte-order mark (Windows Notepad's "Unicode"), UTF-16
- * without one when its zero bytes give it away, and anything else as Latin-1 (Windows-1252, the
+ * without one when its zero bytes give it away, and anything else in the legacy encoding chardet
+ * recognises when it is sure (Shift-JIS, GBK/GB18030, EUC-KR, Big5, Windows-1251, ISO-8859-2…:
+ * older Japanese, Chinese, Korean, Russian and Polish files), else as Latin-1 (Windows-1252, the
  * WHATWG reading of "latin1", of which ISO-8859-1's printable characters are a subset). Control
  * characters other than tab and line breaks are removed: PostgreSQL refuses a NUL in text, and
  * the others only garble passages.
  */
 
+import chardet from 'chardet'
+
 const UTF8_BOM = [0xef, 0xbb, 0xbf] as const
 
-export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252'
+/** 'utf-8', 'utf-16le', 'utf-16be', 'windows-1252', or a legacy encoding's WHATWG label ('shift_jis'…). */
+export type TextEncodingName = string
+
+/** How much of a file chardet reads: its statistics settle well within this, and it costs ~1 ms. */
+const LEGACY_SAMPLE_BYTES = 64 * 1024
+/** chardet's confidence (0–100) a legacy guess needs, and its lead over the Latin-1 family's best. */
+const LEGACY_CONFIDENCE = 30
+const LEGACY_LEAD = 10
+/** chardet's names for what Windows-1252 decodes (ISO-8859-1's printable characters are its subset). */
+const LATIN1_FAMILY = new Set(['windows-1252', 'iso-8859-1', 'iso-8859-15', 'ascii'])
+
+/**
+ * The legacy encoding of bytes that are not UTF-8: chardet's best guess when it is confident and
+ * clearly ahead of Windows-1252 (so a French or German file with a few accents, which chardet may
+ * call Turkish or Central European at low confidence, stays Windows-1252); a guess TextDecoder
+ * cannot decode is ignored.
+ */
+export function legacyEncoding(bytes: Uint8Array): TextEncodingName {
+  // From the first byte that is not ASCII (a multi-byte character's first byte): ASCII before it
+  // says nothing of the encoding and sways chardet's statistics towards Latin-1.
+  const from = Math.max(0, bytes.findIndex((b) => b >= 0x80))
+  const guesses = chardet.analyse(bytes.subarray(from, from + LEGACY_SAMPLE_BYTES))
+  const latin1 = Math.max(
+    0,
+    ...guesses.filter((g) => LATIN1_FAMILY.has(g.name.toLowerCase())).map((g) => g.confidence),
+  )
+  const best = guesses.find((g) => !g.name.toLowerCase().startsWith('utf'))
+  if (!best || LATIN1_FAMILY.has(best.name.toLowerCase())) return 'windows-1252'
+  if (best.confidence < LEGACY_CONFIDENCE || best.confidence - latin1 < LEGACY_LEAD) return 'windows-1252'
+  try {
+    return new TextDecoder(best.name).encoding
+  } catch {
+    return 'windows-1252'
+  }
+}
 
 /** C0 controls except \t \n \r, DEL, C1 controls, and the non-characters a bad decode leaves. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
@@ -49,7 +87,7 @@ export function detectEncoding(bytes: Uint8Array): { encoding: TextEncodingName;
     new TextDecoder('utf-8', { fatal: true }).decode(bytes)
     return { encoding: 'utf-8', offset: 0 }
   } catch {
-    return { encoding: 'windows-1252', offset: 0 }
+    return { encoding: legacyEncoding(bytes), offset: 0 }
   }
 }
 
@@ -73,7 +111,7 @@ export const DECODE_PIECE_BYTES = 256 * 1024
  * decodeText on the server's thread, DECODE_PIECE_BYTES at a time, calling `pause` between pieces
  * (turns.ts): a 5 MB file was one piece of 20-200 ms (a UTF-8 check, the decoding and the control
  * characters' removal, each over the whole file). Plain UTF-8 is checked and decoded in one pass;
- * a file that turns out not to be is decoded again as Windows-1252, as decodeText would.
+ * a file that turns out not to be is decoded again in its legacy encoding, as decodeText would.
  */
 export async function decodeTextInTurns(bytes: Uint8Array, pause: () => Promise<void>): Promise<string> {
   const { encoding, offset } = sniffEncoding(bytes)
@@ -82,7 +120,7 @@ export async function decodeTextInTurns(bytes: Uint8Array, pause: () => Promise<
     return await decodePieces(bytes, 'utf-8', 0, pause, { fatal: true })
   } catch (error) {
     if (!(error instanceof TypeError)) throw error
-    return decodePieces(bytes, 'windows-1252', 0, pause)
+    return decodePieces(bytes, legacyEncoding(bytes), 0, pause)
   }
 }
 

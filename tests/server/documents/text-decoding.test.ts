@@ -3,6 +3,8 @@
  * Notepad's "Unicode", with a BOM, and without one), Latin-1; NUL and other control characters
  * removed, line breaks and tabs kept.
  */
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
 import { expect, test } from 'vitest'
 import {
   DECODE_PIECE_BYTES,
@@ -85,3 +87,50 @@ test('decoding in turns pauses between pieces and reads every encoding as decode
   }
   expect((await decodeTextInTurns(latin1, async () => undefined)).endsWith('Café')).toBe(true)
 })
+
+// Real files of older Japanese, Chinese, Korean, Russian and Polish editors (made with iconv from
+// the .expected.txt beside them): read as their own encoding, never as Windows-1252 mojibake.
+const LEGACY = [
+  ['ja.shift_jis.txt', 'shift_jis', 'ja.expected.txt'],
+  ['zh.gbk.txt', 'gb18030', 'zh.expected.txt'],
+  ['ko.euc-kr.txt', 'euc-kr', 'ko.expected.txt'],
+  ['ru.windows-1251.txt', 'windows-1251', 'ru.expected.txt'],
+  ['pl.iso-8859-2.txt', 'iso-8859-2', 'pl.expected.txt'],
+] as const
+const sample = (name: string) =>
+  new Uint8Array(readFileSync(path.join(import.meta.dirname, 'encodings', name)))
+
+test.each(LEGACY)('%s is read as %s', async (file, encoding, expected) => {
+  const bytes = sample(file)
+  const text = readFileSync(path.join(import.meta.dirname, 'encodings', expected), 'utf8')
+  expect(detectEncoding(bytes).encoding).toBe(encoding)
+  expect(decodeText(bytes)).toBe(text)
+  expect(await decodeTextInTurns(bytes, async () => undefined)).toBe(text)
+})
+
+test('a legacy file is recognised by its first non-ASCII bytes, however long its ASCII opening', () => {
+  const ascii = new TextEncoder().encode(`${'Section 1. Scope\n'.repeat(8000)}`)
+  const bytes = new Uint8Array([...ascii, ...sample('ru.windows-1251.txt')])
+  expect(bytes.length).toBeGreaterThan(128 * 1024)
+  expect(detectEncoding(bytes).encoding).toBe('windows-1251')
+})
+
+test('Western European files with a few accents stay Windows-1252', () => {
+  for (const text of [
+    'naïve résumé',
+    'Le café est fermé à 18 h. Réservé aux employés.',
+    'Größe: 12 €. Die Prüfung findet am Montag statt; Änderungen vorbehalten.',
+    'El niño comió jalapeños en la mañana — ¿por qué?',
+  ]) {
+    const bytes = new Uint8Array([...text].map((c) => windows1252(c)))
+    expect(detectEncoding(bytes).encoding).toBe('windows-1252')
+    expect(decodeText(bytes)).toBe(text)
+  }
+})
+
+/** One character's Windows-1252 byte (the test's texts use only characters it has). */
+function windows1252(c: string): number {
+  for (let b = 0; b < 256; b++)
+    if (new TextDecoder('windows-1252').decode(new Uint8Array([b])) === c) return b
+  throw new Error(`not in Windows-1252: ${c}`)
+}
