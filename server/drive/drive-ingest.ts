@@ -16,7 +16,7 @@ import { indexLibraryDocument } from '../documents/index/index-document.ts'
 import { createLibraryRepository, type startReadings } from '../documents/library/library-repository.ts'
 import type { DocumentReader, ReadDocument, ReaderKind } from '../documents/reading/document-reader.ts'
 import { FileReadError } from '../documents/reading/read-error.ts'
-import { decodeText } from '../documents/reading/text-decoding.ts'
+import { encodingNote, readText } from '../documents/reading/text-decoding.ts'
 import { type JobOutcome, retryDelayMs } from '../jobs/job-queue.ts'
 import { type DriveApi, DriveFileError, FOLDER_MIME, SHORTCUT_MIME } from './drive-api.ts'
 import { classifyGoogleError } from './google-errors.ts'
@@ -74,12 +74,10 @@ export function kindOf(mimeType: string): Kind | { skip: string } {
 /** Why an image is not read when OCR is off (OCR=off): the row is marked skipped with it. */
 export const OCR_OFF_REASON = 'images are read by OCR, which is turned off on this server'
 
-const asText = (bytes: Uint8Array): ReadDocument => ({
-  sections: [{ text: decodeText(bytes), page: null }],
-  pages: null,
-  ocrPages: null,
-  note: null,
-})
+function asText(bytes: Uint8Array): ReadDocument {
+  const { text, encoding } = readText(bytes)
+  return { sections: [{ text, page: null }], pages: null, ocrPages: null, note: encodingNote(encoding) }
+}
 
 /** One file read, by kind: downloaded (or exported) and turned into sections. */
 export async function contentOf(

@@ -13,7 +13,7 @@ import type { DocumentWriter } from '../index/document-writer.ts'
 import { indexLibraryDocument } from '../index/index-document.ts'
 import type { DocumentReader, ReadDocument } from '../reading/document-reader.ts'
 import { FileReadError } from '../reading/read-error.ts'
-import { decodeTextInTurns } from '../reading/text-decoding.ts'
+import { encodingNote, readTextInTurns } from '../reading/text-decoding.ts'
 import { takingTurns } from '../reading/turns.ts'
 import { createLibraryRepository, type startReadings, upsertLibraryFile } from './library-repository.ts'
 import { UPLOAD_FILE_JOB, UPLOAD_SOURCE } from './sources.ts'
@@ -180,12 +180,7 @@ export async function ingestUploadFile(
     const read: ReadDocument =
       row.mimeType === 'application/pdf'
         ? await deps.reader.read('pdf', bytes, { owner: row.userId })
-        : {
-            sections: [{ text: await decodeTextInTurns(bytes, takingTurns().pause), page: null }],
-            pages: null,
-            ocrPages: null,
-            note: null,
-          }
+        : await plainText(bytes)
     await indexLibraryDocument(deps.writer, row, read, { link: null, version: null })
   } catch (error) {
     await library.setStatus(row.id, 'failed', {
@@ -194,4 +189,10 @@ export async function ingestUploadFile(
     if (!(error instanceof FileReadError)) throw error
   }
   return { done: true }
+}
+
+/** A plain-text upload, decoded in turns; the library notes an encoding other than Unicode. */
+async function plainText(bytes: Uint8Array): Promise<ReadDocument> {
+  const { text, encoding } = await readTextInTurns(bytes, takingTurns().pause)
+  return { sections: [{ text, page: null }], pages: null, ocrPages: null, note: encodingNote(encoding) }
 }

@@ -33,7 +33,10 @@ const LATIN1_FAMILY = new Set(['windows-1252', 'iso-8859-1', 'iso-8859-15', 'asc
 export function legacyEncoding(bytes: Uint8Array): TextEncodingName {
   // From the first byte that is not ASCII (a multi-byte character's first byte): ASCII before it
   // says nothing of the encoding and sways chardet's statistics towards Latin-1.
-  const from = Math.max(0, bytes.findIndex((b) => b >= 0x80))
+  const from = Math.max(
+    0,
+    bytes.findIndex((b) => b >= 0x80),
+  )
   const guesses = chardet.analyse(bytes.subarray(from, from + LEGACY_SAMPLE_BYTES))
   const latin1 = Math.max(
     0,
@@ -98,10 +101,15 @@ export function removeControlCharacters(text: string): string {
 
 /** The file's text: decoded as detectEncoding says, byte-order mark and control characters removed. */
 export function decodeText(bytes: Uint8Array): string {
+  return readText(bytes).text
+}
+
+/** decodeText, saying which encoding it read the file as. */
+export function readText(bytes: Uint8Array): { text: string; encoding: TextEncodingName } {
   const { encoding, offset } = detectEncoding(bytes)
   // ignoreBOM: the mark was already stepped over; a second one would be text (and is removed below).
   const text = new TextDecoder(encoding, { ignoreBOM: true }).decode(bytes.subarray(offset))
-  return removeControlCharacters(text.replace(/^\uFEFF/, ''))
+  return { text: removeControlCharacters(text.replace(/^\uFEFF/, '')), encoding }
 }
 
 /** The bytes decodeTextInTurns decodes between two pauses. */
@@ -114,14 +122,47 @@ export const DECODE_PIECE_BYTES = 256 * 1024
  * a file that turns out not to be is decoded again in its legacy encoding, as decodeText would.
  */
 export async function decodeTextInTurns(bytes: Uint8Array, pause: () => Promise<void>): Promise<string> {
+  return (await readTextInTurns(bytes, pause)).text
+}
+
+/** decodeTextInTurns, saying which encoding it read the file as. */
+export async function readTextInTurns(
+  bytes: Uint8Array,
+  pause: () => Promise<void>,
+): Promise<{ text: string; encoding: TextEncodingName }> {
   const { encoding, offset } = sniffEncoding(bytes)
-  if (encoding !== null) return decodePieces(bytes, encoding, offset, pause)
+  if (encoding !== null) return { text: await decodePieces(bytes, encoding, offset, pause), encoding }
   try {
-    return await decodePieces(bytes, 'utf-8', 0, pause, { fatal: true })
+    return { text: await decodePieces(bytes, 'utf-8', 0, pause, { fatal: true }), encoding: 'utf-8' }
   } catch (error) {
     if (!(error instanceof TypeError)) throw error
-    return decodePieces(bytes, legacyEncoding(bytes), 0, pause)
+    const legacy = legacyEncoding(bytes)
+    return { text: await decodePieces(bytes, legacy, 0, pause), encoding: legacy }
   }
+}
+
+/** The names people know legacy encodings by (TextDecoder's labels otherwise, upper-cased). */
+const ENCODING_NAMES: Record<string, string> = {
+  'windows-1252': 'Windows-1252 (Western European)',
+  shift_jis: 'Shift-JIS (Japanese)',
+  'euc-jp': 'EUC-JP (Japanese)',
+  gbk: 'GBK (Chinese)',
+  gb18030: 'GBK/GB18030 (Chinese)',
+  big5: 'Big5 (Traditional Chinese)',
+  'euc-kr': 'EUC-KR (Korean)',
+  'windows-1251': 'Windows-1251 (Cyrillic)',
+  'koi8-r': 'KOI8-R (Russian)',
+  'iso-8859-2': 'ISO-8859-2 (Central European)',
+  'windows-1250': 'Windows-1250 (Central European)',
+}
+
+/**
+ * What the library says of a text file not in Unicode (shown beside "Ready"), so a person who
+ * sees odd characters knows how it was read; null for UTF-8 and UTF-16.
+ */
+export function encodingNote(encoding: TextEncodingName): string | null {
+  if (encoding.startsWith('utf-')) return null
+  return `text read as ${ENCODING_NAMES[encoding] ?? encoding.toUpperCase()}`
 }
 
 /** detectEncoding without its UTF-8 check: null when only decoding can tell UTF-8 from Latin-1. */

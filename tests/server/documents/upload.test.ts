@@ -5,6 +5,8 @@
  * as 400s for anything else; another person's conversation answers like a missing one; a deleted
  * upload is never cited again.
  */
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { documentEndpoints } from '#contracts/documents.ts'
 import type { App } from '#server/app.ts'
@@ -79,6 +81,40 @@ test('a text file is read in whichever encoding it was saved (UTF-16 here)', asy
   expect(uploadFile.response.parse(response.json()).data.status).toBe('ready')
   const { aiMessage } = await sendOk(app, ada.cookie, ada.conversationId, 'What is the ferry password?')
   expect(aiMessage.content).toContain('MARLIN-2207')
+})
+
+/** A real file in an older encoding (tests/server/documents/encodings/), repeated past the 10 KB minimum. */
+function legacyFile(sample: string, name: string) {
+  const bytes = readFileSync(path.join(import.meta.dirname, 'encodings', sample))
+  const repeats = Math.ceil((11 * 1024) / bytes.length)
+  return { name, type: 'text/plain', bytes: Buffer.concat(Array.from({ length: repeats }, () => bytes)) }
+}
+
+test('files in older encodings are read as such, and the library says which encoding it read', async () => {
+  const ada = await person()
+
+  expect((await postUpload(app, ada, null, legacyFile('ja.shift_jis.txt', 'rules-ja.txt'))).statusCode).toBe(
+    201,
+  )
+  expect(
+    (await postUpload(app, ada, null, legacyFile('ru.windows-1251.txt', 'rules-ru.txt'))).statusCode,
+  ).toBe(201)
+
+  const library = listDocuments.response.parse(
+    (await call(app, listDocuments, { cookie: ada.cookie })).json(),
+  )
+  const reasons = Object.fromEntries(library.data.documents.map((d) => [d.name, [d.status, d.reason]]))
+  expect(reasons).toEqual({
+    'rules-ja.txt': ['ready', 'text read as Shift-JIS (Japanese)'],
+    'rules-ru.txt': ['ready', 'text read as Windows-1251 (Cyrillic)'],
+  })
+  const { aiMessage } = await sendOk(
+    app,
+    ada.cookie,
+    ada.conversationId,
+    'Сколько дней можно работать удалённо?',
+  )
+  expect(aiMessage.content).toContain('не более двух дней в неделю')
 })
 
 test("the spec's sentences as 400s: wrong type, under 10KB, over 5MB, no file", async () => {
