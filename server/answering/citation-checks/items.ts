@@ -8,7 +8,7 @@ import { codes, holdsCode } from './codes.ts'
 import { dates, passageDateKeys } from './dates.ts'
 import { holdsName, type Known, names } from './names.ts'
 import { alnumRuns, comparableWords, normaliseText } from './normalise.ts'
-import { answerFigureKeys, figures, numberWordKeys, passageFigureKeys } from './numbers.ts'
+import { addNumberWordKeys, answerFigureKeys, figures, passageFigureKeys } from './numbers.ts'
 import { holdsQuote, type Quote, quotations } from './quotes.ts'
 import { blank } from './spans.ts'
 import type { CheckedPassage, Item } from './types.ts'
@@ -29,7 +29,8 @@ export type PassageIndex = {
 export function indexPassage(passage: CheckedPassage): PassageIndex {
   const text = normaliseText(passage.text)
   const words = comparableWords(text)
-  const keys = new Set<string>(numberWordKeys(words))
+  const keys = new Set<string>()
+  addNumberWordKeys(words, keys)
   for (const d of dates(text)) for (const k of passageDateKeys(d.value.keys)) keys.add(k)
   for (const f of figures(text, passage.language === 'french'))
     for (const k of passageFigureKeys(f.value)) keys.add(k)

@@ -62,13 +62,16 @@ const UNIT_WORDS = Object.keys(UNITS)
 const SCALE_WORDS = Object.keys(SCALES)
   .sort((a, b) => b.length - a.length)
   .join('|')
-/** A currency sign before the figure: $5, € 4,250, US$ 12. */
-const PREFIX = '(?<prefix>us\\$|\\$|€|£|eur|usd|gbp|chf)?\\s?'
+/**
+ * A currency sign before the figure ($5, € 4,250, US$ 12): read from the text before a match, so
+ * the figure pattern starts with a digit and the regex engine skips to the digits of a passage.
+ */
+const PREFIX = /(?:us\$|\$|€|£|eur|usd|gbp|chf)\s?$/i
 /** Groups of three after 1–3 digits (with one kind of separator), then maybe decimals. */
 const FIGURE =
   "(?<figure>\\d{1,3}(?:(?<sep>[,.\\u00a0\\u202f'])\\d{3})(?:\\k<sep>\\d{3})*(?:[.,]\\d+)?|\\d+(?:[.,]\\d+)?)"
 const SUFFIX = `(?:(?<k>k)(?![\\p{L}])|\\s?(?<scale>${SCALE_WORDS})(?![\\p{L}])\\.?)?(?:\\s?(?<unit>${UNIT_WORDS})(?![\\p{L}\\d]))?`
-const NUMBER = new RegExp(`(?<![\\p{L}\\d.,_-])${PREFIX}${FIGURE}(?![\\d])${SUFFIX}(?![\\p{L}\\d])`, 'giu')
+const NUMBER = new RegExp(`(?<![\\p{L}\\d.,_-])${FIGURE}(?![\\d])${SUFFIX}(?![\\p{L}\\d])`, 'giu')
 /** French writes thousands with a plain space too ("1 200 euros"): read so only in French. */
 const FRENCH_GROUPS = /(?<![\p{L}\d.,])(\d{1,3})((?: \d{3})+)(?![\d])/gu
 
@@ -87,17 +90,25 @@ export function readings(figure: string): number[] {
   return decimals === 3 ? [Number(plain.replace(/[.,]/, '')), asDecimal] : [asDecimal]
 }
 
-const canonical = (n: number) => String(Number.parseFloat(n.toPrecision(12)))
+const canonical = (n: number) =>
+  Number.isInteger(n) ? String(n) : String(Number.parseFloat(n.toPrecision(12)))
 
-export type Figure = { text: string; values: string[]; unit: string | null }
+export type Figure = {
+  text: string
+  values: string[]
+  unit: string | null /** Characters of currency before it. */
+  prefix: number
+}
 
 function figureOf(m: RegExpExecArray): Figure | null {
   const g = m.groups ?? {}
   if (!g.figure) return null
   const scale = g.k ? 1e3 : g.scale ? (SCALES[g.scale.toLowerCase()] ?? 1) : 1
-  const written = (g.prefix ?? g.unit)?.toLowerCase()
+  const prefix = PREFIX.exec(m.input.slice(Math.max(0, m.index - 4), m.index))?.[0] ?? ''
+  const written = (prefix.trim() || g.unit)?.toLowerCase()
   const unitName = written ? (UNITS[written] ?? null) : null
-  return { text: m[0].trim(), values: readings(g.figure).map((n) => canonical(n * scale)), unit: unitName }
+  const values = readings(g.figure).map((n) => canonical(n * scale))
+  return { text: `${prefix}${m[0]}`.trim(), values, unit: unitName, prefix: prefix.length }
 }
 
 /** The figures of a text; `french`: its plain-space thousands ("1 200") are one figure. */
@@ -105,7 +116,7 @@ export function figures(text: string, french: boolean): Span<Figure>[] {
   const read = french
     ? text.replace(FRENCH_GROUPS, (_, head: string, groups: string) => head + groups.replace(/ /g, '\u00a0'))
     : text
-  return matches(read, NUMBER, figureOf)
+  return matches(read, NUMBER, figureOf).map((s) => ({ ...s, start: s.start - s.value.prefix }))
 }
 
 /** Keys a passage's figure is known by: its value, and its value with its unit when it has one. */
@@ -123,29 +134,27 @@ export function answerFigureKeys(f: Figure): string[] {
 }
 
 /** Number words a passage may write a small figure in ("three times" for an answer's "3 times"). */
-const NUMBER_WORDS: Record<string, number> = {}
+const NUMBER_WORDS = new Map<string, number>()
 ;[
   'zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve',
   'null|eins|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf',
   'zéro|un|deux|trois|quatre|cinq|six|sept|huit|neuf|dix|onze|douze',
 ].forEach((list) => {
   list.split('|').forEach((w, i) => {
-    NUMBER_WORDS[w] = i
+    NUMBER_WORDS.set(w, i)
   })
 })
-NUMBER_WORDS.ein = 1
-NUMBER_WORDS.eine = 1
-NUMBER_WORDS.une = 1
-NUMBER_WORDS.hundred = 100
-NUMBER_WORDS.hundert = 100
-NUMBER_WORDS.cent = 100
+NUMBER_WORDS.set('ein', 1)
+NUMBER_WORDS.set('eine', 1)
+NUMBER_WORDS.set('une', 1)
+NUMBER_WORDS.set('hundred', 100)
+NUMBER_WORDS.set('hundert', 100)
+NUMBER_WORDS.set('cent', 100)
 
-/** The values of the number words of a passage's lower-case words. */
-export function numberWordKeys(words: readonly string[]): string[] {
-  const out: string[] = []
+/** Adds the values of the number words among a passage's lower-case words to its keys. */
+export function addNumberWordKeys(words: readonly string[], keys: Set<string>): void {
   for (const w of words) {
-    const n = NUMBER_WORDS[w]
-    if (n !== undefined) out.push(`n:${n}`, `n:${n}:`)
+    const n = NUMBER_WORDS.get(w)
+    if (n !== undefined) keys.add(`n:${n}`).add(`n:${n}:`)
   }
-  return out
 }
