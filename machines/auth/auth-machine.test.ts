@@ -42,7 +42,7 @@ test('a path change runs the session check and stores the user', async () => {
   expect(auth.getSnapshot().context.loading).toBe(true)
   const snapshot = await settled(auth)
 
-  expect(snapshot.context).toEqual({ user: ada, loading: false })
+  expect(snapshot.context).toEqual({ user: ada, loading: false, unreachable: false })
   expect(snapshot.value).toBe('signedIn')
 })
 
@@ -164,4 +164,28 @@ test('auth.ended (the account was deleted) signs out at once, with no logout cal
   expect(actor.getSnapshot().hasTag('signedOut')).toBe(true)
   expect(actor.getSnapshot().context.user).toBeNull()
   expect(logout).not.toHaveBeenCalled()
+})
+
+test('a server that cannot be reached keeps the signed-in person, says so, and checks again (§8)', async () => {
+  vi.useFakeTimers()
+  try {
+    const deps = fakeDeps()
+    const auth = startAuth(deps)
+    auth.send({ type: 'auth.check' })
+    await vi.waitFor(() => expect(auth.getSnapshot().value).toBe('signedIn'))
+    const offline = Object.assign(new TypeError('Failed to fetch'), { status: 0 })
+    deps.fetchMe.mockRejectedValueOnce(offline).mockRejectedValueOnce(offline)
+
+    auth.send({ type: 'auth.check' })
+    await vi.waitFor(() => expect(auth.getSnapshot().context.unreachable).toBe(true))
+    expect(auth.getSnapshot().context.user).toEqual(ada)
+    expect(auth.getSnapshot().hasTag('signedOut')).toBe(false)
+    await vi.advanceTimersByTimeAsync(1000 + 2000)
+    await vi.waitFor(() => expect(auth.getSnapshot().value).toBe('signedIn'))
+
+    expect(auth.getSnapshot().context).toEqual({ user: ada, loading: false, unreachable: false })
+    expect(deps.refreshToken).not.toHaveBeenCalled()
+  } finally {
+    vi.useRealTimers()
+  }
 })

@@ -14,7 +14,8 @@ import {
 } from '#machines/session/session-machine.ts'
 import { actionNotProvided, notProvided } from '#machines/shared/effects.ts'
 
-export type AuthContext = { user: User | null; loading: boolean }
+/** `unreachable`: the session check cannot reach the server and is retrying (§8: not a sign-out). */
+export type AuthContext = { user: User | null; loading: boolean; unreachable: boolean }
 
 export type AuthEvent =
   /** `path` only labels the check in the inspector: every path is checked the same way. */
@@ -39,6 +40,7 @@ export const authMachine = setup({
     storeCheckedUser: assign((_, params: { user: SessionOutput }) => ({ user: params.user })),
     clearUser: assign({ user: null }),
     storeLoading: assign((_, params: { loading: boolean }) => ({ loading: params.loading })),
+    storeUnreachable: assign((_, params: { unreachable: boolean }) => ({ unreachable: params.unreachable })),
     logLogoutFailure: actionNotProvided<{ error: unknown }>('logLogoutFailure'),
   },
   guards: {
@@ -47,7 +49,7 @@ export const authMachine = setup({
   },
 }).createMachine({
   id: 'auth',
-  context: { user: null, loading: false },
+  context: { user: null, loading: false, unreachable: false },
   initial: 'unknown',
   on: {
     'auth.login': {
@@ -77,9 +79,19 @@ export const authMachine = setup({
     checking: {
       tags: 'checking',
       entry: { type: 'storeLoading', params: { loading: true } },
-      exit: { type: 'storeLoading', params: { loading: false } },
+      exit: [
+        { type: 'storeLoading', params: { loading: false } },
+        { type: 'storeUnreachable', params: { unreachable: false } },
+      ],
       invoke: {
         src: 'session',
+        onSnapshot: {
+          actions: {
+            type: 'storeUnreachable',
+            params: ({ event }) => ({ unreachable: event.snapshot.hasTag('unreachable') }),
+          },
+          description: 'The check is waiting for the server: say so, keep the person where they are.',
+        },
         onDone: [
           {
             guard: { type: 'isUser', params: ({ event }) => ({ user: event.output }) },

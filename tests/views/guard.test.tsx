@@ -1,7 +1,8 @@
-import { screen, waitFor, within } from '@testing-library/react'
+import { screen, within } from '@testing-library/react'
 import { expect, test } from 'vitest'
 import { authEndpoints } from '#contracts/auth.ts'
 import { MAX_REFRESH_ATTEMPTS } from '#machines/session/session-machine.ts'
+import { UNREACHABLE_TEXT } from '#src/features/auth/session-guard.tsx'
 import {
   ada,
   counted,
@@ -64,11 +65,19 @@ test('an unknown path goes to /login', async () => {
   expect(history).toEqual(['/login'])
 })
 
-test('a server error from the session check is logged, then I am sent to /login', async () => {
-  server.use(fail(authEndpoints.me, 500, 'Database down'), ...signedOut().slice(1))
-  const { log, currentPath } = renderApp('/dashboard')
+test('a server error or an unreachable server is not a sign-out: I stay, told it is retrying, and get in when it answers', async () => {
+  const me = counted(authEndpoints.me, (call) =>
+    call === 1
+      ? errorResponse(500, 'Database down')
+      : okResponse(authEndpoints.me, { success: true, data: ada }),
+  )
+  server.use(me.handler)
+  const { log, currentPath, history } = renderApp('/dashboard')
 
-  await waitFor(() => expect(currentPath()).toBe('/login'))
+  expect(await screen.findByText(UNREACHABLE_TEXT)).toBeTruthy()
+  expect(await screen.findByText(ada.email, {}, { timeout: 3000 })).toBeTruthy()
+  expect(currentPath()).toBe('/dashboard')
+  expect(history).not.toContain('/login')
   expect(log.error).toHaveBeenCalled()
 })
 

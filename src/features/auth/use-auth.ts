@@ -35,6 +35,11 @@ export function useRegisteredEmail(): string | undefined {
   )
 }
 
+/** The session check cannot reach the server and is retrying (a network error or a 5xx, §8). */
+export function useServerUnreachable(): boolean {
+  return AuthActor.useSelector((snapshot) => snapshot.context.unreachable)
+}
+
 export function useCurrentUserEmail(): string | undefined {
   return AuthActor.useSelector((snapshot) => snapshot.context.user?.email)
 }
