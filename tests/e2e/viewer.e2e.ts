@@ -174,6 +174,16 @@ test('a Google Doc from the library opens as its PDF export, with a way to Googl
     /^https:\/\//,
   )
   await snap(page, '75-viewer-google-doc')
+  // The name stays on one line beside (or above) its actions at every width, never a column of
+  // letters (it was 324 px tall at 1024 px with "Open in Google Drive" shown).
+  const name = page.getByRole('heading', { name: 'Onboarding Handbook', level: 1 })
+  for (const width of [1280, 1024, 375, 320]) {
+    await page.setViewportSize({ width, height: 800 })
+    const box = await name.boundingBox()
+    expect(box?.height, `the name's height at ${width} px`).toBeLessThan(40)
+    expect(box?.width, `the name's width at ${width} px`).toBeGreaterThan(120)
+    await snap(page, `75-viewer-google-doc-${width}`)
+  }
   expect(csp).toEqual([])
 })
 

@@ -31,13 +31,18 @@ export function ViewerToolbar({ document, fileUrl, pages, onGoToPage, onAskAbout
       <a href={paths.docs} className={linkStyle}>
         ← Documents
       </a>
+      {/* One line, cut with an ellipsis (the whole name in its title): below 12rem the actions wrap
+          to the next line instead of squeezing the name into a column of letters. */}
       <h1
+        title={document.name}
         className={css({
           fontSize: 'lg',
           fontWeight: 'semibold',
-          flex: '1',
-          minW: '0',
-          overflowWrap: 'anywhere',
+          flex: '1 1 12rem',
+          minW: 'min(12rem, 100%)',
+          whiteSpace: 'nowrap',
+          overflow: 'hidden',
+          textOverflow: 'ellipsis',
         })}
       >
         {document.name}
