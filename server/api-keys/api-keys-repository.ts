@@ -4,7 +4,7 @@
  * read from the table on every request it authenticates (no cache), so a revocation, an expiry or
  * a deleted account ends it on every instance at once.
  */
-import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm'
+import { and, desc, eq, isNull, lte, or, sql } from 'drizzle-orm'
 import type { ApiKeyScope } from '#contracts/api-keys.ts'
 import { bindDb } from '../db/bind-db.ts'
 import type { Db } from '../db/database.ts'
@@ -129,12 +129,12 @@ export async function findByHash(db: Db, keyHash: string): Promise<ApiKeyHolder 
   return { ...key, owner: { id: ownerId, email, createdAt: ownerCreatedAt, disabledAt } }
 }
 
-/** Records a use at `now` unless one was recorded since `since`: at most one write a key per interval. */
+/** Records a use at `now` unless one was recorded after `since`: at most one write a key per interval. */
 export async function touchKey(db: Db, id: string, now: Date, since: Date): Promise<void> {
   await db
     .update(apiKeys)
     .set({ lastUsedAt: now })
-    .where(and(eq(apiKeys.id, id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, since))))
+    .where(and(eq(apiKeys.id, id), or(isNull(apiKeys.lastUsedAt), lte(apiKeys.lastUsedAt, since))))
 }
 
 export const apiKeyQueries = {

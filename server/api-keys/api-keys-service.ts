@@ -25,6 +25,8 @@ import type { ApiKeyRecord, ApiKeysRepository } from './api-keys-repository.ts'
 import { isKeyShaped, type KeyHasher, newKey } from './key-material.ts'
 
 const DAY_MS = 24 * 60 * 60_000
+/** Whose keys: the calls need only the person's id. */
+type Owner = Pick<CurrentUser, 'id'>
 /** A key's last use is written when the one recorded is older than this. */
 export const LAST_USED_EVERY_MS = 60_000
 
@@ -58,11 +60,11 @@ export class ApiKeysService {
     this.#deps = deps
   }
 
-  async list(user: CurrentUser): Promise<ApiKey[]> {
+  async list(user: Owner): Promise<ApiKey[]> {
     return (await this.#deps.rows.listKeys(user.id)).map(toApiKey)
   }
 
-  async create(user: CurrentUser, request: CreateApiKeyRequest): Promise<CreatedApiKey> {
+  async create(user: Owner, request: CreateApiKeyRequest): Promise<CreatedApiKey> {
     const { rows, limits } = this.#deps
     const requestsPerMinute = request.requestsPerMinute ?? null
     const tokensPerDay = request.tokensPerDay ?? null
@@ -93,7 +95,7 @@ export class ApiKeysService {
     return { ...toApiKey(created), key }
   }
 
-  async remove(user: CurrentUser, id: string): Promise<void> {
+  async remove(user: Owner, id: string): Promise<void> {
     if (!(await this.#deps.rows.revokeKey(user.id, id, this.#deps.now()))) throw new ApiKeyNotFound()
   }
 
