@@ -13,6 +13,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { type Logger, type LoggerOptions, pino } from 'pino'
 import { accountPlugin } from './account/account-plugin.ts'
 import { answeringPlugin } from './answering/answering-plugin.ts'
+import { apiKeysPlugin } from './api-keys/api-keys-plugin.ts'
 import { assistantsPlugin } from './assistants/assistants-plugin.ts'
 import { authPlugin } from './auth/auth-plugin.ts'
 import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from './auth/rate-limits.ts'
@@ -129,6 +130,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
       ...options.rateLimits,
     }
     await app.register(authPlugin, { appSecret: config.appSecret, google: config.google, now, rateLimits })
+    // Right after sign-in: the library's calls (documents) take a key too (issue 38, D124).
+    await app.register(apiKeysPlugin, { now })
     await app.register(answeringPlugin, {
       llm: config.llm,
       retrieval: config.retrieval,

@@ -204,6 +204,19 @@ test('the server honours every interaction in the pact', async () => {
         )
         return { assistantId: created._id }
       },
+      // A fresh key each time (the earlier ones revoked, so the 20-key limit never counts them),
+      // its id handed to the replayed request (`${keyId}`).
+      'alice@example.com is signed in with one API key': async () => {
+        cookie = await signInAs('alice@example.com', 'alice-password')
+        const alice = { id: await userIdOf('alice@example.com') }
+        for (const old of await app.apiKeys.list(alice)) await app.apiKeys.remove(alice, old._id)
+        const created = await app.apiKeys.create(alice, {
+          name: 'Sync script',
+          scopes: ['library'],
+          expiresInDays: 90,
+        })
+        return { keyId: created._id }
+      },
       'alice@example.com is signed in with a shared chat session': async () => {
         cookie = await signInAs('alice@example.com', 'alice-password')
         const conversation = await createConversation(app, cookie, 'Hello')

@@ -131,3 +131,14 @@ test('PUBLISHED_CONCURRENCY (20) and USAGE_TOKENS_PER_DAY (1,000,000; 0 is no li
     /USAGE_TOKENS_PER_DAY: USAGE_TOKENS_PER_DAY must be 0 \(no limit\) or more tokens/,
   )
 })
+
+test('API_KEY_REQUESTS_PER_MINUTE (60) and API_KEY_TOKENS_PER_DAY (200,000) are read and bounded', () => {
+  const base = { DATABASE_URL: 'memory:' }
+  expect(loadConfig(base).apiKeyLimits).toEqual({ requestsPerMinute: 60, tokensPerDay: 200_000 })
+  expect(
+    loadConfig({ ...base, API_KEY_REQUESTS_PER_MINUTE: '5', API_KEY_TOKENS_PER_DAY: '1000' }).apiKeyLimits,
+  ).toEqual({ requestsPerMinute: 5, tokensPerDay: 1000 })
+  expect(() => loadConfig({ ...base, API_KEY_REQUESTS_PER_MINUTE: '0' })).toThrow(
+    /API_KEY_REQUESTS_PER_MINUTE: API_KEY_REQUESTS_PER_MINUTE must be at least 1/,
+  )
+})

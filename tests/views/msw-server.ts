@@ -6,6 +6,8 @@ import { HttpResponse, http, type JsonBodyType } from 'msw'
 import { setupServer } from 'msw/node'
 import type { z } from 'zod'
 import { accountEndpoints } from '#contracts/account.ts'
+import { apiKeyEndpoints } from '#contracts/api-keys.ts'
+import { assistantEndpoints } from '#contracts/assistants.ts'
 import { authEndpoints, type User } from '#contracts/auth.ts'
 import { chatEndpoints } from '#contracts/chat.ts'
 import { documentEndpoints } from '#contracts/documents.ts'
@@ -36,6 +38,9 @@ export const server = setupServer(
     },
   }),
   ok(accountEndpoints.listSessions, { success: true, data: { sessions: [] } }),
+  // …and its API keys, with the assistants a key may be limited to (issue 38).
+  ok(apiKeyEndpoints.listApiKeys, { success: true, data: [] }),
+  ok(assistantEndpoints.listAssistants, { success: true, data: [] }),
   ok(sharingEndpoints.listShares, { success: true, data: [] }),
   ok(documentEndpoints.listDocuments, {
     success: true,

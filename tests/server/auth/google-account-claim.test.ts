@@ -10,12 +10,15 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { accountLinkEndpoints } from '#contracts/account-links.ts'
 import { authEndpoints, GOOGLE_SIGN_IN_CALLBACK_PATH, GOOGLE_SIGN_IN_PATH } from '#contracts/auth.ts'
 import { chatEndpoints } from '#contracts/chat.ts'
+import { documentEndpoints } from '#contracts/documents.ts'
 import { sharingEndpoints } from '#contracts/sharing.ts'
+import { REVOKED_API_KEY } from '#server/api-keys/api-key-errors.ts'
 import type { App } from '#server/app.ts'
 import { completeConsent } from '#tests/fakes/google/consent.ts'
 import { createGoogleEmulator, type GoogleEmulator } from '#tests/fakes/google/emulator.ts'
 import { ADA, BOB, CAROL } from '#tests/fakes/google/fixtures.ts'
 import { createSmtpCapture, linkIn, type SmtpCapture } from '#tests/fakes/smtp/smtp-capture.ts'
+import { createApiKeyOk, withKey } from '../support/api-key-helpers.ts'
 import { call, createConversation, errorOf, listConversations, sendOk } from '../support/chat-helpers.ts'
 import { connectDrive, connectionRow, driveEnv, PUBLIC_URL } from '../support/drive-helpers.ts'
 import { buildTestApp, cookieHeader, register, signIn } from '../support/helper.ts'
@@ -118,7 +121,7 @@ test('an account whose address was proven by a mailed link keeps its password an
   expect((await signIn(app, CAROL)).user.email).toBe(CAROL)
 })
 
-test('what the pre-registered password made outside a session ends too: its share links, and the Drive it connected', async () => {
+test('what the pre-registered password made outside a session ends too: its share links, the Drive it connected, its API keys', async () => {
   const app = open
   const attackerId = (await register(app, CAROL, ATTACKER_PASSWORD))._id
   const attacker = await signIn(app, CAROL, ATTACKER_PASSWORD)
@@ -137,6 +140,8 @@ test('what the pre-registered password made outside a session ends too: its shar
   expect((await call(app, sharingEndpoints.getSharedConversation, { params: { token } })).statusCode).toBe(
     200,
   )
+  const { key } = await createApiKeyOk(app, attacker.cookie, { scopes: ['library'] })
+  expect((await withKey(app, documentEndpoints.listDocuments, key)).statusCode).toBe(200)
 
   await ownerArrives(app, CAROL)
 
@@ -146,4 +151,8 @@ test('what the pre-registered password made outside a session ends too: its shar
   )
   // The attacker's Drive is no longer the account's: 'Upload to Drive' cannot reach it.
   expect(await connectionRow(app, attackerId)).toBeUndefined()
+  // The API key the attacker made calls nothing any more (D124).
+  const withOldKey = await withKey(app, documentEndpoints.listDocuments, key)
+  expect(withOldKey.statusCode).toBe(401)
+  expect(errorOf(withOldKey)).toBe(REVOKED_API_KEY)
 })

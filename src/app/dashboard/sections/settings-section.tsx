@@ -2,6 +2,7 @@ import { Card } from '#src/components/ui/card.tsx'
 import { SectionHeader } from '#src/components/ui/section-header.tsx'
 import { TextField } from '#src/components/ui/text-field.tsx'
 import { AccountDataCard } from '#src/features/account/account-data-card.tsx'
+import { ApiKeysCard } from '#src/features/account/api-keys-card.tsx'
 import { ChangePasswordCard } from '#src/features/account/change-password-card.tsx'
 import { SessionsCard } from '#src/features/account/sessions-card.tsx'
 import { GoogleSignedInNotice } from '#src/features/auth/google-sign-in-notice.tsx'
@@ -17,7 +18,7 @@ const groupTitleStyle = css({ fontSize: 'xl', fontWeight: 'semibold' })
 /**
  * product §2 Settings view: what a Google sign-in landing here has to say (D99); the Profile card as specified (the Display Name is typed but never
  * saved, so no save action is shown); then the account's own settings (D78, D81): the password
- * and where it is signed in, and its data (export, delete).
+ * and where it is signed in, its API keys (issue 38), and its data (export, delete).
  */
 export function SettingsSection() {
   const email = useCurrentUserEmail()
@@ -45,6 +46,7 @@ export function SettingsSection() {
         </h2>
         <ChangePasswordCard />
         <SessionsCard />
+        <ApiKeysCard />
       </section>
       <section id={SETTINGS_ANCHORS.privacy} aria-labelledby="settings-privacy" className={groupStyle}>
         <h2 id="settings-privacy" className={groupTitleStyle}>
