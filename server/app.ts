@@ -42,6 +42,8 @@ import {
 import { spaPlugin } from './http/spa.ts'
 import { jobsPlugin } from './jobs/jobs-plugin.ts'
 import { mailPlugin } from './mail/mail-plugin.ts'
+import type { VerifyKey } from './openai-compat/key-access.ts'
+import { openAiCompatPlugin } from './openai-compat/openai-compat-plugin.ts'
 import { operationsPlugin } from './operations/operations-plugin.ts'
 import { publishingPlugin } from './publishing/publishing-plugin.ts'
 import type { VisitorBudgets } from './publishing/visitor-budgets.ts'
@@ -83,7 +85,11 @@ export type BuildAppOptions = {
   driveFolders?: DriveFolders
   /** Admits or refuses each answer to a published assistant's visitor (issue 37); tests pass their own. */
   visitorBudgets?: VisitorBudgets
+  /** TEMPORARY until the personal API keys land: how the OpenAI-compatible endpoint checks a key. */
+  verifyApiKey?: VerifyKey
 }
+
+const refuseEveryKey: VerifyKey = async () => ({ refused: true, status: 401, message: 'No API keys yet.' })
 
 export type LogOptions = { level?: LogLevel; stream?: { write: (line: string) => void } }
 
@@ -166,6 +172,12 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
       visitorBudgets: options.visitorBudgets,
       distDir,
       heartbeatMs: options.streamHeartbeatMs,
+    })
+    // Beside chat and publishing: programs asking with an API key (issue 38).
+    await app.register(openAiCompatPlugin, {
+      now,
+      verifyKey: options.verifyApiKey ?? refuseEveryKey,
+      keyLimits: { requestsPerMinute: 60, tokensPerDay: 200_000 },
     })
     await app.register(accountPlugin, { rateLimits })
     await app.register(spaPlugin, { distDir })

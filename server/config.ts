@@ -83,6 +83,10 @@ export function loadConfig(env: Env = process.env): Config {
     llmConcurrencyPerUser: e.LLM_CONCURRENCY_PER_USER,
     publishedConcurrency: e.PUBLISHED_CONCURRENCY,
     usageTokensPerDay: e.USAGE_TOKENS_PER_DAY,
+    apiCorsOrigins: (e.API_CORS_ORIGINS ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
     retrieval: {
       tokenBudget: e.RETRIEVAL_TOKEN_BUDGET,
       wholeDocumentTokenBudget: e.WHOLE_DOCUMENT_TOKEN_BUDGET,

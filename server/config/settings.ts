@@ -56,6 +56,8 @@ export type Config = {
   publishedConcurrency: number
   /** Tokens one person's answers may spend a UTC day (app, published assistants, API); 0: no limit (D119). */
   usageTokensPerDay: number
+  /** Origins whose pages may call the OpenAI-compatible endpoint from a browser (API_CORS_ORIGINS); empty: none (D130). */
+  apiCorsOrigins: string[]
   /**
    * How much of the user's text retrieval hands the assistant per question: ranked passages, and
    * a scoped conversation's documents whole when they fit (0: never whole).
