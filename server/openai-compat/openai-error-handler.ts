@@ -72,12 +72,10 @@ export function openAiErrorHandler(error: FastifyError, request: FastifyRequest,
 
 export function openAiNotFound(request: FastifyRequest, reply: FastifyReply) {
   const path = request.url.split('?', 1)[0] ?? ''
-  return reply
-    .code(404)
-    .send(
-      new OpenAiError(404, `No such endpoint: ${request.method} ${path}`, {
-        type: 'invalid_request_error',
-        code: 'not_found',
-      }).body(),
-    )
+  return reply.code(404).send(
+    new OpenAiError(404, `No such endpoint: ${request.method} ${path}`, {
+      type: 'invalid_request_error',
+      code: 'not_found',
+    }).body(),
+  )
 }
