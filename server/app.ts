@@ -13,6 +13,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { type Logger, type LoggerOptions, pino } from 'pino'
 import { accountPlugin } from './account/account-plugin.ts'
 import { answeringPlugin } from './answering/answering-plugin.ts'
+import { apiKeysPlugin } from './api-keys/api-keys-plugin.ts'
 import { assistantsPlugin } from './assistants/assistants-plugin.ts'
 import { authPlugin } from './auth/auth-plugin.ts'
 import { type AuthRateLimits, DEFAULT_AUTH_RATE_LIMITS } from './auth/rate-limits.ts'
@@ -42,7 +43,6 @@ import {
 import { spaPlugin } from './http/spa.ts'
 import { jobsPlugin } from './jobs/jobs-plugin.ts'
 import { mailPlugin } from './mail/mail-plugin.ts'
-import type { VerifyKey } from './openai-compat/key-access.ts'
 import { openAiCompatPlugin } from './openai-compat/openai-compat-plugin.ts'
 import { operationsPlugin } from './operations/operations-plugin.ts'
 import { publishingPlugin } from './publishing/publishing-plugin.ts'
@@ -85,11 +85,7 @@ export type BuildAppOptions = {
   driveFolders?: DriveFolders
   /** Admits or refuses each answer to a published assistant's visitor (issue 37); tests pass their own. */
   visitorBudgets?: VisitorBudgets
-  /** TEMPORARY until the personal API keys land: how the OpenAI-compatible endpoint checks a key. */
-  verifyApiKey?: VerifyKey
 }
-
-const refuseEveryKey: VerifyKey = async () => ({ refused: true, status: 401, message: 'No API keys yet.' })
 
 export type LogOptions = { level?: LogLevel; stream?: { write: (line: string) => void } }
 
@@ -135,6 +131,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
       ...options.rateLimits,
     }
     await app.register(authPlugin, { appSecret: config.appSecret, google: config.google, now, rateLimits })
+    // Right after sign-in: the library's calls (documents) take a key too (issue 38, D124).
+    await app.register(apiKeysPlugin, { now })
     await app.register(answeringPlugin, {
       llm: config.llm,
       retrieval: config.retrieval,
@@ -174,11 +172,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
       heartbeatMs: options.streamHeartbeatMs,
     })
     // Beside chat and publishing: programs asking with an API key (issue 38).
-    await app.register(openAiCompatPlugin, {
-      now,
-      verifyKey: options.verifyApiKey ?? refuseEveryKey,
-      keyLimits: { requestsPerMinute: 60, tokensPerDay: 200_000 },
-    })
+    await app.register(openAiCompatPlugin, { now })
     await app.register(accountPlugin, { rateLimits })
     await app.register(spaPlugin, { distDir })
   } catch (error) {

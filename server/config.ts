@@ -20,6 +20,7 @@ import {
 import { APP_SECRET_MIN_LENGTH, type Config, ConfigError, type DatabaseConfig } from './config/settings.ts'
 
 export type {
+  ApiKeyLimits,
   Config,
   DatabaseConfig,
   EmbeddingConfig,
@@ -35,6 +36,8 @@ export type {
 export {
   APP_SECRET_MIN_LENGTH,
   ConfigError,
+  DEFAULT_API_KEY_REQUESTS_PER_MINUTE,
+  DEFAULT_API_KEY_TOKENS_PER_DAY,
   DEFAULT_LLM_CONCURRENCY_PER_USER,
   DEFAULT_LLM_MAX_TOKENS,
   DEFAULT_LLM_TIMEOUT_MS,
@@ -87,6 +90,10 @@ export function loadConfig(env: Env = process.env): Config {
       .split(',')
       .map((o) => o.trim())
       .filter(Boolean),
+    apiKeyLimits: {
+      requestsPerMinute: e.API_KEY_REQUESTS_PER_MINUTE,
+      tokensPerDay: e.API_KEY_TOKENS_PER_DAY,
+    },
     retrieval: {
       tokenBudget: e.RETRIEVAL_TOKEN_BUDGET,
       wholeDocumentTokenBudget: e.WHOLE_DOCUMENT_TOKEN_BUDGET,

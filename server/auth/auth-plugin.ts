@@ -7,13 +7,14 @@
  *   defineRoute(app, chatEndpoints.listConversations, { auth: 'user', handler: ({ user }) => ... })
  *
  * It answers 401 "Not signed in" unless the access cookie holds a valid token whose sign-in is
- * still live, and sets `request.user`.
+ * still live, and sets `request.user`. A request carrying an Authorization bearer token (a personal
+ * API key, D124) is refused whatever its cookies: browser-session calls never take a key.
  */
 import { httpErrors } from '@fastify/sensible'
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import fp from 'fastify-plugin'
 import type { GoogleConfig } from '../config.ts'
-import { NOT_SIGNED_IN } from '../http/errors.ts'
+import { API_KEY_NOT_ACCEPTED, NOT_SIGNED_IN } from '../http/errors.ts'
 import { createAccountTokensRepository } from './account-tokens-repository.ts'
 import { authRoutes } from './auth-routes.ts'
 import { type AuthService, type CurrentUser, createAuthService, type Session } from './auth-service.ts'
@@ -99,6 +100,10 @@ export const authPlugin = fp<AuthPluginOptions>(
     app.decorate(
       'authenticate',
       (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+        if (request.headers.authorization !== undefined && BEARER.test(request.headers.authorization)) {
+          done(httpErrors.unauthorized(API_KEY_NOT_ACCEPTED))
+          return
+        }
         const token = request.cookies[ACCESS_COOKIE]
         const cached = auth.cachedSession(token)
         if (cached !== undefined) {
@@ -118,6 +123,8 @@ export const authPlugin = fp<AuthPluginOptions>(
     dependencies: ['database', '@fastify/cookie', 'request-guards', 'rate-limit', 'mail'],
   },
 )
+
+const BEARER = /^bearer\s/i
 
 function signIn(request: FastifyRequest, session: Session | null): Error | undefined {
   if (!session) return httpErrors.unauthorized(NOT_SIGNED_IN)

@@ -6,6 +6,8 @@
 import { z } from 'zod'
 import {
   APP_SECRET_MIN_LENGTH,
+  DEFAULT_API_KEY_REQUESTS_PER_MINUTE,
+  DEFAULT_API_KEY_TOKENS_PER_DAY,
   DEFAULT_LLM_CONCURRENCY_PER_USER,
   DEFAULT_LLM_MAX_TOKENS,
   DEFAULT_LLM_TIMEOUT_MS,
@@ -91,6 +93,18 @@ export const EnvSchema = z.object({
       'API_CORS_ORIGINS must be a comma-separated list of exact origins, e.g. https://app.example.com,http://localhost:5173',
     )
     .optional(),
+  API_KEY_REQUESTS_PER_MINUTE: z.coerce
+    .number({ error: 'API_KEY_REQUESTS_PER_MINUTE must be a number of requests' })
+    .int('API_KEY_REQUESTS_PER_MINUTE must be a whole number of requests')
+    .min(1, 'API_KEY_REQUESTS_PER_MINUTE must be at least 1')
+    .max(100_000, 'API_KEY_REQUESTS_PER_MINUTE must be at most 100000')
+    .default(DEFAULT_API_KEY_REQUESTS_PER_MINUTE),
+  API_KEY_TOKENS_PER_DAY: z.coerce
+    .number({ error: 'API_KEY_TOKENS_PER_DAY must be a number of tokens' })
+    .int('API_KEY_TOKENS_PER_DAY must be a whole number of tokens')
+    .min(1, 'API_KEY_TOKENS_PER_DAY must be at least 1 token')
+    .max(1_000_000_000, 'API_KEY_TOKENS_PER_DAY must be at most 1000000000 tokens')
+    .default(DEFAULT_API_KEY_TOKENS_PER_DAY),
   EMBEDDING_MODEL: z.string().optional(),
   EMBEDDING_BASE_URL: z
     .url({ protocol: /^https?$/, error: 'EMBEDDING_BASE_URL must be an http:// or https:// URL' })

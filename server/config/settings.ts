@@ -13,6 +13,10 @@ export const DEFAULT_LLM_CONCURRENCY_PER_USER = 2
 export const DEFAULT_PUBLISHED_CONCURRENCY = 20
 /** Tokens a person's answers may spend a UTC day, everywhere together (USAGE_TOKENS_PER_DAY; 0: no limit), D119. */
 export const DEFAULT_USAGE_TOKENS_PER_DAY = 1_000_000
+/** Requests one API key may make a minute (API_KEY_REQUESTS_PER_MINUTE); a key may set fewer (D124). */
+export const DEFAULT_API_KEY_REQUESTS_PER_MINUTE = 60
+/** Tokens one API key's answers may spend a UTC day (API_KEY_TOKENS_PER_DAY); a key may set fewer (D124). */
+export const DEFAULT_API_KEY_TOKENS_PER_DAY = 200_000
 /** Passages of the user's documents in one prompt, in tokens (about 4 characters each). */
 export const DEFAULT_RETRIEVAL_TOKEN_BUDGET = 2000
 /**
@@ -58,6 +62,8 @@ export type Config = {
   usageTokensPerDay: number
   /** Origins whose pages may call the OpenAI-compatible endpoint from a browser (API_CORS_ORIGINS); empty: none (D130). */
   apiCorsOrigins: string[]
+  /** The most a personal API key may use (issue 38, D124); a person may set lower limits on a key. */
+  apiKeyLimits: ApiKeyLimits
   /**
    * How much of the user's text retrieval hands the assistant per question: ranked passages, and
    * a scoped conversation's documents whole when they fit (0: never whole).
@@ -103,6 +109,8 @@ export type MailConfig =
 
 export type SignupMode = 'open' | 'domains' | 'closed'
 export type SignupConfig = { mode: SignupMode; domains: string[] }
+
+export type ApiKeyLimits = { requestsPerMinute: number; tokensPerDay: number }
 
 /** Tesseract's languages ('eng+fra') and the limits on one document's OCR. */
 export type OcrConfig = { languages: string; maxPages: number; pageTimeMs: number }

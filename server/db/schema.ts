@@ -1021,7 +1021,9 @@ export const usageDays = pgTable(
 export const apiKeyCounters = pgTable(
   'api_key_counters',
   {
-    keyId: uuid('key_id').notNull(),
+    keyId: uuid('key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -1048,4 +1050,42 @@ export const usedChallenges = pgTable(
     expiresAt: timestamptz('expires_at').notNull(),
   },
   (t) => [index('used_challenges_expires_at_idx').on(t.expiresAt)],
+)
+
+/**
+ * Personal API keys (issue 38, D124). The key itself is never stored: only its HMAC under a key
+ * derived from APP_SECRET (`key_hash`, looked up on every request) and its first characters
+ * (`prefix`, shown in the list). A key limited to one assistant carries its owner in the foreign
+ * key, so it can only name its owner's assistant, and it ends with that assistant. Revoked keys
+ * stay (revoked_at set) so the list of live keys and the 20-key limit ignore them.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    prefix: text('prefix').notNull(),
+    keyHash: text('key_hash').notNull().unique(),
+    /** contracts/api-keys.ts' API_KEY_SCOPES. */
+    scopes: jsonb('scopes').$type<('chat' | 'library')[]>().notNull(),
+    assistantId: uuid('assistant_id'),
+    /** Null: the operator's limit (API_KEY_REQUESTS_PER_MINUTE, API_KEY_TOKENS_PER_DAY). */
+    requestsPerMinute: integer('requests_per_minute'),
+    tokensPerDay: integer('tokens_per_day'),
+    createdAt: timestamptz('created_at').notNull(),
+    lastUsedAt: timestamptz('last_used_at'),
+    expiresAt: timestamptz('expires_at'),
+    revokedAt: timestamptz('revoked_at'),
+  },
+  (t) => [
+    index('api_keys_user_id_idx').on(t.userId),
+    foreignKey({
+      name: 'api_keys_assistant_owner_fk',
+      columns: [t.assistantId, t.userId],
+      foreignColumns: [assistants.id, assistants.userId],
+    }).onDelete('cascade'),
+  ],
 )

@@ -76,6 +76,14 @@ export const documentsPlugin = fp<{ now: () => Date }>(
   },
   {
     name: 'documents',
-    dependencies: ['database', 'request-activity', 'request-guards', 'authentication', 'jobs', 'rate-limit'],
+    dependencies: [
+      'database',
+      'request-activity',
+      'request-guards',
+      'authentication',
+      'api-keys',
+      'jobs',
+      'rate-limit',
+    ],
   },
 )

@@ -5,6 +5,8 @@
  * - the cross-site guard first on every state-changing call (request-guards.ts refuses to start
  *   an app with a POST/PATCH/DELETE route declared any other way);
  * - `auth: 'user'` puts `app.authenticate` in front and hands the handler the signed-in user;
+ *   with `apiKey: scope` a personal API key with that scope is taken instead of the session
+ *   (`app.sessionOrApiKey`, D124), and the handler is handed the key's owner;
  * - the handler returns the data and the helper answers `{ success: true, data }` with the
  *   endpoint's status (or the bare body for the probes; the event stream for `stream` calls; the
  *   file with its protective headers for `file` calls, file-reply.ts).
@@ -23,6 +25,7 @@ import type {
 } from 'fastify'
 import type { ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { z } from 'zod'
+import type { ApiKeyScope } from '#contracts/api-keys.ts'
 import type { Endpoint } from '#contracts/endpoint.ts'
 import { type FileReply, sendFile } from './file-reply.ts'
 
@@ -73,6 +76,8 @@ export type RouteResult<E extends Endpoint> =
 
 export type RouteOptions<E extends Endpoint, A extends Auth> = {
   auth: A
+  /** Also take a personal API key with this scope instead of the session (only with `auth: 'user'`). */
+  apiKey?: A extends 'user' ? ApiKeyScope : never
   /** Hooks after the guard and the sign-in check (rate limits). */
   onRequest?: onRequestHookHandler[]
   preHandler?: preHandlerHookHandler[]
@@ -96,7 +101,9 @@ export function defineRoute<E extends Endpoint, A extends Auth>(
 ): void {
   const onRequest: onRequestHookHandler[] = [
     ...(STATE_CHANGING_METHODS.has(endpoint.method) ? [app.refuseCrossSite] : []),
-    ...(options.auth === 'user' ? [app.authenticate] : []),
+    ...(options.auth === 'user'
+      ? [options.apiKey ? app.sessionOrApiKey(options.apiKey) : app.authenticate]
+      : []),
     ...(options.onRequest ?? []),
   ]
   const { kind, status, data } = endpoint

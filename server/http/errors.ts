@@ -12,6 +12,9 @@
 import { type HttpError, httpErrors } from '@fastify/sensible'
 
 export const NOT_SIGNED_IN = 'Not signed in'
+/** What a browser-session call answers a request carrying a personal API key (D124). */
+export const API_KEY_NOT_ACCEPTED =
+  'API keys are not accepted by this call: it takes only a signed-in browser session. Send the request without the Authorization header.'
 
 /** A 5xx thrown on purpose, whose sentence the caller sees. */
 export function serverError(status: 502 | 503, message: string): HttpError {

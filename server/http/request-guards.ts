@@ -6,6 +6,8 @@
  *   `defineRoute` puts the check (`app.refuseCrossSite`) first on every POST/PUT/PATCH/DELETE
  *   route (before its rate limits count the attempt), so reads, the hot path, run no hook for it;
  *   a state-changing route declared any other way stops the app from starting.
+ * - a request whose address carries a personal API key is refused on every route (D124,
+ *   keys-in-urls.ts): keys travel in the Authorization header only.
  * - JSON routes take only JSON: Fastify's text/plain parser is removed, because a cross-site
  *   <form> can send text/plain without a CORS preflight.
  */
@@ -13,6 +15,7 @@ import { httpErrors } from '@fastify/sensible'
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import fp from 'fastify-plugin'
 import { STATE_CHANGING_METHODS } from './define-route.ts'
+import { API_KEY_IN_ADDRESS, carriesApiKey } from './keys-in-urls.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -38,6 +41,11 @@ export const CROSS_SITE_MESSAGE = 'Cross-site requests are not allowed.'
 export const requestGuardsPlugin = fp<{ publicOrigin: string }>(
   async (app, opts) => {
     app.removeContentTypeParser('text/plain')
+
+    // On every route, registered before any: the key is refused before any route logic sees it.
+    app.addHook('onRequest', (request, _reply, done) => {
+      done(carriesApiKey(request.url) ? httpErrors.badRequest(API_KEY_IN_ADDRESS) : undefined)
+    })
 
     function isSameSite(request: FastifyRequest): boolean {
       const fetchSite = request.headers['sec-fetch-site']

@@ -5,6 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { stdSerializers } from 'pino'
+import { redactApiKeys } from './keys-in-urls.ts'
 
 /** What Fastify's own serializers wrote for the request lines: no headers, so no cookies. */
 export const LOG_SERIALIZERS = {
@@ -30,18 +31,18 @@ export function maskEmails(text: string): string {
 
 /**
  * A request URL as it may be logged: the OAuth callback's `code` and `state` (and any token)
- * redacted, email addresses masked, in the path as in the query.
+ * redacted, email addresses masked, personal API keys redacted (D124), in the path as in the query.
  */
 export function loggableUrl(url: string): string {
   const at = url.indexOf('?')
   const path = at === -1 ? url : url.slice(0, at)
-  if (at === -1) return maskEmails(safeDecode(path))
+  if (at === -1) return redactApiKeys(maskEmails(safeDecode(path)))
   const query = [...new URLSearchParams(url.slice(at + 1))]
     .map(
       ([key, value]) => `${key}=${SECRET_PARAMS.has(key.toLowerCase()) ? '[redacted]' : maskEmails(value)}`,
     )
     .join('&')
-  return `${maskEmails(safeDecode(path))}?${query}`
+  return redactApiKeys(`${maskEmails(safeDecode(path))}?${query}`)
 }
 
 function safeDecode(text: string): string {

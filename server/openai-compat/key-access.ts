@@ -1,9 +1,11 @@
 /**
  * What the endpoint needs to know of the API key a request carries (issue 38's personal keys,
- * server/api-keys/): whose it is, what it may do, which one assistant it is kept to, and its own
- * quotas. The keys domain decides whether the key is live; this domain only reads the answer.
+ * server/api-keys/, D124): whose it is, what it may do, which one assistant it is kept to, and its
+ * own quotas. The keys domain decides whether the key is live; this domain only reads its answer.
  */
 import type { FastifyRequest } from 'fastify'
+import type { ApiKeyRefusal } from '../api-keys/api-key-errors.ts'
+import type { ApiKeyPrincipal } from '../api-keys/api-keys-service.ts'
 
 export type ApiCaller = {
   keyId: string
@@ -16,7 +18,18 @@ export type ApiCaller = {
   tokensPerDay: number | null
 }
 
-/** Why a key was refused: its status (401 or 403 for a key that cannot be used here) and a sentence. */
-export type KeyRefusal = { refused: true; status: number; message: string }
+/** Why a key was refused: its status (401; 403 for a key without `chat`; 400 beside a cookie), code and sentence. */
+export type KeyRefusal = Pick<ApiKeyRefusal, 'refused' | 'status' | 'code' | 'message'>
 
 export type VerifyKey = (request: FastifyRequest) => Promise<ApiCaller | KeyRefusal>
+
+export function callerOf(principal: ApiKeyPrincipal): ApiCaller {
+  return {
+    keyId: principal.keyId,
+    userId: principal.ownerId,
+    scopes: principal.scopes,
+    assistantId: principal.assistantId,
+    requestsPerMinute: principal.requestsPerMinute,
+    tokensPerDay: principal.tokensPerDay,
+  }
+}

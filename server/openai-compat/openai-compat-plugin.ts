@@ -7,23 +7,25 @@
  */
 import fp from 'fastify-plugin'
 import { OPENAI_PREFIX } from '#contracts/openai.ts'
+import { isRefusal } from '../api-keys/key-authentication.ts'
 import { AssistantNotFound } from '../assistants/assistant-errors.ts'
 import { createApiQuotas } from './api-quotas.ts'
-import type { VerifyKey } from './key-access.ts'
+import { callerOf, type VerifyKey } from './key-access.ts'
 import { openAiRoutes } from './openai-routes.ts'
 import { OpenAiService } from './openai-service.ts'
 
-export type OpenAiCompatOptions = {
-  now: () => Date
-  /** How a request's API key is checked: the keys domain's, or a test's. */
-  verifyKey: VerifyKey
-  /** The operator's per-key defaults (API_KEY_REQUESTS_PER_MINUTE, API_KEY_TOKENS_PER_DAY). */
-  keyLimits: { requestsPerMinute: number; tokensPerDay: number }
-}
+export type OpenAiCompatOptions = { now: () => Date }
 
 export const openAiCompatPlugin = fp<OpenAiCompatOptions>(
   async (app, opts) => {
     const { config } = app
+    /** The keys domain's check, scope `chat` (a key without it: 403); the key's holder is the request's. */
+    const verifyKey: VerifyKey = async (request) => {
+      const result = await app.apiKeys.authenticate(request, 'chat')
+      if (isRefusal(result)) return result
+      request.apiKey = result
+      return callerOf(result)
+    }
     const service = new OpenAiService({
       answerer: app.answerer,
       assistants: {
@@ -41,19 +43,19 @@ export const openAiCompatPlugin = fp<OpenAiCompatOptions>(
         settings: (userId, id) => app.assistants.answerSettings(userId, id),
       },
       quotas: createApiQuotas({ db: app.db, now: opts.now }),
-      limits: { ...opts.keyLimits, usageTokensPerDay: config.usageTokensPerDay },
+      limits: { ...config.apiKeyLimits, usageTokensPerDay: config.usageTokensPerDay },
       now: opts.now,
       modelAnswers: config.llm !== null,
     })
     await app.register(openAiRoutes, {
       prefix: OPENAI_PREFIX,
       service,
-      verifyKey: opts.verifyKey,
+      verifyKey,
       corsOrigins: config.apiCorsOrigins,
     })
   },
   {
     name: 'openai-compat',
-    dependencies: ['database', 'request-guards', 'security-headers', 'answering', 'assistants'],
+    dependencies: ['database', 'request-guards', 'security-headers', 'api-keys', 'answering', 'assistants'],
   },
 )

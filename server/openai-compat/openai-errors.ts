@@ -10,7 +10,8 @@ import type { OpenAiErrorBody, OpenAiErrorCode } from '#contracts/openai.ts'
 export class OpenAiError extends Error {
   readonly status: number
   readonly type: string
-  readonly code: OpenAiErrorCode | null
+  /** OpenAI's code, or the keys domain's own for a refusal OpenAI has no word for. */
+  readonly code: OpenAiErrorCode | string | null
   readonly param: string | null
   /** A 429's wait, sent as Retry-After. */
   readonly retryAfterSeconds: number | null
@@ -20,7 +21,7 @@ export class OpenAiError extends Error {
     message: string,
     details: {
       type: string
-      code: OpenAiErrorCode | null
+      code: OpenAiErrorCode | string | null
       param?: string | null
       retryAfterSeconds?: number
     },
@@ -42,6 +43,21 @@ export class OpenAiError extends Error {
 export const INVALID_KEY_MESSAGE =
   'The API key is missing, wrong, expired or revoked. Send a DocChat key (dc_…) as "Authorization: Bearer <key>".'
 export const NO_CHAT_SCOPE_MESSAGE = 'This API key may not chat: create a key with the "chat" scope.'
+
+/**
+ * A key the keys domain refused, in OpenAI's words: 401 `invalid_api_key` (missing, wrong, expired,
+ * revoked), 403 `insufficient_permissions` (no `chat` scope), 400 with the keys domain's own code
+ * (a key beside a session cookie).
+ */
+export function keyRefused(refusal: { status: number; code: string; message: string }): OpenAiError {
+  if (refusal.status === 401)
+    return new OpenAiError(401, refusal.message, { type: 'invalid_request_error', code: 'invalid_api_key' })
+  if (refusal.status === 403) return forbidden(refusal.message)
+  return new OpenAiError(refusal.status, refusal.message, {
+    type: 'invalid_request_error',
+    code: refusal.code,
+  })
+}
 
 export const invalidKey = () =>
   new OpenAiError(401, INVALID_KEY_MESSAGE, { type: 'invalid_request_error', code: 'invalid_api_key' })

@@ -14,7 +14,7 @@ import { completionBody, deltaChunk, finalChunk, SSE_DONE, sseData } from './com
 import { applyCors } from './cors.ts'
 import type { ApiCaller, VerifyKey } from './key-access.ts'
 import { openAiErrorHandler, openAiNotFound } from './openai-error-handler.ts'
-import { invalidKey, OpenAiError, serverError } from './openai-errors.ts'
+import { invalidKey, keyRefused, OpenAiError, serverError } from './openai-errors.ts'
 import type { CompletionRun, OpenAiService } from './openai-service.ts'
 
 declare module 'fastify' {
@@ -45,14 +45,7 @@ export const openAiRoutes: FastifyPluginAsyncZod<OpenAiRoutesOptions> = async (a
     if (applyCors(request, reply, origins)) return reply
     if (request.method === 'OPTIONS') return
     const verdict = await opts.verifyKey(request)
-    if ('refused' in verdict) {
-      throw verdict.status === 403
-        ? new OpenAiError(403, verdict.message, {
-            type: 'invalid_request_error',
-            code: 'insufficient_permissions',
-          })
-        : new OpenAiError(401, verdict.message, { type: 'invalid_request_error', code: 'invalid_api_key' })
-    }
+    if ('refused' in verdict) throw keyRefused(verdict)
     request.apiCaller = verdict
   })
 

@@ -1,7 +1,9 @@
 /**
  * The document library's calls (contracts/documents.ts), all behind sign-in and owner checks, and
- * the uploads (the spec's into a conversation, ours into the library alone), whose multipart
- * bodies are accepted in this encapsulated context only.
+ * the uploads (the spec's into a conversation, ours into the library alone). Listing, uploading to
+ * the library, reading and deleting a document also take a personal API key with the `library`
+ * scope instead of the session (issue 38, D124); the cross-site guard stays in front of all.
+ * Multipart bodies are accepted in this encapsulated context only.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { documentEndpoints } from '#contracts/documents.ts'
@@ -38,6 +40,7 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
 
   defineRoute(app, uploadToLibrary, {
     auth: 'user',
+    apiKey: 'library',
     bodyLimit: UPLOAD_BODY_LIMIT,
     async handler({ user, request }) {
       const file = await readUpload(request)
@@ -54,6 +57,7 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
 
   defineRoute(app, getDocument, {
     auth: 'user',
+    apiKey: 'library',
     handler: ({ user, params }) => app.documentView.view(user.id, params.id),
   })
 
@@ -70,10 +74,15 @@ export const documentRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: ({ user, params }) => app.documentView.file(user.id, params.id),
   })
 
-  defineRoute(app, listDocuments, { auth: 'user', handler: ({ user }) => app.library.list(user.id) })
+  defineRoute(app, listDocuments, {
+    auth: 'user',
+    apiKey: 'library',
+    handler: ({ user }) => app.library.list(user.id),
+  })
 
   defineRoute(app, deleteDocument, {
     auth: 'user',
+    apiKey: 'library',
     async handler({ user, params }) {
       await app.library.remove(user.id, params.id)
       return null

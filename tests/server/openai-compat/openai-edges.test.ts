@@ -13,22 +13,20 @@ import {
   OpenAiErrorSchema,
 } from '#contracts/openai.ts'
 import type { App } from '#server/app.ts'
-import { buildTestApp, register, uniqueEmail } from '../support/helper.ts'
-import { fakeKeys } from '../support/openai-helpers.ts'
+import { buildTestApp } from '../support/helper.ts'
+import { newKey, newPerson } from '../support/openai-helpers.ts'
 
 const ALLOWED = 'https://tools.example.com'
 let app: App
 let open: App
 let key: string
-const keys = fakeKeys()
 
 beforeAll(async () => {
   app = await buildTestApp({
     env: { API_CORS_ORIGINS: `${ALLOWED}, http://localhost:5173` },
-    verifyApiKey: keys.verify,
   })
-  open = await buildTestApp({ verifyApiKey: keys.verify })
-  key = keys.create((await register(app, uniqueEmail()))._id)
+  open = await buildTestApp()
+  key = await newKey(app, (await newPerson(app)).cookie)
 }, 120_000)
 afterAll(async () => {
   await app?.close()

@@ -9,10 +9,11 @@ import { OPENAI_PATHS } from '#contracts/openai.ts'
 import type { App } from '#server/app.ts'
 import { createApiQuotas } from '#server/openai-compat/api-quotas.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
+import { createApiKeyOk } from '../support/api-key-helpers.ts'
 import { modelEnv } from '../support/chat-helpers.ts'
-import { buildTestApp, register, uniqueEmail } from '../support/helper.ts'
+import { buildTestApp } from '../support/helper.ts'
 import { addLibraryDocument } from '../support/library-helpers.ts'
-import { fakeKeys, type KeyOptions } from '../support/openai-helpers.ts'
+import { type KeyOptions, newKey, newPerson } from '../support/openai-helpers.ts'
 import { createTestDatabase, POSTGRES_SKIP_NOTE, TEST_DATABASE_URL } from '../support/postgres-test-db.ts'
 
 /** Ten seconds into a UTC minute of today's clock, so 50 requests never cross a minute. */
@@ -21,13 +22,11 @@ const clock = () => new Date(START)
 
 let llm: FakeLlm
 let app: App
-const keys = fakeKeys()
 
 beforeAll(async () => {
   llm = await startFakeLlm()
   app = await buildTestApp({
     env: modelEnv(llm, { USAGE_TOKENS_PER_DAY: '400' }),
-    verifyApiKey: keys.verify,
     now: clock,
   })
 }, 120_000)
@@ -37,9 +36,9 @@ afterAll(async () => {
 })
 
 async function personWithKey(target: App, options: KeyOptions) {
-  const userId = (await register(target, uniqueEmail()))._id
+  const { userId, cookie } = await newPerson(target)
   await addLibraryDocument(target, userId, { name: 'Note.txt', text: 'The office opens at nine.' })
-  return { userId, key: keys.create(userId, options) }
+  return { userId, cookie, key: await newKey(target, cookie, options) }
 }
 
 function ask(target: App, key: string, content = 'When does the office open?') {
@@ -74,20 +73,20 @@ test('a key’s tokens a day refuse once spent, until UTC midnight', async () =>
 })
 
 test('the person’s USAGE_TOKENS_PER_DAY refuses every key of theirs once spent', async () => {
-  const { userId, key } = await personWithKey(app, {})
+  const { cookie, key } = await personWithKey(app, {})
   llm.reply({ kind: 'text', text: 'x'.repeat(2000) })
   expect((await ask(app, key)).statusCode).toBe(200)
-  const other = keys.create(userId)
+  const other = await newKey(app, cookie)
   const refused = await ask(app, other)
   expect(refused.statusCode).toBe(429)
   expect(refused.json().error.message).toContain('Your answers have used all the tokens')
 })
 
 test('two quota counters on one database admit exactly the quota between them', async () => {
-  const { userId } = await personWithKey(app, {})
+  const { userId, cookie } = await newPerson(app)
+  const keyId = (await createApiKeyOk(app, cookie, { scopes: ['chat'] }))._id
   const one = createApiQuotas({ db: app.db, now: clock })
   const two = createApiQuotas({ db: app.db, now: clock })
-  const keyId = crypto.randomUUID()
   const limits = { requestsPerMinute: 12, tokensPerDay: 1000, usageTokensPerDay: 0 }
   const results = await Promise.all(
     Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? one : two).admit({ keyId, userId, limits })),
@@ -99,7 +98,7 @@ test.skipIf(!TEST_DATABASE_URL)(
   `on PostgreSQL: 50 parallel requests over two instances answer exactly the key's quota${POSTGRES_SKIP_NOTE}`,
   async () => {
     const database = await createTestDatabase()
-    const options = { env: { DATABASE_URL: database.url }, verifyApiKey: keys.verify, now: clock }
+    const options = { env: { DATABASE_URL: database.url }, now: clock }
     const [a, b] = await Promise.all([buildTestApp(options), buildTestApp(options)])
     try {
       const { key } = await personWithKey(a, { requestsPerMinute: 9 })

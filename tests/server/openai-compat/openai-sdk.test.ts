@@ -8,6 +8,7 @@
 import { count, eq } from 'drizzle-orm'
 import OpenAI from 'openai'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { apiKeyEndpoints } from '#contracts/api-keys.ts'
 import {
   CALLER_START,
   DOCUMENTS_ONLY_PROMPT,
@@ -17,11 +18,12 @@ import {
 import type { App } from '#server/app.ts'
 import { chatConversations, usageDays } from '#server/db/schema.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
+import { createApiKeyOk } from '../support/api-key-helpers.ts'
 import { createAssistantOk } from '../support/assistant-helpers.ts'
-import { modelEnv } from '../support/chat-helpers.ts'
-import { buildTestApp, register, signIn, uniqueEmail } from '../support/helper.ts'
+import { call, modelEnv } from '../support/chat-helpers.ts'
+import { buildTestApp } from '../support/helper.ts'
 import { addLibraryDocument } from '../support/library-helpers.ts'
-import { fakeKeys, listen, openaiClient } from '../support/openai-helpers.ts'
+import { listen, newKey, newPerson, openaiClient } from '../support/openai-helpers.ts'
 
 let llm: FakeLlm
 let app: App
@@ -30,15 +32,13 @@ let userId: string
 let travelId: string
 let recipesId: string
 let assistantId: string
-const keys = fakeKeys()
+let cookie: string
 
 beforeAll(async () => {
   llm = await startFakeLlm()
-  app = await buildTestApp({ env: modelEnv(llm, { LLM_MAX_TOKENS: '512' }), verifyApiKey: keys.verify })
+  app = await buildTestApp({ env: modelEnv(llm, { LLM_MAX_TOKENS: '512' }) })
   baseURL = await listen(app)
-  const email = uniqueEmail()
-  userId = (await register(app, email))._id
-  const { cookie } = await signIn(app, email)
+  ;({ userId, cookie } = await newPerson(app))
   travelId = await addLibraryDocument(app, userId, {
     name: 'Travel policy.pdf',
     text: [
@@ -64,17 +64,17 @@ afterAll(async () => {
 })
 
 test('models.list() lists the whole library and each assistant; a one-assistant key sees only it', async () => {
-  const all = await openaiClient(baseURL, keys.create(userId)).models.list()
+  const all = await openaiClient(baseURL, await newKey(app, cookie)).models.list()
   expect(all.data.map((m) => m.id)).toEqual(['library', assistantId])
   expect(all.data[1]).toMatchObject({ object: 'model', owned_by: 'docchat', name: 'Travel desk' })
 
-  const one = await openaiClient(baseURL, keys.create(userId, { assistantId })).models.list()
+  const one = await openaiClient(baseURL, await newKey(app, cookie, { assistantId })).models.list()
   expect(one.data.map((m) => m.id)).toEqual([assistantId])
 })
 
 test('a completion answers with the model’s text, its usage and the cited passages', async () => {
   llm.reply({ kind: 'text', text: 'It is 45 euros a day [1].' })
-  const client = openaiClient(baseURL, keys.create(userId))
+  const client = openaiClient(baseURL, await newKey(app, cookie))
   const completion = await client.chat.completions.create({
     model: 'library',
     messages: [{ role: 'user', content: 'What is the meal allowance abroad?' }],
@@ -100,7 +100,7 @@ test('a completion answers with the model’s text, its usage and the cited pass
 
 test('a streamed completion sends chunks, citations and usage on the last one, then [DONE]', async () => {
   llm.reply({ kind: 'text', text: 'Economy class on short flights [1].' })
-  const client = openaiClient(baseURL, keys.create(userId))
+  const client = openaiClient(baseURL, await newKey(app, cookie))
   const stream = await client.chat.completions.create({
     model: assistantId,
     messages: [{ role: 'user', content: 'Which class do employees fly in?' }],
@@ -138,12 +138,12 @@ test('the SDK raises its own error classes: 401, 403, 404, 400 naming the field'
     code: 'invalid_api_key',
   })
   await expect(
-    ask(openaiClient(baseURL, keys.create(userId, { scopes: ['library'] })), 'library'),
+    ask(openaiClient(baseURL, await newKey(app, cookie, { scopes: ['library'] })), 'library'),
   ).rejects.toBeInstanceOf(OpenAI.PermissionDeniedError)
   await expect(
-    ask(openaiClient(baseURL, keys.create(userId, { assistantId })), 'library'),
+    ask(openaiClient(baseURL, await newKey(app, cookie, { assistantId })), 'library'),
   ).rejects.toBeInstanceOf(OpenAI.PermissionDeniedError)
-  const client = openaiClient(baseURL, keys.create(userId))
+  const client = openaiClient(baseURL, await newKey(app, cookie))
   await expect(ask(client, 'gpt-4o')).rejects.toMatchObject({
     constructor: OpenAI.NotFoundError,
     status: 404,
@@ -161,7 +161,7 @@ test('the SDK raises its own error classes: 401, 403, 404, 400 naming the field'
 })
 
 test('past the key’s requests a minute the SDK raises RateLimitError, with Retry-After', async () => {
-  const client = openaiClient(baseURL, keys.create(userId, { requestsPerMinute: 1 }))
+  const client = openaiClient(baseURL, await newKey(app, cookie, { requestsPerMinute: 1 }))
   await client.chat.completions.create({ model: 'library', messages: [{ role: 'user', content: 'Hello' }] })
   const refused = await client.chat.completions
     .create({ model: 'library', messages: [{ role: 'user', content: 'Hello again' }] })
@@ -176,7 +176,7 @@ test('past the key’s requests a minute the SDK raises RateLimitError, with Ret
 
 test('a caller’s system message comes after the server’s rules and the owner’s instructions, never instead', async () => {
   llm.reply({ kind: 'text', text: 'Economy class [1].' })
-  const client = openaiClient(baseURL, keys.create(userId))
+  const client = openaiClient(baseURL, await newKey(app, cookie))
   await client.chat.completions.create({
     model: assistantId,
     messages: [
@@ -206,7 +206,7 @@ test('a caller’s system message comes after the server’s rules and the owner
 })
 
 test('an assistant model answers from its knowledge only; the library model from every document', async () => {
-  const client = openaiClient(baseURL, keys.create(userId))
+  const client = openaiClient(baseURL, await newKey(app, cookie))
   const question = [{ role: 'user' as const, content: 'What is the meal allowance?' }]
   llm.reply({ kind: 'text', text: '45 euros [1].' })
   await client.chat.completions.create({ model: assistantId, messages: question })
@@ -224,7 +224,7 @@ test('an assistant model answers from its knowledge only; the library model from
 
 test('temperature is passed on and max_tokens is held to the operator’s LLM_MAX_TOKENS', async () => {
   llm.reply({ kind: 'text', text: 'Short.' })
-  await openaiClient(baseURL, keys.create(userId)).chat.completions.create({
+  await openaiClient(baseURL, await newKey(app, cookie)).chat.completions.create({
     model: 'library',
     messages: [{ role: 'user', content: 'Hello' }],
     temperature: 1.3,
@@ -245,4 +245,16 @@ test('answers through the API are stored in no conversation, and their tokens ar
   const api = rows.find((r) => r.source === 'api')
   expect(api?.answers).toBeGreaterThanOrEqual(5)
   expect(api?.tokens).toBeGreaterThan(0)
+})
+
+test('a revoked key is refused at once with AuthenticationError', async () => {
+  const created = await createApiKeyOk(app, cookie, { scopes: ['chat'] })
+  const client = openaiClient(baseURL, created.key)
+  expect((await client.models.list()).data.length).toBeGreaterThan(0)
+  const revoked = await call(app, apiKeyEndpoints.deleteApiKey, { cookie, params: { id: created._id } })
+  expect(revoked.statusCode).toBe(200)
+  await expect(client.models.list()).rejects.toMatchObject({
+    constructor: OpenAI.AuthenticationError,
+    code: 'invalid_api_key',
+  })
 })

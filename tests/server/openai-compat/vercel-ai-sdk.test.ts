@@ -11,20 +11,17 @@ import type { App } from '#server/app.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
 import { createAssistantOk } from '../support/assistant-helpers.ts'
 import { modelEnv } from '../support/chat-helpers.ts'
-import { buildTestApp, register, signIn, uniqueEmail } from '../support/helper.ts'
+import { buildTestApp } from '../support/helper.ts'
 import { addLibraryDocument } from '../support/library-helpers.ts'
-import { fakeKeys, listen, openaiClient } from '../support/openai-helpers.ts'
+import { listen, newKey, newPerson, openaiClient } from '../support/openai-helpers.ts'
 
 let llm: FakeLlm
 let withModel: App
 let extractive: App
-const keys = fakeKeys()
 
 /** A person with the travel policy and an assistant over it, on `app`. */
 async function person(app: App) {
-  const email = uniqueEmail()
-  const userId = (await register(app, email))._id
-  const { cookie } = await signIn(app, email)
+  const { userId, cookie } = await newPerson(app)
   const travelId = await addLibraryDocument(app, userId, {
     name: 'Travel policy.pdf',
     text: [
@@ -36,13 +33,13 @@ async function person(app: App) {
     name: 'Travel desk',
     knowledge: { documentIds: [travelId], folderIds: [] },
   })
-  return { key: keys.create(userId), assistantId: assistant._id }
+  return { key: await newKey(app, cookie), assistantId: assistant._id }
 }
 
 beforeAll(async () => {
   llm = await startFakeLlm()
-  withModel = await buildTestApp({ env: modelEnv(llm), verifyApiKey: keys.verify })
-  extractive = await buildTestApp({ verifyApiKey: keys.verify })
+  withModel = await buildTestApp({ env: modelEnv(llm) })
+  extractive = await buildTestApp()
 }, 120_000)
 afterAll(async () => {
   await withModel?.close()

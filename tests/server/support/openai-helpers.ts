@@ -1,11 +1,13 @@
 /**
  * What the OpenAI-compatible endpoint's tests share: an app listening on 127.0.0.1 (port 0) so
- * the real clients call it over HTTP, keys for its people, and the OpenAI SDK pointed at it.
+ * the real clients call it over HTTP, people and their personal keys (made through the Settings
+ * call), and the OpenAI SDK pointed at it.
  */
 import type { AddressInfo } from 'node:net'
 import OpenAI from 'openai'
 import type { App } from '#server/app.ts'
-import type { ApiCaller, VerifyKey } from '#server/openai-compat/key-access.ts'
+import { createApiKeyOk } from './api-key-helpers.ts'
+import { register, signIn, uniqueEmail } from './helper.ts'
 
 export type KeyOptions = {
   scopes?: ('chat' | 'library')[]
@@ -14,29 +16,16 @@ export type KeyOptions = {
   tokensPerDay?: number | null
 }
 
-/** Keys as a map from the Bearer token to its holder (until the personal keys land). */
-export function fakeKeys() {
-  const keys = new Map<string, ApiCaller>()
-  const verify: VerifyKey = async (request) => {
-    const header = request.headers.authorization ?? ''
-    const caller = keys.get(header.replace(/^Bearer /, ''))
-    return caller ?? { refused: true, status: 401, message: 'This API key is not valid.' }
-  }
-  return {
-    verify,
-    create(userId: string, options: KeyOptions = {}): string {
-      const key = `dc_${crypto.randomUUID().replaceAll('-', '')}`
-      keys.set(key, {
-        keyId: crypto.randomUUID(),
-        userId,
-        scopes: options.scopes ?? ['chat'],
-        assistantId: options.assistantId ?? null,
-        requestsPerMinute: options.requestsPerMinute ?? null,
-        tokensPerDay: options.tokensPerDay ?? null,
-      })
-      return key
-    },
-  }
+/** A new person, signed in: their id and the Cookie header that makes their keys in Settings. */
+export async function newPerson(app: App): Promise<{ userId: string; cookie: string }> {
+  const email = uniqueEmail()
+  const userId = (await register(app, email))._id
+  return { userId, cookie: (await signIn(app, email)).cookie }
+}
+
+/** A key of the person's, made as they would in Settings (scope `chat` unless given); its text. */
+export async function newKey(app: App, cookie: string, options: KeyOptions = {}): Promise<string> {
+  return (await createApiKeyOk(app, cookie, { scopes: ['chat'], ...options })).key
 }
 
 /** Listens on 127.0.0.1, a free port; answers the endpoint's base URL. */

@@ -9,5 +9,6 @@ CREATE TABLE "api_key_counters" (
 	CONSTRAINT "api_key_counters_period_check" CHECK ("api_key_counters"."period" in ('minute', 'day'))
 );
 --> statement-breakpoint
+ALTER TABLE "api_key_counters" ADD CONSTRAINT "api_key_counters_key_id_api_keys_id_fk" FOREIGN KEY ("key_id") REFERENCES "public"."api_keys"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "api_key_counters" ADD CONSTRAINT "api_key_counters_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "api_key_counters_window_start_idx" ON "api_key_counters" USING btree ("window_start");
