@@ -13,7 +13,7 @@ import {
   OpenAiErrorSchema,
 } from '#contracts/openai.ts'
 import type { App } from '#server/app.ts'
-import { buildTestApp } from '../support/helper.ts'
+import { buildTestApp, testConfig } from '../support/helper.ts'
 import { newKey, newPerson } from '../support/openai-helpers.ts'
 
 const ALLOWED = 'https://tools.example.com'
@@ -155,4 +155,12 @@ test('errors keep OpenAI’s shape: a body that is not JSON, an unknown path; th
   expect(noKey.statusCode).toBe(401)
   expect(OpenAiErrorSchema.parse(noKey.json()).error.code).toBe('invalid_api_key')
   expect(noKey.headers['content-security-policy']).toContain("default-src 'none'")
+})
+
+test('API_CORS_ORIGINS takes exact origins only', () => {
+  expect(() => testConfig({ API_CORS_ORIGINS: 'https://tools.example.com/app' })).toThrow(/API_CORS_ORIGINS/)
+  expect(() => testConfig({ API_CORS_ORIGINS: '*' })).toThrow(/API_CORS_ORIGINS/)
+  expect(
+    testConfig({ API_CORS_ORIGINS: ' https://a.example.com ,http://localhost:5173' }).apiCorsOrigins,
+  ).toEqual(['https://a.example.com', 'http://localhost:5173'])
 })

@@ -258,3 +258,20 @@ test('a revoked key is refused at once with AuthenticationError', async () => {
     code: 'invalid_api_key',
   })
 })
+
+test('a model that fails is a 502 in OpenAI’s shape, whole or streamed', async () => {
+  const client = openaiClient(baseURL, await newKey(app, cookie))
+  const messages = [{ role: 'user' as const, content: 'What is the meal allowance abroad?' }]
+  llm.reply({ kind: 'status', status: 500 })
+  await expect(client.chat.completions.create({ model: 'library', messages })).rejects.toMatchObject({
+    constructor: OpenAI.InternalServerError,
+    status: 502,
+    code: 'server_error',
+  })
+  await expect(
+    client.chat.completions.create({ model: 'library', messages, stream: true }),
+  ).rejects.toMatchObject({
+    status: 502,
+  })
+  llm.reply({ kind: 'text', text: 'Fine again.' })
+})
