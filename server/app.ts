@@ -43,6 +43,7 @@ import {
 import { spaPlugin } from './http/spa.ts'
 import { jobsPlugin } from './jobs/jobs-plugin.ts'
 import { mailPlugin } from './mail/mail-plugin.ts'
+import { openAiCompatPlugin } from './openai-compat/openai-compat-plugin.ts'
 import { operationsPlugin } from './operations/operations-plugin.ts'
 import { publishingPlugin } from './publishing/publishing-plugin.ts'
 import type { VisitorBudgets } from './publishing/visitor-budgets.ts'
@@ -170,6 +171,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
       distDir,
       heartbeatMs: options.streamHeartbeatMs,
     })
+    // Beside chat and publishing: programs asking with an API key (issue 38).
+    await app.register(openAiCompatPlugin, { now })
     await app.register(accountPlugin, { rateLimits })
     await app.register(spaPlugin, { distDir })
   } catch (error) {

@@ -86,6 +86,10 @@ export function loadConfig(env: Env = process.env): Config {
     llmConcurrencyPerUser: e.LLM_CONCURRENCY_PER_USER,
     publishedConcurrency: e.PUBLISHED_CONCURRENCY,
     usageTokensPerDay: e.USAGE_TOKENS_PER_DAY,
+    apiCorsOrigins: (e.API_CORS_ORIGINS ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
     apiKeyLimits: {
       requestsPerMinute: e.API_KEY_REQUESTS_PER_MINUTE,
       tokensPerDay: e.API_KEY_TOKENS_PER_DAY,

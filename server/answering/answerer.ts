@@ -13,8 +13,9 @@ import type { Correction } from '../db/schema.ts'
 import { questionLanguage } from '../documents/index/languages.ts'
 import type { Passage, Turn } from '../documents/index/passages.ts'
 import type { PassageSearch } from '../documents/index/search-terms.ts'
+import { type CallerRequest, callOptions } from './call-options.ts'
 import { type Analyse, extractiveAnswer } from './extractive.ts'
-import { type CallOptions, type Llm, LlmAbortedError } from './llm.ts'
+import { type Llm, LlmAbortedError } from './llm.ts'
 import { buildPrompt, type ChatPromptMessage } from './prompt.ts'
 import { searchQuery, standsAlone } from './query-rewrite.ts'
 
@@ -120,6 +121,8 @@ export type Question = {
   scope?: Scope | PromiseLike<Scope>
   /** The conversation's assistant, when it has one (read alongside the claim too). */
   settings?: AnswerSettings | null | PromiseLike<AnswerSettings | null>
+  /** What a program asked for through the OpenAI-compatible API (D130); absent in the app. */
+  caller?: CallerRequest
 }
 
 /** Hears how long each stage before the model's answer took (Server-Timing, logs). */
@@ -260,6 +263,7 @@ async function prepare(
   const prompt = buildPrompt(input.question, found.passages, turns, {
     scoped: planned.chosen && planned.scope !== null,
     ...(settings ? { assistant: { instructions: settings.instructions, policy: settings.policy } } : {}),
+    ...(input.caller ? { callerInstructions: input.caller.instructions } : {}),
   })
   return { prompt, found, settings }
 }
@@ -276,8 +280,9 @@ export function createAnswerer({
       const prepared = await prepare(parts, input)
       if ('content' in prepared || !llm) return prepared as Answer
       const { prompt, found, settings } = prepared
-      const maxTokens = settings?.maxTokens ?? llm.maxTokens
-      const { text, cut } = await llm.complete(prompt, { signal: input.signal, ...callOptions(settings) })
+      const options = callOptions(settings, input.caller, llm.maxTokens)
+      const maxTokens = options.maxTokens ?? llm.maxTokens
+      const { text, cut } = await llm.complete(prompt, { signal: input.signal, ...options })
       const cap = maxTokens * ANSWER_CHARS_PER_TOKEN
       const kept = text.length > cap ? codePointsUpTo(text, cap) : text
       const content = cut || kept !== text ? `${kept}${CUT_NOTE}` : kept
@@ -302,10 +307,11 @@ export function createAnswerer({
       const { prompt, found, settings } = prepared
       const { passages, corrections } = found
       const model = llm
-      const cap = (settings?.maxTokens ?? model.maxTokens) * ANSWER_CHARS_PER_TOKEN
+      const options = callOptions(settings, input.caller, model.maxTokens)
+      const cap = (options.maxTokens ?? model.maxTokens) * ANSWER_CHARS_PER_TOKEN
       return {
         candidates: () => numbered(passages),
-        tokens: (signal) => capped(model.stream(prompt, { signal, ...callOptions(settings) }), cap),
+        tokens: (signal) => capped(model.stream(prompt, { signal, ...options }), cap),
         sourcesFor: (content) => citedOrAll(content, passages),
         corrections,
       }
@@ -322,16 +328,6 @@ function fallbackAnswer(settings: AnswerSettings): Answer {
 }
 
 const isMatched = (found: Found) => found.matched ?? found.passages.some((p) => !p.whole)
-
-/** The assistant's model settings for the call; the server's defaults where it has none. */
-function callOptions(settings: AnswerSettings | null): CallOptions {
-  if (!settings) return {}
-  return {
-    ...(settings.maxTokens === null ? {} : { maxTokens: settings.maxTokens }),
-    ...(settings.temperature === null ? {} : { temperature: settings.temperature }),
-    ...(settings.model === null ? {} : { model: settings.model }),
-  }
-}
 
 function stopIfAborted(signal: AbortSignal | undefined) {
   if (signal?.aborted) throw new LlmAbortedError()

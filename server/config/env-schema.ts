@@ -86,6 +86,13 @@ export const EnvSchema = z.object({
     .min(0, 'USAGE_TOKENS_PER_DAY must be 0 (no limit) or more tokens')
     .max(1_000_000_000_000, 'USAGE_TOKENS_PER_DAY must be at most 1000000000000 tokens')
     .default(DEFAULT_USAGE_TOKENS_PER_DAY),
+  API_CORS_ORIGINS: z
+    .string()
+    .refine(
+      (list) => list.split(',').every((o) => isExactOrigin(o.trim())),
+      'API_CORS_ORIGINS must be a comma-separated list of exact origins, e.g. https://app.example.com,http://localhost:5173',
+    )
+    .optional(),
   API_KEY_REQUESTS_PER_MINUTE: z.coerce
     .number({ error: 'API_KEY_REQUESTS_PER_MINUTE must be a number of requests' })
     .int('API_KEY_REQUESTS_PER_MINUTE must be a whole number of requests')
@@ -198,3 +205,13 @@ export const EnvSchema = z.object({
 
 /** The environment as checked: every default filled in. */
 export type CheckedEnv = z.infer<typeof EnvSchema>
+
+/** `https://host[:port]` and nothing more: what a browser sends as Origin. */
+function isExactOrigin(value: string): boolean {
+  try {
+    const url = new URL(value)
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value
+  } catch {
+    return false
+  }
+}

@@ -60,6 +60,8 @@ export type Config = {
   publishedConcurrency: number
   /** Tokens one person's answers may spend a UTC day (app, published assistants, API); 0: no limit (D119). */
   usageTokensPerDay: number
+  /** Origins whose pages may call the OpenAI-compatible endpoint from a browser (API_CORS_ORIGINS); empty: none (D130). */
+  apiCorsOrigins: string[]
   /** The most a personal API key may use (issue 38, D124); a person may set lower limits on a key. */
   apiKeyLimits: ApiKeyLimits
   /**

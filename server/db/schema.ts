@@ -1013,6 +1013,33 @@ export const usageDays = pgTable(
 )
 
 /**
+ * An API key's quotas (issue 38, D130): its requests in each UTC minute and its requests and
+ * model tokens each UTC day, one row per key, period and window (keyed by its start, so a new
+ * window needs no reset), counted under the key's advisory lock. They go with the key and with
+ * its person.
+ */
+export const apiKeyCounters = pgTable(
+  'api_key_counters',
+  {
+    keyId: uuid('key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    period: text('period').$type<'minute' | 'day'>().notNull(),
+    windowStart: timestamptz('window_start').notNull(),
+    requests: integer('requests').notNull().default(0),
+    tokens: bigint('tokens', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.keyId, t.period, t.windowStart] }),
+    index('api_key_counters_window_start_idx').on(t.windowStart),
+    check('api_key_counters_period_check', sql`${t.period} in ('minute', 'day')`),
+  ],
+)
+
+/**
  * Proof-of-work solutions already accepted (ALTCHA, D119), by a hash of their challenge's
  * signature, kept until the challenge expires: a solution counts once, on every instance.
  */

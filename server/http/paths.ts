@@ -1,4 +1,9 @@
-/** Whether a request URL (query string allowed) belongs to the JSON API rather than the SPA. */
+/** Whether a request URL (query string allowed) belongs to an API (the JSON API or the OpenAI-compatible one, D130) rather than the SPA. */
 export function isApiUrl(url: string): boolean {
-  return url.startsWith('/api') && (url.length === 4 || url[4] === '/' || url[4] === '?')
+  return startsWithSegment(url, '/api') || startsWithSegment(url, '/openai')
+}
+
+function startsWithSegment(url: string, prefix: string): boolean {
+  const next = url[prefix.length]
+  return url.startsWith(prefix) && (next === undefined || next === '/' || next === '?')
 }

@@ -24,6 +24,17 @@ declare module 'fastify' {
   }
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route reads no cookie: it is authorised only by an Authorization header (an API key,
+     * D130), which a cross-site form cannot send, so it needs no cross-site guard (and CORS, not
+     * this guard, says which pages may call it).
+     */
+    bearerOnly?: boolean
+  }
+}
+
 const TRUSTED_FETCH_SITES = new Set(['same-origin', 'none'])
 export const CROSS_SITE_MESSAGE = 'Cross-site requests are not allowed.'
 
@@ -54,7 +65,7 @@ export const requestGuardsPlugin = fp<{ publicOrigin: string }>(
     app.addHook('onRoute', (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method]
       if (!methods.some((method) => STATE_CHANGING_METHODS.has(method))) return
-      if (route.config?.declaredByDefineRoute !== true) {
+      if (route.config?.declaredByDefineRoute !== true && route.config?.bearerOnly !== true) {
         throw new Error(
           `${methods.join(',')} ${route.url}: declare state-changing routes with defineRoute (it adds the cross-site guard)`,
         )
