@@ -45,6 +45,7 @@ import { mailPlugin } from './mail/mail-plugin.ts'
 import { operationsPlugin } from './operations/operations-plugin.ts'
 import { publishingPlugin } from './publishing/publishing-plugin.ts'
 import type { VisitorBudgets } from './publishing/visitor-budgets.ts'
+import { usagePlugin } from './usage/usage-plugin.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -135,6 +136,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
       embedding: config.embedding,
     })
     await app.register(jobsPlugin, { now, ...options.jobs })
+    // Below every domain whose answers it counts (the chat, publishing, the API).
+    await app.register(usagePlugin, { now })
     // Hybrid retrieval: what a background job indexed (a Drive file, an upload) is embedded next,
     // in the background (D19).
     app.jobs.onDone((job) => {

@@ -17,6 +17,7 @@ import { type Analyse, extractiveAnswer } from './extractive.ts'
 import { type CallOptions, type Llm, LlmAbortedError } from './llm.ts'
 import { buildPrompt, type ChatPromptMessage } from './prompt.ts'
 import { searchQuery, standsAlone } from './query-rewrite.ts'
+import { estimatedUsage, type TokenUsage } from './token-usage.ts'
 
 /** The most passages in a prompt (and so in an answer's sources); RETRIEVAL_TOKEN_BUDGET usually stops earlier. */
 export const PASSAGES_PER_ANSWER = 10
@@ -103,8 +104,16 @@ export type AnswerSettings = {
 /** A passage an answer drew on; `citation` is its [n] in the answer, null when it has none. */
 export type UsedPassage = Passage & { citation: number | null }
 
-/** `corrections`: the question's words that are in none of the person's documents, and what was searched instead. */
-export type Answer = { content: string; sources: UsedPassage[]; corrections: Correction[] }
+/**
+ * `corrections`: the question's words that are in none of the person's documents, and what was
+ * searched instead; `usage`: the model's tokens (reported, or estimated), absent when no model was asked.
+ */
+export type Answer = {
+  content: string
+  sources: UsedPassage[]
+  corrections: Correction[]
+  usage?: TokenUsage
+}
 
 /**
  * `history` may still be on its way: a question that stands alone is searched at once, while the
@@ -135,6 +144,8 @@ export type AnswerDraft = {
   tokens(signal?: AbortSignal): AsyncIterable<string>
   sourcesFor(content: string): UsedPassage[]
   corrections: Correction[]
+  /** What writing `content` cost the model, estimated (a stream reports no usage); null: no model was asked. */
+  spent(content: string): TokenUsage | null
 }
 
 export type Answerer = {
@@ -277,11 +288,17 @@ export function createAnswerer({
       if ('content' in prepared || !llm) return prepared as Answer
       const { prompt, found, settings } = prepared
       const maxTokens = settings?.maxTokens ?? llm.maxTokens
-      const { text, cut } = await llm.complete(prompt, { signal: input.signal, ...callOptions(settings) })
+      const done = await llm.complete(prompt, { signal: input.signal, ...callOptions(settings) })
+      const { text, cut } = done
       const cap = maxTokens * ANSWER_CHARS_PER_TOKEN
       const kept = text.length > cap ? codePointsUpTo(text, cap) : text
       const content = cut || kept !== text ? `${kept}${CUT_NOTE}` : kept
-      return { content, sources: citedOrAll(content, found.passages), corrections: found.corrections }
+      return {
+        content,
+        sources: citedOrAll(content, found.passages),
+        corrections: found.corrections,
+        usage: done.usage ?? estimatedUsage(prompt, text),
+      }
     },
 
     async draft(input, timer) {
@@ -297,6 +314,7 @@ export function createAnswerer({
           },
           sourcesFor: () => sources,
           corrections,
+          spent: () => null,
         }
       }
       const { prompt, found, settings } = prepared
@@ -308,6 +326,7 @@ export function createAnswerer({
         tokens: (signal) => capped(model.stream(prompt, { signal, ...callOptions(settings) }), cap),
         sourcesFor: (content) => citedOrAll(content, passages),
         corrections,
+        spent: (content) => estimatedUsage(prompt, content),
       }
     },
   }

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { Budgets } from '#contracts/publishing.ts'
 import type { App } from '#server/app.ts'
-import { createUsageRepository } from '#server/publishing/usage-repository.ts'
+import { createUsageRepository } from '#server/usage/usage-repository.ts'
 import type { Admission, VisitorBudgets } from '#server/publishing/visitor-budgets.ts'
 import {
   BUSY_RETRY_SECONDS,
