@@ -45,6 +45,7 @@ import { mailPlugin } from './mail/mail-plugin.ts'
 import { operationsPlugin } from './operations/operations-plugin.ts'
 import { publishingPlugin } from './publishing/publishing-plugin.ts'
 import type { VisitorBudgets } from './publishing/visitor-budgets.ts'
+import { referencePlugin } from './reference/reference-plugin.ts'
 import { usagePlugin } from './usage/usage-plugin.ts'
 
 declare module 'fastify' {
@@ -171,6 +172,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
       heartbeatMs: options.streamHeartbeatMs,
     })
     await app.register(accountPlugin, { rateLimits })
+    // The OpenAPI document of every call above, and its reference page (D127).
+    await app.register(referencePlugin)
     await app.register(spaPlugin, { distDir })
   } catch (error) {
     // Whatever opened before the failure (the database, its lock) must be released.
