@@ -33,13 +33,16 @@ export const API_DOCS_CSP = [
 
 /**
  * The page: Scalar's HTML API (`<script id="api-reference" data-url>`, read by the bundle), with
- * no inline script to allow and no fonts from Scalar's CDN.
+ * no inline script to allow, no fonts from Scalar's CDN, and its telemetry and AI agent off (the
+ * CSP would refuse their calls anyway).
  */
 export function apiDocsPage(specUrl: string): string {
-  const configuration = JSON.stringify({ withDefaultFonts: false, hideClientButton: true }).replaceAll(
-    '"',
-    '&quot;',
-  )
+  const configuration = JSON.stringify({
+    withDefaultFonts: false,
+    hideClientButton: true,
+    telemetry: false,
+    agent: { disabled: true },
+  }).replaceAll('"', '&quot;')
   return `<!doctype html>
 <html lang="en">
   <head>

@@ -11,7 +11,7 @@ const tableStyle = css({
   fontSize: 'sm',
   borderCollapse: 'collapse',
   '& th, & td': { px: '2', py: '1', textAlign: 'right' },
-  '& th:first-child': { textAlign: 'left' },
+  '& th:first-child': { textAlign: 'left', whiteSpace: 'nowrap' },
 })
 
 const sum = (s: UsageBySource, measure: 'tokens' | 'answers') =>
@@ -52,32 +52,34 @@ function UsageTable({ days }: { days: UsageDay[] }) {
   return (
     <details>
       <summary className={hintStyle}>Show the figures as a table</summary>
-      <table className={tableStyle} aria-label="Usage per day">
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            {USAGE_SOURCES.map((k) => (
-              <th scope="col" key={`t-${k}`}>{`${SOURCE_LABELS[k]} tokens`}</th>
-            ))}
-            {USAGE_SOURCES.map((k) => (
-              <th scope="col" key={`a-${k}`}>{`${SOURCE_LABELS[k]} answers`}</th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {[...days].reverse().map((d) => (
-            <tr key={d.day}>
-              <th scope="row">{d.day}</th>
+      <div className={css({ overflowX: 'auto' })}>
+        <table className={tableStyle} aria-label="Usage per day">
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
               {USAGE_SOURCES.map((k) => (
-                <td key={`t-${k}`}>{formatCount(d.sources[k].tokens)}</td>
+                <th scope="col" key={`t-${k}`}>{`${SOURCE_LABELS[k]} tokens`}</th>
               ))}
               {USAGE_SOURCES.map((k) => (
-                <td key={`a-${k}`}>{formatCount(d.sources[k].answers)}</td>
+                <th scope="col" key={`a-${k}`}>{`${SOURCE_LABELS[k]} answers`}</th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {[...days].reverse().map((d) => (
+              <tr key={d.day}>
+                <th scope="row">{d.day}</th>
+                {USAGE_SOURCES.map((k) => (
+                  <td key={`t-${k}`}>{formatCount(d.sources[k].tokens)}</td>
+                ))}
+                {USAGE_SOURCES.map((k) => (
+                  <td key={`a-${k}`}>{formatCount(d.sources[k].answers)}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </details>
   )
 }

@@ -17,6 +17,8 @@ const FILLS: Record<UsageSource, string> = {
 const WIDTH = 600
 const HEIGHT = 140
 const AXIS = 16
+/** Room above the tallest bar for the "max" label. */
+const TOP = 16
 
 const figureStyle = css({ display: 'flex', flexDirection: 'column', gap: '1', m: '0' })
 const captionStyle = css({ fontSize: 'sm', fontWeight: 'medium' })
@@ -63,7 +65,7 @@ function Bar({
       {USAGE_SOURCES.map((source) => {
         const value = day.sources[source][measure]
         if (value === 0) return null
-        const h = Math.max(1, (value / max) * (HEIGHT - AXIS - 4))
+        const h = Math.max(1, (value / max) * (HEIGHT - AXIS - TOP))
         y -= h
         return (
           <rect
