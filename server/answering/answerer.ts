@@ -13,6 +13,7 @@ import type { Correction } from '../db/schema.ts'
 import { questionLanguage } from '../documents/index/languages.ts'
 import type { Passage, Turn } from '../documents/index/passages.ts'
 import type { PassageSearch } from '../documents/index/search-terms.ts'
+import { CUT_NOTE, capped, codePointsUpTo } from './answer-cap.ts'
 import { type Analyse, extractiveAnswer } from './extractive.ts'
 import { type CallOptions, type Llm, LlmAbortedError } from './llm.ts'
 import { buildPrompt, type ChatPromptMessage } from './prompt.ts'
@@ -28,10 +29,6 @@ export const PASSAGES_PER_ANSWER = 10
  * whole paragraphs as one "token").
  */
 export const ANSWER_CHARS_PER_TOKEN = 8
-
-/** Ends an answer that was cut at its length limit: markdown, a paragraph of its own. */
-export const CUT_NOTE =
-  '\n\n_This answer was cut short: it reached the longest answer allowed here. Ask for the rest, or for a shorter answer._'
 
 /**
  * Ranked passages of the user's for a question; with `scope`, of those documents only (D70: a
@@ -354,43 +351,6 @@ function callOptions(settings: AnswerSettings | null): CallOptions {
 
 function stopIfAborted(signal: AbortSignal | undefined) {
   if (signal?.aborted) throw new LlmAbortedError()
-}
-
-/**
- * The model's pieces up to `cap` characters in all, then CUT_NOTE when the model stopped at its
- * token limit or the cap cut it; reaching the cap ends the model call.
- */
-async function* capped(
-  pieces: AsyncGenerator<string, { cut: boolean }>,
-  cap: number,
-): AsyncGenerator<string> {
-  let length = 0
-  try {
-    for (;;) {
-      const next = await pieces.next()
-      if (next.done) {
-        if (next.value.cut) yield CUT_NOTE
-        return
-      }
-      if (length + next.value.length > cap) {
-        const head = codePointsUpTo(next.value, cap - length)
-        if (head) yield head
-        yield CUT_NOTE
-        return
-      }
-      length += next.value.length
-      yield next.value
-    }
-  } finally {
-    // Ended early (the cap, or the caller stopped reading): the model call ends too.
-    await pieces.return({ cut: false })
-  }
-}
-
-/** The start of `text`, at most `n` UTF-16 units long, never half of a surrogate pair. */
-function codePointsUpTo(text: string, n: number): string {
-  const end = n > 0 && n < text.length && /[\uD800-\uDBFF]/.test(text.charAt(n - 1)) ? n - 1 : n
-  return text.slice(0, Math.max(0, end))
 }
 
 function uncited(p: Passage): UsedPassage {
