@@ -91,7 +91,10 @@ function manualPages(language: 'de' | 'fr'): { id: string; text: string }[] {
   })
 }
 
-export function corpusPages(corpus: CorpusName): { pages: { id: string; text: string }[]; versions: string[] } {
+export function corpusPages(corpus: CorpusName): {
+  pages: { id: string; text: string }[]
+  versions: string[]
+} {
   if (corpus !== 'docs') {
     const language = corpus === 'manpages-de' ? 'de' : 'fr'
     // dpkg-query's own format field, not a template.

@@ -7,15 +7,42 @@
  *   npm run users -- enable <email>
  *   npm run users -- delete <email>      the account and everything it holds (its Google grant revoked)
  *   npm run users -- reset-link <email>  prints a password reset link (30 minutes, single use)
+ *   npm run users -- usage <email>       the last 30 days' tokens and answers (app, API, published) and this month's
  *
  * With the embedded database the server must be stopped first (one process per data directory);
  * with PostgreSQL it may run, and a disabled account's sessions end on every instance at once.
  */
+import { USAGE_DAYS_DEFAULT, type UsageBySource, type UsageReport } from '../contracts/usage.ts'
 import { buildApp } from '../server/app.ts'
 import { ConfigError, loadConfig } from '../server/config.ts'
 import { DataDirLockedError } from '../server/db/data-dir-lock.ts'
 
-const USAGE = `usage: npm run users -- list | disable <email> | enable <email> | delete <email> | reset-link <email>`
+const USAGE = `usage: npm run users -- list | disable <email> | enable <email> | delete <email> | reset-link <email> | usage <email>`
+
+const figures = (s: UsageBySource) =>
+  [s.app.tokens, s.app.answers, s.api.tokens, s.api.answers, s.published.tokens, s.published.answers].map(
+    String,
+  )
+
+/** One line a day, oldest first, tab-separated, then this month's totals (D126). */
+export function usageLines(email: string, report: UsageReport): string[] {
+  const header = [
+    'day',
+    'app tokens',
+    'app answers',
+    'api tokens',
+    'api answers',
+    'published tokens',
+    'published answers',
+  ]
+  const limit = report.tokensPerDay > 0 ? `${report.tokensPerDay} tokens a day` : 'no daily limit'
+  return [
+    `Usage of ${email}, the last ${report.days.length} days (UTC; ${limit}):`,
+    header.join('\t'),
+    ...report.days.map((d) => [d.day, ...figures(d.sources)].join('\t')),
+    [report.month.month, ...figures(report.month.sources)].join('\t'),
+  ]
+}
 
 export async function runUsersCommand(
   args: string[],
@@ -23,7 +50,7 @@ export async function runUsersCommand(
   out: (line: string) => void = console.log,
 ): Promise<number> {
   const [command, email] = args
-  const needsEmail = ['disable', 'enable', 'delete', 'reset-link']
+  const needsEmail = ['disable', 'enable', 'delete', 'reset-link', 'usage']
   if (command !== 'list' && !(command && needsEmail.includes(command) && email)) {
     out(USAGE)
     return 2
@@ -68,6 +95,10 @@ export async function runUsersCommand(
       case 'reset-link':
         out(`Reset link for ${user.email} (single use, 30 minutes):`)
         out(await account.resetLink(user))
+        break
+      case 'usage':
+        for (const line of usageLines(user.email, await app.usage.report(user.id, USAGE_DAYS_DEFAULT)))
+          out(line)
         break
     }
     return 0

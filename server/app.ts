@@ -47,6 +47,8 @@ import { openAiCompatPlugin } from './openai-compat/openai-compat-plugin.ts'
 import { operationsPlugin } from './operations/operations-plugin.ts'
 import { publishingPlugin } from './publishing/publishing-plugin.ts'
 import type { VisitorBudgets } from './publishing/visitor-budgets.ts'
+import { referencePlugin } from './reference/reference-plugin.ts'
+import { usagePlugin } from './usage/usage-plugin.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -139,6 +141,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
       embedding: config.embedding,
     })
     await app.register(jobsPlugin, { now, ...options.jobs })
+    // Below every domain whose answers it counts (the chat, publishing, the API).
+    await app.register(usagePlugin, { now })
     // Hybrid retrieval: what a background job indexed (a Drive file, an upload) is embedded next,
     // in the background (D19).
     app.jobs.onDone((job) => {
@@ -174,6 +178,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
     // Beside chat and publishing: programs asking with an API key (issue 38).
     await app.register(openAiCompatPlugin, { now })
     await app.register(accountPlugin, { rateLimits })
+    // The OpenAPI document of every call above, and its reference page (D127).
+    await app.register(referencePlugin)
     await app.register(spaPlugin, { distDir })
   } catch (error) {
     // Whatever opened before the failure (the database, its lock) must be released.

@@ -13,11 +13,13 @@ import type { Correction } from '../db/schema.ts'
 import { questionLanguage } from '../documents/index/languages.ts'
 import type { Passage, Turn } from '../documents/index/passages.ts'
 import type { PassageSearch } from '../documents/index/search-terms.ts'
+import { CUT_NOTE, capped, codePointsUpTo } from './answer-cap.ts'
 import { type CallerRequest, callOptions } from './call-options.ts'
 import { type Analyse, extractiveAnswer } from './extractive.ts'
 import { type Llm, LlmAbortedError } from './llm.ts'
 import { buildPrompt, type ChatPromptMessage } from './prompt.ts'
 import { searchQuery, standsAlone } from './query-rewrite.ts'
+import { estimatedUsage, type TokenUsage } from './token-usage.ts'
 
 /** The most passages in a prompt (and so in an answer's sources); RETRIEVAL_TOKEN_BUDGET usually stops earlier. */
 export const PASSAGES_PER_ANSWER = 10
@@ -28,10 +30,6 @@ export const PASSAGES_PER_ANSWER = 10
  * whole paragraphs as one "token").
  */
 export const ANSWER_CHARS_PER_TOKEN = 8
-
-/** Ends an answer that was cut at its length limit: markdown, a paragraph of its own. */
-export const CUT_NOTE =
-  '\n\n_This answer was cut short: it reached the longest answer allowed here. Ask for the rest, or for a shorter answer._'
 
 /**
  * Ranked passages of the user's for a question; with `scope`, of those documents only (D70: a
@@ -104,8 +102,16 @@ export type AnswerSettings = {
 /** A passage an answer drew on; `citation` is its [n] in the answer, null when it has none. */
 export type UsedPassage = Passage & { citation: number | null }
 
-/** `corrections`: the question's words that are in none of the person's documents, and what was searched instead. */
-export type Answer = { content: string; sources: UsedPassage[]; corrections: Correction[] }
+/**
+ * `corrections`: the question's words that are in none of the person's documents, and what was
+ * searched instead; `usage`: the model's tokens (reported, or estimated), absent when no model was asked.
+ */
+export type Answer = {
+  content: string
+  sources: UsedPassage[]
+  corrections: Correction[]
+  usage?: TokenUsage
+}
 
 /**
  * `history` may still be on its way: a question that stands alone is searched at once, while the
@@ -138,6 +144,8 @@ export type AnswerDraft = {
   tokens(signal?: AbortSignal): AsyncIterable<string>
   sourcesFor(content: string): UsedPassage[]
   corrections: Correction[]
+  /** What writing `content` cost the model, estimated (a stream reports no usage); null: no model was asked. */
+  spent(content: string): TokenUsage | null
 }
 
 export type Answerer = {
@@ -282,11 +290,17 @@ export function createAnswerer({
       const { prompt, found, settings } = prepared
       const options = callOptions(settings, input.caller, llm.maxTokens)
       const maxTokens = options.maxTokens ?? llm.maxTokens
-      const { text, cut } = await llm.complete(prompt, { signal: input.signal, ...options })
+      const done = await llm.complete(prompt, { signal: input.signal, ...options })
+      const { text, cut } = done
       const cap = maxTokens * ANSWER_CHARS_PER_TOKEN
       const kept = text.length > cap ? codePointsUpTo(text, cap) : text
       const content = cut || kept !== text ? `${kept}${CUT_NOTE}` : kept
-      return { content, sources: citedOrAll(content, found.passages), corrections: found.corrections }
+      return {
+        content,
+        sources: citedOrAll(content, found.passages),
+        corrections: found.corrections,
+        usage: done.usage ?? estimatedUsage(prompt, text),
+      }
     },
 
     async draft(input, timer) {
@@ -302,6 +316,7 @@ export function createAnswerer({
           },
           sourcesFor: () => sources,
           corrections,
+          spent: () => null,
         }
       }
       const { prompt, found, settings } = prepared
@@ -314,6 +329,7 @@ export function createAnswerer({
         tokens: (signal) => capped(model.stream(prompt, { signal, ...options }), cap),
         sourcesFor: (content) => citedOrAll(content, passages),
         corrections,
+        spent: (content) => estimatedUsage(prompt, content),
       }
     },
   }
@@ -331,43 +347,6 @@ const isMatched = (found: Found) => found.matched ?? found.passages.some((p) => 
 
 function stopIfAborted(signal: AbortSignal | undefined) {
   if (signal?.aborted) throw new LlmAbortedError()
-}
-
-/**
- * The model's pieces up to `cap` characters in all, then CUT_NOTE when the model stopped at its
- * token limit or the cap cut it; reaching the cap ends the model call.
- */
-async function* capped(
-  pieces: AsyncGenerator<string, { cut: boolean }>,
-  cap: number,
-): AsyncGenerator<string> {
-  let length = 0
-  try {
-    for (;;) {
-      const next = await pieces.next()
-      if (next.done) {
-        if (next.value.cut) yield CUT_NOTE
-        return
-      }
-      if (length + next.value.length > cap) {
-        const head = codePointsUpTo(next.value, cap - length)
-        if (head) yield head
-        yield CUT_NOTE
-        return
-      }
-      length += next.value.length
-      yield next.value
-    }
-  } finally {
-    // Ended early (the cap, or the caller stopped reading): the model call ends too.
-    await pieces.return({ cut: false })
-  }
-}
-
-/** The start of `text`, at most `n` UTF-16 units long, never half of a surrogate pair. */
-function codePointsUpTo(text: string, n: number): string {
-  const end = n > 0 && n < text.length && /[\uD800-\uDBFF]/.test(text.charAt(n - 1)) ? n - 1 : n
-  return text.slice(0, Math.max(0, end))
 }
 
 function uncited(p: Passage): UsedPassage {

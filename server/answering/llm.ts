@@ -16,6 +16,7 @@ import { withoutControlCharacters } from '#contracts/user-text.ts'
 import { DEFAULT_LLM_MAX_TOKENS, type LlmConfig } from '../config.ts'
 import type { ModelUsage } from '../operations/metrics.ts'
 import type { ChatPromptMessage } from './prompt.ts'
+import type { TokenUsage } from './token-usage.ts'
 
 // Loaded on the first answer, not at start: the client library is a large part of start-up time
 // (bench/footprint.ts, D42).
@@ -38,8 +39,11 @@ export type CallOptions = {
 /** How freely the model writes when nobody set it: low, since answers quote documents. */
 export const DEFAULT_TEMPERATURE = 0.2
 
-/** A whole answer; `cut` when the model stopped because it reached its token limit. */
-export type Completion = { text: string; cut: boolean }
+/**
+ * A whole answer; `cut` when the model stopped because it reached its token limit; `usage` what
+ * the provider reported it spent, when it reports usage.
+ */
+export type Completion = { text: string; cut: boolean; usage?: TokenUsage }
 
 export type Llm = {
   model: string
@@ -161,7 +165,14 @@ class OpenAiCompatibleLlm implements Llm {
     const choice = completion.choices[0]
     const text = withoutControlCharacters(choice?.message?.content ?? '').trim()
     if (!text) throw new LlmUnavailableError(EMPTY_ANSWER)
-    return { text, cut: choice?.finish_reason === 'length' }
+    const usage = completion.usage
+    return {
+      text,
+      cut: choice?.finish_reason === 'length',
+      ...(usage
+        ? { usage: { promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens } }
+        : {}),
+    }
   }
 
   async *stream(

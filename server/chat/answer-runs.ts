@@ -35,12 +35,14 @@ type RunContext = {
   conversationId: string
   draft: AnswerDraft
   store: StoreAnswer
+  /** Records what the stored answer spent (usage, D126). */
+  record: (text: string) => Promise<void>
 }
 
 /** After `after`, even on a coarse or frozen clock, so the order of messages is certain. */
 export const strictlyAfter = (t: Date, after: Date) => new Date(Math.max(t.getTime(), after.getTime() + 1))
 
-export function runOnce({ release, log, conversationId, draft, store }: RunContext): AnswerRun {
+export function runOnce({ release, log, conversationId, draft, store, record }: RunContext): AnswerRun {
   return async (sink, signal) => {
     const started = performance.now()
     try {
@@ -55,6 +57,10 @@ export function runOnce({ release, log, conversationId, draft, store }: RunConte
       const stored = await store(text, used.map(toSourceSnapshot), stopped)
       // Deleted while the assistant was writing: nothing was stored, the conversation is gone.
       if (!stored) return { event: 'error', data: { message: CONVERSATION_NOT_FOUND } }
+      // Stored, so spent: a failure to count it is logged, never the person's answer lost.
+      await record(text).catch((error: unknown) =>
+        log.error({ event: 'usage.record-failed', err: error, conversationId }, 'recording usage failed'),
+      )
       sink.sources(stored.aiMessage.sources)
       logAnswered(log, conversationId, used.length, started, stopped)
       return { event: 'done', data: stored }
@@ -109,6 +115,7 @@ const NOTHING_WRITTEN: AnswerDraft = {
   async *tokens() {},
   sourcesFor: () => [],
   corrections: [],
+  spent: () => null,
 }
 
 export async function stoppedOr(drafted: Promise<AnswerDraft>): Promise<AnswerDraft> {

@@ -39,6 +39,7 @@ export const chatPlugin = fp<ChatPluginOptions>(
         assistants: app.assistants,
         now: opts.now,
         answersPerPerson: opts.answersPerPerson ?? DEFAULT_LLM_CONCURRENCY_PER_USER,
+        usage: app.usage,
       }),
     )
     const shareRows = createSharesRepository(app.db)
@@ -63,6 +64,14 @@ export const chatPlugin = fp<ChatPluginOptions>(
   },
   {
     name: 'chat',
-    dependencies: ['database', 'request-guards', 'authentication', 'answering', 'assistants', 'rate-limit'],
+    dependencies: [
+      'database',
+      'request-guards',
+      'authentication',
+      'answering',
+      'assistants',
+      'rate-limit',
+      'usage',
+    ],
   },
 )

@@ -16,11 +16,12 @@ import {
   type SearchHit,
   type SendMessageRequest,
   type SendMessageResponse,
-  TITLE_MAX_LENGTH,
 } from '#contracts/chat.ts'
 import { type Answerer, type AnswerSettings, type StageTimer, timed } from '../answering/answerer.ts'
 import { LlmUnavailableError } from '../answering/llm.ts'
 import { MAX_HISTORY_TURNS } from '../answering/prompt.ts'
+import type { TokenUsage } from '../answering/token-usage.ts'
+import type { UsageMeter } from '../usage/usage-service.ts'
 import { type AnswerRun, logAnswered, runOnce, stoppedOr, strictlyAfter } from './answer-runs.ts'
 import { toConversationDto, toMessageDto, toSourceSnapshot } from './chat-dto.ts'
 import {
@@ -31,7 +32,6 @@ import {
   NoSuchVersion,
   NotAnAnswer,
   NotDisliked,
-  NotInYourLibrary,
   NotTheLastAnswer,
   ONLY_ANSWERS_HAVE_VERSIONS,
   ONLY_ANSWERS_RATED,
@@ -39,7 +39,8 @@ import {
   TooManyAnswers,
   TooManyVersions,
 } from './chat-errors.ts'
-import type { ChatRepository, MissingDocuments, ScopeIds } from './chat-repository.ts'
+import type { ChatRepository } from './chat-repository.ts'
+import { refuseMissing, scopeIds, shortTitle } from './conversation-fields.ts'
 
 /**
  * How long a claim on a conversation (one answer being written) lasts at most. Released as soon as
@@ -61,35 +62,11 @@ type Deps = {
   now: () => Date
   /** Answers one person may have written at once, on every instance together (D84). */
   answersPerPerson: number
+  /** Holds a person to USAGE_TOKENS_PER_DAY and records what each answer spent (D126). */
+  usage: UsageMeter
 }
 type Owner = { id: string }
 type Claim = { until: Date; release: () => Promise<void> }
-
-/** A scope as stored: null for the whole library, else its ids once each, in the order given. */
-function scopeIds(scope: ScopeRequest | null | undefined): ScopeIds {
-  return scope ? [...new Set(scope.documentIds.map((id) => id.toLowerCase()))] : null
-}
-
-/** Refused naming the first chosen id that is not the person's (D70). */
-function refuseMissing<T>(result: T | MissingDocuments): T {
-  if (result && typeof result === 'object' && 'missing' in result)
-    throw new NotInYourLibrary(result.missing[0] ?? '')
-  return result
-}
-
-/**
- * A conversation title is the first message (product §4): one line, at most TITLE_MAX_LENGTH characters
- * (code points, so an emoji is never cut in half), shortened with '…'.
- */
-export function shortTitle(title: string): string {
-  const line = title.replace(/\s+/g, ' ').trim()
-  const chars = Array.from(line)
-  if (chars.length <= TITLE_MAX_LENGTH) return line
-  return `${chars
-    .slice(0, TITLE_MAX_LENGTH - 1)
-    .join('')
-    .trimEnd()}…`
-}
 
 export class ChatService {
   readonly #chats: ChatRepository
@@ -97,21 +74,25 @@ export class ChatService {
   readonly #assistants: ConversationAssistants
   readonly #now: () => Date
   readonly #answersPerPerson: number
+  readonly #usage: UsageMeter
 
-  constructor({ chats, answerer, assistants, now, answersPerPerson }: Deps) {
+  constructor({ chats, answerer, assistants, now, answersPerPerson, usage }: Deps) {
     this.#chats = chats
     this.#answerer = answerer
     this.#assistants = assistants
     this.#now = now
     this.#answersPerPerson = answersPerPerson
+    this.#usage = usage
   }
 
   /**
    * Claims the conversation for one answer (not found when it is not theirs, in progress while one
    * is written in it, too many while the person has answersPerPerson being written elsewhere).
-   * `until` names the claim, so the write that stores the answer can end it too.
+   * `until` names the claim, so the write that stores the answer can end it too. A person whose
+   * answers spent USAGE_TOKENS_PER_DAY today is refused first (429 until the next UTC day, D126).
    */
   async #claim(user: Owner, conversationId: string): Promise<Claim> {
+    await this.#usage.checkDailyTokens(user.id)
     const at = this.#now()
     const until = new Date(at.getTime() + ANSWER_LEASE_MS)
     const claimed = await this.#chats.claimAnswering(
@@ -125,6 +106,12 @@ export class ChatService {
     if (claimed === 'busy') throw new AnswerInProgress()
     if (claimed === 'limit') throw new TooManyAnswers(this.#answersPerPerson)
     return { until, release: () => this.#chats.releaseAnswering(user.id, conversationId, until) }
+  }
+
+  /** One answer of the app's and what it spent (nothing: no model was asked). */
+  #record(userId: string, spent: TokenUsage | null | undefined): Promise<void> {
+    const tokens = spent ?? { promptTokens: 0, completionTokens: 0 }
+    return this.#usage.recordAnswer({ ownerId: userId, source: 'app', ...tokens })
   }
 
   /**
@@ -204,6 +191,9 @@ export class ChatService {
       })
       // Deleted while the assistant was thinking: nothing was stored, the conversation is gone.
       if (!stored) throw new ConversationNotFound()
+      await this.#record(user.id, answer.usage).catch((error: unknown) =>
+        log.error({ event: 'usage.record-failed', err: error, conversationId }, 'recording usage failed'),
+      )
       logAnswered(log, conversationId, answer.sources.length, started)
       return { userMessage: toMessageDto(stored.question), aiMessage: toMessageDto(stored.answer) }
     } finally {
@@ -253,6 +243,7 @@ export class ChatService {
         log,
         conversationId,
         draft,
+        record: (text) => this.#record(user.id, draft.spent(text)),
         store: async (text, sources, stopped) => {
           const stored = await chats.storeExchange({
             userId: user.id,
@@ -331,7 +322,8 @@ export class ChatService {
         if (added === 'limit') throw new Error(TOO_MANY_VERSIONS)
         return added && { userMessage: toMessageDto(question), aiMessage: toMessageDto(added) }
       }
-      return runOnce({ release, log, conversationId, draft, store })
+      const record = (text: string) => this.#record(user.id, draft.spent(text))
+      return runOnce({ release, log, conversationId, draft, store, record })
     } catch (error) {
       await release()
       throw error

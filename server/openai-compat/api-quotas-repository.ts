@@ -9,7 +9,7 @@ import { and, eq, lt, or, sql } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
 import { queryRows } from '../db/query-rows.ts'
 import { apiKeyCounters } from '../db/schema.ts'
-import { addUsage } from '../publishing/usage-repository.ts'
+import { addUsage } from '../usage/usage-repository.ts'
 
 /** Where an admission is counted: the app's clock already cut into its UTC windows. */
 export type QuotaWindows = {

@@ -8,7 +8,7 @@
  */
 
 import type { Db } from '../db/database.ts'
-import { DAY_MS, dayStart, secondsUntil, utcDay } from '../publishing/utc-windows.ts'
+import { DAY_MS, dayStart, secondsUntil, utcDay } from '../usage/utc-windows.ts'
 import {
   createQuotasRepository,
   type QuotaCounts,

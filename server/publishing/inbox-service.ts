@@ -8,10 +8,10 @@ import { createHash } from 'node:crypto'
 import type { z } from 'zod'
 import type { InboxConversationSchema, InboxSchema, PublicMessage } from '#contracts/publishing.ts'
 import { Invalid } from '../http/domain-errors.ts'
+import { DAY_MS, dayStart, utcDay } from '../usage/utc-windows.ts'
 import { inboxCsv } from './inbox-csv.ts'
 import type { InboxPosition, InboxRepository, InboxRow } from './inbox-repository.ts'
 import { VisitorConversationNotFound } from './publishing-errors.ts'
-import { DAY_MS, dayStart, utcDay } from './utc-windows.ts'
 import { toPublicMessage } from './visitor-answers.ts'
 
 export const INBOX_PAGE_SIZE = 20

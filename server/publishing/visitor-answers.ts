@@ -10,9 +10,6 @@ import type { AnswerDraft, UsedPassage } from '../answering/answerer.ts'
 import type { VisitorSnippet } from '../db/schema.ts'
 import type { VisitorMessageRecord } from './visitor-repository.ts'
 
-/** A model's token is about four characters of English (for the budgets' token counts, D117). */
-const CHARS_PER_TOKEN = 4
-
 export function citedSnippets(draft: AnswerDraft, text: string): VisitorSnippet[] {
   const used = draft.sourcesFor(text)
   const cited = new Set([...text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])))
@@ -37,15 +34,6 @@ export function snippet(text: string): string {
     .slice(0, VISITOR_SNIPPET_MAX_LENGTH - 1)
     .join('')
     .trimEnd()}…`
-}
-
-/**
- * What the answer cost in model tokens, estimated from what the model read and wrote (the
- * streamed call reports no usage): nothing when no model was asked.
- */
-export function estimatedTokens(parts: readonly string[]): number {
-  const chars = parts.reduce((sum, part) => sum + part.length, 0)
-  return Math.ceil(chars / CHARS_PER_TOKEN)
 }
 
 export function toPublicMessage(m: VisitorMessageRecord, showSourceNames: boolean): PublicMessage {

@@ -9,8 +9,8 @@ import { createHash } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Budgets } from '../../contracts/publishing.ts'
 import type { Db } from '../db/database.ts'
+import { DAY_MS, dayStart, HOUR_MS, hourStart, secondsUntil, utcDay } from '../usage/utc-windows.ts'
 import { type BudgetCounts, type BudgetsRepository, createBudgetsRepository } from './budgets-repository.ts'
-import { DAY_MS, dayStart, HOUR_MS, hourStart, secondsUntil, utcDay } from './utc-windows.ts'
 import type { Admission, AdmitInput, RefusalReason, VisitorBudgets } from './visitor-budgets.ts'
 
 /**

@@ -15,6 +15,7 @@ import type {
 import type { AnswerDraft, Answerer, AnswerSettings } from '../answering/answerer.ts'
 import { LlmAbortedError, LlmUnavailableError } from '../answering/llm.ts'
 import { MAX_HISTORY_TURNS } from '../answering/prompt.ts'
+import { estimatedTokens } from '../answering/token-usage.ts'
 import { UpstreamFailed } from '../http/domain-errors.ts'
 import type { ProofOfWork } from './challenge.ts'
 import {
@@ -27,7 +28,7 @@ import {
 } from './publishing-errors.ts'
 import type { PublishedAssistant } from './publishing-repository.ts'
 import type { PublishingService } from './publishing-service.ts'
-import { citedSnippets, estimatedTokens, toPublicMessage } from './visitor-answers.ts'
+import { citedSnippets, toPublicMessage } from './visitor-answers.ts'
 import type { Admission, VisitorBudgets } from './visitor-budgets.ts'
 import { verifyUserToken } from './visitor-identity.ts'
 import type { Visitor, VisitorRepository } from './visitor-repository.ts'
@@ -288,6 +289,7 @@ const NOTHING_WRITTEN: AnswerDraft = {
   async *tokens() {},
   sourcesFor: () => [],
   corrections: [],
+  spent: () => null,
 }
 
 async function stoppedOr(drafted: Promise<AnswerDraft>): Promise<AnswerDraft> {

@@ -9,6 +9,7 @@ import { expect, test } from 'vitest'
 import { accountEndpoints } from '#contracts/account.ts'
 import { accountLinkEndpoints } from '#contracts/account-links.ts'
 import { authEndpoints, GOOGLE_SIGN_IN_NOTICES, GOOGLE_SIGN_IN_PATH } from '#contracts/auth.ts'
+import { usageEndpoints } from '#contracts/usage.ts'
 import { ada, fail, ok, server, signedIn, urlOf } from './msw-server.ts'
 import { renderApp } from './render-app.tsx'
 
@@ -165,4 +166,87 @@ test('deleting my account asks for the password, then lands on /login saying it 
   expect(confirmation).toEqual({ password: 'my password' })
   expect(currentPath()).toBe('/login?notice=account-deleted')
   expect(screen.queryByText(ada.email)).toBeNull()
+})
+
+const none = { tokens: 0, answers: 0 }
+const usageDay = (day: string, app: number, published: number) => ({
+  day,
+  sources: {
+    app: { tokens: app, answers: app > 0 ? 2 : 0 },
+    api: none,
+    published: { tokens: published, answers: published > 0 ? 1 : 0 },
+  },
+})
+
+test('Settings → Usage draws the last days by source, with this month and every figure as a table', async () => {
+  let asked = ''
+  server.use(
+    signedIn(),
+    http.get(urlOf(usageEndpoints.usage), ({ request }) => {
+      asked = new URL(request.url).search
+      return HttpResponse.json({
+        success: true,
+        data: {
+          days: [usageDay('2026-01-01', 0, 0), usageDay('2026-01-02', 1200, 300)],
+          month: {
+            month: '2026-01',
+            sources: { app: { tokens: 1200, answers: 2 }, api: none, published: { tokens: 300, answers: 1 } },
+          },
+          tokensPerDay: 5000,
+        },
+      })
+    }),
+  )
+  const { user } = renderApp('/dashboard/settings')
+  const usage = await screen.findByRole('region', { name: 'Usage' })
+  expect(
+    await within(usage).findByRole('img', {
+      name: 'Tokens in the last 2 days: 1,500; the most on 2026-01-02: 1,500.',
+    }),
+  ).toBeTruthy()
+  expect(
+    within(usage).getByRole('img', { name: 'Answers in the last 2 days: 3; the most on 2026-01-02: 3.' }),
+  ).toBeTruthy()
+  expect(asked).toBe('?days=30')
+  expect(within(usage).getByText('January 2026, tokens')).toBeTruthy()
+  expect(within(usage).getByText('1,500')).toBeTruthy()
+  expect(within(usage).getByText(/5,000 tokens a day/)).toBeTruthy()
+
+  await user.click(within(usage).getByText('Show the figures as a table'))
+  const table = within(usage).getByRole('table', { name: 'Usage per day' })
+  const today = within(table).getByRole('row', { name: /^2026-01-02/ })
+  expect(
+    within(today)
+      .getAllByRole('cell')
+      .map((c) => c.textContent),
+  ).toEqual(['1,200', '0', '300', '2', '0', '1'])
+})
+
+test('Settings → Usage says when it cannot load, and loads on Try again', async () => {
+  let calls = 0
+  server.use(
+    signedIn(),
+    http.get(urlOf(usageEndpoints.usage), () => {
+      calls += 1
+      if (calls === 1)
+        return HttpResponse.json({ success: false, message: 'Request failed' }, { status: 500 })
+      return HttpResponse.json({
+        success: true,
+        data: {
+          days: [usageDay('2026-01-02', 42, 0)],
+          month: {
+            month: '2026-01',
+            sources: { app: { tokens: 42, answers: 2 }, api: none, published: none },
+          },
+          tokensPerDay: 0,
+        },
+      })
+    }),
+  )
+  const { user } = renderApp('/dashboard/settings')
+  const usage = await screen.findByRole('region', { name: 'Usage' })
+  expect((await within(usage).findByRole('alert')).textContent).toBe('Could not load your usage.')
+  await user.click(within(usage).getByRole('button', { name: 'Try again' }))
+  expect(await within(usage).findByRole('img', { name: /^Tokens in the last day: 42/ })).toBeTruthy()
+  expect(within(usage).queryByRole('alert')).toBeNull()
 })

@@ -13,6 +13,7 @@ import { chatEndpoints } from '#contracts/chat.ts'
 import { documentEndpoints } from '#contracts/documents.ts'
 import type { Endpoint, ErrorEnvelope } from '#contracts/endpoint.ts'
 import { sharingEndpoints } from '#contracts/sharing.ts'
+import { usageEndpoints } from '#contracts/usage.ts'
 
 /**
  * The dashboard loads the conversations as it opens (product §4), and Documents its library, so every
@@ -41,6 +42,22 @@ export const server = setupServer(
   // …and its API keys, with the assistants a key may be limited to (issue 38).
   ok(apiKeyEndpoints.listApiKeys, { success: true, data: [] }),
   ok(assistantEndpoints.listAssistants, { success: true, data: [] }),
+  // And what the person's answers spent (D126): nothing yet.
+  ok(usageEndpoints.usage, {
+    success: true,
+    data: {
+      days: [],
+      month: {
+        month: '2026-01',
+        sources: {
+          app: { tokens: 0, answers: 0 },
+          api: { tokens: 0, answers: 0 },
+          published: { tokens: 0, answers: 0 },
+        },
+      },
+      tokensPerDay: 1_000_000,
+    },
+  }),
   ok(sharingEndpoints.listShares, { success: true, data: [] }),
   ok(documentEndpoints.listDocuments, {
     success: true,

@@ -1,5 +1,5 @@
 /**
- * Facades for Settings' account cards (D78, D81): each runs its machine with the account calls
+ * Facades for Settings' account cards (D78, D81) and its usage (D126): each runs its machine with the account calls
  * and hands the view what it reads and the intents it may call.
  */
 import { useActorRef, useSelector } from '@xstate/react'
@@ -9,7 +9,9 @@ import type { AccountExport, ChangePasswordRequest, DeleteAccountRequest } from 
 import { provideAccountDataMachine } from '#machines/settings/account-data-machine.ts'
 import { provideChangePasswordMachine } from '#machines/settings/change-password-machine.ts'
 import { provideSessionsMachine } from '#machines/settings/sessions-machine.ts'
+import { provideUsageMachine } from '#machines/settings/usage-machine.ts'
 import { createAccountApi } from '#src/api/account.ts'
+import { createUsageApi } from '#src/api/usage.ts'
 import { useSessionEnded } from '#src/features/auth/use-auth.ts'
 import { useAppDeps } from '#src/lib/app-deps.ts'
 import { fromRoot, loginNotices } from '#src/lib/paths.ts'
@@ -51,6 +53,22 @@ export function useSessions() {
     },
     retry() {
       actor.send({ type: 'sessions.retry' })
+    },
+  }
+}
+
+/** Settings → Usage (D126): the last 30 days and this month, read once when Settings opens. */
+export function useUsage() {
+  const { http, inspect } = useAppDeps()
+  const api = useMemo(() => createUsageApi(http), [http])
+  const actor = useActorRef(provideUsageMachine(api), { inspect })
+  return {
+    loading: useSelector(actor, (s) => s.hasTag('loading')),
+    failed: useSelector(actor, (s) => s.matches('failed')),
+    report: useSelector(actor, (s) => s.context.report),
+    error: useSelector(actor, (s) => s.context.error),
+    retry() {
+      actor.send({ type: 'usage.retry' })
     },
   }
 }

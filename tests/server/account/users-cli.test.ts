@@ -100,6 +100,26 @@ test('list, disable, enable, reset-link and delete, on the embedded database', a
   expect((await users('list')).out).not.toContain(BOB)
 }, 120_000)
 
+test("usage prints the last 30 days, a line a day by source, and this month's totals", async () => {
+  const cat = 'cat@example.com'
+  await withServer(async (app) => {
+    const { _id } = await register(app, cat)
+    await app.usage.recordAnswer({ ownerId: _id, source: 'app', promptTokens: 10, completionTokens: 2 })
+    await app.usage.recordAnswer({ ownerId: _id, source: 'published', promptTokens: 30, completionTokens: 0 })
+  })
+  const { code, out } = await users('usage', cat)
+  expect(code).toBe(0)
+  const lines = out.split('\n')
+  expect(lines[0]).toBe('Usage of cat@example.com, the last 30 days (UTC; 1000000 tokens a day):')
+  expect(lines[1]).toBe(
+    'day\tapp tokens\tapp answers\tapi tokens\tapi answers\tpublished tokens\tpublished answers',
+  )
+  expect(lines).toHaveLength(2 + 30 + 1)
+  const today = new Date().toISOString().slice(0, 10)
+  expect(lines[31]).toBe(`${today}\t12\t1\t0\t0\t30\t1`)
+  expect(lines[32]).toBe(`${today.slice(0, 7)}\t12\t1\t0\t0\t30\t1`)
+}, 60_000)
+
 test('an unknown email, or a wrong command, says so and fails', async () => {
   expect(await users('disable', 'nobody@example.com')).toEqual({
     code: 1,

@@ -8,7 +8,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { Budgets } from '#contracts/publishing.ts'
 import type { App } from '#server/app.ts'
-import { createUsageRepository } from '#server/publishing/usage-repository.ts'
 import type { Admission, VisitorBudgets } from '#server/publishing/visitor-budgets.ts'
 import {
   BUSY_RETRY_SECONDS,
@@ -16,6 +15,7 @@ import {
   PUBLISHED_ANSWER_LEASE_MS,
   type VisitorBudgetsDeps,
 } from '#server/publishing/visitor-budgets-service.ts'
+import { createUsageRepository } from '#server/usage/usage-repository.ts'
 import { createAssistantOk } from '../support/assistant-helpers.ts'
 import { buildTestApp, register, signIn, uniqueEmail } from '../support/helper.ts'
 import {

@@ -5,12 +5,18 @@ import { AccountDataCard } from '#src/features/account/account-data-card.tsx'
 import { ApiKeysCard } from '#src/features/account/api-keys-card.tsx'
 import { ChangePasswordCard } from '#src/features/account/change-password-card.tsx'
 import { SessionsCard } from '#src/features/account/sessions-card.tsx'
+import { UsageCard } from '#src/features/account/usage-card.tsx'
 import { GoogleSignedInNotice } from '#src/features/auth/google-sign-in-notice.tsx'
 import { useCurrentUserEmail } from '#src/features/auth/use-auth.ts'
 import { css } from '../../../../styled-system/css'
 
 /** Where the sidebar's settings card leads (Account Settings, Preferences, Privacy): anchors on this page. */
-export const SETTINGS_ANCHORS = { account: 'account', preferences: 'profile', privacy: 'privacy' } as const
+export const SETTINGS_ANCHORS = {
+  account: 'account',
+  preferences: 'profile',
+  usage: 'usage',
+  privacy: 'privacy',
+} as const
 
 const groupStyle = css({ display: 'flex', flexDirection: 'column', gap: '4', mt: '8', scrollMarginTop: '4' })
 const groupTitleStyle = css({ fontSize: 'xl', fontWeight: 'semibold' })
@@ -18,7 +24,7 @@ const groupTitleStyle = css({ fontSize: 'xl', fontWeight: 'semibold' })
 /**
  * product §2 Settings view: what a Google sign-in landing here has to say (D99); the Profile card as specified (the Display Name is typed but never
  * saved, so no save action is shown); then the account's own settings (D78, D81): the password
- * and where it is signed in, its API keys (issue 38), and its data (export, delete).
+ * and where it is signed in, its API keys (issue 38), what its answers spent (D126), and its data (export, delete).
  */
 export function SettingsSection() {
   const email = useCurrentUserEmail()
@@ -47,6 +53,12 @@ export function SettingsSection() {
         <ChangePasswordCard />
         <SessionsCard />
         <ApiKeysCard />
+      </section>
+      <section id={SETTINGS_ANCHORS.usage} aria-labelledby="settings-usage" className={groupStyle}>
+        <h2 id="settings-usage" className={groupTitleStyle}>
+          Usage
+        </h2>
+        <UsageCard />
       </section>
       <section id={SETTINGS_ANCHORS.privacy} aria-labelledby="settings-privacy" className={groupStyle}>
         <h2 id="settings-privacy" className={groupTitleStyle}>

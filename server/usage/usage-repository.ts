@@ -1,8 +1,8 @@
 /**
- * What a person's answers spent, per UTC day and source (usage_days, D119): USAGE_TOKENS_PER_DAY
- * is checked against the day's sum, and the usage view (issue 38) reads the same rows. The
- * published source is recorded by the visitor budgets; `record` is the call for the app's answers
- * and the API's ('app', 'api'), handed to them where the app is composed.
+ * What a person's answers spent, per UTC day and source (usage_days, D119, D126):
+ * USAGE_TOKENS_PER_DAY is checked against the day's sum, and Settings → Usage reads the same rows.
+ * The published source is recorded by the visitor budgets inside their own transaction
+ * (`addUsage`); the app's answers and the API's through the usage service (usage-service.ts).
  */
 import { and, eq, sql } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
