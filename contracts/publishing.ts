@@ -302,6 +302,17 @@ export const publicEndpoints = {
     params: PublicParamsSchema,
     data: PublicConversationSchema,
   }),
+  /**
+   * A signed visitor's current conversation, on any device: their token names them (`sub`), not
+   * the cookie. A POST only because the token goes in the body, never in a URL; 404 when none.
+   */
+  getSignedConversation: endpoint({
+    method: 'POST',
+    path: '/public/assistants/:publicId/signed-conversation',
+    params: PublicParamsSchema,
+    request: z.strictObject({ userToken: z.string().min(1).max(4000) }),
+    data: PublicConversationSchema,
+  }),
   /** A proof of work for the visitor's first question (only asked for when `requireChallenge`). */
   getChallenge: endpoint({
     method: 'GET',
