@@ -310,7 +310,12 @@ export const publicEndpoints = {
     method: 'POST',
     path: '/public/assistants/:publicId/signed-conversation',
     params: PublicParamsSchema,
-    request: z.strictObject({ userToken: z.string().min(1).max(4000) }),
+    request: z.strictObject({
+      userToken: z
+        .string({ error: 'Send the signed-in user’s token' })
+        .min(1, 'Send the signed-in user’s token')
+        .max(4000, 'This user token is too long'),
+    }),
     data: PublicConversationSchema,
   }),
   /** A proof of work for the visitor's first question (only asked for when `requireChallenge`). */
