@@ -162,3 +162,13 @@ test('a token made for another assistant is refused with a sentence, whoever sig
     expect(asked.statusCode).toBe(401)
   }
 })
+
+test('reading by token without a token is refused with 400 and a sentence', async () => {
+  const response = await app.inject({
+    method: 'POST',
+    url: fillPath(publicEndpoints.getSignedConversation.path, { publicId: bots[0]?.publicId ?? '' }),
+    payload: { userToken: '' },
+  })
+  expect(response.statusCode).toBe(400)
+  expect(response.json().message).toBe('Send the signed-in user’s token')
+})
