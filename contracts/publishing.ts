@@ -302,6 +302,22 @@ export const publicEndpoints = {
     params: PublicParamsSchema,
     data: PublicConversationSchema,
   }),
+  /**
+   * A signed visitor's current conversation, on any device: their token names them (`sub`), not
+   * the cookie. A POST only because the token goes in the body, never in a URL; 404 when none.
+   */
+  getSignedConversation: endpoint({
+    method: 'POST',
+    path: '/public/assistants/:publicId/signed-conversation',
+    params: PublicParamsSchema,
+    request: z.strictObject({
+      userToken: z
+        .string({ error: 'Send the signed-in user’s token' })
+        .min(1, 'Send the signed-in user’s token')
+        .max(4000, 'This user token is too long'),
+    }),
+    data: PublicConversationSchema,
+  }),
   /** A proof of work for the visitor's first question (only asked for when `requireChallenge`). */
   getChallenge: endpoint({
     method: 'GET',

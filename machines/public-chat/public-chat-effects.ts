@@ -21,8 +21,11 @@ export type VisitorStream = { onToken: (text: string) => void; signal: AbortSign
 
 export type PublicChatDeps = {
   getAssistant: () => Promise<PublicAssistant>
-  /** The visitor's current conversation (kept by their cookie), or null when they have none. */
-  getConversation: () => Promise<VisitorConversation | null>
+  /**
+   * The visitor's current conversation, or null when they have none: by the host's token when
+   * there is one (the same on every device), else by the visitor's cookie.
+   */
+  getConversation: (userToken: string | null) => Promise<VisitorConversation | null>
   ask: (body: PublicAskRequest, stream: VisitorStream) => Promise<PublicAnswer>
   /** `userToken`: a signed visitor's answers are theirs by their token, not by the cookie. */
   feedback: (messageId: string, feedback: Feedback, userToken: string | null) => Promise<void>
@@ -41,8 +44,9 @@ export function senderDepsOf(deps: PublicChatDeps, pass: VisitorPass): SenderDep
     createConversation: notOffered('creating a conversation apart from its first question'),
     uploadFile: notOffered('uploading a file'),
     regenerate: notOffered('writing an answer again'),
-    // The cookie names the conversation: a stopped answer is looked for in the visitor's current one.
-    listMessages: async () => ((await deps.getConversation())?.messages ?? []).map(toChatMessage),
+    // A stopped answer is looked for in the visitor's current conversation (token or cookie).
+    listMessages: async () =>
+      ((await deps.getConversation(pass.userToken))?.messages ?? []).map(toChatMessage),
     sendMessage: async (conversationId, content, stream) => {
       const { userToken, challenge } = pass
       pass.challenge = null
@@ -64,13 +68,19 @@ export function senderDepsOf(deps: PublicChatDeps, pass: VisitorPass): SenderDep
 /** The machine's own slots, calling `deps`. */
 export function publicChatActors(deps: PublicChatDeps) {
   return {
-    load: fromPromise<{ assistant: PublicAssistant; conversation: VisitorConversation | null }, void>(
-      async () => {
-        const [assistant, conversation] = await Promise.all([deps.getAssistant(), deps.getConversation()])
-        return { assistant, conversation }
-      },
+    load: fromPromise<
+      { assistant: PublicAssistant; conversation: VisitorConversation | null },
+      { userToken: string | null }
+    >(async ({ input }) => {
+      const [assistant, conversation] = await Promise.all([
+        deps.getAssistant(),
+        deps.getConversation(input.userToken),
+      ])
+      return { assistant, conversation }
+    }),
+    learnConversation: fromPromise<VisitorConversation | null, { userToken: string | null }>(({ input }) =>
+      deps.getConversation(input.userToken),
     ),
-    learnConversation: fromPromise<VisitorConversation | null, void>(() => deps.getConversation()),
     sendFeedback: fromCallback<
       EventObject,
       { messageId: string; feedback: Feedback; previous: Feedback | null; userToken: string | null }

@@ -51,12 +51,21 @@ type Ask = {
   reject: (e: unknown) => void
 }
 
-function start(opts: { assistant?: PublicAssistant; conversation?: VisitorConversation | null } = {}) {
+function start(
+  opts: {
+    assistant?: PublicAssistant
+    conversation?: VisitorConversation | null
+    /** Signed users' conversations, by token (the server reads them by `sub`, on any device). */
+    signed?: Record<string, VisitorConversation>
+  } = {},
+) {
   const asks: Ask[] = []
   let stored: VisitorConversation | null = opts.conversation ?? null
   const deps: PublicChatDeps = {
     getAssistant: vi.fn(async () => opts.assistant ?? assistant()),
-    getConversation: vi.fn(async () => stored),
+    getConversation: vi.fn(async (userToken: string | null) =>
+      userToken ? (opts.signed?.[userToken] ?? null) : stored,
+    ),
     ask: vi.fn(
       (body: PublicAskRequest, stream: VisitorStream) =>
         new Promise<PublicAnswer>((resolve, reject) => asks.push({ body, stream, resolve, reject })),
@@ -103,15 +112,28 @@ test('a starter question is asked without a conversation, streams, and the conve
   ])
 })
 
-test("the next question carries on the conversation, with the host site's token", async () => {
-  const { actor, asks, answer, ready } = start({
-    conversation: {
-      conversationId: 'conv-9',
-      messages: [message('q', true, 'Hi'), message('a', false, 'Hello')],
-    },
+const ALICE: VisitorConversation = {
+  conversationId: 'conv-alice',
+  messages: [message('qa', true, 'Hi, I am Alice'), message('aa', false, 'Hello Alice')],
+}
+const ANONYMOUS: VisitorConversation = {
+  conversationId: 'conv-9',
+  messages: [message('q', true, 'Hi'), message('a', false, 'Hello')],
+}
+
+test("once the host names its user, the chat shows that user's conversation and carries it on with the token", async () => {
+  const { actor, deps, asks, answer, ready } = start({
+    conversation: ANONYMOUS,
+    signed: { 'jwt.of.alice': ALICE },
   })
   await ready()
+  expect(texts(actor.getSnapshot())).toEqual(['user:Hi', 'bot:Hello'])
   actor.send({ type: 'public.identify', token: 'jwt.of.alice' })
+  await vi.waitFor(() =>
+    expect(texts(actor.getSnapshot())).toEqual(['user:Hi, I am Alice', 'bot:Hello Alice']),
+  )
+  await ready()
+  expect(deps.getConversation).toHaveBeenLastCalledWith('jwt.of.alice')
 
   actor.send({ type: 'public.type', text: 'And sick days?' })
   actor.send({ type: 'public.send' })
@@ -119,12 +141,32 @@ test("the next question carries on the conversation, with the host site's token"
 
   expect(asks[0]?.body).toEqual({
     content: 'And sick days?',
-    conversationId: 'conv-9',
+    conversationId: 'conv-alice',
     userToken: 'jwt.of.alice',
   })
-  asks[0]?.resolve(answer(0, 'conv-9'))
+  asks[0]?.resolve(answer(0, 'conv-alice'))
   await ready()
   expect(texts(actor.getSnapshot())).toHaveLength(4)
+})
+
+test("a token that comes while the chat loads is used for the load: the cookie's conversation is never shown", async () => {
+  const { actor, deps, ready } = start({ conversation: ANONYMOUS, signed: { 'jwt.of.alice': ALICE } })
+  actor.send({ type: 'public.identify', token: 'jwt.of.alice' })
+  await ready()
+  expect(texts(actor.getSnapshot())).toEqual(['user:Hi, I am Alice', 'bot:Hello Alice'])
+  expect(actor.getSnapshot().context.conversationId).toBe('conv-alice')
+  expect(deps.getConversation).toHaveBeenLastCalledWith('jwt.of.alice')
+})
+
+test('a signed user with no conversation yet starts one, whatever the cookie had', async () => {
+  const { actor, asks, ready } = start({ conversation: ANONYMOUS })
+  await ready()
+  actor.send({ type: 'public.identify', token: 'jwt.of.bob' })
+  await vi.waitFor(() => expect(actor.getSnapshot().context.messages).toEqual([]))
+  await ready()
+  actor.send({ type: 'public.send', content: 'How many days of leave?' })
+  await vi.waitFor(() => expect(asks).toHaveLength(1))
+  expect(asks[0]?.body).toEqual({ content: 'How many days of leave?', userToken: 'jwt.of.bob' })
 })
 
 test("over a budget the owner's busy sentence is shown and the question goes back into the composer", async () => {
@@ -217,14 +259,11 @@ test('a like that cannot be saved is taken back, with a sentence', async () => {
 })
 
 test("a signed visitor's like goes with their token, and a second press after it is saved is sent too", async () => {
-  const { actor, deps, ready } = start({
-    conversation: {
-      conversationId: 'conv-9',
-      messages: [message('q', true, 'Hi'), message('a', false, 'Hello')],
-    },
-  })
+  const { actor, deps, ready } = start({ signed: { 'jwt.of.alice': ANONYMOUS } })
   await ready()
   actor.send({ type: 'public.identify', token: 'jwt.of.alice' })
+  await vi.waitFor(() => expect(actor.getSnapshot().context.messages).toHaveLength(2))
+  await ready()
 
   actor.send({ type: 'public.rate', messageId: 'a', feedback: 'like' })
   await vi.waitFor(() => expect(actor.getSnapshot().children['rate:a']).toBeUndefined())

@@ -38,8 +38,13 @@ export const publicChatMachine = setup({
     input: {} as ChatInput & { userToken?: string | null },
   },
   actors: {
-    load: notProvided<{ assistant: PublicAssistant; conversation: VisitorConversation | null }>('load'),
-    learnConversation: notProvided<VisitorConversation | null>('learnConversation'),
+    load: notProvided<
+      { assistant: PublicAssistant; conversation: VisitorConversation | null },
+      { userToken: string | null }
+    >('load'),
+    learnConversation: notProvided<VisitorConversation | null, { userToken: string | null }>(
+      'learnConversation',
+    ),
     sendFeedback: reportingNotProvided<{
       messageId: string
       feedback: Feedback
@@ -62,6 +67,8 @@ export const publicChatMachine = setup({
     })),
   },
   guards: {
+    isNewIdentity: ({ context, event }) =>
+      event.type === 'public.identify' && event.token !== context.userToken,
     isSending: ({ context }) => context.sending,
     hasPassedChallenge: ({ context }) =>
       !screen.needsChallenge(context.assistant, context.challengePassed) || context.challenge !== null,
@@ -88,14 +95,22 @@ export const publicChatMachine = setup({
     answerNotice: null,
     now: input?.now,
   }),
-  on: {
-    'public.identify': { actions: assign(({ event }) => ({ userToken: event.token })) },
-  },
   initial: 'loading',
   states: {
     loading: {
+      on: {
+        'public.identify': {
+          guard: 'isNewIdentity',
+          target: 'loading',
+          reenter: true,
+          actions: assign(({ event }) => ({ userToken: event.token })),
+          description:
+            "The host's token came while loading: load again as that user, never the cookie's conversation.",
+        },
+      },
       invoke: {
         src: 'load',
+        input: ({ context }) => ({ userToken: context.userToken }),
         onDone: {
           target: 'ready',
           actions: [
@@ -117,7 +132,9 @@ export const publicChatMachine = setup({
         },
       },
     },
-    unavailable: {},
+    unavailable: {
+      on: { 'public.identify': { actions: assign(({ event }) => ({ userToken: event.token })) } },
+    },
     ready: {
       invoke: {
         id: 'sender',
@@ -131,6 +148,22 @@ export const publicChatMachine = setup({
         },
       },
       on: {
+        'public.identify': [
+          {
+            guard: and(['isNewIdentity', not('isSending')]),
+            target: '.learning',
+            reenter: true,
+            actions: assign(({ event }) => ({ userToken: event.token, conversationId: null })),
+            description:
+              'Another visitor now (signed in, or another user): their own conversation replaces what is shown.',
+          },
+          {
+            guard: 'isNewIdentity',
+            actions: assign(({ event }) => ({ userToken: event.token, conversationId: null })),
+            description:
+              "An answer is on its way: once it ends, the new user's conversation is read (as after a first answer).",
+          },
+        ],
         'public.type': {
           actions: enqueueActions(({ event, enqueue }) =>
             enqueue.sendTo('sender', { type: 'chat.type', text: event.text }),
@@ -258,6 +291,7 @@ export const publicChatMachine = setup({
         learning: {
           invoke: {
             src: 'learnConversation',
+            input: ({ context }) => ({ userToken: context.userToken }),
             onDone: {
               target: 'settled',
               actions: { type: 'storeConversation', params: ({ event }) => ({ conversation: event.output }) },

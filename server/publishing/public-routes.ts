@@ -15,7 +15,8 @@ import { refuseForeignPages } from './visitor-origin.ts'
 import type { VisitorRun } from './visitor-service.ts'
 
 export const publicRoutes: FastifyPluginAsyncZod<{ heartbeatMs: number }> = async (app, opts) => {
-  const { getPublicAssistant, getChallenge, getVisitorConversation, ask, feedback } = publicEndpoints
+  const { getPublicAssistant, getChallenge, getVisitorConversation, getSignedConversation, ask, feedback } =
+    publicEndpoints
   const onRequest = [refuseForeignPages(app.config.publicOrigin)]
 
   defineRoute(app, getPublicAssistant, {
@@ -33,7 +34,16 @@ export const publicRoutes: FastifyPluginAsyncZod<{ heartbeatMs: number }> = asyn
   defineRoute(app, getVisitorConversation, {
     auth: 'public',
     onRequest,
-    handler: ({ params, request }) => app.visitors.conversation(params.publicId, readVisitorId(request)),
+    handler: ({ params, request }) =>
+      app.visitors.conversation(params.publicId, { anonymousId: readVisitorId(request) }),
+  })
+
+  // The cookie is neither read nor set: a signed visitor is their token's `sub` on every device.
+  defineRoute(app, getSignedConversation, {
+    auth: 'public',
+    onRequest,
+    handler: ({ params, body }) =>
+      app.visitors.conversation(params.publicId, { anonymousId: null, userToken: body.userToken }),
   })
 
   defineRoute(app, ask, {

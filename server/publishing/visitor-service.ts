@@ -54,6 +54,9 @@ type Deps = {
 
 type Admitted = Extract<Admission, { kind: 'admitted' }>
 
+/** Who a visitor call says it comes from: the cookie's anonymous id, or a host site's token. */
+export type VisitorClaim = { anonymousId: string | null; userToken?: string | undefined }
+
 export class VisitorService {
   readonly #deps: Deps
 
@@ -80,10 +83,14 @@ export class VisitorService {
     return { parameters: { ...challenge.parameters }, signature: challenge.signature ?? '' }
   }
 
-  /** The visitor's latest conversation; 404 when they have none (or no cookie yet). */
-  async conversation(publicId: string, anonymousId: string | null) {
+  /**
+   * The visitor's latest conversation; 404 when they have none (or no cookie yet). A signed
+   * visitor is named by their token on every device, never by the cookie (D123).
+   */
+  async conversation(publicId: string, visitor: VisitorClaim) {
     const a = await this.#deps.publishing.published(publicId)
-    const id = anonymousId && (await this.#deps.visitors.latestConversation(a.assistantId, anonymousId))
+    const key = await this.#keyOf(a, visitor)
+    const id = key && (await this.#deps.visitors.latestConversation(a.assistantId, key))
     if (!id) throw new VisitorConversationNotFound()
     const messages = await this.#deps.visitors.listVisitorMessages(id)
     return { conversationId: id, messages: messages.map((m) => toPublicMessage(m, a.showSourceNames)) }
@@ -91,14 +98,12 @@ export class VisitorService {
 
   async feedback(
     publicId: string,
-    visitor: { anonymousId: string | null; userToken?: string | undefined },
+    visitor: VisitorClaim,
     messageId: string,
     feedback: 'like' | 'dislike',
   ): Promise<null> {
     const a = await this.#deps.publishing.published(publicId)
-    const key = visitor.userToken
-      ? (await this.#visitor(a, visitor.userToken, () => '')).key
-      : visitor.anonymousId
+    const key = await this.#keyOf(a, visitor)
     const set =
       key !== null &&
       (await this.#deps.visitors.setVisitorFeedback({
@@ -109,6 +114,12 @@ export class VisitorService {
       }))
     if (!set) throw new VisitorMessageNotFound()
     return null
+  }
+
+  /** The signed visitor's key when a token comes (refused when bad), else the cookie's id (or null). */
+  async #keyOf(a: PublishedAssistant, visitor: VisitorClaim): Promise<string | null> {
+    if (visitor.userToken === undefined) return visitor.anonymousId
+    return (await this.#visitor(a, visitor.userToken, () => '')).key
   }
 
   /**

@@ -24,10 +24,16 @@ export function createPublicAssistantApi(publicId: string, options: HttpOptions 
     async getAssistant(): Promise<PublicAssistant> {
       return (await http(publicEndpoints.getPublicAssistant, { params })).data
     },
-    /** The visitor's current conversation (kept by their cookie); null when they have none (404). */
-    async getConversation(): Promise<PublicConversation | null> {
+    /**
+     * The visitor's current conversation: a signed visitor's by their token (on any device), an
+     * anonymous one's by their cookie; null when they have none (404).
+     */
+    async getConversation(userToken: string | null = null): Promise<PublicConversation | null> {
       try {
-        return (await http(publicEndpoints.getVisitorConversation, { params })).data
+        const response = userToken
+          ? await http(publicEndpoints.getSignedConversation, { params, body: { userToken } })
+          : await http(publicEndpoints.getVisitorConversation, { params })
+        return response.data
       } catch (error) {
         if (error instanceof ApiError && error.status === 404) return null
         throw error

@@ -3,17 +3,28 @@
  * place as an answer grows, so focus (on a Like button, say) and a screen reader's place survive
  * each token. An answer being written is `aria-busy`: the log announces it once it is complete.
  * Citations are numbered snippets with the document's name when the owner shows names: no link,
- * no viewer (issue 37).
+ * no viewer (issue 37). An answer's markdown is drawn by markdown.ts, loaded with the first answer
+ * shown (plain text until then), and changed in place by morph.ts as it grows (D123).
  */
 import type { Feedback } from '#contracts/chat.ts'
 import type { VisitorMessage, VisitorSource } from '#machines/public-chat/public-chat-model.ts'
 import { isRatable } from '#machines/public-chat/public-chat-model.ts'
 import { h, setAttr, setText } from './dom.ts'
+import type { answerNodes } from './markdown.ts'
+import { morphChildren } from './morph.ts'
 import { TEXT } from './texts.ts'
 
 export type Rate = (messageId: string, feedback: Feedback) => void
 
-type Item = { li: HTMLLIElement; text: HTMLElement; stopped: HTMLElement; rating: HTMLElement | null }
+type Item = {
+  li: HTMLLIElement
+  text: HTMLElement
+  stopped: HTMLElement
+  rating: HTMLElement | null
+  /** The answer's text as last drawn from its markdown (null: not yet, or shown as plain text). */
+  drawn: string | null
+}
+type Markdown = typeof answerNodes
 
 function sourceItem(source: VisitorSource): HTMLLIElement {
   const where = [source.documentName, source.page === null ? null : TEXT.page(source.page)]
@@ -83,7 +94,7 @@ function ratingGroup(id: string, rate: Rate): HTMLElement {
 
 function createItem(message: VisitorMessage, rate: Rate): Item {
   const bot = message.sender === 'bot'
-  const text = h('div', { class: 'pc-text' })
+  const text = h('div', { class: 'pc-text pc-plain' })
   const stopped = h('p', { class: 'pc-stopped', hidden: true }, TEXT.stopped)
   const sources =
     message.sources.length > 0
@@ -104,11 +115,22 @@ function createItem(message: VisitorMessage, rate: Rate): Item {
     sources,
     rating,
   )
-  return { li, text, stopped, rating }
+  return { li, text, stopped, rating, drawn: null }
 }
 
-function updateItem(item: Item, message: VisitorMessage): void {
-  setText(item.text, message.content)
+function updateText(item: Item, message: VisitorMessage, markdown: Markdown | null): void {
+  if (message.sender === 'user' || markdown === null) {
+    setText(item.text, message.content)
+    return
+  }
+  if (item.drawn === message.content) return
+  if (item.drawn === null) item.text.className = 'pc-text pc-md'
+  morphChildren(item.text, markdown(message.content))
+  item.drawn = message.content
+}
+
+function updateItem(item: Item, message: VisitorMessage, markdown: Markdown | null): void {
+  updateText(item, message, markdown)
   setAttr(item.li, 'aria-busy', message.streaming ? 'true' : false)
   item.stopped.hidden = !message.stopped
   for (const button of item.rating?.querySelectorAll('button') ?? []) {
@@ -119,7 +141,23 @@ function updateItem(item: Item, message: VisitorMessage): void {
 /** Keeps `list` showing `messages`: new ones added, gone ones removed, the rest changed in place. */
 export function createMessageList(list: HTMLOListElement, rate: Rate) {
   const items = new Map<string, Item>()
-  return function render(messages: VisitorMessage[]): void {
+  let markdown: Markdown | null = null
+  let loading = false
+  let shown: VisitorMessage[] = []
+  const loadMarkdown = () => {
+    loading = true
+    import('./markdown.ts').then(
+      (module) => {
+        markdown = module.answerNodes
+        render(shown)
+      },
+      // Answers stay plain text; the chat works on.
+      (error: unknown) => console.error('Public chat: the markdown renderer did not load', error),
+    )
+  }
+  function render(messages: VisitorMessage[]): void {
+    shown = messages
+    if (!loading && messages.some((m) => m.sender === 'bot')) loadMarkdown()
     const ids = new Set(messages.map((m) => m.id))
     for (const [id, item] of items) {
       if (!ids.has(id)) {
@@ -134,10 +172,11 @@ export function createMessageList(list: HTMLOListElement, rate: Rate) {
         item = createItem(message, rate)
         items.set(message.id, item)
       }
-      updateItem(item, message)
+      updateItem(item, message, markdown)
       const expected: Element | null = previous ? previous.nextElementSibling : list.firstElementChild
       if (expected !== item.li) previous ? previous.after(item.li) : list.prepend(item.li)
       previous = item.li
     }
   }
+  return render
 }

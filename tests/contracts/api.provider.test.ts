@@ -28,6 +28,7 @@ import { buildDriveApp, consentUrl, followRedirect } from '#tests/server/support
 import { register, signIn, TEST_PASSWORD } from '#tests/server/support/helper.ts'
 import { PROVIDER } from './pact.ts'
 import { verifierSource } from './pact-broker.ts'
+import { publishedAssistantAVisitorAsked } from './publishing-states.ts'
 
 let app: App
 let baseUrl: string
@@ -216,6 +217,10 @@ test('the server honours every interaction in the pact', async () => {
           expiresInDays: 90,
         })
         return { keyId: created._id }
+      },
+      'alice@example.com is signed in with a published assistant that one visitor asked': async () => {
+        cookie = await signInAs('alice@example.com', 'alice-password')
+        return publishedAssistantAVisitorAsked(app, cookie, await userIdOf('alice@example.com'))
       },
       'alice@example.com is signed in with a shared chat session': async () => {
         cookie = await signInAs('alice@example.com', 'alice-password')

@@ -10,13 +10,14 @@ import { createAssistantsApi } from '#src/api/assistants.ts'
 import { createHttp } from '#src/api/client.ts'
 import { createPact } from './pact.ts'
 
-const { like, uuid, iso8601DateTimeWithMillis, string, integer, eachLike, fromProviderState } = MatchersV3
+const { like, uuid, iso8601DateTimeWithMillis, string, integer, eachLike, fromProviderState, regex } =
+  MatchersV3
 
 const ASSISTANT_ID = '3f0c9a2e-1b7d-4c5e-8a90-6b1d2e3f4a5b'
 const time = () => iso8601DateTimeWithMillis('2026-11-22T10:00:00.000Z')
 const WITH_ONE = 'alice@example.com is signed in with one assistant'
 
-const assistantMatcher = (name: string) => ({
+const assistantMatcher = (name: string, publishing: Record<string, unknown> = {}) => ({
   _id: uuid(ASSISTANT_ID),
   name: string(name),
   description: string(''),
@@ -43,6 +44,7 @@ const assistantMatcher = (name: string) => ({
   retentionDays: integer(DEFAULT_RETENTION_DAYS),
   publicId: null,
   hasIdentitySecret: like(false),
+  ...publishing,
 })
 
 const assistantPath = () =>
@@ -133,5 +135,47 @@ test('deleting an assistant answers null', async () => {
     .willRespondWith(200, (b) => b.jsonBody({ success: true, data: null }))
     .executeTest(async (server) => {
       await expect(api(server.url).remove(ASSISTANT_ID)).resolves.toBeUndefined()
+    })
+})
+
+test('publishing an assistant answers it with its settings and the public id it is reached by', async () => {
+  const publish = {
+    published: true,
+    allowedOrigins: ['https://intranet.example.com', 'https://*.example.org'],
+    showSourceNames: false,
+    busyMessage: 'Too many questions today, sorry!',
+    privacyNotice: 'Questions are kept 90 days.',
+    budgets: {
+      answersPerDay: 100,
+      tokensPerDay: 200_000,
+      visitorAnswersPerHour: 5,
+      visitorAnswersPerDay: 20,
+    },
+  }
+  await createPact()
+    .addInteraction()
+    .given(WITH_ONE)
+    .uponReceiving('a request to publish an assistant with its publishing settings')
+    .withRequest('PATCH', assistantPath(), (b) => b.jsonBody(publish))
+    .willRespondWith(200, (b) =>
+      b.jsonBody({
+        success: true,
+        data: assistantMatcher('HR bot', {
+          ...publish,
+          // The settings come back as saved; the public id is made on the first publish (128 bits).
+          allowedOrigins: publish.allowedOrigins,
+          published: true,
+          showSourceNames: false,
+          budgets: publish.budgets,
+          busyMessage: string(publish.busyMessage),
+          privacyNotice: string(publish.privacyNotice),
+          publicId: regex(/^[A-Za-z0-9_-]{22}$/, 'q8Xv2mB0c1RkTn5yWz3aHg'),
+        }),
+      }),
+    )
+    .executeTest(async (server) => {
+      const saved = await api(server.url).update(ASSISTANT_ID, publish)
+      expect(saved.published).toBe(true)
+      expect(saved.publicId).toMatch(/^[\w-]{22}$/)
     })
 })

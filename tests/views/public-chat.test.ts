@@ -126,6 +126,34 @@ test('citations are numbered snippets with the document name when shown, never l
   expect(root.querySelectorAll('a')).toHaveLength(0)
 })
 
+test('an answer shows its markdown, not the marks it is written with, and HTML in it as text', async () => {
+  visitorBackend([
+    message('q-1', true, 'Leave?'),
+    message('a-1', false, 'You get **25 days** [1]:\n\n- annual\n- <b>paid</b>'),
+  ])
+  const { actor } = open()
+  stop = () => actor.stop()
+  await screen.findByRole('textbox', { name: 'Your question' })
+
+  const log = screen.getByRole('log', { name: 'Conversation' })
+  // The renderer is loaded with the first answer (transformed on the spot here, a while on a busy machine).
+  const strong = await waitFor(
+    () => {
+      const found = log.querySelector('.pc-bot strong')
+      if (!found) throw new Error(`no bold yet: ${log.innerHTML}`)
+      return found
+    },
+    { timeout: 10_000 },
+  )
+  expect(strong.textContent).toBe('25 days')
+  expect([...log.querySelectorAll('.pc-bot li')].map((li) => li.textContent)).toEqual([
+    'annual',
+    '<b>paid</b>',
+  ])
+  expect(log.querySelector('.pc-bot b')).toBeNull()
+  expect(log.textContent).not.toContain('**')
+})
+
 test("over the owner's budget the owner's busy sentence shows and the question stays in the composer", async () => {
   visitorBackend(null, () => errorResponse(429, BUSY))
   const { actor } = open()

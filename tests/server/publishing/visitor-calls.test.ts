@@ -37,6 +37,7 @@ import {
 
 const OUTSIDE_MARK = 'KESTREL-4417'
 const LONG_TAIL = ' Receipts are needed for every claim above twenty euros.'.repeat(12)
+const HOTEL = 'Hotel nights abroad are refunded up to 150 euros.'
 const PUBLIC_ORIGIN = 'http://127.0.0.1:3000'
 let llm: FakeLlm
 let app: App
@@ -62,7 +63,7 @@ beforeAll(async () => {
   owner = await newPerson(app, 'visitor-owner')
   const policy = await addLibraryDocument(app, owner.id, {
     name: 'travel-policy.txt',
-    text: `The daily meal allowance abroad is 45 euros per person.${LONG_TAIL}`,
+    text: `The daily meal allowance abroad is 45 euros per person.${LONG_TAIL} ${HOTEL}`,
   })
   await addLibraryDocument(app, owner.id, {
     name: 'memo.txt',
@@ -198,6 +199,14 @@ test('visitors see cited snippets only, at most 300 characters, never a passage 
   expect(doneOf(hidden).aiMessage.sources[0]?.documentName).toBeNull()
   expect(hidden.body).not.toContain('travel-policy')
   await patchAssistantOk(app, owner.cookie, bot.id, { showSourceNames: true })
+})
+
+test('a snippet is the words around the sentence the answer cites, not the passage’s start', async () => {
+  llm.reply({ kind: 'text', text: 'A hotel night is refunded up to 150 euros [1].' })
+  const [source] = doneOf(await askPublic(app, bot.publicId, { content: QUESTION })).aiMessage.sources
+  expect(source?.snippet.endsWith(HOTEL)).toBe(true)
+  expect(source?.snippet.startsWith('…')).toBe(true)
+  expect([...(source?.snippet ?? '')].length).toBeLessThanOrEqual(300)
 })
 
 test("over a budget: the owner's busy sentence, 429 and Retry-After, and no model call", async () => {
