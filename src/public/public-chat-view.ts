@@ -119,9 +119,7 @@ function wire(parts: Parts, actor: PublicChatActor, options: ViewOptions): void 
     actor.send({ type: 'public.new' })
     input.focus()
   })
-  // On the document, not the chat's own element: when the widget opens, the focus is on the
-  // frame's document itself until the visitor moves it, and Escape must close it from there too.
-  parts.main.ownerDocument.addEventListener('keydown', (event) => {
+  parts.main.addEventListener('keydown', (event) => {
     if (event.key !== 'Escape') return
     if (actor.getSnapshot().context.sending) actor.send({ type: 'public.stop' })
     else options.onEscape?.()
