@@ -88,7 +88,13 @@ export async function startApp(
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   })
-  await waitFor(`${url}/api/v1/health`)
+  try {
+    // Migrations on a fresh embedded database take a while on a loaded machine.
+    await waitFor(`${url}/api/v1/health`, 120_000)
+  } catch (error) {
+    child.kill('SIGTERM')
+    throw error
+  }
   return {
     url,
     pid: child.pid ?? 0,

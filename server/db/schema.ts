@@ -910,6 +910,9 @@ export const visitorConversations = pgTable(
   (t) => [
     index('visitor_conversations_visitor_idx').on(t.assistantId, t.visitorKey, t.updatedAt),
     index('visitor_conversations_assistant_created_idx').on(t.assistantId, t.createdAt),
+    // The owner's inbox pages newest activity first by (updated_at, id) (D122): read backwards,
+    // this index hands out one page without sorting the assistant's every conversation.
+    index('visitor_conversations_assistant_updated_idx').on(t.assistantId, t.updatedAt, t.id),
     foreignKey({
       name: 'visitor_conversations_assistant_owner_fk',
       columns: [t.assistantId, t.userId],

@@ -78,18 +78,27 @@ const withDates = <R extends { createdAt: Date; updatedAt: Date }>(r: R): R => (
   updatedAt: new Date(r.updatedAt),
 })
 
-/** One page, newest activity first, `limit` + 1 rows so the caller knows whether more follow. */
-export async function listInbox(
-  db: Db,
-  q: { assistantId: string; unanswered: boolean; after: InboxPosition | null; limit: number },
-): Promise<InboxRow[]> {
+export type InboxPageQuery = {
+  assistantId: string
+  unanswered: boolean
+  after: InboxPosition | null
+  limit: number
+}
+
+/**
+ * One page's query, newest activity first: visitor_conversations_assistant_updated_idx read
+ * backwards gives the rows in this order, so only a page's conversations are counted (D122).
+ */
+export function inboxPageQuery(q: InboxPageQuery): SQL {
   const filter = q.unanswered ? sql`x.unanswered` : sql`true`
   const after = q.after ? sql`("updatedAt", id) < (${at(q.after.updatedAt)}, ${q.after.id}::uuid)` : sql`true`
-  const rows = await queryRows<InboxRow>(
-    db,
-    sql`${summaries(q.assistantId, sql`${filter} and ${after}`)}
-      order by "updatedAt" desc, id desc limit ${q.limit + 1}`,
-  )
+  return sql`${summaries(q.assistantId, sql`${filter} and ${after}`)}
+      order by "updatedAt" desc, id desc limit ${q.limit + 1}`
+}
+
+/** One page, newest activity first, `limit` + 1 rows so the caller knows whether more follow. */
+export async function listInbox(db: Db, q: InboxPageQuery): Promise<InboxRow[]> {
+  const rows = await queryRows<InboxRow>(db, inboxPageQuery(q))
   return rows.map(withDates)
 }
 

@@ -101,7 +101,7 @@ function createItem(message: VisitorMessage, rate: Rate): Item {
       ? h(
           'section',
           { class: 'pc-sources', 'aria-label': TEXT.sources },
-          h('h3', { class: 'pc-sources-title' }, TEXT.sources),
+          h('h2', { class: 'pc-sources-title' }, TEXT.sources),
           h('ol', {}, ...message.sources.map(sourceItem)),
         )
       : null

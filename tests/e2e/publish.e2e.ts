@@ -8,66 +8,16 @@
  * owner finds the disliked conversation in the inbox, under Unanswered. The tests run in order:
  * each uses the owner and assistant of the first.
  */
-import { createServer, type Server } from 'node:http'
 import { type Browser, expect, type Page, test } from '@playwright/test'
+import { assistantWithDocument, hostPort, hostSite, STARTER } from './publishing.ts'
 import { snap } from './screens.ts'
-import { PASSWORD, signUpAndIn, uniqueEmail } from './session.ts'
+import { signIn, signUpAndIn, uniqueEmail } from './session.ts'
 
-const STARTER = 'How many days of annual leave do staff get?'
-const FACT = 'Staff get 27 days of annual leave a year, plus public holidays.'
-// Uploads are at least 10 KB: the fact, then unrelated office notes.
-const DOCUMENT = [
-  FACT,
-  ...Array.from(
-    { length: 160 },
-    (_, i) => `Note ${i + 1}: the kitchen on floor ${(i % 5) + 1} is cleaned on Friday afternoons.`,
-  ),
-].join('\n\n')
-const ALLOWED_PORT = 3190
-const UNLISTED_PORT = 3191
+// Derived from E2E_PORT, so runs on other ports never meet on these.
+const ALLOWED_PORT = hostPort(0)
+const UNLISTED_PORT = hostPort(1)
 const ALLOWED_ORIGIN = `http://127.0.0.1:${ALLOWED_PORT}`
 const UNLISTED_ORIGIN = `http://127.0.0.1:${UNLISTED_PORT}`
-
-/** A host site: one page that includes the embed script, as the Publish panel shows it. */
-function hostSite(port: number, appBase: string, publicId: string): Promise<Server> {
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host ${port}</title></head>
-<body><h1>A host site on port ${port}</h1><p>The chat button is in the corner.</p>
-<script src="${appBase}/embed.js" data-assistant="${publicId}" async></script></body></html>`
-  const server = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html)
-  })
-  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)))
-}
-
-/** The owner's assistant over one uploaded text document, with a starter question. */
-async function assistantWithDocument(page: Page): Promise<string> {
-  const upload = await page.request.post('/api/v1/documents/upload', {
-    multipart: {
-      file: { name: 'leave-policy.txt', mimeType: 'text/plain', buffer: Buffer.from(DOCUMENT) },
-    },
-  })
-  expect(upload.status(), await upload.text()).toBe(201)
-  const documentId = (await upload.json()).data.id as string
-  await expect
-    .poll(
-      async () => {
-        const library = await (await page.request.get('/api/v1/documents')).json()
-        return library.data.documents.find((d: { id: string }) => d.id === documentId)?.status
-      },
-      { timeout: 60_000 },
-    )
-    .toBe('ready')
-  const created = await page.request.post('/api/v1/assistants', {
-    data: {
-      name: 'Leave bot',
-      description: 'Answers questions about leave.',
-      knowledge: { documentIds: [documentId], folderIds: [] },
-      starterQuestions: [STARTER],
-    },
-  })
-  expect(created.status()).toBe(201)
-  return (await created.json()).data._id as string
-}
 
 /** The owner publishes through the Publish panel with one allowed site; the public id it made. */
 async function publish(page: Page, assistantId: string): Promise<string> {
@@ -149,14 +99,6 @@ test('a host page on an allowed site embeds the chat and a visitor reads a cited
     unlisted.close()
   }
 })
-
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto('/login')
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-  await page.getByRole('button', { name: 'Sign In' }).click()
-  await expect(page).toHaveURL(/\/dashboard$/)
-}
 
 test("with the owner's proof of work on, a visitor's browser solves it on the public page before the first question", async ({
   page,

@@ -19,6 +19,15 @@ export async function signUpAndIn(page: Page, email: string): Promise<void> {
   await expect(page).toHaveURL(/\/dashboard$/)
 }
 
+/** Signs an existing account in through the screen: the dashboard is open. */
+export async function signIn(page: Page, email: string): Promise<void> {
+  await page.goto('/login')
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+  await page.getByRole('button', { name: 'Sign In' }).click()
+  await expect(page).toHaveURL(/\/dashboard$/)
+}
+
 /**
  * Connects the signed-in person's Google Drive as a browser does: Integrations, Connect Now, the
  * emulator's consent window (its first account, Ada, unless `account` names another), Allow.

@@ -76,9 +76,9 @@ function DocumentChoices({ documents, chosen, onToggle }: ChoicesProps & { docum
       aria-labelledby={titleId}
       className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}
     >
-      <h3 id={titleId} className={groupTitleStyle}>
+      <h2 id={titleId} className={groupTitleStyle}>
         Documents <span className={hintStyle}>({chosen.length} chosen)</span>
-      </h3>
+      </h2>
       {documents.length === 0 ? (
         <p className={hintStyle}>Your library has no documents yet.</p>
       ) : (
@@ -123,9 +123,9 @@ function FolderChoices({ folders, problem, missing, chosen, onToggle }: FolderCh
       aria-labelledby={titleId}
       className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}
     >
-      <h3 id={titleId} className={groupTitleStyle}>
+      <h2 id={titleId} className={groupTitleStyle}>
         Google Drive folders <span className={hintStyle}>({chosen.length} chosen)</span>
-      </h3>
+      </h2>
       <p className={hintStyle}>
         A folder includes its subfolders, and files added to it later join the knowledge.
       </p>

@@ -1,0 +1,1 @@
+CREATE INDEX "visitor_conversations_assistant_updated_idx" ON "visitor_conversations" USING btree ("assistant_id","updated_at","id");
