@@ -4,6 +4,10 @@
  * is decided here. A full assistant (PUBLISHED_CONCURRENCY answers at once) makes the ask wait
  * up to BUSY_WAIT_MS for a place before it is refused as busy; every other refusal is at once.
  * Windows are UTC hours and days of the injected clock.
+ * Admissions for one assistant take turns in this process before they ask the database: the
+ * assistant's lock lets one through at a time anyway, and a crowd waiting on it inside
+ * transactions held every connection of the pool, so the owner's own calls and the admitted
+ * answers queued behind them (bench/widget, D122). Across instances the lock still decides.
  */
 import { createHash } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -72,6 +76,24 @@ export function retryAfterSeconds(reason: RefusalReason, at: Date): number {
   }
 }
 
+/** Runs each key's work one after another in this process; different keys run side by side. */
+export function oneAtATime() {
+  const tails = new Map<string, Promise<void>>()
+  return async function turn<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const result = (tails.get(key) ?? Promise.resolve()).then(work)
+    const tail = result.then(
+      () => undefined,
+      () => undefined,
+    )
+    tails.set(key, tail)
+    try {
+      return await result
+    } finally {
+      if (tails.get(key) === tail) tails.delete(key)
+    }
+  }
+}
+
 function visitorHash(visitorKey: string): string {
   return createHash('sha256').update(`visitor:${visitorKey}`).digest('hex')
 }
@@ -88,6 +110,7 @@ export function visitorBudgetsOn(
   const waitMs = deps.busyWaitMs ?? BUSY_WAIT_MS
   const leaseMs = deps.leaseMs ?? PUBLISHED_ANSWER_LEASE_MS
   let lastSweep = Number.NEGATIVE_INFINITY
+  const turn = oneAtATime()
 
   async function sweep(at: Date): Promise<void> {
     if (at.getTime() - lastSweep < SWEEP_EVERY_MS) return
@@ -106,7 +129,9 @@ export function visitorBudgetsOn(
       hourStart: hourStart(at),
       leaseUntil: new Date(at.getTime() + leaseMs),
     }
-    const outcome = await repository.admit(windows, (counts) => refusalFor(counts, input.budgets, deps))
+    const outcome = await turn(input.assistantId, () =>
+      repository.admit(windows, (counts) => refusalFor(counts, input.budgets, deps)),
+    )
     return { windows, outcome }
   }
 

@@ -8,12 +8,14 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { Budgets } from '#contracts/publishing.ts'
 import type { App } from '#server/app.ts'
+import { type BudgetsRepository, createBudgetsRepository } from '#server/publishing/budgets-repository.ts'
 import type { Admission, VisitorBudgets } from '#server/publishing/visitor-budgets.ts'
 import {
   BUSY_RETRY_SECONDS,
   createVisitorBudgets,
   PUBLISHED_ANSWER_LEASE_MS,
   type VisitorBudgetsDeps,
+  visitorBudgetsOn,
 } from '#server/publishing/visitor-budgets-service.ts'
 import { createUsageRepository } from '#server/usage/usage-repository.ts'
 import { createAssistantOk } from '../support/assistant-helpers.ts'
@@ -344,3 +346,43 @@ test.skipIf(!TEST_DATABASE_URL)(
     }
   },
 )
+
+test('a crowd for one assistant asks the database one admission at a time per instance; another assistant is not held up', async () => {
+  const who = await ownerWithAssistants(app, 2)
+  const real = createBudgetsRepository(app.db)
+  const inFlight = new Map<string, number>()
+  const most = new Map<string, number>()
+  const counted: BudgetsRepository = {
+    ...real,
+    async admit(windows, decide) {
+      const now = (inFlight.get(windows.assistantId) ?? 0) + 1
+      inFlight.set(windows.assistantId, now)
+      most.set(windows.assistantId, Math.max(most.get(windows.assistantId) ?? 0, now))
+      try {
+        return await real.admit(windows, decide)
+      } finally {
+        inFlight.set(windows.assistantId, (inFlight.get(windows.assistantId) ?? 1) - 1)
+      }
+    },
+  }
+  const clock = testClock()
+  const budgets = visitorBudgetsOn(counted, {
+    now: clock.now,
+    publishedConcurrency: 1000,
+    usageTokensPerDay: 0,
+    busyWaitMs: 0,
+  })
+  const [first, second] = who.assistants as [string, string]
+
+  const results = await Promise.all(
+    Array.from({ length: 30 }, (_, i) =>
+      ask(budgets, { ownerId: who.ownerId, assistantId: i % 3 === 0 ? second : first }, `crowd-${i}`, ROOMY),
+    ),
+  )
+
+  expect(admitted(results)).toHaveLength(30)
+  // Each assistant's admissions took turns (the waiting ones held no connection); the two
+  // assistants' ran side by side.
+  expect(most.get(first)).toBe(1)
+  expect(most.get(second)).toBe(1)
+})
