@@ -13,6 +13,9 @@ import type { Correction } from '../db/schema.ts'
 import { questionLanguage } from '../documents/index/languages.ts'
 import type { Passage, Turn } from '../documents/index/passages.ts'
 import type { PassageSearch } from '../documents/index/search-terms.ts'
+import { CUT_NOTE, capped, codePointsUpTo } from './answer-cap.ts'
+import { type CheckedAnswer, checkedAnswer, quotedChecks } from './answer-checks.ts'
+import type { CitationCheck } from './citation-checks/types.ts'
 import { type Analyse, extractiveAnswer } from './extractive.ts'
 import { type CallOptions, type Llm, LlmAbortedError } from './llm.ts'
 import { buildPrompt, type ChatPromptMessage } from './prompt.ts'
@@ -28,9 +31,7 @@ export const PASSAGES_PER_ANSWER = 10
  */
 export const ANSWER_CHARS_PER_TOKEN = 8
 
-/** Ends an answer that was cut at its length limit: markdown, a paragraph of its own. */
-export const CUT_NOTE =
-  '\n\n_This answer was cut short: it reached the longest answer allowed here. Ask for the rest, or for a shorter answer._'
+export { CUT_NOTE } from './answer-cap.ts'
 
 /**
  * Ranked passages of the user's for a question; with `scope`, of those documents only (D70: a
@@ -58,7 +59,7 @@ export const EMPTY_SCOPE_REPLY =
   'Choose documents for it again, or let it search all your documents.'
 
 /** The answer to any question in a conversation whose chosen documents were all deleted: nothing is searched. */
-const EMPTY_SCOPE_ANSWER: Answer = { content: EMPTY_SCOPE_REPLY, sources: [], corrections: [] }
+const EMPTY_SCOPE_ANSWER: Answer = { content: EMPTY_SCOPE_REPLY, sources: [], corrections: [], checks: [] }
 
 /**
  * What retrieval found; `matched`: the keyword search matched a passage of the question's words
@@ -103,8 +104,19 @@ export type AnswerSettings = {
 /** A passage an answer drew on; `citation` is its [n] in the answer, null when it has none. */
 export type UsedPassage = Passage & { citation: number | null }
 
-/** `corrections`: the question's words that are in none of the person's documents, and what was searched instead. */
-export type Answer = { content: string; sources: UsedPassage[]; corrections: Correction[] }
+/**
+ * `corrections`: the question's words that are in none of the person's documents, and what was
+ * searched instead. `checks`: its citations checked (D129); null when the check failed
+ * (`checkError`, for the caller to log).
+ */
+export type Answer = {
+  content: string
+  sources: UsedPassage[]
+  corrections: Correction[]
+  checks: CitationCheck[] | null
+  checkError?: unknown
+  checkMs?: number
+}
 
 /**
  * `history` may still be on its way: a question that stands alone is searched at once, while the
@@ -134,6 +146,8 @@ export type AnswerDraft = {
   candidates(): UsedPassage[]
   tokens(signal?: AbortSignal): AsyncIterable<string>
   sourcesFor(content: string): UsedPassage[]
+  /** Once the last token is in: the text as stored (a repaired marker moved), its sources and checks (D129). */
+  finish(content: string): CheckedAnswer<UsedPassage>
   corrections: Correction[]
 }
 
@@ -238,10 +252,11 @@ async function plan(input: Question): Promise<Plan | Answer> {
 
 /** The quoted sentences, when no model answers. */
 async function extractive(analyse: Analyse, found: Found, scope: Scope): Promise<Answer> {
-  const { content, used } = await extractiveAnswer(found.passages, found.terms, analyse, {
+  const { content, used, quoted } = await extractiveAnswer(found.passages, found.terms, analyse, {
     scoped: scope !== null,
   })
-  return { content, sources: used.map(uncited), corrections: found.corrections }
+  const checks = quotedChecks(quoted, used)
+  return { content, sources: used.map(uncited), corrections: found.corrections, checks }
 }
 
 /** What is known before the model is asked: a fixed answer, or the prompt and its passages. */
@@ -280,14 +295,17 @@ export function createAnswerer({
       const { text, cut } = await llm.complete(prompt, { signal: input.signal, ...callOptions(settings) })
       const cap = maxTokens * ANSWER_CHARS_PER_TOKEN
       const kept = text.length > cap ? codePointsUpTo(text, cap) : text
-      const content = cut || kept !== text ? `${kept}${CUT_NOTE}` : kept
-      return { content, sources: citedOrAll(content, found.passages), corrections: found.corrections }
+      const written = cut || kept !== text ? `${kept}${CUT_NOTE}` : kept
+      const checked = checkedAnswer(written, checkContext(input, found), (content) =>
+        citedOrAll(content, found.passages),
+      )
+      return { ...checked, corrections: found.corrections }
     },
 
     async draft(input, timer) {
       const prepared = await prepare(parts, input, timer)
       if ('content' in prepared || !llm) {
-        const { content, sources, corrections } = prepared as Answer
+        const { content, sources, corrections, checks } = prepared as Answer
         return {
           candidates: () => sources,
           // One event per paragraph: the UI has one path whether or not a model answers.
@@ -296,6 +314,13 @@ export function createAnswerer({
             for (const part of parts) yield part
           },
           sourcesFor: () => sources,
+          // A stopped answer keeps the quotations that arrived.
+          finish: (text) => ({
+            content: text,
+            sources,
+            checks: checks === null ? null : checks.filter((c) => text.includes(c.sentence)),
+            checkMs: 0,
+          }),
           corrections,
         }
       }
@@ -307,6 +332,8 @@ export function createAnswerer({
         candidates: () => numbered(passages),
         tokens: (signal) => capped(model.stream(prompt, { signal, ...callOptions(settings) }), cap),
         sourcesFor: (content) => citedOrAll(content, passages),
+        finish: (content) =>
+          checkedAnswer(content, checkContext(input, found), (moved) => citedOrAll(moved, passages)),
         corrections,
       }
     },
@@ -318,8 +345,15 @@ type Plan = { scope: Scope; chosen: boolean; judge: boolean; settings: AnswerSet
 
 /** The assistant's own sentence when its documents hold nothing for the question (no model asked). */
 function fallbackAnswer(settings: AnswerSettings): Answer {
-  return { content: settings.fallback, sources: [], corrections: [] }
+  return { content: settings.fallback, sources: [], corrections: [], checks: [] }
 }
+
+/** What the check reads: the question, its language (D82) and the passages in the prompt. */
+const checkContext = (input: Question, found: Found) => ({
+  question: input.question,
+  language: found.language,
+  passages: found.passages,
+})
 
 const isMatched = (found: Found) => found.matched ?? found.passages.some((p) => !p.whole)
 
@@ -335,43 +369,6 @@ function callOptions(settings: AnswerSettings | null): CallOptions {
 
 function stopIfAborted(signal: AbortSignal | undefined) {
   if (signal?.aborted) throw new LlmAbortedError()
-}
-
-/**
- * The model's pieces up to `cap` characters in all, then CUT_NOTE when the model stopped at its
- * token limit or the cap cut it; reaching the cap ends the model call.
- */
-async function* capped(
-  pieces: AsyncGenerator<string, { cut: boolean }>,
-  cap: number,
-): AsyncGenerator<string> {
-  let length = 0
-  try {
-    for (;;) {
-      const next = await pieces.next()
-      if (next.done) {
-        if (next.value.cut) yield CUT_NOTE
-        return
-      }
-      if (length + next.value.length > cap) {
-        const head = codePointsUpTo(next.value, cap - length)
-        if (head) yield head
-        yield CUT_NOTE
-        return
-      }
-      length += next.value.length
-      yield next.value
-    }
-  } finally {
-    // Ended early (the cap, or the caller stopped reading): the model call ends too.
-    await pieces.return({ cut: false })
-  }
-}
-
-/** The start of `text`, at most `n` UTF-16 units long, never half of a surrogate pair. */
-function codePointsUpTo(text: string, n: number): string {
-  const end = n > 0 && n < text.length && /[\uD800-\uDBFF]/.test(text.charAt(n - 1)) ? n - 1 : n
-  return text.slice(0, Math.max(0, end))
 }
 
 function uncited(p: Passage): UsedPassage {

@@ -21,7 +21,15 @@ import {
 import { type Answerer, type AnswerSettings, type StageTimer, timed } from '../answering/answerer.ts'
 import { LlmUnavailableError } from '../answering/llm.ts'
 import { MAX_HISTORY_TURNS } from '../answering/prompt.ts'
-import { type AnswerRun, logAnswered, runOnce, stoppedOr, strictlyAfter } from './answer-runs.ts'
+import type { StoredCheck } from '../db/schema.ts'
+import {
+  type AnswerRun,
+  logAnswered,
+  logUnchecked,
+  runOnce,
+  stoppedOr,
+  strictlyAfter,
+} from './answer-runs.ts'
 import { toConversationDto, toMessageDto, toSourceSnapshot } from './chat-dto.ts'
 import {
   AnswerInProgress,
@@ -191,6 +199,7 @@ export class ChatService {
         log.warn({ event: 'chat.llm.unavailable', err: error, conversationId }, 'language model unavailable')
         throw new ModelUnavailable(error.message)
       }
+      logUnchecked(log, conversationId, answer)
       const stored = await this.#chats.storeExchange({
         userId: user.id,
         conversationId,
@@ -199,12 +208,13 @@ export class ChatService {
         answer: answer.content,
         sources: answer.sources.map(toSourceSnapshot),
         corrections: answer.corrections,
+        checks: answer.checks,
         answeredAt: strictlyAfter(this.#now(), askedAt),
         claimUntil: until,
       })
       // Deleted while the assistant was thinking: nothing was stored, the conversation is gone.
       if (!stored) throw new ConversationNotFound()
-      logAnswered(log, conversationId, answer.sources.length, started)
+      logAnswered(log, conversationId, answer.sources.length, started, false, answer.checkMs)
       return { userMessage: toMessageDto(stored.question), aiMessage: toMessageDto(stored.answer) }
     } finally {
       await release()
@@ -253,7 +263,7 @@ export class ChatService {
         log,
         conversationId,
         draft,
-        store: async (text, sources, stopped) => {
+        store: async (text, sources, stopped, checks) => {
           const stored = await chats.storeExchange({
             userId: user.id,
             conversationId,
@@ -262,6 +272,7 @@ export class ChatService {
             answer: text,
             sources,
             corrections: draft.corrections,
+            checks,
             stopped,
             answeredAt: strictlyAfter(this.#now(), askedAt),
             claimUntil: held.until,
@@ -314,6 +325,7 @@ export class ChatService {
         text: string,
         sources: ReturnType<typeof toSourceSnapshot>[],
         stopped: boolean,
+        checks: StoredCheck[] | null,
       ) => {
         const added = await chats.addVersion({
           userId: user.id,
@@ -322,6 +334,7 @@ export class ChatService {
           answer: text,
           sources,
           corrections: draft.corrections,
+          checks,
           stopped,
           answeredAt: strictlyAfter(this.#now(), question.createdAt),
           claimUntil: until,

@@ -287,6 +287,7 @@ const NOTHING_WRITTEN: AnswerDraft = {
   candidates: () => [],
   async *tokens() {},
   sourcesFor: () => [],
+  finish: (content) => ({ content, sources: [], checks: [], checkMs: 0 }),
   corrections: [],
 }
 
