@@ -54,6 +54,7 @@ export function toMessageItem(message: Message): MessageItem {
     sources: uniqueSources(message.sources),
     corrections: message.corrections ?? [],
     stopped: message.stopped ?? false,
+    checks: message.checks ?? null,
     streaming: false,
     version: message.version ?? 1,
     versionCount: message.versionCount ?? 1,

@@ -3,6 +3,7 @@ import type { DislikeReasonRequest, Feedback, Source } from '#contracts/chat.ts'
 import type { ReasonStatus } from '#machines/chat/chat-selectors.ts'
 import { clockTime } from '#machines/chat/chat-time.ts'
 import type { MessageItem } from '#machines/chat/chat-types.ts'
+import { uncited } from '#machines/chat/citation-outcomes.ts'
 import { ErrorBoundary } from '#src/components/ui/error-boundary.tsx'
 import { useAppDeps } from '#src/lib/app-deps.ts'
 import { css, cx } from '../../../styled-system/css'
@@ -57,6 +58,24 @@ function AnswerMarkdown(props: ComponentProps<MarkdownComponent>) {
         <LazyMarkdownAnswer {...props} />
       </Suspense>
     </ErrorBoundary>
+  )
+}
+
+/** The answer's sentences that state a figure and cite no passage (D129): marked in words. */
+function UncitedNote({ checks }: { checks: MessageItem['checks'] }) {
+  const sentences = uncited(checks)
+  if (sentences.length === 0) return null
+  return (
+    <ul
+      aria-label="Not cited"
+      className={css({ fontSize: 'xs', color: 'danger', display: 'grid', gap: '0.5' })}
+    >
+      {sentences.map((sentence) => (
+        <li key={sentence}>
+          <span aria-hidden="true">⚠ </span>Not cited: “{sentence}” names no source.
+        </li>
+      ))}
+    </ul>
   )
 }
 
@@ -140,9 +159,15 @@ export const MessageBubble = memo(function MessageBubble({
         <p className={cx(bubbleStyle, userStyle)}>{message.content}</p>
       ) : (
         <div className={cx(bubbleStyle, botStyle, css({ whiteSpace: 'normal' }))}>
-          <AnswerMarkdown text={message.content} citations={citations} onCite={cite} />
+          <AnswerMarkdown
+            text={message.content}
+            citations={citations}
+            checks={message.checks}
+            onCite={cite}
+          />
         </div>
       )}
+      {mine ? null : <UncitedNote checks={message.checks} />}
       {message.stopped ? (
         <span className={css({ fontSize: 'xs', color: 'muted', fontStyle: 'italic' })}>Stopped</span>
       ) : null}
