@@ -9,6 +9,7 @@
 import { useMachine } from '@xstate/react'
 import { lazy, Suspense, useState } from 'react'
 import type { SharedMessage, SharedSource } from '#contracts/sharing.ts'
+import { listed, missingFrom } from '#machines/chat/citation-outcomes.ts'
 import { provideSharedConversationMachine } from '#machines/shared-conversation/shared-conversation-machine.ts'
 import { createSharingApi } from '#src/api/sharing.ts'
 import { Alert } from '#src/components/ui/alert.tsx'
@@ -116,7 +117,12 @@ function SharedTurn({ message }: { message: SharedMessage }) {
         <p className={css({ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' })}>{message.content}</p>
       ) : (
         <Suspense fallback={<p className={css({ whiteSpace: 'pre-wrap' })}>{message.content}</p>}>
-          <MarkdownAnswer text={message.content} citations={citations} onCite={setShown} />
+          <MarkdownAnswer
+            text={message.content}
+            citations={citations}
+            checks={message.checks}
+            onCite={setShown}
+          />
         </Suspense>
       )}
       {message.sources.length > 0 ? (
@@ -127,6 +133,7 @@ function SharedTurn({ message }: { message: SharedMessage }) {
               // biome-ignore lint/suspicious/noArrayIndexKey: a snapshot's sources carry no ids
               key={i}
               source={source}
+              missing={missingFrom(message.checks, source.citation)}
               open={shown !== null && source.citation === shown}
             />
           ))}
@@ -136,7 +143,7 @@ function SharedTurn({ message }: { message: SharedMessage }) {
   )
 }
 
-function SharedQuote({ source, open }: { source: SharedSource; open: boolean }) {
+function SharedQuote({ source, missing, open }: { source: SharedSource; missing: string[]; open: boolean }) {
   const where = [source.page ? `p. ${source.page}` : null, source.heading].filter(Boolean).join(' · ')
   return (
     <details open={open || undefined}>
@@ -156,6 +163,11 @@ function SharedQuote({ source, open }: { source: SharedSource; open: boolean }) 
       >
         {source.quote}
       </blockquote>
+      {missing.length > 0 ? (
+        <p role="note" className={css({ color: 'danger' })}>
+          <span aria-hidden="true">⚠ </span>Not found in this passage: {listed(missing)}
+        </p>
+      ) : null}
     </details>
   )
 }

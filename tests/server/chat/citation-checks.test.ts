@@ -2,12 +2,15 @@
  * The citation check wired into answers (issue 39, D129): a scripted model cites one figure
  * right, one to the wrong passage (repaired: its marker moved), one invented (unverified) and
  * leaves one uncited; the outcome is stored with the answer and each version and carried by
- * send, the stream's `done` and the message list. An answer written without a model quotes its
+ * send, the stream's `done`, the message list, the exports and share links. An answer written without a model quotes its
  * passages: every quoted sentence is checked.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { AccountExportSchema, accountEndpoints } from '#contracts/account.ts'
 import { chatEndpoints, type Message, MessageSchema, type StreamEvent } from '#contracts/chat.ts'
+import { fillPath } from '#contracts/endpoint.ts'
 import { parseEventStream } from '#contracts/event-stream.ts'
+import { sharingEndpoints } from '#contracts/sharing.ts'
 import type { App } from '#server/app.ts'
 import { indexDocument } from '#server/documents/index/index-document.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
@@ -197,4 +200,37 @@ test('an answer written without a model quotes its passages: each quoted sentenc
   } finally {
     await plain.close()
   }
+})
+
+test('the Markdown export says which sentences are unverified or not cited; the share link and the JSON export carry the checks', async () => {
+  const { _id } = await createConversation(app, cookie, 'Taken elsewhere')
+  llm.reply({ kind: 'text', text: scripted() })
+  const { aiMessage } = await sendOk(app, cookie, _id, QUESTION)
+
+  const markdown = await app.inject({
+    method: 'GET',
+    url: `${fillPath(sharingEndpoints.exportConversation.path, { id: _id })}?format=md`,
+    headers: { cookie },
+  })
+  expect(markdown.statusCode).toBe(200)
+  expect(markdown.body).toContain(
+    '> ⚠ Unverified: “A taxi is 300 euros.” (300 euros not found in the cited passage)\n>\n> ⚠ Not cited: “Dinner costs 45 euros.” names no source\n',
+  )
+  expect(markdown.body).not.toContain('Meals abroad are 45 euros a day.” (')
+
+  const shared = await call(app, sharingEndpoints.shareConversation, { cookie, params: { id: _id } })
+  const { url } = sharingEndpoints.shareConversation.response.parse(shared.json()).data
+  const token = url.slice(url.lastIndexOf('/') + 1)
+  const opened = await app.inject({
+    method: 'GET',
+    url: fillPath(sharingEndpoints.getSharedConversation.path, { token }),
+  })
+  const snapshot = sharingEndpoints.getSharedConversation.response.parse(opened.json()).data
+  expect(snapshot.messages.map((m) => m.checks)).toEqual([undefined, aiMessage.checks])
+
+  const exported = AccountExportSchema.parse(
+    (await call(app, accountEndpoints.exportAccount, { cookie })).json(),
+  )
+  const conversation = exported.conversations.find((c) => c.id === _id)
+  expect(conversation?.messages.map((m) => m.checks)).toEqual([undefined, aiMessage.checks])
 })
