@@ -29,15 +29,18 @@ export function markerChecks(text: string, checks: readonly CitationCheck[] | nu
   })
 }
 
-/** What a marker says to a screen reader (and in its tooltip), from its sentence's check. */
+/**
+ * What a marker says to a screen reader (and in its tooltip), from its sentence's check: what it
+ * does first, as every marker says, then the outcome.
+ */
 export function markerLabel(n: number, check: CitationCheck | null): string {
   switch (check?.outcome) {
     case 'checked':
-      return `Source ${n}, checked`
+      return `Show passage ${n}, checked`
     case 'repaired':
-      return `Source ${n}, checked (moved here from source ${check.movedFrom})`
+      return `Show passage ${n}, checked (moved here from passage ${check.movedFrom})`
     case 'unverified':
-      return `Source ${n}: ${listed(check.missing)} not found in the passage`
+      return `Show passage ${n}: ${listed(check.missing)} not found in the passage`
     default:
       return `Show passage ${n}`
   }
@@ -109,9 +112,14 @@ function occurrences(text: string, word: string, whole = false): Span[] {
   return spans
 }
 
-export type Piece = { text: string; marked: boolean; item: boolean }
+export type Part = { text: string; item: boolean }
+/** A stretch of the passage in a sentence the answer leans on (`marked`) or not, its items found inside. */
+export type Piece = { marked: boolean; parts: Part[] }
 
-/** The passage cut into pieces: in a sentence the answer leans on (`marked`), a found item, both, neither. */
+/**
+ * The passage cut into stretches, marked or not as `sentences` say, each cut into parts that are
+ * found items or not: an item inside a marked sentence stays inside its mark.
+ */
 export function highlightedPieces(
   passage: string,
   sentences: readonly Span[],
@@ -128,7 +136,10 @@ export function highlightedPieces(
   for (let at = 0; at < passage.length; ) {
     let end = at + 1
     while (end < passage.length && marked[end] === marked[at] && item[end] === item[at]) end += 1
-    pieces.push({ text: passage.slice(at, end), marked: marked[at] === 1, item: item[at] === 1 })
+    const part = { text: passage.slice(at, end), item: item[at] === 1 }
+    const last = pieces.at(-1)
+    if (last && last.marked === (marked[at] === 1)) last.parts.push(part)
+    else pieces.push({ marked: marked[at] === 1, parts: [part] })
     at = end
   }
   return pieces

@@ -15,6 +15,7 @@ import { createSharingApi } from '#src/api/sharing.ts'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
 import { useDocumentTitle } from '#src/components/ui/use-document-title.ts'
+import { UncitedNote } from '#src/features/chat/uncited-note.tsx'
 import { useAppDeps } from '#src/lib/app-deps.ts'
 import { paths } from '#src/lib/paths.ts'
 import { css } from '../../styled-system/css'
@@ -125,6 +126,7 @@ function SharedTurn({ message }: { message: SharedMessage }) {
           />
         </Suspense>
       )}
+      {message.isUser ? null : <UncitedNote checks={message.checks} />}
       {message.sources.length > 0 ? (
         <div className={css({ display: 'grid', gap: '1', fontSize: 'sm' })}>
           <p className={css({ color: 'muted' })}>Sources:</p>

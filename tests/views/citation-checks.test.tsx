@@ -50,20 +50,21 @@ async function openAnswer() {
   })
   const app = await openChat(backend)
   await app.user.click(within(screen.getByRole('region', { name: 'Recent Conversations' })).getByRole('link'))
-  await within(app.main).findByRole('button', { name: 'Source 1, checked' })
+  await within(app.main).findByRole('button', { name: 'Show passage 1, checked' })
   return app
 }
 
 test('each marker says its outcome: checked, moved and checked, or the figure not found; an uncited figure is marked', async () => {
   const { main } = await openAnswer()
 
-  const checked = within(main).getByRole('button', { name: 'Source 1, checked' })
+  const checked = within(main).getByRole('button', { name: 'Show passage 1, checked' })
   expect(checked.textContent).toBe('[1✓]')
   expect(
-    within(main).getByRole('button', { name: 'Source 2, checked (moved here from source 1)' }).textContent,
+    within(main).getByRole('button', { name: 'Show passage 2, checked (moved here from passage 1)' })
+      .textContent,
   ).toBe('[2✓]')
   const unverified = within(main).getByRole('button', {
-    name: 'Source 2: 300 euros not found in the passage',
+    name: 'Show passage 2: 300 euros not found in the passage',
   })
   expect(unverified.textContent).toBe('[2⚠]')
   expect(
@@ -74,16 +75,18 @@ test('each marker says its outcome: checked, moved and checked, or the figure no
 test('the panel highlights the figures found in the passage and lists those it lacks', async () => {
   const { user, main } = await openAnswer()
 
-  await user.click(within(main).getByRole('button', { name: 'Source 1, checked' }))
+  await user.click(within(main).getByRole('button', { name: 'Show passage 1, checked' }))
   const meals = within(main).getByRole('region', { name: 'Passage 1 from Quarterly report.pdf' })
-  expect([...meals.querySelectorAll('mark[data-found]')].map((m) => m.textContent)).toEqual(['45'])
+  expect([...meals.querySelectorAll('[data-found]')].map((m) => m.textContent)).toEqual(['45'])
   expect(within(meals).queryByRole('note')).toBeNull()
 
-  await user.click(within(main).getByRole('button', { name: 'Source 2: 300 euros not found in the passage' }))
+  await user.click(
+    within(main).getByRole('button', { name: 'Show passage 2: 300 euros not found in the passage' }),
+  )
   const hotel = within(main).getByRole('region', { name: 'Passage 2 from Quarterly report.pdf' })
   expect(within(hotel).getByRole('note').textContent).toBe('⚠ Not found in this passage: 300 euros')
-  expect([...hotel.querySelectorAll('mark[data-found]')].map((m) => m.textContent)).toEqual(['120'])
-  expect(within(hotel).getByText('Moved here from source 1: “A hotel night is 120 euros.”')).toBeTruthy()
+  expect([...hotel.querySelectorAll('[data-found]')].map((m) => m.textContent)).toEqual(['120'])
+  expect(within(hotel).getByText('Moved here from passage 1: “A hotel night is 120 euros.”')).toBeTruthy()
 })
 
 test('an answer not checked shows its markers as before', async () => {

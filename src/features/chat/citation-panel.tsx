@@ -1,7 +1,13 @@
-import type { KeyboardEvent } from 'react'
+import type { KeyboardEvent, ReactNode } from 'react'
 import { Link } from 'wouter'
 import type { CitationCheck, Source } from '#contracts/chat.ts'
-import { foundItems, highlightedPieces, listed, missingFrom } from '#machines/chat/citation-outcomes.ts'
+import {
+  foundItems,
+  highlightedPieces,
+  listed,
+  missingFrom,
+  type Part,
+} from '#machines/chat/citation-outcomes.ts'
 import { citedSpans } from '#machines/chat/cited-words.ts'
 import { Button } from '#src/components/ui/button.tsx'
 import { CloseIcon } from '#src/components/ui/dashboard-icons.tsx'
@@ -111,17 +117,18 @@ export function CitationPanel({ source, answer, checks, onClose }: CitationPanel
             citedSpans(answer, source.citation, source.quote),
             foundItems(checks, source.citation, source.quote),
           ).map((piece, i) =>
-            piece.marked || piece.item ? (
-              <mark
-                // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one text, in order, never reordered
-                key={i}
-                data-found={piece.item || undefined}
-                className={piece.item ? itemStyle : markStyle}
-              >
-                {piece.text}
+            piece.marked ? (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one text, in order, never reordered
+              <mark key={i} className={markStyle}>
+                <Parts parts={piece.parts} found={(text) => <strong className={itemStyle}>{text}</strong>} />
               </mark>
             ) : (
-              piece.text
+              <Parts
+                // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one text, in order, never reordered
+                key={i}
+                parts={piece.parts}
+                found={(text) => <mark className={itemStyle}>{text}</mark>}
+              />
             ),
           )}
         </blockquote>
@@ -135,7 +142,7 @@ export function CitationPanel({ source, answer, checks, onClose }: CitationPanel
       ) : null}
       {moved.map((check) => (
         <p key={check.sentence} className={css({ color: 'muted', fontSize: 'xs' })}>
-          Moved here from source {check.movedFrom}: “{check.sentence}”
+          Moved here from passage {check.movedFrom}: “{check.sentence}”
         </p>
       ))}
       {source.mode === 'whole-document' ? (
@@ -163,6 +170,20 @@ export function CitationPanel({ source, answer, checks, onClose }: CitationPanel
         </Button>
       </footer>
     </section>
+  )
+}
+
+/** A stretch of the passage, its found items (D129) drawn by `found`, marked as found for tests and styles. */
+function Parts({ parts, found }: { parts: Part[]; found: (text: string) => ReactNode }) {
+  return parts.map((part, i) =>
+    part.item ? (
+      // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one text, in order, never reordered
+      <span key={i} data-found="">
+        {found(part.text)}
+      </span>
+    ) : (
+      part.text
+    ),
   )
 }
 

@@ -3,13 +3,13 @@ import type { DislikeReasonRequest, Feedback, Source } from '#contracts/chat.ts'
 import type { ReasonStatus } from '#machines/chat/chat-selectors.ts'
 import { clockTime } from '#machines/chat/chat-time.ts'
 import type { MessageItem } from '#machines/chat/chat-types.ts'
-import { uncited } from '#machines/chat/citation-outcomes.ts'
 import { ErrorBoundary } from '#src/components/ui/error-boundary.tsx'
 import { useAppDeps } from '#src/lib/app-deps.ts'
 import { css, cx } from '../../../styled-system/css'
 import { DislikeReasonForm } from './dislike-reason.tsx'
 import { MessageActions } from './message-actions.tsx'
 import { MessageSources } from './message-sources.tsx'
+import { UncitedNote } from './uncited-note.tsx'
 
 // Markdown and its libraries load once the person starts writing a message (preloadMarkdown)
 // or with the first answer on screen, not with the dashboard: by the time a question is sent
@@ -58,24 +58,6 @@ function AnswerMarkdown(props: ComponentProps<MarkdownComponent>) {
         <LazyMarkdownAnswer {...props} />
       </Suspense>
     </ErrorBoundary>
-  )
-}
-
-/** The answer's sentences that state a figure and cite no passage (D129): marked in words. */
-function UncitedNote({ checks }: { checks: MessageItem['checks'] }) {
-  const sentences = uncited(checks)
-  if (sentences.length === 0) return null
-  return (
-    <ul
-      aria-label="Not cited"
-      className={css({ fontSize: 'xs', color: 'danger', display: 'grid', gap: '0.5' })}
-    >
-      {sentences.map((sentence) => (
-        <li key={sentence}>
-          <span aria-hidden="true">⚠ </span>Not cited: “{sentence}” names no source.
-        </li>
-      ))}
-    </ul>
   )
 }
 
