@@ -84,10 +84,13 @@ function citable(sentence: string): boolean {
   return /\d/.test(sentence) || /\s\p{Lu}\p{L}+/u.test(sentence)
 }
 
-/** The first plain figure of four or more digits (not a year) written in the language's other form. */
+/**
+ * The first plain figure of four or more digits (not a year) written in the language's other form;
+ * never one inside an address, a port or a path (localhost:8080, /v1/2048), which no writer regroups.
+ */
 function reformatFigure(s: string, language: Language): string {
   return s.replace(
-    /(?<![\d.,\p{L}-])(\d{1,3})(?:[,.](\d{3}))(?![\d.,])|(?<![\d.,\p{L}-])(\d{4,6})(?![\d.,\p{L}])/u,
+    /(?<![\d.,\p{L}:/_-])(\d{1,3})(?:[,.](\d{3}))(?![\d.,])|(?<![\d.,\p{L}:/_-])(\d{4,6})(?![\d.,\p{L}/_])/u,
     (m, a, b, plain) => {
       if (plain) {
         if (/^(19|20)\d\d$/.test(plain)) return m

@@ -11,6 +11,7 @@ import {
   PASSWORDS_MUST_MATCH,
   passwordsMatch,
 } from './auth.ts'
+import { CitationCheckSchema } from './chat.ts'
 import { endpoint } from './endpoint.ts'
 
 export const AccountSchema = z.object({
@@ -76,6 +77,8 @@ const ExportVersionSchema = z.object({
   feedbackNote: z.string().nullable(),
   stopped: z.boolean(),
   sources: z.array(ExportSourceSchema),
+  /** Its citations checked (D129); null: not checked. */
+  checks: z.array(CitationCheckSchema).nullable().optional(),
 })
 
 /** Everything the account holds that a person wrote or chose, in one JSON file. */
@@ -102,6 +105,8 @@ export const AccountExportSchema = z.object({
           feedbackNote: z.string().nullable().optional(),
           stopped: z.boolean(),
           sources: z.array(ExportSourceSchema),
+          /** An answer's citations checked (D129); null: not checked; absent on questions. */
+          checks: z.array(CitationCheckSchema).nullable().optional(),
           /** An answer written more than once: which version is shown, and every version (D93). */
           version: z.number().optional(),
           versions: z.array(ExportVersionSchema).optional(),

@@ -124,6 +124,28 @@ export type Source = z.infer<typeof SourceSchema>
 export const CorrectionSchema = z.object({ from: z.string(), to: z.string() })
 export type Correction = z.infer<typeof CorrectionSchema>
 
+export const CHECK_OUTCOMES = ['checked', 'repaired', 'unverified', 'nothing-to-check', 'not-cited'] as const
+
+/**
+ * One cited sentence of an answer, its figures, dates, codes, quotations and names looked up in
+ * the passages the model was given (issue 39, D128, D129). `checked`: all in the cited passage;
+ * `repaired`: in another passage given, so the marker was moved there (`movedFrom`: the [n] the
+ * model wrote; `marker`: the one the text carries now); `unverified`: `missing` names the items
+ * the passages do not hold; `nothing-to-check`; `not-cited`: a sentence with a figure and no
+ * marker (marker and sourceIndex null). Numbers are 1-based like the markers. An answer written
+ * without a model quotes its passages: each quoted sentence is checked, sourceIndex its place
+ * among the answer's sources, marker null.
+ */
+export const CitationCheckSchema = z.object({
+  marker: z.number().int().positive().nullable(),
+  sentence: z.string(),
+  outcome: z.enum(CHECK_OUTCOMES),
+  sourceIndex: z.number().int().positive().nullable(),
+  movedFrom: z.number().int().positive().optional(),
+  missing: z.array(z.string()),
+})
+export type CitationCheck = z.infer<typeof CitationCheckSchema>
+
 export const MessageSchema = z.object({
   _id: z.string(),
   isUser: z.boolean(),
@@ -145,6 +167,12 @@ export const MessageSchema = z.object({
   /** Why the shown version was disliked, when the person said (only with feedback 'dislike'). */
   feedbackReason: DislikeReasonSchema.nullable().optional(),
   feedbackNote: z.string().nullable().optional(),
+  /**
+   * The answer's citations checked against its passages (D129): one entry per cited sentence and
+   * per figure left uncited. null: not checked (the check failed, or the answer was stored
+   * before checks were made). Absent on questions, and from servers before the checks.
+   */
+  checks: z.array(CitationCheckSchema).nullable().optional(),
 })
 export type Message = z.infer<typeof MessageSchema>
 

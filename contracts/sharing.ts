@@ -5,7 +5,7 @@
  * shared snapshot is the only call here open to everyone.
  */
 import { z } from 'zod'
-import { IdParamsSchema } from './chat.ts'
+import { CitationCheckSchema, IdParamsSchema } from './chat.ts'
 import { endpoint } from './endpoint.ts'
 import { FileBodySchema } from './file-body.ts'
 
@@ -37,6 +37,8 @@ export const SharedMessageSchema = z.object({
   createdAt: z.string(),
   stopped: z.boolean(),
   sources: z.array(SharedSourceSchema),
+  /** An answer's citations checked (D129); null: not checked; absent on questions and older snapshots. */
+  checks: z.array(CitationCheckSchema).nullable().optional(),
 })
 export type SharedMessage = z.infer<typeof SharedMessageSchema>
 

@@ -54,6 +54,7 @@ export function toMessageItem(message: Message): MessageItem {
     sources: uniqueSources(message.sources),
     corrections: message.corrections ?? [],
     stopped: message.stopped ?? false,
+    ...(message.checks === undefined ? {} : { checks: message.checks }),
     streaming: false,
     version: message.version ?? 1,
     versionCount: message.versionCount ?? 1,

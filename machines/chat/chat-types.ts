@@ -4,6 +4,7 @@
  * the effects provideChatMachine(deps) injects.
  */
 import type {
+  CitationCheck,
   Conversation,
   ConversationAssistant,
   Correction,
@@ -50,6 +51,8 @@ export type MessageItem = {
   corrections: Correction[]
   /** An answer stopped while it was written: it holds what had arrived. */
   stopped: boolean
+  /** Its citations checked (D129); null or absent: not checked (yet: a streaming answer has none). */
+  checks?: CitationCheck[] | null
   /** An answer still being written (it grows token by token). */
   streaming: boolean
   /** Which of the answer's versions is shown (1-based) and how many it has (D93); 1 and 1 otherwise. */

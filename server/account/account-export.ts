@@ -34,6 +34,7 @@ export async function exportAccount(
         feedbackNote: shown.feedbackNote,
         stopped: v.stopped,
         sources: v.sources.map(exportSource),
+        checks: v.checks,
       }
     })
   const conversations = await chat.listConversations(user.id)
@@ -56,6 +57,7 @@ export async function exportAccount(
           feedbackNote: m.feedbackNote,
           stopped: m.stopped,
           sources: m.sources.map(exportSource),
+          ...(m.isUser ? {} : { checks: m.checks }),
           ...(m.versionCount > 1 ? { version: m.version, versions: await versionsOf(m) } : {}),
         })),
       ),

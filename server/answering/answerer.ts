@@ -14,7 +14,9 @@ import { questionLanguage } from '../documents/index/languages.ts'
 import type { Passage, Turn } from '../documents/index/passages.ts'
 import type { PassageSearch } from '../documents/index/search-terms.ts'
 import { CUT_NOTE, capped, codePointsUpTo } from './answer-cap.ts'
+import { type CheckedAnswer, checkedAnswer, quotedChecks } from './answer-checks.ts'
 import { type CallerRequest, callOptions } from './call-options.ts'
+import type { CitationCheck } from './citation-checks/types.ts'
 import { type Analyse, extractiveAnswer } from './extractive.ts'
 import { type Llm, LlmAbortedError } from './llm.ts'
 import { buildPrompt, type ChatPromptMessage } from './prompt.ts'
@@ -57,7 +59,7 @@ export const EMPTY_SCOPE_REPLY =
   'Choose documents for it again, or let it search all your documents.'
 
 /** The answer to any question in a conversation whose chosen documents were all deleted: nothing is searched. */
-const EMPTY_SCOPE_ANSWER: Answer = { content: EMPTY_SCOPE_REPLY, sources: [], corrections: [] }
+const EMPTY_SCOPE_ANSWER: Answer = { content: EMPTY_SCOPE_REPLY, sources: [], corrections: [], checks: [] }
 
 /**
  * What retrieval found; `matched`: the keyword search matched a passage of the question's words
@@ -105,12 +107,16 @@ export type UsedPassage = Passage & { citation: number | null }
 /**
  * `corrections`: the question's words that are in none of the person's documents, and what was
  * searched instead; `usage`: the model's tokens (reported, or estimated), absent when no model was asked.
+ * `checks`: its citations checked (D129); null when the check failed (`checkError`, for the caller to log).
  */
 export type Answer = {
   content: string
   sources: UsedPassage[]
   corrections: Correction[]
   usage?: TokenUsage
+  checks: CitationCheck[] | null
+  checkError?: unknown
+  checkMs?: number
 }
 
 /**
@@ -143,6 +149,8 @@ export type AnswerDraft = {
   candidates(): UsedPassage[]
   tokens(signal?: AbortSignal): AsyncIterable<string>
   sourcesFor(content: string): UsedPassage[]
+  /** Once the last token is in: the text as stored (a repaired marker moved), its sources and checks (D129). */
+  finish(content: string): CheckedAnswer<UsedPassage>
   corrections: Correction[]
   /** What writing `content` cost the model, estimated (a stream reports no usage); null: no model was asked. */
   spent(content: string): TokenUsage | null
@@ -249,10 +257,11 @@ async function plan(input: Question): Promise<Plan | Answer> {
 
 /** The quoted sentences, when no model answers. */
 async function extractive(analyse: Analyse, found: Found, scope: Scope): Promise<Answer> {
-  const { content, used } = await extractiveAnswer(found.passages, found.terms, analyse, {
+  const { content, used, quoted } = await extractiveAnswer(found.passages, found.terms, analyse, {
     scoped: scope !== null,
   })
-  return { content, sources: used.map(uncited), corrections: found.corrections }
+  const checks = quotedChecks(quoted, used)
+  return { content, sources: used.map(uncited), corrections: found.corrections, checks }
 }
 
 /** What is known before the model is asked: a fixed answer, or the prompt and its passages. */
@@ -294,19 +303,17 @@ export function createAnswerer({
       const { text, cut } = done
       const cap = maxTokens * ANSWER_CHARS_PER_TOKEN
       const kept = text.length > cap ? codePointsUpTo(text, cap) : text
-      const content = cut || kept !== text ? `${kept}${CUT_NOTE}` : kept
-      return {
-        content,
-        sources: citedOrAll(content, found.passages),
-        corrections: found.corrections,
-        usage: done.usage ?? estimatedUsage(prompt, text),
-      }
+      const written = cut || kept !== text ? `${kept}${CUT_NOTE}` : kept
+      const checked = checkedAnswer(written, checkContext(input, found), (content) =>
+        citedOrAll(content, found.passages),
+      )
+      return { ...checked, corrections: found.corrections, usage: done.usage ?? estimatedUsage(prompt, text) }
     },
 
     async draft(input, timer) {
       const prepared = await prepare(parts, input, timer)
       if ('content' in prepared || !llm) {
-        const { content, sources, corrections } = prepared as Answer
+        const { content, sources, corrections, checks } = prepared as Answer
         return {
           candidates: () => sources,
           // One event per paragraph: the UI has one path whether or not a model answers.
@@ -315,6 +322,13 @@ export function createAnswerer({
             for (const part of parts) yield part
           },
           sourcesFor: () => sources,
+          // A stopped answer keeps the quotations that arrived.
+          finish: (text) => ({
+            content: text,
+            sources,
+            checks: checks === null ? null : checks.filter((c) => text.includes(c.sentence)),
+            checkMs: 0,
+          }),
           corrections,
           spent: () => null,
         }
@@ -328,6 +342,8 @@ export function createAnswerer({
         candidates: () => numbered(passages),
         tokens: (signal) => capped(model.stream(prompt, { signal, ...options }), cap),
         sourcesFor: (content) => citedOrAll(content, passages),
+        finish: (content) =>
+          checkedAnswer(content, checkContext(input, found), (moved) => citedOrAll(moved, passages)),
         corrections,
         spent: (content) => estimatedUsage(prompt, content),
       }
@@ -340,8 +356,15 @@ type Plan = { scope: Scope; chosen: boolean; judge: boolean; settings: AnswerSet
 
 /** The assistant's own sentence when its documents hold nothing for the question (no model asked). */
 function fallbackAnswer(settings: AnswerSettings): Answer {
-  return { content: settings.fallback, sources: [], corrections: [] }
+  return { content: settings.fallback, sources: [], corrections: [], checks: [] }
 }
+
+/** What the check reads: the question, its language (D82) and the passages in the prompt. */
+const checkContext = (input: Question, found: Found) => ({
+  question: input.question,
+  language: found.language,
+  passages: found.passages,
+})
 
 const isMatched = (found: Found) => found.matched ?? found.passages.some((p) => !p.whole)
 

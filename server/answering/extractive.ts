@@ -66,7 +66,8 @@ type Scored = { sentence: string; passage: Passage; score: number; order: number
 
 /**
  * Picks the sentences that hold the most (rare) `terms` (what the search looked for, per
- * language); returns the quoted sentences and the passages they came from. `scoped`: only the
+ * language); returns the answer, the passages it quotes (`used`) and each quoted sentence with
+ * its passage (`quoted`: checked as quotations, D129). `scoped`: only the
  * documents a conversation is limited to were searched (D70), and a reply of nothing says so.
  */
 export async function extractiveAnswer(
@@ -74,8 +75,12 @@ export async function extractiveAnswer(
   terms: readonly SearchedTerm[],
   analyse: Analyse,
   { scoped = false }: { scoped?: boolean } = {},
-): Promise<{ content: string; used: Passage[] }> {
-  const nothing = { content: scoped ? NOTHING_FOUND_IN_SCOPE_REPLY : NOTHING_FOUND_REPLY, used: [] }
+): Promise<{ content: string; used: Passage[]; quoted: { sentence: string; passage: Passage }[] }> {
+  const nothing = {
+    content: scoped ? NOTHING_FOUND_IN_SCOPE_REPLY : NOTHING_FOUND_REPLY,
+    used: [],
+    quoted: [],
+  }
   if (passages.length === 0 || terms.length === 0) return nothing
   const key = (language: string, lexeme: string) => `${language}\u0000${lexeme}`
   const wanted = new Set(terms.map((t) => key(t.language, t.lexeme)))
@@ -108,7 +113,11 @@ export async function extractiveAnswer(
 
   const quotes = best.map((s) => `> ${clip(s.sentence)}\n> — ${passageLabel(s.passage)}`)
   const used = [...new Map(best.map((s) => [s.passage.chunkId, s.passage])).values()]
-  return { content: [NO_MODEL_NOTE, ...quotes].join('\n\n'), used }
+  const quoted = best.map((s) => ({
+    sentence: clip(s.sentence),
+    passage: used.find((p) => p.chunkId === s.passage.chunkId) ?? s.passage,
+  }))
+  return { content: [NO_MODEL_NOTE, ...quotes].join('\n\n'), used, quoted }
 }
 
 function clip(sentence: string): string {

@@ -8,6 +8,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { SendMessageResponse, Source } from '#contracts/chat.ts'
 import type { AnswerDraft } from '../answering/answerer.ts'
 import { LlmAbortedError, LlmUnavailableError } from '../answering/llm.ts'
+import type { StoredCheck } from '../db/schema.ts'
 import { toSourceDto, toSourceSnapshot } from './chat-dto.ts'
 import { ANSWER_FAILED, CONVERSATION_NOT_FOUND, STOPPED_BEFORE_ANSWER } from './chat-errors.ts'
 
@@ -27,6 +28,7 @@ export type StoreAnswer = (
   text: string,
   sources: ReturnType<typeof toSourceSnapshot>[],
   stopped: boolean,
+  checks: StoredCheck[] | null,
 ) => Promise<SendMessageResponse | null>
 
 type RunContext = {
@@ -53,8 +55,11 @@ export function runOnce({ release, log, conversationId, draft, store, record }: 
       if (text.length === 0) {
         return { event: 'error', data: { message: stopped ? STOPPED_BEFORE_ANSWER : ANSWER_FAILED } }
       }
-      const used = draft.sourcesFor(text)
-      const stored = await store(text, used.map(toSourceSnapshot), stopped)
+      // After the last token, before the answer is stored and `done` is sent (D129).
+      const finished = draft.finish(text)
+      logUnchecked(log, conversationId, finished)
+      const used = finished.sources
+      const stored = await store(finished.content, used.map(toSourceSnapshot), stopped, finished.checks)
       // Deleted while the assistant was writing: nothing was stored, the conversation is gone.
       if (!stored) return { event: 'error', data: { message: CONVERSATION_NOT_FOUND } }
       // Stored, so spent: a failure to count it is logged, never the person's answer lost.
@@ -62,7 +67,7 @@ export function runOnce({ release, log, conversationId, draft, store, record }: 
         log.error({ event: 'usage.record-failed', err: error, conversationId }, 'recording usage failed'),
       )
       sink.sources(stored.aiMessage.sources)
-      logAnswered(log, conversationId, used.length, started, stopped)
+      logAnswered(log, conversationId, used.length, started, stopped, finished.checkMs)
       return { event: 'done', data: stored }
     } catch (error) {
       log.error({ event: 'chat.answer.failed', err: error, conversationId }, 'answer failed')
@@ -114,6 +119,7 @@ const NOTHING_WRITTEN: AnswerDraft = {
   candidates: () => [],
   async *tokens() {},
   sourcesFor: () => [],
+  finish: (content) => ({ content, sources: [], checks: [], checkMs: 0 }),
   corrections: [],
   spent: () => null,
 }
@@ -133,9 +139,24 @@ export function logAnswered(
   sources: number,
   started: number,
   stopped = false,
+  checkMs = 0,
 ) {
+  const ms = Math.round(performance.now() - started)
   log.info(
-    { event: 'chat.answered', conversationId, sources, stopped, ms: Math.round(performance.now() - started) },
+    { event: 'chat.answered', conversationId, sources, stopped, ms, checkMs: Math.round(checkMs * 10) / 10 },
     'question answered',
+  )
+}
+
+/** A citation check that failed leaves the answer "not checked" (checks null), said here once. */
+export function logUnchecked(
+  log: FastifyBaseLogger,
+  conversationId: string,
+  answer: { checks: unknown[] | null; checkError?: unknown },
+) {
+  if (answer.checks !== null) return
+  log.warn(
+    { event: 'chat.citations.unchecked', err: answer.checkError, conversationId },
+    'citations not checked',
   )
 }

@@ -12,6 +12,7 @@ import {
   chatConversations,
   chatMessages,
   type SourceSnapshot,
+  type StoredCheck,
 } from '../db/schema.ts'
 import { touchAnswered } from './conversations-repository.ts'
 import { type MessageRecord, messageColumns } from './messages-repository.ts'
@@ -27,6 +28,8 @@ export type NewVersion = {
   answer: string
   sources: SourceSnapshot[]
   corrections?: Correction[]
+  /** Its citations checked (D129); null or absent: not checked. */
+  checks?: StoredCheck[] | null
   answeredAt: Date
   stopped?: boolean
   claimUntil?: Date
@@ -56,6 +59,7 @@ async function keepShownVersion(tx: Tx, userId: string, shown: MessageRecord): P
       content: shown.content,
       sources: shown.sources,
       corrections: shown.corrections,
+      checks: shown.checks,
       stopped: shown.stopped,
       createdAt: shown.createdAt,
       ...feedback,
@@ -95,6 +99,7 @@ export async function addVersion(db: Db, v: NewVersion): Promise<MessageRecord |
       content: v.answer,
       sources: v.sources,
       corrections: v.corrections ?? [],
+      checks: v.checks ?? null,
       stopped: v.stopped ?? false,
       createdAt: v.answeredAt,
     }
@@ -154,6 +159,7 @@ export async function showVersion(
         content: target.content,
         sources: target.sources,
         corrections: target.corrections,
+        checks: target.checks,
         stopped: target.stopped,
         feedback: target.feedback,
         feedbackReason: target.feedbackReason,
@@ -174,6 +180,7 @@ export async function listVersions(db: Db, userId: string, messageId: string) {
       position: chatAnswerVersions.position,
       content: chatAnswerVersions.content,
       sources: chatAnswerVersions.sources,
+      checks: chatAnswerVersions.checks,
       stopped: chatAnswerVersions.stopped,
       feedback: chatAnswerVersions.feedback,
       feedbackReason: chatAnswerVersions.feedbackReason,

@@ -45,6 +45,7 @@ export function toMessageDto(m: MessageRecord): Message {
     versionCount: m.versionCount,
     feedbackReason: m.feedbackReason,
     feedbackNote: m.feedbackNote,
+    ...(m.isUser ? {} : { checks: m.checks }),
   }
 }
 

@@ -21,8 +21,16 @@ import { type Answerer, type AnswerSettings, type StageTimer, timed } from '../a
 import { LlmUnavailableError } from '../answering/llm.ts'
 import { MAX_HISTORY_TURNS } from '../answering/prompt.ts'
 import type { TokenUsage } from '../answering/token-usage.ts'
+import type { StoredCheck } from '../db/schema.ts'
 import type { UsageMeter } from '../usage/usage-service.ts'
-import { type AnswerRun, logAnswered, runOnce, stoppedOr, strictlyAfter } from './answer-runs.ts'
+import {
+  type AnswerRun,
+  logAnswered,
+  logUnchecked,
+  runOnce,
+  stoppedOr,
+  strictlyAfter,
+} from './answer-runs.ts'
 import { toConversationDto, toMessageDto, toSourceSnapshot } from './chat-dto.ts'
 import {
   AnswerInProgress,
@@ -178,6 +186,7 @@ export class ChatService {
         log.warn({ event: 'chat.llm.unavailable', err: error, conversationId }, 'language model unavailable')
         throw new ModelUnavailable(error.message)
       }
+      logUnchecked(log, conversationId, answer)
       const stored = await this.#chats.storeExchange({
         userId: user.id,
         conversationId,
@@ -186,6 +195,7 @@ export class ChatService {
         answer: answer.content,
         sources: answer.sources.map(toSourceSnapshot),
         corrections: answer.corrections,
+        checks: answer.checks,
         answeredAt: strictlyAfter(this.#now(), askedAt),
         claimUntil: until,
       })
@@ -194,7 +204,7 @@ export class ChatService {
       await this.#record(user.id, answer.usage).catch((error: unknown) =>
         log.error({ event: 'usage.record-failed', err: error, conversationId }, 'recording usage failed'),
       )
-      logAnswered(log, conversationId, answer.sources.length, started)
+      logAnswered(log, conversationId, answer.sources.length, started, false, answer.checkMs)
       return { userMessage: toMessageDto(stored.question), aiMessage: toMessageDto(stored.answer) }
     } finally {
       await release()
@@ -244,7 +254,7 @@ export class ChatService {
         conversationId,
         draft,
         record: (text) => this.#record(user.id, draft.spent(text)),
-        store: async (text, sources, stopped) => {
+        store: async (text, sources, stopped, checks) => {
           const stored = await chats.storeExchange({
             userId: user.id,
             conversationId,
@@ -253,6 +263,7 @@ export class ChatService {
             answer: text,
             sources,
             corrections: draft.corrections,
+            checks,
             stopped,
             answeredAt: strictlyAfter(this.#now(), askedAt),
             claimUntil: held.until,
@@ -305,6 +316,7 @@ export class ChatService {
         text: string,
         sources: ReturnType<typeof toSourceSnapshot>[],
         stopped: boolean,
+        checks: StoredCheck[] | null,
       ) => {
         const added = await chats.addVersion({
           userId: user.id,
@@ -313,6 +325,7 @@ export class ChatService {
           answer: text,
           sources,
           corrections: draft.corrections,
+          checks,
           stopped,
           answeredAt: strictlyAfter(this.#now(), question.createdAt),
           claimUntil: until,

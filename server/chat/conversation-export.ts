@@ -11,7 +11,7 @@
  */
 import { setImmediate } from 'node:timers/promises'
 import { httpErrors } from '@fastify/sensible'
-import type { SourceSnapshot } from '../db/schema.ts'
+import type { SourceSnapshot, StoredCheck } from '../db/schema.ts'
 import type { ConversationRecord, MessageRecord } from './chat-repository.ts'
 import { escapeMarkdownText, neutraliseMarkdown } from './markdown-safety.ts'
 
@@ -38,6 +38,8 @@ export type ExportTurn = {
   /** The text, footnote markers as NOTE_MARK. */
   text: string
   stopped: boolean
+  /** Its sentences whose citation check failed, in words (D129): unverified and not cited. */
+  warnings: string[]
 }
 
 export type ExportModel = {
@@ -106,6 +108,7 @@ export function exportModel(
       time: format.format(message.createdAt),
       text,
       stopped: message.stopped,
+      warnings: warningsOf(message.checks),
     }
   })
   return {
@@ -114,6 +117,20 @@ export function exportModel(
     turns,
     notes,
   }
+}
+
+/** An answer's sentences the check could not back, in words (the file has no ✓ or ⚠ to show). */
+export function warningsOf(checks: readonly StoredCheck[] | null): string[] {
+  return (checks ?? []).flatMap((c) => {
+    if (c.outcome === 'unverified')
+      return [`Unverified: “${c.sentence}” (${listed(c.missing)} not found in the cited passage)`]
+    if (c.outcome === 'not-cited') return [`Not cited: “${c.sentence}” names no source`]
+    return []
+  })
+}
+
+function listed(items: readonly string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`
 }
 
 /** The turn's text with its footnote markers written by `mark`. */
@@ -142,7 +159,10 @@ export async function toMarkdown(model: ExportModel): Promise<string> {
   for (const turn of model.turns) {
     lines.push(`**${turn.who}** · ${turn.time}${turn.stopped ? ' · stopped' : ''}`, '')
     const text = turn.who === 'You' ? escapeMarkdownText(turn.text) : neutraliseMarkdown(turn.text)
-    lines.push(markdownNotes(text).trim(), '', '---', '')
+    lines.push(markdownNotes(text).trim(), '')
+    for (const warning of turn.warnings) lines.push(`> ⚠ ${escapeMarkdownText(oneLine(warning))}`, '>')
+    if (turn.warnings.length > 0) lines.pop()
+    lines.push(...(turn.warnings.length > 0 ? [''] : []), '---', '')
     // An answer can take a parse of up to ~0.2 s (D101); others' requests go between answers.
     if (turn.who === 'DocChat') await setImmediate()
   }

@@ -61,6 +61,7 @@ export async function toPdf(model: ExportModel): Promise<Buffer> {
     const text = withNotes(turn.text, (n) => `[${n}]`)
     if (turn.who === 'You') doc.font('regular').fontSize(10.5).text(text.trim())
     else writeMarkdown(doc, text)
+    for (const warning of turn.warnings) doc.font('regular').fontSize(10).text(`Warning: ${warning}`)
     doc.moveDown(1)
   }
   if (model.notes.length > 0) {

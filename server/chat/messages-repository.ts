@@ -8,7 +8,7 @@ import { and, asc, desc, eq, sql } from 'drizzle-orm'
 import type { DislikeReason } from '#contracts/chat.ts'
 import { MAX_HISTORY_CHARS } from '../answering/prompt.ts'
 import type { Db } from '../db/database.ts'
-import { type Correction, chatMessages, type SourceSnapshot } from '../db/schema.ts'
+import { type Correction, chatMessages, type SourceSnapshot, type StoredCheck } from '../db/schema.ts'
 import type { Turn } from '../documents/index/passages.ts'
 import { touchAnswered } from './conversations-repository.ts'
 
@@ -20,6 +20,8 @@ export type MessageRecord = {
   sources: SourceSnapshot[]
   /** What retrieval searched for instead of misspelled words (D83); [] on questions. */
   corrections: Correction[]
+  /** The answer's citations checked (D129); null on questions and on answers not checked. */
+  checks: StoredCheck[] | null
   stopped: boolean
   createdAt: Date
   feedbackReason: DislikeReason | null
@@ -37,6 +39,8 @@ export type Exchange = {
   answer: string
   sources: SourceSnapshot[]
   corrections?: Correction[]
+  /** The answer's citations checked (D129); null or absent: not checked. */
+  checks?: StoredCheck[] | null
   answeredAt: Date
   /** The person stopped it while it was written. */
   stopped?: boolean
@@ -51,6 +55,7 @@ export const messageColumns = {
   feedback: chatMessages.feedback,
   sources: chatMessages.sources,
   corrections: chatMessages.corrections,
+  checks: chatMessages.checks,
   stopped: chatMessages.stopped,
   createdAt: chatMessages.createdAt,
   feedbackReason: chatMessages.feedbackReason,
@@ -121,6 +126,7 @@ export async function storeExchange(
           content: x.answer,
           sources: x.sources,
           corrections: x.corrections ?? [],
+          checks: x.checks ?? null,
           stopped: x.stopped ?? false,
           createdAt: x.answeredAt,
         },

@@ -53,6 +53,7 @@ export function toSharedMessage(m: MessageRecord): SharedMessage {
       heading: s.heading ?? null,
       quote: s.quote ?? '',
     })),
+    ...(m.isUser ? {} : { checks: m.checks }),
   }
 }
 

@@ -185,6 +185,19 @@ export const MESSAGE_SEARCH_CHARS = 65_536
 /** A question word not in the person's vocabulary, and the word of it retrieval searched for. */
 export type Correction = { from: string; to: string }
 
+/**
+ * One sentence's citation check as stored with its answer (D129; the check's own type,
+ * server/answering/citation-checks/types.ts, repeated here: the schema imports nothing).
+ */
+export type StoredCheck = {
+  marker: number | null
+  sentence: string
+  outcome: 'checked' | 'repaired' | 'unverified' | 'nothing-to-check' | 'not-cited'
+  sourceIndex: number | null
+  movedFrom?: number
+  missing: string[]
+}
+
 export const chatMessages = pgTable(
   'chat_messages',
   {
@@ -200,6 +213,8 @@ export const chatMessages = pgTable(
     sources: jsonb('sources').$type<SourceSnapshot[]>().notNull().default([]),
     /** The question's words retrieval corrected (typo tolerance, D83): what it searched for instead. */
     corrections: jsonb('corrections').$type<Correction[]>().notNull().default([]),
+    /** The answer's citations checked (D129); null on questions and on answers not checked. */
+    checks: jsonb('checks').$type<StoredCheck[]>(),
     /** An answer the person stopped while it was being written: what had arrived by then. */
     stopped: boolean('stopped').notNull().default(false),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
@@ -261,6 +276,7 @@ export const chatAnswerVersions = pgTable(
     content: text('content').notNull(),
     sources: jsonb('sources').$type<SourceSnapshot[]>().notNull().default([]),
     corrections: jsonb('corrections').$type<Correction[]>().notNull().default([]),
+    checks: jsonb('checks').$type<StoredCheck[]>(),
     stopped: boolean('stopped').notNull().default(false),
     feedback: text('feedback').$type<'like' | 'dislike'>(),
     feedbackReason: text('feedback_reason').$type<DislikeReason>(),

@@ -299,6 +299,7 @@ const NOTHING_WRITTEN: AnswerDraft = {
   candidates: () => [],
   async *tokens() {},
   sourcesFor: () => [],
+  finish: (content) => ({ content, sources: [], checks: [], checkMs: 0 }),
   corrections: [],
   spent: () => null,
 }

@@ -9,11 +9,13 @@
 import { useMachine } from '@xstate/react'
 import { lazy, Suspense, useState } from 'react'
 import type { SharedMessage, SharedSource } from '#contracts/sharing.ts'
+import { listed, missingFrom } from '#machines/chat/citation-outcomes.ts'
 import { provideSharedConversationMachine } from '#machines/shared-conversation/shared-conversation-machine.ts'
 import { createSharingApi } from '#src/api/sharing.ts'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
 import { useDocumentTitle } from '#src/components/ui/use-document-title.ts'
+import { UncitedNote } from '#src/features/chat/uncited-note.tsx'
 import { useAppDeps } from '#src/lib/app-deps.ts'
 import { paths } from '#src/lib/paths.ts'
 import { css } from '../../styled-system/css'
@@ -116,9 +118,15 @@ function SharedTurn({ message }: { message: SharedMessage }) {
         <p className={css({ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' })}>{message.content}</p>
       ) : (
         <Suspense fallback={<p className={css({ whiteSpace: 'pre-wrap' })}>{message.content}</p>}>
-          <MarkdownAnswer text={message.content} citations={citations} onCite={setShown} />
+          <MarkdownAnswer
+            text={message.content}
+            citations={citations}
+            checks={message.checks}
+            onCite={setShown}
+          />
         </Suspense>
       )}
+      {message.isUser ? null : <UncitedNote checks={message.checks} />}
       {message.sources.length > 0 ? (
         <div className={css({ display: 'grid', gap: '1', fontSize: 'sm' })}>
           <p className={css({ color: 'muted' })}>Sources:</p>
@@ -127,6 +135,7 @@ function SharedTurn({ message }: { message: SharedMessage }) {
               // biome-ignore lint/suspicious/noArrayIndexKey: a snapshot's sources carry no ids
               key={i}
               source={source}
+              missing={missingFrom(message.checks, source.citation)}
               open={shown !== null && source.citation === shown}
             />
           ))}
@@ -136,7 +145,7 @@ function SharedTurn({ message }: { message: SharedMessage }) {
   )
 }
 
-function SharedQuote({ source, open }: { source: SharedSource; open: boolean }) {
+function SharedQuote({ source, missing, open }: { source: SharedSource; missing: string[]; open: boolean }) {
   const where = [source.page ? `p. ${source.page}` : null, source.heading].filter(Boolean).join(' · ')
   return (
     <details open={open || undefined}>
@@ -156,6 +165,11 @@ function SharedQuote({ source, open }: { source: SharedSource; open: boolean }) 
       >
         {source.quote}
       </blockquote>
+      {missing.length > 0 ? (
+        <p role="note" className={css({ color: 'danger' })}>
+          <span aria-hidden="true">⚠ </span>Not found in this passage: {listed(missing)}
+        </p>
+      ) : null}
     </details>
   )
 }

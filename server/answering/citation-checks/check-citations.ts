@@ -15,6 +15,7 @@ import {
   type SentenceItem,
   sentenceItems,
 } from './items.ts'
+import { type MarkerMove, moveMarkers } from './move-markers.ts'
 import type { Known } from './names.ts'
 import { comparableWords } from './normalise.ts'
 import { answerSentences } from './sentences.ts'
@@ -29,18 +30,33 @@ export type CheckInput = {
   language?: string
 }
 
-export type CheckResult = { ok: true; checks: CitationCheck[] } | { ok: false; error: unknown }
+/**
+ * `answer`: the answer with each repaired sentence's marker moved to the passage now cited
+ * (move-markers.ts); its check's `marker` is then the moved one, `movedFrom` the model's.
+ */
+export type CheckResult =
+  | { ok: true; checks: CitationCheck[]; answer: string }
+  | { ok: false; error: unknown }
 
 export function checkCitations(input: CheckInput): CheckResult {
   try {
-    return { ok: true, checks: check(input) }
+    const { checks, moves } = check(input)
+    const { text, moved } = moveMarkers(input.answer, moves)
+    for (const move of moved) move.check.marker = move.to
+    return { ok: true, checks, answer: text }
   } catch (error) {
     return { ok: false, error }
   }
 }
 
-function check({ answer, passages, question = '', language }: CheckInput): CitationCheck[] {
-  if (passages.length === 0) return []
+/** A repaired sentence's marker to move, with its check (whose `marker` follows the move). */
+type Move = MarkerMove & { check: CitationCheck }
+
+function check({ answer, passages, question = '', language }: CheckInput): {
+  checks: CitationCheck[]
+  moves: Move[]
+} {
+  if (passages.length === 0) return { checks: [], moves: [] }
   const lang = language ?? mostCommon(passages.map((p) => p.language))
   const indexes = passages.map(indexPassage)
   const questionWords = comparableWords(question)
@@ -49,16 +65,21 @@ function check({ answer, passages, question = '', language }: CheckInput): Citat
     joined: ` ${[...indexes.map((p) => p.joined), ...questionWords].join(' ')}`,
   }
   const out: CitationCheck[] = []
-  for (const { text, markers } of answerSentences(answer, lang)) {
+  const moves: Move[] = []
+  for (const { text, markers, ordinals } of answerSentences(answer, lang)) {
     const items = sentenceItems(text, lang, known)
     if (markers.length === 0) {
       if (items.some(isFigure))
         out.push({ marker: null, sentence: text, outcome: 'not-cited', sourceIndex: null, missing: [] })
       continue
     }
-    out.push(judge(text, markers, items, indexes, new Set(questionWords)))
+    const judged = judge(text, markers, items, indexes, new Set(questionWords))
+    out.push(judged)
+    const ordinal = ordinals[0]
+    if (judged.movedFrom !== undefined && judged.sourceIndex !== null && ordinal !== undefined)
+      moves.push({ ordinal, from: judged.movedFrom, to: judged.sourceIndex, check: judged })
   }
-  return out
+  return { checks: out, moves }
 }
 
 function judge(

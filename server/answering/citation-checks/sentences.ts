@@ -7,13 +7,19 @@
  */
 import { localeOf } from '../../documents/index/languages.ts'
 
-export type AnswerSentence = { text: string; markers: number[] }
+/**
+ * `ordinals`: which of the answer's markers (MARKER matches outside fenced code, counted from 0
+ * in reading order) the sentence holds, so a repaired citation's marker can be moved in the text.
+ */
+export type AnswerSentence = { text: string; markers: number[]; ordinals: number[] }
 
 const ABBREVIATION_END =
   /(?:^|[\s(])(?:\p{L}|\p{L}\.\p{L}|z|vgl|bzw|ca|usw|etc|nr|no|abs|art|dr|mr|mrs|ms|st|vs|cf|env|approx|mio|mrd|p|pp|s|ff)\.$/iu
 /** German writes ordinals with a full stop ("am 3. März"). */
 const ORDINAL_END = /(?:^|\s)[0-3]?\d\.$/u
-const MARKER = /\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g
+export const MARKER = /\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g
+/** A line that opens or closes fenced code, whose markers are not the answer's. */
+export const FENCE = /^\s*(```|~~~)/
 const LEADING_MARKERS = /^(?:\s*\[\d{1,3}(?:\s*,\s*\d{1,3})*\])+[.,;:]?/
 const LINE_PREFIX = /^\s*(?:#{1,6}\s+|>\s*|[-*+•]\s+|\d{1,3}[.)]\s+|\|)?/
 
@@ -21,9 +27,10 @@ export function answerSentences(answer: string, language: string): AnswerSentenc
   const segmenter = new Intl.Segmenter(localeOf(language), { granularity: 'sentence' })
   const german = language === 'german'
   const out: AnswerSentence[] = []
+  const counter = { next: 0 }
   let fenced = false
   for (const rawLine of answer.split('\n')) {
-    if (/^\s*(```|~~~)/.test(rawLine)) {
+    if (FENCE.test(rawLine)) {
       fenced = !fenced
       continue
     }
@@ -50,21 +57,27 @@ export function answerSentences(answer: string, language: string): AnswerSentenc
       const lead = LEADING_MARKERS.exec(piece.trim())
       const previous = out[out.length - 1]
       if (lead && previous && out.length > first) {
-        previous.markers.push(...markersOf(lead[0]))
-        pushSentence(out, piece.trim().slice(lead[0].length))
-      } else pushSentence(out, piece)
+        const { markers, ordinals } = markersOf(lead[0], counter)
+        previous.markers.push(...markers)
+        previous.ordinals.push(...ordinals)
+        pushSentence(out, piece.trim().slice(lead[0].length), counter)
+      } else pushSentence(out, piece, counter)
     }
   }
   for (const s of out) s.markers = [...new Set(s.markers)]
   return out
 }
 
-function markersOf(text: string): number[] {
-  return [...text.matchAll(MARKER)].flatMap((m) => (m[1] as string).split(',').map((n) => Number(n.trim())))
+function markersOf(text: string, counter: { next: number }): { markers: number[]; ordinals: number[] } {
+  const matches = [...text.matchAll(MARKER)]
+  return {
+    markers: matches.flatMap((m) => (m[1] as string).split(',').map((n) => Number(n.trim()))),
+    ordinals: matches.map(() => counter.next++),
+  }
 }
 
-function pushSentence(out: AnswerSentence[], piece: string) {
-  const markers = markersOf(piece)
+function pushSentence(out: AnswerSentence[], piece: string, counter: { next: number }) {
+  const { markers, ordinals } = markersOf(piece, counter)
   const text = piece
     .replace(MARKER, '')
     .replace(/\s+([.,;:!?])/g, '$1')
@@ -72,8 +85,11 @@ function pushSentence(out: AnswerSentence[], piece: string) {
     .trim()
   if (text.replace(/[\p{P}\s]/gu, '') === '') {
     const previous = out[out.length - 1]
-    if (previous) previous.markers.push(...markers)
+    if (previous) {
+      previous.markers.push(...markers)
+      previous.ordinals.push(...ordinals)
+    }
     return
   }
-  out.push({ text, markers })
+  out.push({ text, markers, ordinals })
 }

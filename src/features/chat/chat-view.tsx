@@ -139,6 +139,7 @@ export function ChatView({ titleActions }: { titleActions?: ReactNode } = {}) {
           key={`${openSource.message.id}:${openSource.source.chunkId}`}
           source={openSource.source}
           answer={openSource.message.content}
+          checks={openSource.message.checks}
           onClose={() => {
             closeSource()
             returnFocus.restore(openSource.message.id, openSource.source)

@@ -1,7 +1,14 @@
-import type { KeyboardEvent } from 'react'
+import type { KeyboardEvent, ReactNode } from 'react'
 import { Link } from 'wouter'
-import type { Source } from '#contracts/chat.ts'
-import { citedSpans, markedPieces } from '#machines/chat/cited-words.ts'
+import type { CitationCheck, Source } from '#contracts/chat.ts'
+import {
+  foundItems,
+  highlightedPieces,
+  listed,
+  missingFrom,
+  type Part,
+} from '#machines/chat/citation-outcomes.ts'
+import { citedSpans } from '#machines/chat/cited-words.ts'
 import { Button } from '#src/components/ui/button.tsx'
 import { CloseIcon } from '#src/components/ui/dashboard-icons.tsx'
 import { documentPath } from '#src/lib/document-path.ts'
@@ -54,11 +61,15 @@ const panelStyle = css({
 })
 
 const markStyle = css({ bg: 'brand.100', color: 'text', borderRadius: 'sm', px: '0.5' })
+/** A figure, name or quotation of the answer found in the passage (D129). */
+const itemStyle = css({ bg: 'brand.100', color: 'text', fontWeight: 'semibold', textDecoration: 'underline' })
 
 type CitationPanelProps = {
   source: Source
   /** The answer citing it: the words it leans on are marked in the passage. */
   answer: string
+  /** The answer's citation checks (D129): the items found here are highlighted, the missing listed. */
+  checks?: CitationCheck[] | null | undefined
   onClose: () => void
 }
 
@@ -70,9 +81,11 @@ type CitationPanelProps = {
  * viewer of D72, where the passage stands in its document) and the Drive file; and "Ask about this
  * document" (a new chat limited to it, D70).
  */
-export function CitationPanel({ source, answer, onClose }: CitationPanelProps) {
+export function CitationPanel({ source, answer, checks, onClose }: CitationPanelProps) {
   const label = `Passage ${source.citation ?? ''} from ${source.documentName}`.replace('  ', ' ')
   const askAbout = useAskAbout()
+  const missing = missingFrom(checks, source.citation)
+  const moved = (checks ?? []).filter((c) => c.outcome === 'repaired' && c.sourceIndex === source.citation)
   return (
     <section
       aria-label={label}
@@ -99,20 +112,39 @@ export function CitationPanel({ source, answer, onClose }: CitationPanelProps) {
         <blockquote
           className={css({ borderLeftWidth: '3px', borderColor: 'border', pl: '3', whiteSpace: 'pre-wrap' })}
         >
-          {markedPieces(source.quote, citedSpans(answer, source.citation, source.quote)).map((piece, i) =>
+          {highlightedPieces(
+            source.quote,
+            citedSpans(answer, source.citation, source.quote),
+            foundItems(checks, source.citation, source.quote),
+          ).map((piece, i) =>
             piece.marked ? (
               // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one text, in order, never reordered
               <mark key={i} className={markStyle}>
-                {piece.text}
+                <Parts parts={piece.parts} found={(text) => <strong className={itemStyle}>{text}</strong>} />
               </mark>
             ) : (
-              piece.text
+              <Parts
+                // biome-ignore lint/suspicious/noArrayIndexKey: the pieces of one text, in order, never reordered
+                key={i}
+                parts={piece.parts}
+                found={(text) => <mark className={itemStyle}>{text}</mark>}
+              />
             ),
           )}
         </blockquote>
       ) : (
         <p className={css({ color: 'muted' })}>This answer was stored before passages were kept with it.</p>
       )}
+      {missing.length > 0 ? (
+        <p role="note" className={css({ color: 'danger' })}>
+          <span aria-hidden="true">⚠ </span>Not found in this passage: {listed(missing)}
+        </p>
+      ) : null}
+      {moved.map((check) => (
+        <p key={check.sentence} className={css({ color: 'muted', fontSize: 'xs' })}>
+          Moved here from passage {check.movedFrom}: “{check.sentence}”
+        </p>
+      ))}
       {source.mode === 'whole-document' ? (
         <p className={css({ color: 'muted', fontSize: 'xs' })}>
           The whole document was read for this answer.
@@ -138,6 +170,20 @@ export function CitationPanel({ source, answer, onClose }: CitationPanelProps) {
         </Button>
       </footer>
     </section>
+  )
+}
+
+/** A stretch of the passage, its found items (D129) drawn by `found`, marked as found for tests and styles. */
+function Parts({ parts, found }: { parts: Part[]; found: (text: string) => ReactNode }) {
+  return parts.map((part, i) =>
+    part.item ? (
+      // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one text, in order, never reordered
+      <span key={i} data-found="">
+        {found(part.text)}
+      </span>
+    ) : (
+      part.text
+    ),
   )
 }
 

@@ -2,11 +2,14 @@
  * An answer's markdown, rendered safely (loaded on demand, with its libraries, the first time an
  * answer shows): headings, lists, emphasis, tables and code blocks with a copy button. Raw HTML is
  * shown as text, never as HTML; links open only for http(s): and mailto:, in a new tab without
- * opener or referrer. A citation marker `[n]` becomes a button that shows passage n; a marker
+ * opener or referrer. A citation marker `[n]` becomes a button that shows passage n, with its
+ * sentence's check (D129: ✓ checked, ⚠ unverified, said in its accessible name); a marker
  * pointing at no passage is left out.
  */
 import type { ComponentProps, ReactNode } from 'react'
 import ReactMarkdown from 'react-markdown'
+import type { CitationCheck } from '#contracts/chat.ts'
+import { MARKER, markerChecks, markerLabel } from '#machines/chat/citation-outcomes.ts'
 import { Button } from '#src/components/ui/button.tsx'
 import { useCopyText } from '#src/components/ui/use-copy-text.ts'
 import { css } from '../../../styled-system/css'
@@ -16,18 +19,27 @@ type MarkdownAnswerProps = {
   text: string
   /** The [n] numbers that name a passage of this answer. */
   citations: number[]
+  /** The answer's citation checks (D129); null or absent: not checked. */
+  checks?: CitationCheck[] | null | undefined
   /** A marker was chosen; `opener` is its button, where the focus goes back when the passage closes. */
   onCite: (n: number, opener: HTMLElement) => void
 }
 
 const SAFE_LINK = /^(https?:|mailto:)/i
-const CITE_LINK = /^#cite-(\d+)$/
+const CITE_LINK = /^#cite-(\d+)-(\d+)$/
 
-/** `[n]` → a link to `#cite-n` when n names a passage; dropped when it names none. */
+/**
+ * `[n]` → a link to `#cite-n-k` (k: which marker of the text it is, for its check) when n names a
+ * passage; dropped when it names none.
+ */
 export function linkCitations(text: string, citations: number[]): string {
-  return text.replace(/\s?\[(\d+)\](?!\()/g, (marker, n: string) =>
-    citations.includes(Number(n)) ? `${marker.startsWith(' ') ? ' ' : ''}[[${n}]](#cite-${n})` : '',
-  )
+  let k = 0
+  return text.replace(MARKER, (marker, n: string) => {
+    const at = k++
+    return citations.includes(Number(n))
+      ? `${marker.startsWith(' ') ? ' ' : ''}[[${n}]](#cite-${n}-${at})`
+      : ''
+  })
 }
 
 const proseStyle = css({
@@ -47,7 +59,8 @@ const proseStyle = css({
   '& a': { color: 'accent', textDecoration: 'underline' },
 })
 
-export function MarkdownAnswer({ text, citations, onCite }: MarkdownAnswerProps) {
+export function MarkdownAnswer({ text, citations, checks, onCite }: MarkdownAnswerProps) {
+  const byMarker = markerChecks(text, checks)
   return (
     <div className={proseStyle}>
       <ReactMarkdown
@@ -55,7 +68,7 @@ export function MarkdownAnswer({ text, citations, onCite }: MarkdownAnswerProps)
         urlTransform={(url) => (SAFE_LINK.test(url) || CITE_LINK.test(url) ? url : '')}
         components={{
           a: ({ href, children }) => (
-            <AnswerLink href={href} onCite={onCite}>
+            <AnswerLink href={href} onCite={onCite} byMarker={byMarker}>
               {children}
             </AnswerLink>
           ),
@@ -69,33 +82,44 @@ export function MarkdownAnswer({ text, citations, onCite }: MarkdownAnswerProps)
   )
 }
 
+const OUTCOME_MARK = { checked: '✓', repaired: '✓', unverified: '⚠' } as const
+
 function AnswerLink({
   href,
   children,
   onCite,
+  byMarker,
 }: {
   href?: string | undefined
   children: ReactNode
   onCite: (n: number, opener: HTMLElement) => void
+  byMarker: (CitationCheck | null)[]
 }) {
   const cite = href ? CITE_LINK.exec(href) : null
   if (cite) {
     const n = Number(cite[1])
+    const check = byMarker[Number(cite[2])] ?? null
+    const outcome = check?.outcome
+    const mark = outcome === 'checked' || outcome === 'repaired' || outcome === 'unverified' ? outcome : null
+    const label = markerLabel(n, check)
     return (
       <button
         type="button"
-        aria-label={`Show passage ${n}`}
+        aria-label={label}
+        title={mark ? label : undefined}
         data-citation={n}
+        data-outcome={mark ?? undefined}
         onClick={(event) => onCite(n, event.currentTarget)}
         className={css({
-          color: 'accent',
+          color: mark === 'unverified' ? 'danger' : 'accent',
           fontSize: 'xs',
           verticalAlign: 'super',
           cursor: 'pointer',
           px: '0.5',
         })}
       >
-        [{n}]
+        [{n}
+        {mark ? <span aria-hidden="true">{OUTCOME_MARK[mark]}</span> : null}]
       </button>
     )
   }

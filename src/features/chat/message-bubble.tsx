@@ -9,6 +9,7 @@ import { css, cx } from '../../../styled-system/css'
 import { DislikeReasonForm } from './dislike-reason.tsx'
 import { MessageActions } from './message-actions.tsx'
 import { MessageSources } from './message-sources.tsx'
+import { UncitedNote } from './uncited-note.tsx'
 
 // Markdown and its libraries load once the person starts writing a message (preloadMarkdown)
 // or with the first answer on screen, not with the dashboard: by the time a question is sent
@@ -140,9 +141,15 @@ export const MessageBubble = memo(function MessageBubble({
         <p className={cx(bubbleStyle, userStyle)}>{message.content}</p>
       ) : (
         <div className={cx(bubbleStyle, botStyle, css({ whiteSpace: 'normal' }))}>
-          <AnswerMarkdown text={message.content} citations={citations} onCite={cite} />
+          <AnswerMarkdown
+            text={message.content}
+            citations={citations}
+            checks={message.checks}
+            onCite={cite}
+          />
         </div>
       )}
+      {mine ? null : <UncitedNote checks={message.checks} />}
       {message.stopped ? (
         <span className={css({ fontSize: 'xs', color: 'muted', fontStyle: 'italic' })}>Stopped</span>
       ) : null}

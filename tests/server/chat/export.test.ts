@@ -15,6 +15,7 @@ import { sharingEndpoints } from '#contracts/sharing.ts'
 import type { App } from '#server/app.ts'
 import { exportModel, toMarkdown } from '#server/chat/conversation-export.ts'
 import { toPdf } from '#server/chat/conversation-pdf.ts'
+import type { StoredCheck } from '#server/db/schema.ts'
 import { createConversation, errorOf, indexTravelPolicy, sendOk } from '../support/chat-helpers.ts'
 import { newPerson, type Person } from '../support/drive-helpers.ts'
 import { buildTestApp } from '../support/helper.ts'
@@ -93,7 +94,12 @@ function source(citation: number, quote: string, documentName = 'Plan.md', headi
   }
 }
 
-function message(content: string, sources: ReturnType<typeof source>[] = [], isUser = false) {
+function message(
+  content: string,
+  sources: ReturnType<typeof source>[] = [],
+  isUser = false,
+  checks: StoredCheck[] | null = null,
+) {
   return {
     id: content,
     isUser,
@@ -101,6 +107,7 @@ function message(content: string, sources: ReturnType<typeof source>[] = [], isU
     feedback: null,
     sources,
     corrections: [],
+    checks,
     stopped: false,
     createdAt: AT,
     feedbackReason: null,

@@ -101,14 +101,38 @@ test('names are checked, but not a sentence’s first word; a name from the ques
 })
 
 test('a sentence cited to the wrong passage is repaired: its marker moves to the passage holding its items', () => {
-  const result = checks({ answer: 'Northwind Optics charges 800 dollars a visit [1].', passages: SHIP })
-  expect(result[0]).toMatchObject({
-    marker: 1,
+  const result = checkCitations({
+    answer: 'Northwind Optics charges 800 dollars a visit [1].',
+    passages: SHIP,
+  })
+  if (!result.ok) throw result.error
+  expect(result.answer).toBe('Northwind Optics charges 800 dollars a visit [2].')
+  expect(result.checks[0]).toMatchObject({
+    marker: 2,
     outcome: 'repaired',
     sourceIndex: 2,
     movedFrom: 1,
     missing: [],
   })
+})
+
+test("only the repaired sentence's marker moves; markers in code and in other sentences stay", () => {
+  const answer = [
+    'Inflation rose to 3.5 % [1]. Northwind Optics charges 800 dollars a visit [1].',
+    '```',
+    'see [1]',
+    '```',
+    '- The lamp is serviced twice a year [2]. The Aurora made 20 knots [1].',
+  ].join('\n')
+  const result = checkCitations({ answer, passages: SHIP })
+  if (!result.ok) throw result.error
+  expect(result.answer).toBe(answer.replace('a visit [1]', 'a visit [2]'))
+  expect(result.checks.map((c) => [c.outcome, c.marker])).toEqual([
+    ['checked', 1],
+    ['repaired', 2],
+    ['nothing-to-check', 2],
+    ['checked', 1],
+  ])
 })
 
 test('the marker may follow the full stop; several markers count together', () => {
