@@ -155,14 +155,19 @@ test('a key in the address is refused on every route and never written to the lo
     `${documentEndpoints.listDocuments.path}?api_key=${key}`,
     `${documentEndpoints.listDocuments.path}?key=${encodeURIComponent(key).replace('_', '%5F')}`,
     `${authEndpoints.me.path}?token=${key}`,
-    `/openai/v1/models?key=${key}`,
   ]
   const answers = await Promise.all(urls.map((url) => app.inject({ method: 'GET', url })))
+  // The OpenAI-compatible calls answer the same refusal in OpenAI's error shape (D130).
+  const openai = await app.inject({ method: 'GET', url: `/openai/v1/models?key=${key}` })
 
   for (const response of answers) {
     expect(response.statusCode).toBe(400)
     expect(errorOf(response)).toBe(API_KEY_IN_ADDRESS)
   }
+  expect(openai.statusCode).toBe(400)
+  expect(openai.json()).toMatchObject({
+    error: { message: API_KEY_IN_ADDRESS, type: 'invalid_request_error' },
+  })
   expect(logLines.some((line) => line.includes('/openai/v1/models?key='))).toBe(true)
   expect(logLines.join('\n')).not.toContain(key.slice(3))
 })
