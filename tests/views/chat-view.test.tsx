@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { expect, test } from 'vitest'
+import { authEndpoints } from '#contracts/auth.ts'
 import { chatEndpoints, MESSAGE_MAX_LENGTH } from '#contracts/chat.ts'
 import { documentEndpoints } from '#contracts/documents.ts'
 import { answerTo, chatBackend, chatConversation, chatMessage, openChat, source } from './chat-fixtures.ts'
@@ -411,6 +412,12 @@ test('the empty chat says how many documents are ready and offers starter questi
 })
 
 test('with no document ready, the empty chat says so and where to add some', async () => {
+  server.use(
+    ok(authEndpoints.options, {
+      success: true,
+      data: { google: true, passwordReset: true, signup: 'open', emailVerification: false },
+    }),
+  )
   const { main } = await openChat(chatBackend())
 
   expect(await within(main).findByText(/No documents are ready yet/)).toBeTruthy()
@@ -418,4 +425,14 @@ test('with no document ready, the empty chat says so and where to add some', asy
     '/dashboard/integrations',
   )
   expect(within(main).queryByRole('list', { name: 'Starter questions' })).toBeNull()
+})
+
+test('on a server without Google Drive, the empty chat offers an upload, never Drive', async () => {
+  const { main } = await openChat(chatBackend())
+
+  expect(await within(main).findByText(/No documents are ready yet/)).toBeTruthy()
+  expect(within(main).getByRole('link', { name: 'Upload a document' }).getAttribute('href')).toBe(
+    '/dashboard/docs',
+  )
+  expect(within(main).queryByText(/Google Drive/)).toBeNull()
 })
