@@ -436,3 +436,18 @@ test('on a server without Google Drive, the empty chat offers an upload, never D
   )
   expect(within(main).queryByText(/Google Drive/)).toBeNull()
 })
+
+test('a deleted or unknown conversation address says it does not exist, with the way to a new chat', async () => {
+  const { main, user, currentPath } = await openChat(
+    chatBackend(),
+    '/dashboard/c/0b5c7a52-6c2f-4f4e-9a51-00000000dead',
+  )
+
+  expect(await within(main).findByText('This conversation does not exist or was deleted.')).toBeTruthy()
+  expect(within(main).queryByText('Start a conversation')).toBeNull()
+  expect(within(main).queryByRole('textbox', { name: 'Message' })).toBeNull()
+
+  await user.click(within(main).getByRole('link', { name: 'Start a new chat' }))
+  await waitFor(() => expect(currentPath()).toBe('/dashboard/chat'))
+  expect(await within(main).findByText('Start a conversation')).toBeTruthy()
+})

@@ -12,6 +12,7 @@ import { ConversationScope } from './conversation-scope.tsx'
 import { ConversationTitle } from './conversation-title.tsx'
 import { FirstRun } from './first-run.tsx'
 import { MessageList } from './message-list.tsx'
+import { MissingConversation } from './missing-conversation.tsx'
 import { ScopeChips } from './scope-chips.tsx'
 import { useConversation } from './use-chat.ts'
 import { useDocumentPicker } from './use-document-picker.ts'
@@ -75,6 +76,7 @@ export function ChatView({ titleActions }: { titleActions?: ReactNode } = {}) {
     [returnFocus, showSource],
   )
   const empty = messages.length === 0
+  if (chat.missing) return <MissingConversation />
   return (
     <section aria-label="Chat with Docs" className={cx(layoutStyle, openSource ? withPanelStyle : undefined)}>
       <div className={columnStyle}>
