@@ -136,6 +136,27 @@ test('Settings changes the password with the current one and says how many sessi
   expect((await screen.findByText(/Password changed\./)).textContent).toBe(
     'Password changed. 2 other sessions were signed out.',
   )
+  await waitFor(() => expect((screen.getByLabelText('Current password') as HTMLInputElement).value).toBe(''))
+  expect((screen.getByLabelText('New password') as HTMLInputElement).value).toBe('')
+})
+
+test('a wrong current password shows the error and keeps all three fields as typed', async () => {
+  server.use(signedIn(), fail(accountEndpoints.changePassword, 400, 'The current password is not right.'))
+  const { user } = renderApp('/dashboard/settings')
+  const current = (await screen.findByLabelText('Current password')) as HTMLInputElement
+  const next = screen.getByLabelText('New password') as HTMLInputElement
+  const confirm = screen.getAllByLabelText('Confirm Password')[0] as HTMLInputElement
+  await user.type(current, 'wrong password')
+  await user.type(next, 'new password')
+  await user.type(confirm, 'new password')
+  await user.click(screen.getByRole('button', { name: 'Change password' }))
+
+  expect(await screen.findByText('The current password is not right.')).toBeTruthy()
+  expect([current.value, next.value, confirm.value]).toEqual([
+    'wrong password',
+    'new password',
+    'new password',
+  ])
 })
 
 test('a Google sign-in that took the account back lands on Settings saying so', async () => {
