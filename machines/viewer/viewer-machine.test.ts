@@ -71,6 +71,18 @@ test('a Google Doc opens as a PDF; a text file shows its passages without openin
   expect(citedPassage(snapshot.context)?.id).toBe('p1')
 })
 
+test('a Google Sheet shows its text (its tables as read), never asking Drive for a PDF export', async () => {
+  const { actor, deps } = start({
+    loadDocument: vi.fn().mockResolvedValue(view('application/vnd.google-apps.spreadsheet', [null, null])),
+    openPdf: vi.fn().mockRejectedValue(new Error('Google Drive refused the download (400)')),
+  })
+
+  const snapshot = await waitFor(actor, (s) => s.matches('reading'))
+
+  expect(deps.openPdf).not.toHaveBeenCalled()
+  expect(snapshot.context.fileProblem).toBeNull()
+})
+
 test('a file that cannot be opened falls back to its passages, saying why', async () => {
   const { actor } = start({
     loadDocument: vi.fn().mockResolvedValue(view('application/pdf', [1])),

@@ -39,11 +39,14 @@ export type ViewerDeps = {
   openPdf: (documentId: string) => Promise<PdfHandle>
 }
 
-/** Types that open as PDFs: PDFs, and Google's own files (the server exports them as PDF). */
+/**
+ * Types that open as PDFs: PDFs, and Google Docs and Slides (the server exports them as PDF). A
+ * Google Sheet is not among them: its PDF export cuts the table into printed pages and Drive
+ * refuses it for many sheets (400), so it shows as its tables, as DocChat read them.
+ */
 const PDF_TYPES = new Set([
   'application/pdf',
   'application/vnd.google-apps.document',
-  'application/vnd.google-apps.spreadsheet',
   'application/vnd.google-apps.presentation',
 ])
 
