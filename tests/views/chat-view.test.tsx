@@ -451,3 +451,15 @@ test('a deleted or unknown conversation address says it does not exist, with the
   await waitFor(() => expect(currentPath()).toBe('/dashboard/chat'))
   expect(await within(main).findByText('Start a conversation')).toBeTruthy()
 })
+
+test("inside a conversation the tab is named after it; a new chat's tab says Chat with Docs", async () => {
+  const backend = chatBackend({
+    conversations: [chatConversation('s1', { title: 'Travel allowance' })],
+    messages: { s1: [chatMessage('m1', true, 'How much abroad?')] },
+  })
+  const { user } = await openChat(backend, '/dashboard/c/s1')
+
+  await waitFor(() => expect(document.title).toBe('Travel allowance · DocChat'))
+  await user.click(screen.getByRole('link', { name: 'New chat' }))
+  await waitFor(() => expect(document.title).toBe('Chat with Docs · DocChat'))
+})
