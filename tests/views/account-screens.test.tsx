@@ -10,6 +10,7 @@ import { accountEndpoints } from '#contracts/account.ts'
 import { accountLinkEndpoints } from '#contracts/account-links.ts'
 import { authEndpoints, GOOGLE_SIGN_IN_NOTICES, GOOGLE_SIGN_IN_PATH } from '#contracts/auth.ts'
 import { usageEndpoints } from '#contracts/usage.ts'
+import { button } from '#src/theme/button.ts'
 import { ada, fail, ok, server, signedIn, urlOf } from './msw-server.ts'
 import { renderApp } from './render-app.tsx'
 
@@ -180,6 +181,10 @@ test('deleting my account asks for the password, then lands on /login saying it 
   await user.click(await screen.findByRole('button', { name: 'Delete my account' }))
   const dialog = await screen.findByRole('dialog', { name: 'Delete your account?' })
   await user.type(within(dialog).getByLabelText('Password'), 'my password')
+  // The destroying action looks like one (red), not like the blue primary of every form.
+  expect(within(dialog).getByRole('button', { name: 'Delete my account' }).className).toBe(
+    button({ variant: 'danger' }),
+  )
   await user.click(within(dialog).getByRole('button', { name: 'Delete my account' }))
   expect((await screen.findByRole('status')).textContent).toBe(
     'Your account and everything it held are deleted.',

@@ -93,7 +93,9 @@ export function IntegrationsView() {
               <Button variant="secondary" onClick={() => drive.disconnect('keep')}>
                 Keep documents
               </Button>
-              <Button onClick={() => drive.disconnect('remove')}>Remove documents</Button>
+              <Button variant="danger" onClick={() => drive.disconnect('remove')}>
+                Remove documents
+              </Button>
             </>
           }
         >
