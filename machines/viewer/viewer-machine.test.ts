@@ -47,6 +47,19 @@ test('a PDF opens at the page of the cited passage, from the library id the serv
   expect(citedPassage(snapshot.context)?.text).toBe('passage 1')
 })
 
+test('a PDF zooms in and out by steps, from fitting the width (100 %) up to 300 % and down to 50 %', async () => {
+  const { actor } = start({ loadDocument: vi.fn().mockResolvedValue(view('application/pdf', [1])) })
+  await waitFor(actor, (s) => s.matches('readingPdf'))
+  expect(actor.getSnapshot().context.zoom).toBe(1)
+
+  actor.send({ type: 'viewer.zoom', by: 1 })
+  expect(actor.getSnapshot().context.zoom).toBe(1.25)
+  for (let i = 0; i < 10; i += 1) actor.send({ type: 'viewer.zoom', by: 1 })
+  expect(actor.getSnapshot().context.zoom).toBe(3)
+  for (let i = 0; i < 10; i += 1) actor.send({ type: 'viewer.zoom', by: -1 })
+  expect(actor.getSnapshot().context.zoom).toBe(0.5)
+})
+
 test('pages move within the document, never past its ends', async () => {
   const { actor } = start({ loadDocument: vi.fn().mockResolvedValue(view('application/pdf', [1])) })
   await waitFor(actor, (s) => s.matches('readingPdf'))

@@ -5,15 +5,38 @@
  * is named after the conversation, and a deleted conversation's address says so.
  */
 import { expect, type Page, test } from '@playwright/test'
+import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { factFile } from './model.ts'
 import { snap } from './screens.ts'
 import { signUpAndIn, uniqueEmail } from './session.ts'
 
 const WIDTHS = [1280, 1024, 375, 320] as const
 
-/** Uploads a text file into the library and waits until it is read. */
-async function uploadReady(page: Page, name: string, fact: string): Promise<void> {
-  const file = factFile(name, fact)
+/** A one-page PDF over the 10 KB minimum, in 12-point text. */
+async function onePagePdf(): Promise<{ name: string; mimeType: string; buffer: Buffer }> {
+  const doc = await PDFDocument.create()
+  const font = await doc.embedFont(StandardFonts.Helvetica)
+  const sheet = doc.addPage([595, 842])
+  sheet.drawText('Harbour tides and mooring hours', { x: 56, y: 770, size: 18, font })
+  sheet.drawText('The harbour office keeps the spare key to the boathouse.', {
+    x: 56,
+    y: 740,
+    size: 12,
+    font,
+  })
+  doc.setSubject('harbour '.repeat(2000))
+  return {
+    name: 'harbour-tides.pdf',
+    mimeType: 'application/pdf',
+    buffer: Buffer.from(await doc.save({ useObjectStreams: false })),
+  }
+}
+
+/** Uploads a file into the library, waits until it is read, and answers its library id. */
+async function uploadReady(
+  page: Page,
+  file: { name: string; mimeType: string; buffer: Buffer },
+): Promise<string> {
   const upload = await page.request.post('/api/v1/documents/upload', { multipart: { file } })
   expect(upload.status(), await upload.text()).toBe(201)
   const documentId = (await upload.json()).data.id as string
@@ -26,6 +49,7 @@ async function uploadReady(page: Page, name: string, fact: string): Promise<void
       { timeout: 60_000 },
     )
     .toBe('ready')
+  return documentId
 }
 
 /** Nothing on the page reaches past the window's right edge (no sideways scrolling). */
@@ -47,8 +71,7 @@ for (const width of WIDTHS) {
     await signUpAndIn(page, uniqueEmail(`walk-${width}`))
     await uploadReady(
       page,
-      'harbour-handbook.txt',
-      'The harbour office keeps the spare key to the boathouse.',
+      factFile('harbour-handbook.txt', 'The harbour office keeps the spare key to the boathouse.'),
     )
 
     const input = page.getByPlaceholder('Type your message...')
@@ -80,3 +103,26 @@ for (const width of WIDTHS) {
     await snap(page, `40-missing-conversation-${width}`)
   })
 }
+
+test('on a phone a PDF in the viewer zooms in with +, and the wider page scrolls sideways', async ({
+  page,
+}) => {
+  test.setTimeout(120_000)
+  await page.setViewportSize({ width: 375, height: 740 })
+  await signUpAndIn(page, uniqueEmail('walk-zoom'))
+  const id = await uploadReady(page, await onePagePdf())
+  await page.goto(`/dashboard/documents/${id}`)
+  const pages = page.getByRole('region', { name: 'Document pages' })
+  const sheet = pages.getByRole('region', { name: 'Page 1 of 1' })
+  await expect(sheet).toBeVisible()
+  const fitted = (await sheet.boundingBox())?.width ?? 0
+  await expect(page.getByText('100 %')).toBeVisible()
+
+  await page.getByRole('button', { name: 'Zoom in' }).click()
+  await page.getByRole('button', { name: 'Zoom in' }).click()
+  await expect(page.getByText('150 %')).toBeVisible()
+  await expect.poll(async () => (await sheet.boundingBox())?.width ?? 0).toBeGreaterThan(fitted * 1.4)
+  expect(await pages.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true)
+  await expectNoSidewaysScroll(page)
+  await snap(page, '40-viewer-zoomed-375')
+})
