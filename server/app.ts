@@ -139,6 +139,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
       llm: config.llm,
       retrieval: config.retrieval,
       embedding: config.embedding,
+      drive: config.google !== null,
     })
     await app.register(jobsPlugin, { now, ...options.jobs })
     // Below every domain whose answers it counts (the chat, publishing, the API).

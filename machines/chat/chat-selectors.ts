@@ -66,6 +66,11 @@ export function isLoading(snapshot: ChatSnapshot): boolean {
   return conversation.hasTag('loading') || sender.hasTag('loading')
 }
 
+/** The address named a conversation that does not exist (or no longer does) for this person. */
+export function isMissingConversation(snapshot: ChatSnapshot): boolean {
+  return partsOf(snapshot).conversation.hasTag('missing')
+}
+
 /** The chat would take this message now (not blank, not while loading); it clears the composer. */
 export function canSend(snapshot: ChatSnapshot, content: string): boolean {
   return isSendableText(content) && !isLoading(snapshot)

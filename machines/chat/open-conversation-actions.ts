@@ -35,7 +35,7 @@ export const conversationSetup = setup({
     context: {} as OpenConversationContext,
     events: {} as OpenConversationEvent,
     input: {} as ChatInput,
-    tags: {} as 'loading',
+    tags: {} as 'loading' | 'missing',
   },
   actors: {
     scope: conversationScopeMachine,

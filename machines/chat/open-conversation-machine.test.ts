@@ -12,7 +12,7 @@ import {
   startChat,
   viewOf,
 } from './chat-fixtures.ts'
-import { openSourceOf } from './chat-selectors.ts'
+import { isMissingConversation, openSourceOf } from './chat-selectors.ts'
 import type { ChatDeps } from './chat-types.ts'
 
 test('selecting a conversation loads its messages as user and bot bubbles', async () => {
@@ -53,6 +53,18 @@ test('a failed message load is only logged', async () => {
   expect(viewOf(chat.getSnapshot()).messages).toEqual([])
   expect(viewOf(chat.getSnapshot()).selectedConversationId).toBe('s-old')
   expect(deps.log.error).toHaveBeenCalledTimes(1)
+})
+
+test('a conversation the server does not know (404) is missing, not an empty new chat, until a new chat starts', async () => {
+  const gone = Object.assign(new Error('Conversation not found'), { status: 404 })
+  const deps = fakeDeps({ listMessages: vi.fn().mockRejectedValue(gone) })
+  const { chat } = await openWithMessages([], deps)
+
+  expect(isMissingConversation(chat.getSnapshot())).toBe(true)
+  expect(deps.log.error).not.toHaveBeenCalled()
+
+  chat.send({ type: 'chat.new' })
+  expect(isMissingConversation(chat.getSnapshot())).toBe(false)
 })
 
 test('choosing another conversation while one loads shows only the last choice', async () => {

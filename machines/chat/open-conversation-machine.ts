@@ -8,6 +8,7 @@
  * is open. Calls are injected with provideOpenConversationMachine(deps), each child taking its slice.
  */
 import { type ActorRefFrom, assign, type SnapshotFrom, sendParent, stopChild } from 'xstate'
+import { statusOf } from '#machines/shared/effects.ts'
 import { chatActions, type OpenConversationDeps, openConversationActors } from './chat-effects.ts'
 import { toMessageItem, withFeedback } from './chat-model.ts'
 import {
@@ -159,11 +160,27 @@ export const openConversationMachine = conversationSetup.createMachine({
             files: event.output.files,
           })),
         },
-        onError: { target: 'idle', actions: logAs('Loading messages') },
+        onError: [
+          {
+            guard: ({ event }) => isGone(event.error),
+            target: 'missing',
+            description:
+              'A deleted or unknown conversation (404, or an id that cannot be one: 400) says so instead of ' +
+              'passing for an empty new chat.',
+          },
+          { target: 'idle', actions: logAs('Loading messages') },
+        ],
       },
     },
+    missing: { tags: 'missing' },
   },
 })
+
+/** The server does not know this conversation for this person (or the address cannot name one). */
+function isGone(error: unknown): boolean {
+  const status = statusOf(error)
+  return status === 404 || status === 400
+}
 
 export type OpenConversationSnapshot = SnapshotFrom<typeof openConversationMachine>
 

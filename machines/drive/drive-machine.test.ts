@@ -34,6 +34,7 @@ function httpError(status: number, message: string) {
 type CallOverrides = Partial<{
   listFiles: Mock<DriveDeps['listFiles']>
   ingestDocuments: Mock<DriveDeps['ingestDocuments']>
+  driveConfigured: Mock<DriveDeps['driveConfigured']>
   getFile: Mock<DriveDeps['getFile']>
 }>
 
@@ -41,6 +42,7 @@ function fakeDeps(overrides: CallOverrides = {}) {
   const listeners = new Set<(message: WindowMessage) => void>()
   const deps = {
     listFiles: vi.fn<DriveDeps['listFiles']>().mockResolvedValue([report]),
+    driveConfigured: vi.fn<DriveDeps['driveConfigured']>().mockResolvedValue(true),
     ingestDocuments: vi.fn<DriveDeps['ingestDocuments']>().mockResolvedValue(ingestReport),
     disconnect: vi.fn<DriveDeps['disconnect']>().mockResolvedValue({ removedDocuments: 0 }),
     getFile: vi.fn<DriveDeps['getFile']>().mockResolvedValue(report),
@@ -368,4 +370,36 @@ test('a failed disconnect says so and keeps the connection', async () => {
 
   expect(drive.getSnapshot().context.disconnectFailure).toBe(DRIVE_MESSAGES.disconnectFailed)
   expect(drive.getSnapshot().context.connected).toBe(true)
+})
+
+test('a server without Google (503, options say no Google) leaves Drive unavailable, not failed, and lists no more', async () => {
+  const { deps } = fakeDeps({
+    listFiles: vi
+      .fn<DriveDeps['listFiles']>()
+      .mockRejectedValue(httpError(503, 'Google Drive is not configured on this server.')),
+    driveConfigured: vi.fn<DriveDeps['driveConfigured']>().mockResolvedValue(false),
+  })
+  const drive = startDrive(deps)
+  drive.send({ type: 'drive.list' })
+  const snapshot = await waitFor(drive, (s) => !s.hasTag('listing'))
+  expect(snapshot.hasTag('unavailable')).toBe(true)
+  expect(snapshot.context).toMatchObject({ configured: false, loadFailure: null, connected: false })
+  expect(deps.log.error).not.toHaveBeenCalled()
+
+  drive.send({ type: 'drive.list' })
+  expect(deps.listFiles).toHaveBeenCalledTimes(1)
+})
+
+test('a 503 from a server with Google (Drive busy) is a failure with its sentence', async () => {
+  const { deps } = fakeDeps({
+    listFiles: vi
+      .fn<DriveDeps['listFiles']>()
+      .mockRejectedValue(httpError(503, 'Google Drive is busy right now. Try again in a minute.')),
+  })
+  const drive = startDrive(deps)
+  drive.send({ type: 'drive.list' })
+  const snapshot = await waitFor(drive, (s) => !s.hasTag('listing'))
+  expect(snapshot.hasTag('unavailable')).toBe(false)
+  expect(snapshot.context.loadFailure).toEqual({ reason: null })
+  expect(snapshot.context.configured).toBe(true)
 })

@@ -2,12 +2,13 @@
  * Google Drive in the dashboard (product §2 Documents and Integrations, §4, §7, §8): the file list and
  * the connection flag it implies, ingesting into the assistant, the connect window and its
  * "connected" message, and one download child per click. An ingest's start and end are emitted
- * (the library follows them). Lives as long as the dashboard. Calls,
+ * (the library follows them). A listing refused with 503 asks whether this server has Google at
+ * all; if not, Drive is `unavailable` for good (D133). Lives as long as the dashboard. Calls,
  * window effects and the logger come from provideDriveMachine(deps); input names the user.
  */
 import { assertEvent, assign, emit, fromCallback, fromPromise, raise, setup, spawnChild } from 'xstate'
 import { DRIVE_CONNECTED_MESSAGE, type DriveFile, type IngestReport } from '#contracts/drive.ts'
-import { actionNotProvided, notProvided } from '#machines/shared/effects.ts'
+import { actionNotProvided, notProvided, statusOf } from '#machines/shared/effects.ts'
 import { downloadMachine, provideDownloadMachine } from './download-machine.ts'
 import {
   DRIVE_MESSAGES,
@@ -29,6 +30,7 @@ export const driveMachine = setup({
   },
   actors: {
     listFiles: notProvided<DriveFile[], { email: string }>('listFiles'),
+    driveConfigured: notProvided<boolean>('driveConfigured'),
     ingestDocuments: notProvided<IngestReport, { email: string }>('ingestDocuments'),
     disconnect: notProvided<unknown, { documents: 'keep' | 'remove' }>('disconnect'),
     windowMessages: fromCallback<DriveEvent>(() => {
@@ -50,6 +52,7 @@ export const driveMachine = setup({
       loadFailure: { reason: listFailureReason(params.error) },
     })),
     clearLoadFailure: assign({ loadFailure: null }),
+    storeUnavailable: assign({ files: null, connected: false, loadFailure: null, configured: false }),
     storeIngestReport: assign((_, params: { report: IngestReport }) => ({
       ingestOutcome: {
         kind: 'done',
@@ -70,6 +73,8 @@ export const driveMachine = setup({
     logFailure: actionNotProvided<{ what: string; error: unknown }>('logFailure'),
   },
   guards: {
+    isUnavailable: (_, params: { error: unknown }) => statusOf(params.error) === 503,
+    isFalse: (_, params: { value: boolean }) => !params.value,
     isConnectedMessage: ({ context, event }) =>
       event.type === 'drive.messageReceived' &&
       event.origin === context.origin &&
@@ -82,6 +87,7 @@ export const driveMachine = setup({
     files: null,
     connected: false,
     loadFailure: null,
+    configured: true,
     ingestOutcome: null,
     disconnectFailure: null,
     downloads: 0,
@@ -130,18 +136,47 @@ export const driveMachine = setup({
               target: 'listed',
               actions: { type: 'storeFiles', params: ({ event }) => ({ files: event.output }) },
             },
-            onError: {
-              target: 'failed',
-              actions: [
-                { type: 'storeLoadFailure', params: ({ event }) => ({ error: event.error }) },
-                {
-                  type: 'logFailure',
-                  params: ({ event }) => ({ what: 'Listing Drive files', error: event.error }),
-                },
-              ],
-            },
+            onError: [
+              {
+                guard: { type: 'isUnavailable', params: ({ event }) => ({ error: event.error }) },
+                target: 'checkingServer',
+                actions: { type: 'storeLoadFailure', params: ({ event }) => ({ error: event.error }) },
+                description:
+                  'A 503 is Google busy or unreachable, or a server without Google at all: ask which (D133).',
+              },
+              {
+                target: 'failed',
+                actions: [
+                  { type: 'storeLoadFailure', params: ({ event }) => ({ error: event.error }) },
+                  {
+                    type: 'logFailure',
+                    params: ({ event }) => ({ what: 'Listing Drive files', error: event.error }),
+                  },
+                ],
+              },
+            ],
           },
           description: "'drive.list' is ignored meanwhile: the answer under way is just as fresh.",
+        },
+        checkingServer: {
+          tags: 'listing',
+          invoke: {
+            src: 'driveConfigured',
+            onDone: [
+              {
+                guard: { type: 'isFalse', params: ({ event }) => ({ value: event.output }) },
+                target: 'unavailable',
+                actions: 'storeUnavailable',
+              },
+              { target: 'failed' },
+            ],
+            onError: 'failed',
+          },
+        },
+        unavailable: {
+          tags: 'unavailable',
+          description:
+            'This server has no Google OAuth client: no listing, connecting or ingesting can work until its operator sets one.',
         },
         listed: {
           on: { 'drive.list': 'listing' },
@@ -231,6 +266,7 @@ export function provideDriveMachine(deps: DriveDeps) {
   return driveMachine.provide({
     actors: {
       listFiles: fromPromise(({ input }) => deps.listFiles(input.email)),
+      driveConfigured: fromPromise(() => deps.driveConfigured()),
       ingestDocuments: fromPromise(({ input }) => deps.ingestDocuments(input.email)),
       disconnect: fromPromise(({ input }) => deps.disconnect(input.documents)),
       windowMessages: fromCallback<DriveEvent>(({ sendBack }) =>

@@ -27,6 +27,8 @@ export type DriveContext = DriveInput & {
   connected: boolean
   /** Set when the last listing failed; `reason` is the server's sentence for a 4xx. */
   loadFailure: { reason: string | null } | null
+  /** false once the server said it has no Google OAuth client (D133): Drive can never work here. */
+  configured: boolean
   ingestOutcome: IngestOutcome | null
   /** Set when disconnecting failed: the sentence to show on the Integrations card. */
   disconnectFailure: string | null
@@ -53,6 +55,8 @@ export type WindowMessage = { origin: string; data: unknown }
 
 export type DriveDeps = DownloadDeps & {
   listFiles: (email: string) => Promise<DriveFile[]>
+  /** Whether this server has a Google OAuth client (GET /auth/options `google`). */
+  driveConfigured: () => Promise<boolean>
   ingestDocuments: (email: string) => Promise<IngestReport>
   disconnect: (documents: 'keep' | 'remove') => Promise<unknown>
   openConnectWindow: () => void

@@ -1,7 +1,9 @@
 /**
  * Changing the password in Settings (D81): idle → submitting → changed (with how many other
  * sessions were signed out), or back to idle with the server's sentence (a wrong current
- * password, too many tries). 'password.edit' leaves `changed` for another change.
+ * password, too many tries). 'password.edit' leaves `changed` for another change. `changes`
+ * counts the changes that worked: the form empties its fields then, and only then (a wrong
+ * current password keeps what was typed).
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate'
 import type { ChangePasswordRequest } from '#contracts/account.ts'
@@ -9,7 +11,7 @@ import { notProvided, serverSentence } from '#machines/shared/effects.ts'
 
 export const CHANGE_PASSWORD_FAILED = 'Could not change the password. Try again in a minute.'
 
-export type ChangePasswordContext = { error: string | null; signedOut: number }
+export type ChangePasswordContext = { error: string | null; signedOut: number; changes: number }
 export type ChangePasswordEvent =
   | { type: 'password.submit'; request: ChangePasswordRequest }
   | { type: 'password.edit' }
@@ -22,14 +24,17 @@ export const changePasswordMachine = setup({
   actors: { changePassword: notProvided<{ signedOut: number }, ChangePasswordRequest>('changePassword') },
   actions: {
     clearError: assign({ error: null }),
-    storeResult: assign((_, params: { signedOut: number }) => ({ signedOut: params.signedOut })),
+    storeResult: assign(({ context }, params: { signedOut: number }) => ({
+      signedOut: params.signedOut,
+      changes: context.changes + 1,
+    })),
     storeError: assign((_, params: { error: unknown }) => ({
       error: serverSentence(params.error, CHANGE_PASSWORD_FAILED),
     })),
   },
 }).createMachine({
   id: 'changePassword',
-  context: { error: null, signedOut: 0 },
+  context: { error: null, signedOut: 0, changes: 0 },
   initial: 'idle',
   states: {
     idle: { on: { 'password.submit': 'submitting' } },

@@ -47,6 +47,19 @@ test('a PDF opens at the page of the cited passage, from the library id the serv
   expect(citedPassage(snapshot.context)?.text).toBe('passage 1')
 })
 
+test('a PDF zooms in and out by steps, from fitting the width (100 %) up to 300 % and down to 50 %', async () => {
+  const { actor } = start({ loadDocument: vi.fn().mockResolvedValue(view('application/pdf', [1])) })
+  await waitFor(actor, (s) => s.matches('readingPdf'))
+  expect(actor.getSnapshot().context.zoom).toBe(1)
+
+  actor.send({ type: 'viewer.zoom', by: 1 })
+  expect(actor.getSnapshot().context.zoom).toBe(1.25)
+  for (let i = 0; i < 10; i += 1) actor.send({ type: 'viewer.zoom', by: 1 })
+  expect(actor.getSnapshot().context.zoom).toBe(3)
+  for (let i = 0; i < 10; i += 1) actor.send({ type: 'viewer.zoom', by: -1 })
+  expect(actor.getSnapshot().context.zoom).toBe(0.5)
+})
+
 test('pages move within the document, never past its ends', async () => {
   const { actor } = start({ loadDocument: vi.fn().mockResolvedValue(view('application/pdf', [1])) })
   await waitFor(actor, (s) => s.matches('readingPdf'))
@@ -69,6 +82,18 @@ test('a Google Doc opens as a PDF; a text file shows its passages without openin
   const snapshot = await waitFor(text.actor, (s) => s.matches('reading'))
   expect(text.deps.openPdf).not.toHaveBeenCalled()
   expect(citedPassage(snapshot.context)?.id).toBe('p1')
+})
+
+test('a Google Sheet shows its text (its tables as read), never asking Drive for a PDF export', async () => {
+  const { actor, deps } = start({
+    loadDocument: vi.fn().mockResolvedValue(view('application/vnd.google-apps.spreadsheet', [null, null])),
+    openPdf: vi.fn().mockRejectedValue(new Error('Google Drive refused the download (400)')),
+  })
+
+  const snapshot = await waitFor(actor, (s) => s.matches('reading'))
+
+  expect(deps.openPdf).not.toHaveBeenCalled()
+  expect(snapshot.context.fileProblem).toBeNull()
 })
 
 test('a file that cannot be opened falls back to its passages, saying why', async () => {

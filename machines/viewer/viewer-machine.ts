@@ -27,23 +27,35 @@ export type ViewerContext = ViewerInput & {
   problem: string | null
   /** Why the file itself could not be opened: the passages are shown instead. */
   fileProblem: string | null
+  /** How large a PDF's pages are drawn, from ZOOM_STEPS: 1 fits the pane's width. */
+  zoom: number
 }
 
 export type ViewerEvent =
   | { type: 'viewer.goToPage'; page: number }
   | { type: 'viewer.pageShown'; page: number }
   | { type: 'viewer.retry' }
+  /** A PDF's +/−: the next larger or smaller of ZOOM_STEPS. */
+  | { type: 'viewer.zoom'; by: 1 | -1 }
 
 export type ViewerDeps = {
   loadDocument: (id: string) => Promise<DocumentView>
   openPdf: (documentId: string) => Promise<PdfHandle>
 }
 
-/** Types that open as PDFs: PDFs, and Google's own files (the server exports them as PDF). */
+/** The zooms a PDF's pages are drawn at: 1 fits the pane (a phone's 330 px page wants 2 or 3). */
+export const ZOOM_STEPS = [0.5, 0.75, 1, 1.25, 1.5, 2, 3] as const
+export const MIN_ZOOM = 0.5
+export const MAX_ZOOM = 3
+
+/**
+ * Types that open as PDFs: PDFs, and Google Docs and Slides (the server exports them as PDF). A
+ * Google Sheet is not among them: its PDF export cuts the table into printed pages and Drive
+ * refuses it for many sheets (400), so it shows as its tables, as DocChat read them.
+ */
 const PDF_TYPES = new Set([
   'application/pdf',
   'application/vnd.google-apps.document',
-  'application/vnd.google-apps.spreadsheet',
   'application/vnd.google-apps.presentation',
 ])
 
@@ -79,6 +91,11 @@ export const viewerMachine = setup({
     })),
     storeProblem: assign((_, params: { problem: string }) => ({ problem: params.problem })),
     storeFileProblem: assign((_, params: { problem: string }) => ({ fileProblem: params.problem })),
+    stepZoom: assign(({ context }, params: { by: 1 | -1 }) => {
+      const at = (ZOOM_STEPS as readonly number[]).indexOf(context.zoom)
+      const next = Math.min(Math.max(0, at + params.by), ZOOM_STEPS.length - 1)
+      return { zoom: ZOOM_STEPS[next] ?? 1 }
+    }),
     storePage: assign(({ context }, params: { page: number; jump: boolean }) => ({
       page: Math.min(Math.max(1, Math.round(params.page)), context.pdf?.numPages ?? 1),
       jumps: context.jumps + (params.jump ? 1 : 0),
@@ -97,6 +114,7 @@ export const viewerMachine = setup({
     jumps: 0,
     problem: null,
     fileProblem: null,
+    zoom: 1,
   }),
   initial: 'loading',
   states: {
@@ -144,6 +162,9 @@ export const viewerMachine = setup({
       on: {
         'viewer.goToPage': {
           actions: { type: 'storePage', params: ({ event }) => ({ page: event.page, jump: true }) },
+        },
+        'viewer.zoom': {
+          actions: { type: 'stepZoom', params: ({ event }) => ({ by: event.by }) },
         },
         'viewer.pageShown': {
           description: 'The person scrolled to another page: it is the one in view, with no jump.',

@@ -181,6 +181,8 @@ type Parts = {
   llm: Llm | null
   /** How the extractive answer (no model) analyses sentences in their languages. */
   analyse: Analyse
+  /** This server has Google Drive (a Google OAuth client): the extractive answer may point to it. */
+  drive?: boolean
 }
 
 /**
@@ -256,9 +258,10 @@ async function plan(input: Question): Promise<Plan | Answer> {
 }
 
 /** The quoted sentences, when no model answers. */
-async function extractive(analyse: Analyse, found: Found, scope: Scope): Promise<Answer> {
+async function extractive(analyse: Analyse, found: Found, scope: Scope, drive: boolean): Promise<Answer> {
   const { content, used, quoted } = await extractiveAnswer(found.passages, found.terms, analyse, {
     scoped: scope !== null,
+    drive,
   })
   const checks = quotedChecks(quoted, used)
   return { content, sources: used.map(uncited), corrections: found.corrections, checks }
@@ -276,7 +279,7 @@ async function prepare(
   const { settings } = planned
   if (settings?.policy === 'documents-only' && !isMatched(found))
     return { ...fallbackAnswer(settings), corrections: found.corrections }
-  if (!parts.llm) return extractive(parts.analyse, found, planned.scope)
+  if (!parts.llm) return extractive(parts.analyse, found, planned.scope, parts.drive ?? true)
   const prompt = buildPrompt(input.question, found.passages, turns, {
     scoped: planned.chosen && planned.scope !== null,
     ...(settings ? { assistant: { instructions: settings.instructions, policy: settings.policy } } : {}),
@@ -290,8 +293,9 @@ export function createAnswerer({
   readWhole = null,
   llm,
   analyse,
+  drive = true,
 }: Omit<Parts, 'readWhole'> & { readWhole?: ReadWhole | null }): Answerer {
-  const parts: Parts = { search, readWhole, llm, analyse }
+  const parts: Parts = { search, readWhole, llm, analyse, drive }
   return {
     async answer(input) {
       const prepared = await prepare(parts, input)

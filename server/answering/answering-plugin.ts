@@ -26,6 +26,8 @@ export type AnsweringPluginOptions = {
   llm: Config['llm']
   retrieval: Config['retrieval']
   embedding?: Config['embedding']
+  /** A Google OAuth client is set: answers without a model may point to Google Drive (D133). */
+  drive?: boolean
 }
 
 export const answeringPlugin = fp<AnsweringPluginOptions>(
@@ -67,6 +69,7 @@ export const answeringPlugin = fp<AnsweringPluginOptions>(
       search: measured(createSearch(app.db, { ...opts.retrieval, embeddings, warn: log.warn })),
       readWhole: measured(createWholeDocumentReader(app.db, opts.retrieval.wholeDocumentTokenBudget)),
       analyse: (items) => analyseTexts(app.db, items),
+      drive: opts.drive ?? true,
       llm: opts.llm ? createLlm(opts.llm, metrics ? (usage) => metrics.model(usage) : undefined) : null,
     })
     app.decorate('answerer', answerer)

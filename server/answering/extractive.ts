@@ -29,6 +29,13 @@ export const NOTHING_FOUND_REPLY = [
   FOR_CONVERSATIONAL_ANSWERS,
 ].join('\n\n')
 
+/** The same on a server without Google Drive (D133): uploads are the only way in. */
+export const NOTHING_FOUND_NO_DRIVE_REPLY = [
+  "I couldn't find anything about that in your documents.",
+  'No language model is configured on this server, so I can only answer from documents in your library: upload them under Documents, or attach a file with the paperclip.',
+  FOR_CONVERSATIONAL_ANSWERS,
+].join('\n\n')
+
 /** The same, in a conversation limited to chosen documents (D70): only those were searched. */
 export const NOTHING_FOUND_IN_SCOPE_REPLY = [
   "I couldn't find anything about that in the documents this conversation is limited to.",
@@ -68,16 +75,18 @@ type Scored = { sentence: string; passage: Passage; score: number; order: number
  * Picks the sentences that hold the most (rare) `terms` (what the search looked for, per
  * language); returns the answer, the passages it quotes (`used`) and each quoted sentence with
  * its passage (`quoted`: checked as quotations, D129). `scoped`: only the
- * documents a conversation is limited to were searched (D70), and a reply of nothing says so.
+ * documents a conversation is limited to were searched (D70), and a reply of nothing says so;
+ * `drive`: this server has Google Drive to offer (else a reply of nothing says to upload, D133).
  */
 export async function extractiveAnswer(
   passages: readonly Passage[],
   terms: readonly SearchedTerm[],
   analyse: Analyse,
-  { scoped = false }: { scoped?: boolean } = {},
+  { scoped = false, drive = true }: { scoped?: boolean; drive?: boolean } = {},
 ): Promise<{ content: string; used: Passage[]; quoted: { sentence: string; passage: Passage }[] }> {
+  const unscoped = drive ? NOTHING_FOUND_REPLY : NOTHING_FOUND_NO_DRIVE_REPLY
   const nothing = {
-    content: scoped ? NOTHING_FOUND_IN_SCOPE_REPLY : NOTHING_FOUND_REPLY,
+    content: scoped ? NOTHING_FOUND_IN_SCOPE_REPLY : unscoped,
     used: [],
     quoted: [],
   }

@@ -115,7 +115,7 @@ export const authPlugin = fp<AuthPluginOptions>(
     )
     await app.register(authRoutes, { rateLimits: opts.rateLimits })
     await app.register(mailLinkRoutes, { rateLimits: opts.rateLimits })
-    await app.register(settingsRoutes, { rateLimits: opts.rateLimits })
+    await app.register(settingsRoutes, { rateLimits: opts.rateLimits, now: opts.now })
     await app.register(googleSignInRoutes, { rateLimits: opts.rateLimits })
   },
   {

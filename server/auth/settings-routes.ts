@@ -19,7 +19,10 @@ export const SETTINGS_MESSAGES = {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-export const settingsRoutes: FastifyPluginAsyncZod<{ rateLimits: AuthRateLimits }> = async (app, opts) => {
+export const settingsRoutes: FastifyPluginAsyncZod<{ rateLimits: AuthRateLimits; now: () => Date }> = async (
+  app,
+  opts,
+) => {
   const { changePassword, listSessions, revokeSession, revokeOtherSessions } = accountEndpoints
   const passwordChecks = failureLimit(
     app,
@@ -58,7 +61,8 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ rateLimits: AuthRateLimits 
           device: deviceName(s.userAgent),
           address: s.address,
           createdAt: s.createdAt.toISOString(),
-          lastUsedAt: (s.lastUsedAt ?? s.createdAt).toISOString(),
+          // The session asking is in use as it asks: its stored time is only its last refresh.
+          lastUsedAt: (s.current ? opts.now() : (s.lastUsedAt ?? s.createdAt)).toISOString(),
           current: s.current,
         })),
       }

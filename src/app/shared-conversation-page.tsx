@@ -17,6 +17,7 @@ import { Button } from '#src/components/ui/button.tsx'
 import { useDocumentTitle } from '#src/components/ui/use-document-title.ts'
 import { UncitedNote } from '#src/features/chat/uncited-note.tsx'
 import { useAppDeps } from '#src/lib/app-deps.ts'
+import { formatDateTime } from '#src/lib/format-date.ts'
 import { paths } from '#src/lib/paths.ts'
 import { css } from '../../styled-system/css'
 
@@ -74,7 +75,7 @@ export function SharedConversationPage({ token }: { token: string }) {
               {conversation.title}
             </h1>
             <p className={css({ fontSize: 'sm', color: 'muted' })}>
-              Shared {new Date(conversation.sharedAt).toLocaleString()}
+              Shared {formatDateTime(conversation.sharedAt)}
             </p>
           </div>
           <ol className={css({ display: 'grid', gap: '4' })}>
@@ -97,7 +98,7 @@ export function SharedConversationPage({ token }: { token: string }) {
 
 function SharedTurn({ message }: { message: SharedMessage }) {
   const [shown, setShown] = useState<number | null>(null)
-  const time = new Date(message.createdAt).toLocaleString()
+  const time = formatDateTime(message.createdAt)
   const bubble = css({
     p: '3',
     borderRadius: 'lg',

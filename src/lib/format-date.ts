@@ -6,3 +6,11 @@ export function formatModified(modifiedTime: string): string {
   const date = new Date(modifiedTime)
   return Number.isNaN(date.getTime()) ? modifiedTime : dateFormat.format(date)
 }
+
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+
+/** A moment as a person reads it: the date and the time to the minute, in their own locale (no seconds). */
+export function formatDateTime(time: string): string {
+  const date = new Date(time)
+  return Number.isNaN(date.getTime()) ? time : dateTimeFormat.format(date)
+}

@@ -1,6 +1,9 @@
 import { cva, type RecipeVariantProps } from '../../styled-system/css'
 
-/** Every button: primary (the one action), secondary (beside it), ghost (in a toolbar or a row). */
+/**
+ * Every button: primary (the one action), secondary (beside it), ghost (in a toolbar or a row),
+ * danger (the action of a confirmation that destroys: delete a document, an account).
+ */
 export const button = cva({
   base: {
     display: 'inline-flex',
@@ -24,6 +27,11 @@ export const button = cva({
         color: 'text',
         borderColor: 'border',
         _hover: { _enabled: { bg: 'surfaceMuted' } },
+      },
+      danger: {
+        bg: 'danger',
+        color: 'onAccent',
+        _hover: { _enabled: { filter: 'brightness(0.9)' } },
       },
       ghost: {
         bg: 'transparent',

@@ -10,6 +10,7 @@ import { accountEndpoints } from '#contracts/account.ts'
 import { accountLinkEndpoints } from '#contracts/account-links.ts'
 import { authEndpoints, GOOGLE_SIGN_IN_NOTICES, GOOGLE_SIGN_IN_PATH } from '#contracts/auth.ts'
 import { usageEndpoints } from '#contracts/usage.ts'
+import { button } from '#src/theme/button.ts'
 import { ada, fail, ok, server, signedIn, urlOf } from './msw-server.ts'
 import { renderApp } from './render-app.tsx'
 
@@ -136,6 +137,27 @@ test('Settings changes the password with the current one and says how many sessi
   expect((await screen.findByText(/Password changed\./)).textContent).toBe(
     'Password changed. 2 other sessions were signed out.',
   )
+  await waitFor(() => expect((screen.getByLabelText('Current password') as HTMLInputElement).value).toBe(''))
+  expect((screen.getByLabelText('New password') as HTMLInputElement).value).toBe('')
+})
+
+test('a wrong current password shows the error and keeps all three fields as typed', async () => {
+  server.use(signedIn(), fail(accountEndpoints.changePassword, 400, 'The current password is not right.'))
+  const { user } = renderApp('/dashboard/settings')
+  const current = (await screen.findByLabelText('Current password')) as HTMLInputElement
+  const next = screen.getByLabelText('New password') as HTMLInputElement
+  const confirm = screen.getAllByLabelText('Confirm Password')[0] as HTMLInputElement
+  await user.type(current, 'wrong password')
+  await user.type(next, 'new password')
+  await user.type(confirm, 'new password')
+  await user.click(screen.getByRole('button', { name: 'Change password' }))
+
+  expect(await screen.findByText('The current password is not right.')).toBeTruthy()
+  expect([current.value, next.value, confirm.value]).toEqual([
+    'wrong password',
+    'new password',
+    'new password',
+  ])
 })
 
 test('a Google sign-in that took the account back lands on Settings saying so', async () => {
@@ -159,6 +181,10 @@ test('deleting my account asks for the password, then lands on /login saying it 
   await user.click(await screen.findByRole('button', { name: 'Delete my account' }))
   const dialog = await screen.findByRole('dialog', { name: 'Delete your account?' })
   await user.type(within(dialog).getByLabelText('Password'), 'my password')
+  // The destroying action looks like one (red), not like the blue primary of every form.
+  expect(within(dialog).getByRole('button', { name: 'Delete my account' }).className).toBe(
+    button({ variant: 'danger' }),
+  )
   await user.click(within(dialog).getByRole('button', { name: 'Delete my account' }))
   expect((await screen.findByRole('status')).textContent).toBe(
     'Your account and everything it held are deleted.',

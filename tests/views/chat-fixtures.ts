@@ -175,7 +175,9 @@ export function chatBackend(seed: Seed = {}) {
       return okResponse(chatEndpoints.createConversation, { success: true, data: created })
     }),
     http.get(urlOf(chatEndpoints.listMessages), ({ params }) => {
-      const list = messages.get(String(params.id))
+      const id = String(params.id)
+      // As the server: a conversation of this person with nothing said yet has no messages; an unknown one is a 404.
+      const list = messages.get(id) ?? (conversations.some((c) => c._id === id) ? [] : undefined)
       if (!list) return errorResponse(404, 'Conversation not found')
       return okResponse(chatEndpoints.listMessages, { success: true, data: list })
     }),

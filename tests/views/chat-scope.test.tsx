@@ -237,3 +237,21 @@ test('in the document viewer, Ask about this document opens a chat about it', as
   expect(chips(main)).toEqual(['Quarterly report.txt'])
   expect(header(main).textContent).toBe('Searching: 1 document')
 })
+
+test('a new chat limited to one document names it, not the whole library, and offers no starter questions about others', async () => {
+  server.use(
+    ok(documentEndpoints.firstRun, {
+      success: true,
+      data: { ready: 29, questions: ['What does plan.md say about “Goals”?'] },
+    }),
+  )
+  const { user, main, input } = await openChat(chatBackend({ documents }))
+  expect(await within(main).findByText('29 documents are ready to ask about.')).toBeTruthy()
+
+  await user.type(input(), '#Quarterly')
+  await user.keyboard('{Enter}')
+
+  expect(await within(main).findByText('Ask about Quarterly report.pdf.')).toBeTruthy()
+  expect(within(main).queryByText(/documents are ready/)).toBeNull()
+  expect(within(main).queryByRole('list', { name: 'Starter questions' })).toBeNull()
+})

@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { expect, test } from 'vitest'
+import { authEndpoints } from '#contracts/auth.ts'
 import { chatEndpoints, MESSAGE_MAX_LENGTH } from '#contracts/chat.ts'
 import { documentEndpoints } from '#contracts/documents.ts'
 import { answerTo, chatBackend, chatConversation, chatMessage, openChat, source } from './chat-fixtures.ts'
@@ -411,6 +412,12 @@ test('the empty chat says how many documents are ready and offers starter questi
 })
 
 test('with no document ready, the empty chat says so and where to add some', async () => {
+  server.use(
+    ok(authEndpoints.options, {
+      success: true,
+      data: { google: true, passwordReset: true, signup: 'open', emailVerification: false },
+    }),
+  )
   const { main } = await openChat(chatBackend())
 
   expect(await within(main).findByText(/No documents are ready yet/)).toBeTruthy()
@@ -418,4 +425,41 @@ test('with no document ready, the empty chat says so and where to add some', asy
     '/dashboard/integrations',
   )
   expect(within(main).queryByRole('list', { name: 'Starter questions' })).toBeNull()
+})
+
+test('on a server without Google Drive, the empty chat offers an upload, never Drive', async () => {
+  const { main } = await openChat(chatBackend())
+
+  expect(await within(main).findByText(/No documents are ready yet/)).toBeTruthy()
+  expect(within(main).getByRole('link', { name: 'Upload a document' }).getAttribute('href')).toBe(
+    '/dashboard/docs',
+  )
+  expect(within(main).queryByText(/Google Drive/)).toBeNull()
+})
+
+test('a deleted or unknown conversation address says it does not exist, with the way to a new chat', async () => {
+  const { main, user, currentPath } = await openChat(
+    chatBackend(),
+    '/dashboard/c/0b5c7a52-6c2f-4f4e-9a51-00000000dead',
+  )
+
+  expect(await within(main).findByText('This conversation does not exist or was deleted.')).toBeTruthy()
+  expect(within(main).queryByText('Start a conversation')).toBeNull()
+  expect(within(main).queryByRole('textbox', { name: 'Message' })).toBeNull()
+
+  await user.click(within(main).getByRole('link', { name: 'Start a new chat' }))
+  await waitFor(() => expect(currentPath()).toBe('/dashboard/chat'))
+  expect(await within(main).findByText('Start a conversation')).toBeTruthy()
+})
+
+test("inside a conversation the tab is named after it; a new chat's tab says Chat with Docs", async () => {
+  const backend = chatBackend({
+    conversations: [chatConversation('s1', { title: 'Travel allowance' })],
+    messages: { s1: [chatMessage('m1', true, 'How much abroad?')] },
+  })
+  const { user } = await openChat(backend, '/dashboard/c/s1')
+
+  await waitFor(() => expect(document.title).toBe('Travel allowance · DocChat'))
+  await user.click(screen.getByRole('link', { name: 'New chat' }))
+  await waitFor(() => expect(document.title).toBe('Chat with Docs · DocChat'))
 })

@@ -3,6 +3,7 @@ import { afterEach, expect, test, vi } from 'vitest'
 import { documentEndpoints } from '#contracts/documents.ts'
 import { DRIVE_CONNECT_PATH, DRIVE_CONNECTED_MESSAGE } from '#contracts/drive.ts'
 import { libraryDocument } from '#machines/documents/documents-fixtures.ts'
+import { NO_DRIVE_HERE } from '#src/app/dashboard/documents-view.tsx'
 import { formatModified } from '#src/lib/format-date.ts'
 import {
   filesResponse,
@@ -239,4 +240,27 @@ test('a failed lookup closes the tab and alerts "Failed to download file"', asyn
   await waitFor(() => expect(alert).toHaveBeenCalledWith('Failed to download file'))
   expect(tab.close).toHaveBeenCalled()
   expect(log.error).toHaveBeenCalled()
+})
+
+test('on a server without Google Drive the library stands alone: a quiet line, no failure, no Try again, no Ingest', async () => {
+  const files = listFiles(() => errorResponse(503, 'Google Drive is not configured on this server.'))
+  const { main } = await openDocuments(
+    files.handler,
+    ok(documentEndpoints.listDocuments, {
+      success: true,
+      data: {
+        documents: [libraryDocument('minutes.txt', { mimeType: 'text/plain' })],
+        progress: { running: false, done: 1, total: 1 },
+        removed: [],
+      },
+    }),
+  )
+
+  expect(await within(main).findByText(NO_DRIVE_HERE)).toBeTruthy()
+  expect(within(await findRow('minutes.txt')).getByText('Uploaded')).toBeTruthy()
+  expect(within(main).queryByText('Failed to load documents')).toBeNull()
+  expect(within(main).queryByRole('button', { name: 'Try again' })).toBeNull()
+  expect(within(main).queryByRole('button', { name: /Connect/ })).toBeNull()
+  expect(within(main).queryByRole('button', { name: 'Ingest Documents' })).toBeNull()
+  expect(files.calls()).toBe(1)
 })

@@ -127,3 +127,11 @@ test('Disconnect asks whether to keep the Drive documents, then disconnects and 
   expect(screen.queryByRole('dialog')).toBeNull()
   expect(choices).toEqual([{ documents: 'remove' }])
 })
+
+test('on a server without Google Drive the card says so and offers no Connect Now', async () => {
+  const files = listFiles(() => errorResponse(503, 'Google Drive is not configured on this server.'))
+  const { main } = await openIntegrations(files.handler)
+
+  expect(await within(main).findByText(/Google Drive is not set up on this server/)).toBeTruthy()
+  expect(within(main).queryByRole('button', { name: 'Connect Now' })).toBeNull()
+})

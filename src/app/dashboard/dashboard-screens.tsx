@@ -40,7 +40,8 @@ export const SCREENS: readonly DashboardScreen[] = [
     label: 'Chat with Docs',
     icon: <ChatIcon />,
     inSidebar: true,
-    title: 'Chat with Docs',
+    // The chat names the tab itself: the open conversation's title, or 'Chat with Docs'.
+    title: null,
     Section: ChatSection,
     Extras: ChatExtras,
   },
@@ -50,7 +51,7 @@ export const SCREENS: readonly DashboardScreen[] = [
     section: 'chat',
     label: 'Chat with Docs',
     inSidebar: false,
-    title: 'Chat with Docs',
+    title: null,
     Section: ChatSection,
   },
   {

@@ -131,7 +131,9 @@ export function DocumentsTable({ table }: { table: DocumentsTableApi }) {
               <Button variant="secondary" onClick={table.cancelDelete}>
                 Cancel
               </Button>
-              <Button onClick={table.confirmDelete}>Delete</Button>
+              <Button variant="danger" onClick={table.confirmDelete}>
+                Delete
+              </Button>
             </>
           }
         >

@@ -10,12 +10,18 @@ import { DocumentsToolbar } from './documents-toolbar.tsx'
 import { type DocumentsTableApi, useDocumentsTable } from './use-documents-table.ts'
 
 const quietCard = css({ textAlign: 'center', color: 'muted', py: '10' })
+const quietLine = css({ fontSize: 'sm', color: 'muted', mb: '4' })
+
+/** Said once, quietly, where Drive's files would be: there is nothing to retry or connect (D133). */
+export const NO_DRIVE_HERE =
+  'This server has no Google Drive connection, so your library holds the files you upload.'
 
 /**
  * product §2 Documents: 'Ingest Documents' with its result banner, then every file (the library's
  * and the Drive's) in one table with search, filters and sort (D89), the library's reading
  * progress live above it. A failed Drive listing says so (product §8), with the server's reason
- * when it gave one, in the Drive files' place: the library (uploads included) stays (D70).
+ * when it gave one, in the Drive files' place: the library (uploads included) stays (D70). A
+ * server without Google shows the library alone, with one quiet line and no Ingest (D133).
  */
 export function DocumentsView() {
   const { state, ingesting, ingestOutcome, ingest, reload, connect } = useDocuments()
@@ -25,11 +31,14 @@ export function DocumentsView() {
       <SectionHeader
         title="Documents"
         actions={
-          <Button onClick={ingest} disabled={ingesting}>
-            {ingesting ? 'Ingesting...' : 'Ingest Documents'}
-          </Button>
+          state.status === 'unavailable' ? null : (
+            <Button onClick={ingest} disabled={ingesting}>
+              {ingesting ? 'Ingesting...' : 'Ingest Documents'}
+            </Button>
+          )
         }
       />
+      {state.status === 'unavailable' ? <p className={quietLine}>{NO_DRIVE_HERE}</p> : null}
       {ingestOutcome ? (
         <div className={css({ mb: '4' })}>
           <Alert tone={ingestOutcome.kind === 'failed' ? 'danger' : 'info'}>{ingestOutcome.message}</Alert>

@@ -73,7 +73,7 @@ function DeleteDialog({ hasPassword, busy, error, onCancel, onConfirm }: DeleteD
           <Button variant="secondary" onClick={onCancel}>
             Cancel
           </Button>
-          <Button type="submit" form={formId} disabled={busy || value === ''}>
+          <Button variant="danger" type="submit" form={formId} disabled={busy || value === ''}>
             {busy ? 'Deleting...' : 'Delete my account'}
           </Button>
         </>

@@ -5,7 +5,14 @@ import { css } from '../../../styled-system/css'
 import { cardStyle, cardTitleStyle, hintStyle, rowStyle } from './settings-styles.ts'
 import { useSessions } from './use-account-settings.ts'
 
-const listStyle = css({ display: 'flex', flexDirection: 'column', gap: '2' })
+// A long list (16 sessions) scrolls inside the card instead of pushing the rest of Settings away.
+const listStyle = css({
+  display: 'flex',
+  flexDirection: 'column',
+  gap: '2',
+  maxH: '28rem',
+  overflowY: 'auto',
+})
 const itemStyle = css({
   display: 'flex',
   flexWrap: 'wrap',
@@ -22,7 +29,10 @@ const itemStyle = css({
 const when = (iso: string) =>
   new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 
-/** Where the account is signed in (D81): sign out one, or every other. */
+/**
+ * Where the account is signed in (D81): sign out one, or every other. This browser's session was
+ * last used now (the server says so as it lists them).
+ */
 export function SessionsCard() {
   const { loading, busy, failed, sessions, error, revoke, revokeOthers, retry } = useSessions()
   const others = sessions.filter((s) => !s.current).length

@@ -29,6 +29,8 @@ export function useChangePassword() {
     busy: useSelector(actor, (s) => s.hasTag('busy')),
     error: useSelector(actor, (s) => s.context.error),
     signedOut: useSelector(actor, (s) => (s.hasTag('changed') ? s.context.signedOut : null)),
+    /** How many changes worked: the form starts empty again after each. */
+    changes: useSelector(actor, (s) => s.context.changes),
     change(request: ChangePasswordRequest) {
       actor.send({ type: 'password.submit', request })
     },

@@ -112,7 +112,7 @@ function DeleteDialog({ editor, name }: { editor: AssistantEditor; name: string 
           <Button variant="secondary" onClick={editor.cancelDelete} disabled={editor.deleting}>
             Cancel
           </Button>
-          <Button onClick={editor.confirmDelete} disabled={editor.deleting}>
+          <Button variant="danger" onClick={editor.confirmDelete} disabled={editor.deleting}>
             {editor.deleting ? 'Deleting…' : 'Delete assistant'}
           </Button>
         </>

@@ -1,5 +1,5 @@
 import { type ReactNode, useCallback, useMemo, useRef } from 'react'
-import type { Source } from '#contracts/chat.ts'
+import type { Scope, Source } from '#contracts/chat.ts'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { ChatIcon } from '#src/components/ui/dashboard-icons.tsx'
 import { EmptyState } from '#src/components/ui/empty-state.tsx'
@@ -12,6 +12,7 @@ import { ConversationScope } from './conversation-scope.tsx'
 import { ConversationTitle } from './conversation-title.tsx'
 import { FirstRun } from './first-run.tsx'
 import { MessageList } from './message-list.tsx'
+import { MissingConversation } from './missing-conversation.tsx'
 import { ScopeChips } from './scope-chips.tsx'
 import { useConversation } from './use-chat.ts'
 import { useDocumentPicker } from './use-document-picker.ts'
@@ -48,13 +49,13 @@ const emptyStyle = css({
 })
 
 /** A new chat: what it is for, and the first-run questions (D86). */
-function NoMessagesYet({ onAsk }: { onAsk: (text: string) => void }) {
+function NoMessagesYet({ onAsk, scope }: { onAsk: (text: string) => void; scope: Scope | null }) {
   return (
     <div className={emptyStyle}>
       <EmptyState icon={<ChatIcon size={24} />} title="Start a conversation">
         Ask questions about your documents or start a general conversation. I'm here to help!
       </EmptyState>
-      <FirstRun onAsk={onAsk} />
+      <FirstRun onAsk={onAsk} scope={scope} />
     </div>
   )
 }
@@ -75,6 +76,7 @@ export function ChatView({ titleActions }: { titleActions?: ReactNode } = {}) {
     [returnFocus, showSource],
   )
   const empty = messages.length === 0
+  if (chat.missing) return <MissingConversation />
   return (
     <section aria-label="Chat with Docs" className={cx(layoutStyle, openSource ? withPanelStyle : undefined)}>
       <div className={columnStyle}>
@@ -93,7 +95,7 @@ export function ChatView({ titleActions }: { titleActions?: ReactNode } = {}) {
         />
         <ConversationFiles files={chat.files} />
         {empty && !loading ? (
-          <NoMessagesYet onAsk={chat.send} />
+          <NoMessagesYet onAsk={chat.send} scope={chat.scope} />
         ) : (
           <MessageList
             messages={messages}

@@ -69,6 +69,7 @@ export function HistoryItem({ conversation, deleting, onOpen, onDelete }: Histor
           className={css({ display: 'flex', gap: '1', border: 'none', p: '0', m: '0' })}
         >
           <Button
+            variant="danger"
             size="sm"
             disabled={deleting}
             onClick={() => {

@@ -12,6 +12,7 @@ import {
   isAttachingHere,
   isAwaitingReplyHere,
   isLoading,
+  isMissingConversation,
   isSavingScope,
   isStreamingHere,
   listOf,
@@ -99,6 +100,8 @@ export function useConversation() {
     messages: ChatActor.useSelector((snapshot) => conversationOf(snapshot).messages),
     /** product §2: the input is disabled while loading (a reply, or a conversation's messages). */
     loading: ChatActor.useSelector(isLoading),
+    /** The address named a conversation that does not exist (or was deleted) for this person. */
+    missing: ChatActor.useSelector(isMissingConversation),
     awaitingReply: ChatActor.useSelector(isAwaitingReplyHere),
     /** An answer is being written here: Stop shows instead of Send. */
     streaming: ChatActor.useSelector(isStreamingHere),

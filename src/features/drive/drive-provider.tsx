@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { provideDriveMachine } from '#machines/drive/drive-machine.ts'
 import type { DriveInput } from '#machines/drive/drive-types.ts'
+import { createAuthApi } from '#src/api/auth.ts'
 import { createDriveApi } from '#src/api/drive.ts'
 import { useCurrentUserEmail } from '#src/features/auth/use-auth.ts'
 import { useAppDeps } from '#src/lib/app-deps.ts'
@@ -18,7 +19,13 @@ export function useDriveLogic() {
   // The dashboard renders only once the session check knows the user (product §2 guard).
   const email = useCurrentUserEmail() ?? ''
   const [drive] = useState(() => {
-    const effects = { ...createBrowserDriveEffects(window), ...createDriveApi(http) }
+    const options = createAuthApi(http).options
+    const effects = {
+      ...createBrowserDriveEffects(window),
+      ...createDriveApi(http),
+      // One Google OAuth client serves sign-in and Drive alike (server/config), so its flag answers for both.
+      driveConfigured: async () => (await options()).google,
+    }
     const input: DriveInput = { email, origin: window.location.origin }
     return { logic: provideDriveMachine({ ...effects, log }), input }
   })

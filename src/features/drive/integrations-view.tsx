@@ -10,7 +10,8 @@ import { useDriveConnection, useListDriveOnShow } from './use-drive.ts'
 /**
  * product §2 Integrations: the Google Drive card offers 'Connect Now' (a popup on Google's consent
  * page) until a listing has succeeded, then a disabled 'Connected' and 'Disconnect', which asks
- * whether to keep the Drive documents. Showing it checks the drive.
+ * whether to keep the Drive documents. Showing it checks the drive. A server without Google says
+ * so instead of offering a Connect that cannot work (D133).
  */
 export function IntegrationsView() {
   useListDriveOnShow()
@@ -67,10 +68,15 @@ export function IntegrationsView() {
                   {drive.disconnecting ? 'Disconnecting...' : 'Disconnect'}
                 </Button>
               </div>
-            ) : (
+            ) : drive.configured ? (
               <Button variant="primary" size="sm" onClick={connect}>
                 Connect Now
               </Button>
+            ) : (
+              <p className={css({ fontSize: 'sm', color: 'muted' })}>
+                Google Drive is not set up on this server. Its operator can add a Google OAuth client to offer
+                it.
+              </p>
             )}
           </Card>
         </li>
@@ -87,7 +93,9 @@ export function IntegrationsView() {
               <Button variant="secondary" onClick={() => drive.disconnect('keep')}>
                 Keep documents
               </Button>
-              <Button onClick={() => drive.disconnect('remove')}>Remove documents</Button>
+              <Button variant="danger" onClick={() => drive.disconnect('remove')}>
+                Remove documents
+              </Button>
             </>
           }
         >

@@ -7,13 +7,16 @@ import { useListDriveOnShow } from '#src/features/drive/use-drive.ts'
 export type DocumentsState =
   | { status: 'loading' }
   | { status: 'failed'; reason: string | null }
+  /** This server has no Google OAuth client (D133): the library alone, nothing to retry. */
+  | { status: 'unavailable' }
   | { status: 'ready'; files: DriveFile[] }
 
 export function useDocuments() {
   useListDriveOnShow()
   const drive = DriveActor.useActorRef()
   const state = DriveActor.useSelector((snapshot): DocumentsState => {
-    const { files, loadFailure } = snapshot.context
+    const { files, loadFailure, configured } = snapshot.context
+    if (!configured) return { status: 'unavailable' }
     if (loadFailure) return { status: 'failed', reason: loadFailure.reason }
     // A reload keeps the last list on screen; only the first listing shows 'Loading documents...'.
     if (files === null) return { status: 'loading' }

@@ -18,6 +18,8 @@ export function useDriveConnection() {
   return {
     /** product §4: the last listing succeeded. */
     connected: DriveActor.useSelector((snapshot) => snapshot.context.connected),
+    /** false: this server has no Google OAuth client, so connecting can never work (D133). */
+    configured: DriveActor.useSelector((snapshot) => snapshot.context.configured),
     /** Opens Google's consent page in a popup; its success message reloads the list. */
     connect() {
       drive.send({ type: 'drive.connect' })

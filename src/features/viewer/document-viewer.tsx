@@ -53,7 +53,7 @@ export function DocumentViewer({
 function ViewerScreen({ onAskAbout }: { onAskAbout?: AskAbout | undefined }) {
   const viewer = ViewerActor.useActorRef()
   const snapshot = ViewerActor.useSelector((s) => s)
-  const { view, problem, fileProblem, pdf, page, jumps, passageId } = snapshot.context
+  const { view, problem, fileProblem, pdf, page, jumps, passageId, zoom } = snapshot.context
   const cited = citedPassage(snapshot.context)
   const onPageShown = useCallback((n: number) => viewer.send({ type: 'viewer.pageShown', page: n }), [viewer])
   // Leaving the viewer ends pdf.js's worker for this document (stopping an actor runs no exit action).
@@ -89,8 +89,9 @@ function ViewerScreen({ onAskAbout }: { onAskAbout?: AskAbout | undefined }) {
       <ViewerToolbar
         document={view.document}
         fileUrl={documentFileUrl(view.document.id)}
-        pages={snapshot.matches('readingPdf') && pdf ? { page, total: pdf.numPages } : null}
+        pages={snapshot.matches('readingPdf') && pdf ? { page, total: pdf.numPages, zoom } : null}
         onGoToPage={(n) => viewer.send({ type: 'viewer.goToPage', page: n })}
+        onZoom={(by) => viewer.send({ type: 'viewer.zoom', by })}
         onAskAbout={onAskAbout}
       />
       {passageId !== null && cited === null ? (
@@ -115,6 +116,7 @@ function ViewerScreen({ onAskAbout }: { onAskAbout?: AskAbout | undefined }) {
             pdf={pdf as PdfDocument}
             page={page}
             jumps={jumps}
+            zoom={zoom}
             cited={cited?.page ? { page: cited.page, text: cited.text } : null}
             onPageShown={onPageShown}
           />

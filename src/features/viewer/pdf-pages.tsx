@@ -25,10 +25,12 @@ type PdfPagesProps = {
   page: number
   jumps: number
   cited: Cited
+  /** Times the width that fits the pane (1): a larger page scrolls sideways. */
+  zoom: number
   onPageShown: (page: number) => void
 }
 
-export function PdfPages({ pdf, page, jumps, cited, onPageShown }: PdfPagesProps) {
+export function PdfPages({ pdf, page, jumps, cited, zoom, onPageShown }: PdfPagesProps) {
   const scroller = useRef<HTMLElement>(null)
   const [width, setWidth] = useState(0)
   const [base, setBase] = useState<{ width: number; height: number } | null>(null)
@@ -95,7 +97,7 @@ export function PdfPages({ pdf, page, jumps, cited, onPageShown }: PdfPagesProps
     scroller.current?.querySelector(`[data-page="${page}"]`)?.scrollIntoView({ block: 'start' })
   }, [base, jumps])
 
-  const scale = base && width > 0 ? Math.min(MAX_SCALE, (width - 16) / base.width) : 0
+  const scale = base && width > 0 ? Math.min(MAX_SCALE, (width - 16) / base.width) * zoom : 0
   const near = (n: number) => [...visible, page].some((v) => Math.abs(v - n) <= NEAR)
   return (
     <section
@@ -103,7 +105,7 @@ export function PdfPages({ pdf, page, jumps, cited, onPageShown }: PdfPagesProps
       // biome-ignore lint/a11y/noNoninteractiveTabindex: the pages scroll by keyboard (arrows, Page Down) once focused
       tabIndex={0}
       aria-label="Document pages"
-      className={cx(paneStyle, css({ bg: 'surfaceMuted', py: '2' }))}
+      className={cx(paneStyle, css({ bg: 'surfaceMuted', py: '2', overflowX: 'auto' }))}
     >
       {base && scale > 0
         ? Array.from({ length: pdf.numPages }, (_, i) => i + 1).map((n) => (

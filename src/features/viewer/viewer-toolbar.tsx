@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import type { LibraryDocument } from '#contracts/documents.ts'
 import { safeExternalLink } from '#contracts/safe-link.ts'
+import { MAX_ZOOM, MIN_ZOOM } from '#machines/viewer/viewer-machine.ts'
 import { Button } from '#src/components/ui/button.tsx'
 import { paths } from '#src/lib/paths.ts'
 import { css } from '../../../styled-system/css'
@@ -17,14 +18,23 @@ type ViewerToolbarProps = {
   document: LibraryDocument
   fileUrl: string
   /** The page counter of a drawn PDF; null for a document shown as text. */
-  pages: { page: number; total: number } | null
+  pages: { page: number; total: number; zoom: number } | null
   onGoToPage: (page: number) => void
+  /** A PDF's − and + (the machine keeps the zoom within its steps). */
+  onZoom: (by: 1 | -1) => void
   /** "Ask about this document" (D70), offered for a ready document. */
   onAskAbout?: ((document: { id: string; name: string }) => void) | undefined
 }
 
 /** The document's name, where it comes from, and what can be done with it. */
-export function ViewerToolbar({ document, fileUrl, pages, onGoToPage, onAskAbout }: ViewerToolbarProps) {
+export function ViewerToolbar({
+  document,
+  fileUrl,
+  pages,
+  onGoToPage,
+  onZoom,
+  onAskAbout,
+}: ViewerToolbarProps) {
   const driveLink = safeExternalLink(document.webViewLink)
   return (
     <header className={css({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '3', minW: '0' })}>
@@ -48,6 +58,7 @@ export function ViewerToolbar({ document, fileUrl, pages, onGoToPage, onAskAbout
         {document.name}
       </h1>
       {pages ? <PageControls {...pages} onGoToPage={onGoToPage} /> : null}
+      {pages ? <ZoomControls zoom={pages.zoom} onZoom={onZoom} /> : null}
       {driveLink ? (
         <a href={driveLink} target="_blank" rel="noopener noreferrer" className={linkStyle}>
           Open in Google Drive
@@ -120,5 +131,46 @@ function PageControls({
         Next page
       </Button>
     </nav>
+  )
+}
+
+/** − and + around the zoom in per cent of the width that fits ("100 %"): a phone's page is small. */
+function ZoomControls({ zoom, onZoom }: { zoom: number; onZoom: (by: 1 | -1) => void }) {
+  return (
+    <fieldset
+      aria-label="Zoom"
+      className={css({
+        display: 'flex',
+        alignItems: 'center',
+        gap: '1',
+        fontSize: 'sm',
+        border: 'none',
+        p: '0',
+        m: '0',
+      })}
+    >
+      <Button
+        variant="ghost"
+        size="sm"
+        aria-label="Zoom out"
+        disabled={zoom <= MIN_ZOOM}
+        onClick={() => onZoom(-1)}
+      >
+        −
+      </Button>
+      <output
+        aria-live="polite"
+        className={css({ minW: '3.5rem', textAlign: 'center' })}
+      >{`${Math.round(zoom * 100)} %`}</output>
+      <Button
+        variant="ghost"
+        size="sm"
+        aria-label="Zoom in"
+        disabled={zoom >= MAX_ZOOM}
+        onClick={() => onZoom(1)}
+      >
+        +
+      </Button>
+    </fieldset>
   )
 }

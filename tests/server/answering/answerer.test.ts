@@ -4,6 +4,7 @@ import {
   type Analyse,
   extractiveAnswer,
   NO_MODEL_NOTE,
+  NOTHING_FOUND_NO_DRIVE_REPLY,
   NOTHING_FOUND_REPLY,
 } from '#server/answering/extractive.ts'
 import { createLlm, LlmUnavailableError } from '#server/answering/llm.ts'
@@ -75,6 +76,15 @@ test('with no matching passage the extractive answer says so and how to configur
   expect(NOTHING_FOUND_REPLY).toContain('LLM_BASE_URL')
   const unrelated = passage({ text: 'Bananas are yellow.' })
   expect((await extractiveAnswer([unrelated], await searched('quarterly revenue'), analyse)).used).toEqual([])
+})
+
+test('on a server without Google Drive the reply of nothing says to upload, never to connect Drive', async () => {
+  const { content } = await extractiveAnswer([], await searched('anything at all?'), analyse, {
+    drive: false,
+  })
+  expect(content).toBe(NOTHING_FOUND_NO_DRIVE_REPLY)
+  expect(content).toContain('upload them under Documents')
+  expect(content).not.toContain('Google Drive')
 })
 
 test('the prompt numbers the passages with their documents and carries the recent turns', () => {

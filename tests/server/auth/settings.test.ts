@@ -14,9 +14,12 @@ const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefo
 const SAFARI_IPHONE =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.5 Mobile/15E148 Safari/604.1'
 let app: App
+/** The app's clock: a test moves it forward a few minutes (less than an access token lives). */
+let clock = Date.now()
 
 beforeAll(async () => {
   app = await buildTestApp({
+    now: () => new Date(clock),
     rateLimits: {
       passwordCheckFailuresPerAccount: { max: 3, timeWindowMs: 900_000 },
       exportPerUser: { max: 2, timeWindowMs: 3_600_000 },
@@ -56,6 +59,20 @@ test('the sessions list names each browser and address, and marks the one asking
   expect(list).toHaveLength(2)
   expect(list.find((s) => s.current)).toMatchObject({ device: 'Firefox on Linux', address: '192.0.2.10' })
   expect(list.find((s) => !s.current)).toMatchObject({ device: 'Safari on iOS', address: '198.51.100.20' })
+})
+
+test('the session asking was last used now, not when it signed in; another keeps its own time', async () => {
+  const email = uniqueEmail('sessions-now')
+  await register(app, email)
+  const signedInAt = new Date(clock).toISOString()
+  const laptop = await signInFrom(email, FIREFOX, '192.0.2.10')
+  await signInFrom(email, SAFARI_IPHONE, '198.51.100.20')
+  clock += 5 * 60 * 1000
+
+  const list = await sessions(laptop)
+
+  expect(list.find((s) => s.current)?.lastUsedAt).toBe(new Date(clock).toISOString())
+  expect(list.find((s) => !s.current)?.lastUsedAt).toBe(signedInAt)
 })
 
 test('signing out another session ends it at once; this one stays', async () => {

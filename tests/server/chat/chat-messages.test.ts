@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { chatEndpoints, MESSAGE_MAX_LENGTH } from '#contracts/chat.ts'
-import { NO_MODEL_NOTE, NOTHING_FOUND_REPLY } from '#server/answering/extractive.ts'
+import { NO_MODEL_NOTE, NOTHING_FOUND_NO_DRIVE_REPLY } from '#server/answering/extractive.ts'
 import type { App } from '#server/app.ts'
 import { indexDocument } from '#server/documents/index/index-document.ts'
 import {
@@ -31,7 +31,7 @@ afterAll(async () => {
   await app.close()
 })
 
-test('sending stores the message and answers it with the reply; with no model and no documents the reply says so', async () => {
+test('sending stores the message and answers it with the reply; with no model, no documents and no Google Drive on this server the reply says to upload', async () => {
   const conversation = await createConversation(app, cookie)
   const response = await send(app, cookie, conversation._id, 'Hello there')
   expect(response.statusCode).toBe(200)
@@ -45,7 +45,7 @@ test('sending stores the message and answers it with the reply; with no model an
   })
   expect(aiMessage).toMatchObject({
     isUser: false,
-    content: NOTHING_FOUND_REPLY,
+    content: NOTHING_FOUND_NO_DRIVE_REPLY,
     messageType: 'text',
     feedback: null,
     sources: [],
