@@ -8,8 +8,9 @@
 import { type EventObject, fromCallback, fromPromise } from 'xstate'
 import type { Feedback } from '#contracts/chat.ts'
 import type { PublicAskRequest, PublicAssistant } from '#contracts/publishing.ts'
-import type { SenderDeps } from '#machines/chat/chat-effects.ts'
-import type { Logger } from '#machines/shared/effects.ts'
+import { reportingNotProvided, type SenderDeps } from '#machines/chat/chat-effects.ts'
+import { senderMachine } from '#machines/chat/sender-machine.ts'
+import { type Logger, notProvided } from '#machines/shared/effects.ts'
 import {
   type PublicAnswer,
   toChatMessage,
@@ -94,4 +95,22 @@ export function publicChatActors(deps: PublicChatDeps) {
       )
     }),
   }
+}
+
+/** The machine's actors, before providePublicChatMachine gives them their calls. */
+export const publicChatActorSlots = {
+  load: notProvided<
+    { assistant: PublicAssistant; conversation: VisitorConversation | null },
+    { userToken: string | null }
+  >('load'),
+  learnConversation: notProvided<VisitorConversation | null, { userToken: string | null }>(
+    'learnConversation',
+  ),
+  sendFeedback: reportingNotProvided<{
+    messageId: string
+    feedback: Feedback
+    previous: Feedback | null
+    userToken: string | null
+  }>('sendFeedback'),
+  sender: senderMachine,
 }

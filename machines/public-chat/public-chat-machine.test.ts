@@ -1,8 +1,8 @@
 import { expect, test, vi } from 'vitest'
 import { createActor, waitFor } from 'xstate'
 import type { PublicAskRequest, PublicAssistant, PublicMessage } from '#contracts/publishing.ts'
+import { isBusy, type PublicChatSnapshot, providePublicChatMachine } from './public-chat-actor.ts'
 import type { PublicChatDeps, VisitorStream } from './public-chat-effects.ts'
-import { isBusy, type PublicChatSnapshot, providePublicChatMachine } from './public-chat-machine.ts'
 import type { PublicAnswer, VisitorConversation } from './public-chat-model.ts'
 
 // The chat's sender running against a second set of calls (a visitor's): nothing of the

@@ -13,12 +13,7 @@ import type { ChatInput, ExchangeFact } from '#machines/chat/chat-types.ts'
 import { STOP_CHECK_DELAY_MS } from '#machines/chat/sender-actions.ts'
 import { provideSenderMachine, type SenderSnapshot, senderMachine } from '#machines/chat/sender-machine.ts'
 import { notProvided, serverSentence } from '#machines/shared/effects.ts'
-import {
-  type PublicChatDeps,
-  publicChatActors,
-  senderDepsOf,
-  type VisitorPass,
-} from './public-chat-effects.ts'
+import { publicChatActorSlots, type VisitorPass } from './public-chat-effects.ts'
 import type { VisitorConversation } from './public-chat-model.ts'
 import * as screen from './public-chat-model.ts'
 import {
@@ -37,22 +32,7 @@ export const publicChatMachine = setup({
     events: {} as PublicChatEvent | ExchangeFact,
     input: {} as ChatInput & { userToken?: string | null },
   },
-  actors: {
-    load: notProvided<
-      { assistant: PublicAssistant; conversation: VisitorConversation | null },
-      { userToken: string | null }
-    >('load'),
-    learnConversation: notProvided<VisitorConversation | null, { userToken: string | null }>(
-      'learnConversation',
-    ),
-    sendFeedback: reportingNotProvided<{
-      messageId: string
-      feedback: Feedback
-      previous: Feedback | null
-      userToken: string | null
-    }>('sendFeedback'),
-    sender: senderMachine,
-  },
+  actors: publicChatActorSlots,
   actions: {
     /** Hands the pass to the sender's calls (providePublicChatMachine fills it). */
     sharePass: (_, _params: VisitorPass) => {},
@@ -303,31 +283,3 @@ export const publicChatMachine = setup({
     },
   },
 })
-
-export type PublicChatSnapshot = SnapshotFrom<typeof publicChatMachine>
-
-/** An answer is on its way, or the conversation it made is being read: the composer waits. */
-export function isBusy(snapshot: PublicChatSnapshot): boolean {
-  return snapshot.context.sending || !snapshot.matches({ ready: 'settled' })
-}
-
-export function providePublicChatMachine(deps: PublicChatDeps) {
-  const pass: VisitorPass = { userToken: null, challenge: null }
-  const sender = provideSenderMachine(senderDepsOf(deps, pass)).provide({
-    // A visitor reads why an answer failed, in the server's words (the dashboard only on 429).
-    actions: {
-      storeNotice: assign((_, params: { error: unknown }) => ({
-        notice: screen.visitorNoticeOf(params.error),
-      })),
-    },
-  })
-  return publicChatMachine.provide({
-    actors: { ...publicChatActors(deps), sender },
-    actions: {
-      sharePass: (_: unknown, params: VisitorPass) => {
-        pass.userToken = params.userToken
-        pass.challenge = params.challenge
-      },
-    },
-  })
-}

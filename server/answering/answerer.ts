@@ -17,6 +17,7 @@ import { CUT_NOTE, capped, codePointsUpTo } from './answer-cap.ts'
 import { type CheckedAnswer, checkedAnswer, quotedChecks } from './answer-checks.ts'
 import { type CallerRequest, callOptions } from './call-options.ts'
 import type { CitationCheck } from './citation-checks/types.ts'
+import { citedOrAll, numbered, type UsedPassage, uncited } from './cited-passages.ts'
 import { type Analyse, extractiveAnswer } from './extractive.ts'
 import { type Llm, LlmAbortedError } from './llm.ts'
 import { buildPrompt, type ChatPromptMessage } from './prompt.ts'
@@ -101,8 +102,7 @@ export type AnswerSettings = {
   model: string | null
 }
 
-/** A passage an answer drew on; `citation` is its [n] in the answer, null when it has none. */
-export type UsedPassage = Passage & { citation: number | null }
+export type { UsedPassage } from './cited-passages.ts'
 
 /**
  * `corrections`: the question's words that are in none of the person's documents, and what was
@@ -374,28 +374,4 @@ const isMatched = (found: Found) => found.matched ?? found.passages.some((p) => 
 
 function stopIfAborted(signal: AbortSignal | undefined) {
   if (signal?.aborted) throw new LlmAbortedError()
-}
-
-function uncited(p: Passage): UsedPassage {
-  return { ...p, citation: null }
-}
-
-/**
- * The passages the model cited as [n], each keeping its n; when it cited none, all it was given,
- * or for documents given whole (D71) the first passage of each (not every passage of them). A
- * marker that points at no passage names nothing and is left out.
- */
-export function citedOrAll(content: string, passages: Passage[]): UsedPassage[] {
-  const cited = new Set([...content.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])))
-  const all = numbered(passages)
-  const picked = all.filter((p) => cited.has(p.citation))
-  if (picked.length > 0) return picked
-  if (!passages.some((p) => p.whole)) return all
-  const seen = new Set<string>()
-  return all.filter((p) => !seen.has(p.documentId) && seen.add(p.documentId))
-}
-
-/** The passages as the prompt numbers them: [1] is the first. */
-function numbered(passages: Passage[]): (Passage & { citation: number })[] {
-  return passages.map((p, i) => ({ ...p, citation: i + 1 }))
 }

@@ -4,7 +4,7 @@
  * with the visitor's calls, and draws. In the widget it listens to its parent page only.
  */
 import { createActor } from 'xstate'
-import { providePublicChatMachine } from '#machines/public-chat/public-chat-machine.ts'
+import { providePublicChatMachine } from '#machines/public-chat/public-chat-actor.ts'
 import { createPublicAssistantApi } from '#src/api/public-assistant.ts'
 import { CLOSE, hostMessageOf } from './embed-messages.ts'
 import { mountPublicChat, type PublicChatActor } from './public-chat-view.ts'

@@ -6,11 +6,8 @@
  * (or, in the widget, asks the host page to close it).
  */
 import type { Actor } from 'xstate'
-import {
-  isBusy,
-  type PublicChatSnapshot,
-  type publicChatMachine,
-} from '#machines/public-chat/public-chat-machine.ts'
+import { isBusy, type PublicChatSnapshot } from '#machines/public-chat/public-chat-actor.ts'
+import type { publicChatMachine } from '#machines/public-chat/public-chat-machine.ts'
 import { needsChallenge } from '#machines/public-chat/public-chat-model.ts'
 import { mountChallenge } from './challenge.ts'
 import { h, setText } from './dom.ts'
