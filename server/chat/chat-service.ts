@@ -230,6 +230,9 @@ export class ChatService {
     const history = claimed.then(() =>
       timed(timer, 'history', chats.recentTurns(user.id, conversationId, MAX_HISTORY_TURNS)),
     )
+    // A refused claim (404, 409, 429) rejects the history too, perhaps before the draft asks for
+    // it: the refusal is answered below, so this rejection is not left unhandled.
+    history.catch(() => {})
     // Owner-filtered like every read, so it need not wait for the claim: null for anyone else's.
     const scope = timed(timer, 'scope', chats.scopeOf(user.id, conversationId))
     const settings = this.#settings(user.id, conversationId)
