@@ -5,15 +5,8 @@
  * at the boundary, and the views check again before rendering or opening.
  */
 export function safeExternalLink(value: unknown): string | null {
-  if (typeof value !== 'string' || value === '') return null
-  let url: URL
-  try {
-    url = new URL(value)
-  } catch {
-    return null
-  }
-  if (url.protocol !== 'https:' || url.username !== '' || url.password !== '') return null
-  return value
+  const url = parsedWithoutCredentials(value)
+  return url?.protocol === 'https:' ? (value as string) : null
 }
 
 /**
@@ -22,13 +15,17 @@ export function safeExternalLink(value: unknown): string | null {
  * own origin) are dropped, and the link's words stay as text.
  */
 export function safeWebLink(value: unknown): string | null {
+  const url = parsedWithoutCredentials(value)
+  return url?.protocol === 'https:' || url?.protocol === 'http:' ? url.href : null
+}
+
+/** An absolute URL that carries no user name or password; null for anything else. */
+function parsedWithoutCredentials(value: unknown): URL | null {
   if (typeof value !== 'string' || value === '') return null
-  let url: URL
   try {
-    url = new URL(value)
+    const url = new URL(value)
+    return url.username === '' && url.password === '' ? url : null
   } catch {
     return null
   }
-  const web = url.protocol === 'https:' || url.protocol === 'http:'
-  return web && url.username === '' && url.password === '' ? url.href : null
 }
