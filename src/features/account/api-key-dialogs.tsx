@@ -7,10 +7,9 @@ import type { CreatedApiKey } from '#contracts/api-keys.ts'
 import { bindField, useContractForm } from '#src/components/form/use-contract-form.ts'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
+import { CopyableSecret } from '#src/components/ui/copyable-secret.tsx'
 import { Dialog } from '#src/components/ui/dialog.tsx'
 import { TextField } from '#src/components/ui/text-field.tsx'
-import { useCopyText } from '#src/components/ui/use-copy-text.ts'
-import { codeBlock } from '#src/theme/code-block.ts'
 import { inlineInput } from '#src/theme/inline-input.ts'
 import { css } from '../../../styled-system/css'
 import {
@@ -116,7 +115,6 @@ export function NewApiKeyDialog({ keys }: { keys: ApiKeysFacade }) {
 }
 
 export function ShownKeyDialog({ created, onClose }: { created: CreatedApiKey; onClose: () => void }) {
-  const { copied, copy } = useCopyText(created.key)
   return (
     <Dialog
       title={`Your key “${created.name}”`}
@@ -128,18 +126,7 @@ export function ShownKeyDialog({ created, onClose }: { created: CreatedApiKey; o
           Copy it now: it will not be shown again. Keep it secret, like a password; anyone who has it can act
           as you within what it may do.
         </p>
-        <pre className={codeBlock}>
-          <code data-testid="new-api-key">{created.key}</code>
-        </pre>
-        <Button
-          type="button"
-          variant="secondary"
-          size="sm"
-          className={css({ alignSelf: 'flex-start' })}
-          onClick={copy}
-        >
-          {copied ? 'Copied' : 'Copy the key'}
-        </Button>
+        <CopyableSecret value={created.key} copyLabel="Copy the key" testId="new-api-key" />
         <p className={hintStyle}>Send it as the header “Authorization: Bearer {created.prefix}…”.</p>
       </div>
     </Dialog>

@@ -5,8 +5,8 @@
  */
 import type { Assistant } from '#contracts/assistants.ts'
 import { Button } from '#src/components/ui/button.tsx'
+import { CopyableSecret } from '#src/components/ui/copyable-secret.tsx'
 import { Dialog } from '#src/components/ui/dialog.tsx'
-import { useCopyText } from '#src/components/ui/use-copy-text.ts'
 import { codeBlock } from '#src/theme/code-block.ts'
 import { css } from '../../../styled-system/css'
 import { siteOrigin } from './publish-share.tsx'
@@ -87,7 +87,6 @@ function RotateDialog({ publish }: { publish: Publish }) {
 type SecretDialogProps = { secret: string; publicId: string | null; onClose: () => void }
 
 function SecretDialog({ secret, publicId, onClose }: SecretDialogProps) {
-  const { copied, copy } = useCopyText(secret)
   return (
     <Dialog title="The identity secret" onClose={onClose} footer={<Button onClick={onClose}>Done</Button>}>
       <div className={css({ display: 'flex', flexDirection: 'column', gap: '3' })}>
@@ -95,18 +94,7 @@ function SecretDialog({ secret, publicId, onClose }: SecretDialogProps) {
           Copy it now: it is shown only this once. Keep it on your server, never in a page. Any older secret
           no longer works.
         </p>
-        <pre className={codeBlock}>
-          <code>{secret}</code>
-        </pre>
-        <Button
-          type="button"
-          variant="secondary"
-          size="sm"
-          className={css({ alignSelf: 'flex-start' })}
-          onClick={copy}
-        >
-          {copied ? 'Copied' : 'Copy the secret'}
-        </Button>
+        <CopyableSecret value={secret} copyLabel="Copy the secret" />
         <p className={textStyle}>
           Sign a token for the visitor (HS256, audience the assistant's public id, the user's id as subject,
           expiring within 10 minutes):
