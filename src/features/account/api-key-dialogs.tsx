@@ -143,7 +143,7 @@ export function RevokeKeyDialog({ name, keys }: { name: string; keys: ApiKeysFac
           <Button variant="secondary" onClick={keys.cancel}>
             Cancel
           </Button>
-          <Button onClick={keys.confirmRevoke} disabled={keys.busy}>
+          <Button variant="danger" onClick={keys.confirmRevoke} disabled={keys.busy}>
             Revoke
           </Button>
         </>
