@@ -1,7 +1,12 @@
+import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores: one worker on our two-core machines, with
+    // the second core idle while tests wait on sockets, timers and the fakes. Every test file builds
+    // its own app, database and fakes on ports of their own, so files run side by side safely.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { test: { name: 'machines', include: ['machines/**/*.test.ts'], environment: 'node' } },
       {

@@ -30,12 +30,31 @@ const SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? GOOGLE_PORT + 2)
 const SMTP_URL = `smtp://127.0.0.1:${SMTP_PORT}`
 process.env.E2E_MAILBOX_URL = `http://127.0.0.1:${SMTP_PORT + 1}`
 
+// Two lanes, one worker each, side by side on one pair of servers (every test signs up its own
+// person). The Google emulator's Drives and the fake model's script are one shared state, so every
+// file that touches either runs in the first lane, one after another. The second lane holds only
+// the files listed here, which touch neither: a new file runs in the first lane until it is listed.
+const TOUCHES_NO_SHARED_FAKE = [
+  'accessibility',
+  'accounts',
+  'api-keys',
+  'chat',
+  'dashboard-routes',
+  'keyboard',
+  'publish',
+  'publish-a11y',
+].map((name) => `**/${name}.e2e.ts`)
+
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.e2e.ts',
   outputDir: '../../test-results',
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
+  projects: [
+    { name: 'shared-fakes', testIgnore: TOUCHES_NO_SHARED_FAKE, workers: 1 },
+    { name: 'no-shared-fake', testMatch: TOUCHES_NO_SHARED_FAKE, workers: 1 },
+  ],
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 10_000 },
