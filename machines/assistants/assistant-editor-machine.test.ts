@@ -50,6 +50,17 @@ test('a Drive that cannot be listed leaves the page working, with its sentence',
   expect(context.foldersProblem).toBe('Google Drive is not connected.')
 })
 
+test('a server without Google Drive (503) offers no folders and no problem to fix (D133)', async () => {
+  const noDrive = Object.assign(new Error('Google Drive is not configured on this server.'), { status: 503 })
+  const { actor } = start({ driveFolders: vi.fn().mockRejectedValue(noDrive) })
+
+  const { context } = await ready(actor)
+
+  expect(context.driveOnServer).toBe(false)
+  expect(context.folders).toBeNull()
+  expect(context.foldersProblem).toBeNull()
+})
+
 test("another person's or a deleted assistant is missing, not an error", async () => {
   const { actor } = start({
     get: vi.fn().mockRejectedValue(Object.assign(new Error('Not found'), { status: 404 })),

@@ -28,6 +28,8 @@ export type EditorPage = {
   /** null: the Drive's folders could not be listed (not connected, or it failed): `foldersProblem` says why. */
   folders: DriveFolder[] | null
   foldersProblem: string | null
+  /** false: this server has no Google Drive (D133), so folders are not offered at all. */
+  driveOnServer: boolean
 }
 
 export type AssistantEditorContext = Omit<EditorPage, 'assistant'> & {
@@ -115,6 +117,7 @@ export const assistantEditorMachine = setup({
     documents: [],
     folders: null,
     foldersProblem: null,
+    driveOnServer: true,
     problem: null,
     notice: null,
   }),
@@ -223,8 +226,11 @@ export function provideAssistantEditorMachine(deps: AssistantEditorDeps) {
     actors: {
       load: fromPromise(async ({ input }) => {
         const folders = deps.driveFolders().then(
-          (list) => ({ folders: list, foldersProblem: null }),
-          (error: unknown) => ({ folders: null, foldersProblem: sentenceOf(error, FOLDERS_PROBLEM) }),
+          (list) => ({ folders: list, foldersProblem: null, driveOnServer: true }),
+          (error: unknown) =>
+            statusOf(error) === 503
+              ? { folders: null, foldersProblem: null, driveOnServer: false }
+              : { folders: null, foldersProblem: sentenceOf(error, FOLDERS_PROBLEM), driveOnServer: true },
         )
         const [assistant, options, documents, drive] = await Promise.all([
           deps.get(input.id),

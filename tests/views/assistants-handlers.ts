@@ -20,7 +20,8 @@ import { errorResponse, okResponse, urlOf } from './msw-server.ts'
 export const assistantFixture = assistant
 export { HR_ID } from '#machines/assistants/assistant-fixtures.ts'
 
-type Seed = { assistants?: Assistant[]; folders?: DriveFolder[]; models?: string[] }
+/** `folders: 'no-drive'`: a server without Google Drive (D133) answers the folder list with 503. */
+type Seed = { assistants?: Assistant[]; folders?: DriveFolder[] | 'no-drive'; models?: string[] }
 
 export function assistantsBackend(seed: Seed = {}) {
   const assistants = new Map((seed.assistants ?? []).map((a) => [a._id, a]))
@@ -42,7 +43,9 @@ export function assistantsBackend(seed: Seed = {}) {
       okResponse(assistantEndpoints.assistantOptions, { success: true, data: { models: seed.models ?? [] } }),
     ),
     http.get(urlOf(assistantEndpoints.listDriveFolders), () =>
-      okResponse(assistantEndpoints.listDriveFolders, { success: true, data: seed.folders ?? [] }),
+      seed.folders === 'no-drive'
+        ? errorResponse(503, 'Google Drive is not configured on this server.')
+        : okResponse(assistantEndpoints.listDriveFolders, { success: true, data: seed.folders ?? [] }),
     ),
     http.post(urlOf(assistantEndpoints.createAssistant), async ({ request }) => {
       const body = CreateAssistantRequestSchema.safeParse(await request.json())

@@ -96,6 +96,20 @@ test('a chosen Drive folder that is gone from Drive says that part of the knowle
   ).toBeTruthy()
 })
 
+test('on a server without Google Drive the knowledge picker offers documents only, never Drive folders', async () => {
+  const documentsOnly = assistantFixture({
+    knowledge: { documentIds: [], folderIds: [], documents: [], folders: [] },
+  })
+  await openAssistants(
+    `/dashboard/assistants/${HR_ID}`,
+    assistantsBackend({ assistants: [documentsOnly], folders: 'no-drive' }),
+  )
+
+  expect(await screen.findByRole('heading', { name: /^Documents/ })).toBeTruthy()
+  expect(screen.queryByRole('heading', { name: /Google Drive folders/ })).toBeNull()
+  expect(screen.queryByText(/Connect Google Drive/)).toBeNull()
+})
+
 test('a starter question asks it in Try it, and the answer stays through a Save', async () => {
   const { user } = await openAssistants(`/dashboard/assistants/${HR_ID}`)
   const tryIt = within(await screen.findByRole('complementary', { name: 'Try it' }))

@@ -1,7 +1,8 @@
 /** Attach before the first message (D88): the file waits in the composer and goes with the first message. */
 import { screen, waitFor, within } from '@testing-library/react'
 import { expect, test } from 'vitest'
-import { UPLOAD_EXPLANATIONS } from '#src/features/chat/use-upload.ts'
+// The views' default server has no Google (msw-server.ts), so the dialog explains 'Upload' alone.
+import { UPLOAD_EXPLANATIONS_WITHOUT_DRIVE } from '#src/features/chat/use-upload.ts'
 import {
   answerTo,
   chatBackend,
@@ -21,7 +22,7 @@ async function attachInNewChat(backend = chatBackend()) {
   const app = await openChat(backend)
   await app.user.click(within(app.main).getByRole('button', { name: 'Attach file' }))
   const dialog = screen.getByRole('dialog', { name: 'Upload File' })
-  expect(within(dialog).getByText(UPLOAD_EXPLANATIONS.newChat)).toBeTruthy()
+  expect(within(dialog).getByText(UPLOAD_EXPLANATIONS_WITHOUT_DRIVE.newChat)).toBeTruthy()
   await app.user.upload(within(dialog).getByLabelText('File to upload'), textFile('harbour.txt'))
   await app.user.click(within(dialog).getByRole('button', { name: 'Upload' }))
   return { ...app, backend }
@@ -90,7 +91,7 @@ test('an open conversation shows its files, and an upload into it joins them', a
 
   await user.click(within(main).getByRole('button', { name: 'Attach file' }))
   const dialog = screen.getByRole('dialog', { name: 'Upload File' })
-  expect(within(dialog).getByText(UPLOAD_EXPLANATIONS.conversation)).toBeTruthy()
+  expect(within(dialog).getByText(UPLOAD_EXPLANATIONS_WITHOUT_DRIVE.conversation)).toBeTruthy()
   await user.upload(within(dialog).getByLabelText('File to upload'), textFile('newer.txt'))
   await user.click(within(dialog).getByRole('button', { name: 'Upload' }))
 

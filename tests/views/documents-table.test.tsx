@@ -5,7 +5,8 @@ import { expect, test } from 'vitest'
 import { documentEndpoints, type Library, type LibraryDocument } from '#contracts/documents.ts'
 import type { DriveFile } from '#contracts/drive.ts'
 import { driveFile, libraryDocument } from '#machines/documents/documents-fixtures.ts'
-import { UPLOAD_EXPLANATIONS } from '#src/features/chat/use-upload.ts'
+// The views' default server has no Google (msw-server.ts), so the dialog explains 'Upload' alone.
+import { UPLOAD_EXPLANATIONS_WITHOUT_DRIVE } from '#src/features/chat/use-upload.ts'
 import { listFiles } from './drive-handlers.ts'
 import { ok, okResponse, server, signedIn, urlOf } from './msw-server.ts'
 import { renderApp } from './render-app.tsx'
@@ -177,7 +178,7 @@ test("the sidebar's 'Upload Document' opens the Upload dialog for the library; t
 
   await user.click(screen.getByRole('button', { name: 'Upload Document' }))
   const dialog = screen.getByRole('dialog', { name: 'Upload File' })
-  expect(within(dialog).getByText(UPLOAD_EXPLANATIONS.library)).toBeTruthy()
+  expect(within(dialog).getByText(UPLOAD_EXPLANATIONS_WITHOUT_DRIVE.library)).toBeTruthy()
   const file = new File(['x'], 'harbour.txt', { type: 'text/plain' })
   Object.defineProperty(file, 'size', { value: 20 * 1024 })
   await user.upload(within(dialog).getByLabelText('File to upload'), file)

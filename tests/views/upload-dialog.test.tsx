@@ -1,10 +1,11 @@
-import { fireEvent, screen, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { HttpResponse, http } from 'msw'
 import { expect, test } from 'vitest'
+import { authEndpoints } from '#contracts/auth.ts'
 import { type DriveUpload, driveEndpoints } from '#contracts/drive.ts'
 import { UPLOAD_MAX_BYTES, UPLOAD_MIN_BYTES } from '#machines/upload/upload-rules.ts'
 import { chatBackend, openChat } from './chat-fixtures.ts'
-import { fail, server, urlOf } from './msw-server.ts'
+import { fail, ok, server, urlOf } from './msw-server.ts'
 
 /** A file that reports `size` bytes without allocating them. */
 function fileOf(name: string, type: string, size: number): File {
@@ -15,7 +16,14 @@ function fileOf(name: string, type: string, size: number): File {
 
 const goodPdf = () => fileOf('report.pdf', 'application/pdf', 200 * 1024)
 
-async function openUpload() {
+/** The dialog on a server with Google Drive (the views' default server has none). */
+async function openUpload({ google = true } = {}) {
+  server.use(
+    ok(authEndpoints.options, {
+      success: true,
+      data: { google, passwordReset: true, signup: 'open', emailVerification: false },
+    }),
+  )
   const app = await openChat(chatBackend())
   const attach = within(app.main).getByRole('button', { name: 'Attach file' })
   await app.user.click(attach)
@@ -24,6 +32,14 @@ async function openUpload() {
   const button = (name: string) => within(dialog).getByRole('button', { name }) as HTMLButtonElement
   return { ...app, attach, dialog, picker, button }
 }
+
+test('on a server without Google Drive the dialog offers Upload alone, and never mentions Drive', async () => {
+  const { dialog, button } = await openUpload({ google: false })
+
+  expect(button('Upload').disabled).toBe(true)
+  await waitFor(() => expect(within(dialog).queryByRole('button', { name: 'Upload to Drive' })).toBeNull())
+  expect(within(dialog).queryByText(/Drive/)).toBeNull()
+})
 
 test('the paperclip opens the Upload File dialog with the rules, focus inside it', async () => {
   const { dialog, picker, button } = await openUpload()

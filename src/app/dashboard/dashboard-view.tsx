@@ -2,6 +2,7 @@ import { type ReactNode, useLayoutEffect, useState } from 'react'
 import { useLocation } from 'wouter'
 import { provideDashboardMachine } from '#machines/dashboard/dashboard-machine.ts'
 import type { NavigateParams } from '#machines/dashboard/dashboard-types.ts'
+import { useAuthOptions } from '#src/features/auth/use-auth-options.ts'
 import { ChatActor } from '#src/features/chat/chat-actor.ts'
 import { useChatLogic } from '#src/features/chat/chat-provider.tsx'
 import { UploadProvider, useUploadLogic } from '#src/features/chat/upload-provider.tsx'
@@ -146,13 +147,17 @@ function ChildrenOfDashboard({ children }: { children: ReactNode }) {
   const drive = DashboardActor.useSelector((snapshot) => snapshot.children.drive)
   const documents = DashboardActor.useSelector((snapshot) => snapshot.children.documents)
   const table = DashboardActor.useSelector((snapshot) => snapshot.children.documentsTable)
+  // Offered until the server says it has no Google (D133): the answer comes long before a click.
+  const driveOffered = useAuthOptions()?.google !== false
   if (!chat || !upload || !drive || !documents || !table) return null
   return (
     <ChatActor.Provider actor={chat}>
       <DriveActor.Provider actor={drive}>
         <DocumentsActor.Provider actor={documents}>
           <DocumentsTableActor.Provider actor={table}>
-            <UploadProvider actor={upload}>{children}</UploadProvider>
+            <UploadProvider actor={upload} driveOffered={driveOffered}>
+              {children}
+            </UploadProvider>
           </DocumentsTableActor.Provider>
         </DocumentsActor.Provider>
       </DriveActor.Provider>

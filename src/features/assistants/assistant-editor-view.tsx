@@ -66,6 +66,7 @@ export function AssistantEditorView({ editor, tryIt }: AssistantEditorViewProps)
         documents={editor.documents}
         folders={editor.folders}
         foldersProblem={editor.foldersProblem}
+        driveOnServer={editor.driveOnServer}
         saving={editor.saving}
         onSave={editor.save}
         actions={<EditorActions editor={editor} />}

@@ -22,6 +22,7 @@ export type AssistantFormProps = {
   documents: PickableDocument[]
   folders: DriveFolder[] | null
   foldersProblem: string | null
+  driveOnServer: boolean
   saving: boolean
   onSave: (fields: UpdateAssistantRequest) => void
   /** The page's other controls, beside Save (Duplicate, Delete, what happened). */
@@ -62,6 +63,7 @@ export function AssistantForm(props: AssistantFormProps) {
               documents={props.documents}
               folders={props.folders}
               foldersProblem={props.foldersProblem}
+              driveOnServer={props.driveOnServer}
               missingFolders={assistant.knowledge.folders.filter((f) => f.missing)}
               error={firstMessage(field.state.meta.errors)}
             />

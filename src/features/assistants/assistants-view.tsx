@@ -31,9 +31,11 @@ const cardLinkStyle = css({
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`
 
-/** What an assistant knows, in a line: "3 documents · 1 Drive folder". */
+/** What an assistant knows, in a line: "3 documents · 1 Drive folder", or "3 documents" without folders. */
 export function countsOf(assistant: Pick<AssistantSummary, 'documentCount' | 'folderCount'>): string {
-  return `${plural(assistant.documentCount, 'document', 'documents')} · ${plural(assistant.folderCount, 'Drive folder', 'Drive folders')}`
+  const documents = plural(assistant.documentCount, 'document', 'documents')
+  if (assistant.folderCount === 0) return documents
+  return `${documents} · ${plural(assistant.folderCount, 'Drive folder', 'Drive folders')}`
 }
 
 function AssistantCard({ assistant }: { assistant: AssistantSummary }) {

@@ -16,6 +16,8 @@ type KnowledgePickerProps = {
   /** null: Drive's folders could not be listed (`foldersProblem` says why). */
   folders: DriveFolder[] | null
   foldersProblem: string | null
+  /** false: this server has no Google Drive (D133); folders are offered only to remove ones chosen before. */
+  driveOnServer: boolean
   /** The chosen folders Drive no longer has. */
   missingFolders: { id: string; name: string }[]
   error?: string
@@ -49,13 +51,19 @@ export function KnowledgePicker(props: KnowledgePickerProps) {
         chosen={value.documentIds}
         onToggle={(id, on) => onChange({ ...value, documentIds: toggled(value.documentIds, id, on) })}
       />
-      <FolderChoices
-        folders={props.folders}
-        problem={props.foldersProblem}
-        missing={props.missingFolders.filter((f) => value.folderIds.includes(f.id))}
-        chosen={value.folderIds}
-        onToggle={(id, on) => onChange({ ...value, folderIds: toggled(value.folderIds, id, on) })}
-      />
+      {props.driveOnServer || value.folderIds.length > 0 ? (
+        <FolderChoices
+          folders={props.folders}
+          problem={
+            props.driveOnServer
+              ? `${props.foldersProblem ?? ''} Connect Google Drive in Integrations to choose folders.`
+              : 'This server has no Google Drive connection, so these folders add nothing; remove them.'
+          }
+          missing={props.missingFolders.filter((f) => value.folderIds.includes(f.id))}
+          chosen={value.folderIds}
+          onToggle={(id, on) => onChange({ ...value, folderIds: toggled(value.folderIds, id, on) })}
+        />
+      ) : null}
       {error ? (
         <p role="alert" className={css({ fontSize: 'sm', color: 'danger' })}>
           {error}
@@ -142,7 +150,7 @@ function FolderChoices({ folders, problem, missing, chosen, onToggle }: FolderCh
         </div>
       ))}
       {folders === null ? (
-        <p className={hintStyle}>{problem} Connect Google Drive in Integrations to choose folders.</p>
+        <p className={hintStyle}>{problem}</p>
       ) : folders.length === 0 ? (
         <p className={hintStyle}>Your Google Drive has no folders.</p>
       ) : (

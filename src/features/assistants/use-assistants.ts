@@ -66,6 +66,7 @@ export function useAssistantEditor(assistantId: string, { onDuplicated, onDelete
     documents: useSelector(actor, (s) => s.context.documents),
     folders: useSelector(actor, (s) => s.context.folders),
     foldersProblem: useSelector(actor, (s) => s.context.foldersProblem),
+    driveOnServer: useSelector(actor, (s) => s.context.driveOnServer),
     status: useSelector(actor, (s) =>
       s.matches('loading')
         ? 'loading'

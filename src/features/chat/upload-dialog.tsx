@@ -4,7 +4,7 @@ import { Button } from '#src/components/ui/button.tsx'
 import { FileIcon, UploadIcon } from '#src/components/ui/dashboard-icons.tsx'
 import { Dialog } from '#src/components/ui/dialog.tsx'
 import { css } from '../../../styled-system/css'
-import type { Upload } from './use-upload.ts'
+import { UPLOAD_EXPLANATIONS, UPLOAD_EXPLANATIONS_WITHOUT_DRIVE, type Upload } from './use-upload.ts'
 
 const dropZoneStyle = css({
   display: 'flex',
@@ -21,14 +21,20 @@ const dropZoneStyle = css({
   color: 'muted',
 })
 
-/** product §2 Upload dialog: the rules, a drop area or 'Browse File', the chosen name, and two buttons. */
-export function UploadDialog({ upload }: { upload: Upload }) {
+/**
+ * product §2 Upload dialog: the rules, a drop area or 'Browse File', the chosen name, and two
+ * buttons; one ('Upload') on a server without Google Drive, where 'Upload to Drive' could never work (D133).
+ */
+export function UploadDialog({ upload, driveOffered }: { upload: Upload; driveOffered: boolean }) {
   const picker = useRef<HTMLInputElement>(null)
+  const explanations = driveOffered ? UPLOAD_EXPLANATIONS : UPLOAD_EXPLANATIONS_WITHOUT_DRIVE
   const footer = (
     <>
-      <Button variant="secondary" disabled={!upload.ready} onClick={() => upload.submit('drive')}>
-        {upload.uploadingToDrive ? 'Uploading to Drive...' : 'Upload to Drive'}
-      </Button>
+      {driveOffered ? (
+        <Button variant="secondary" disabled={!upload.ready} onClick={() => upload.submit('drive')}>
+          {upload.uploadingToDrive ? 'Uploading to Drive...' : 'Upload to Drive'}
+        </Button>
+      ) : null}
       <Button disabled={!upload.ready} onClick={() => upload.submit('chat')}>
         {upload.uploading ? 'Uploading...' : 'Upload'}
       </Button>
@@ -36,7 +42,7 @@ export function UploadDialog({ upload }: { upload: Upload }) {
   )
   return (
     <Dialog title="Upload File" onClose={upload.close} footer={footer}>
-      <p className={css({ fontSize: 'sm' })}>{upload.explanation}</p>
+      <p className={css({ fontSize: 'sm' })}>{explanations[upload.place]}</p>
       <ul className={css({ fontSize: 'sm', color: 'muted', listStyle: 'disc', pl: '5' })}>
         <li>Allowed types: PDF and Text</li>
         <li>Minimum size: 10KB</li>

@@ -31,20 +31,23 @@ export function useUploadLogic() {
  */
 export function UploadProvider({
   actor,
+  driveOffered,
   children,
 }: {
   actor: ActorRefFrom<typeof uploadMachine>
+  /** false on a server without Google Drive (D133): the dialog offers no 'Upload to Drive'. */
+  driveOffered: boolean
   children: ReactNode
 }) {
   return (
     <UploadActor.Provider actor={actor}>
       {children}
-      <OpenDialog />
+      <OpenDialog driveOffered={driveOffered} />
     </UploadActor.Provider>
   )
 }
 
-function OpenDialog() {
+function OpenDialog({ driveOffered }: { driveOffered: boolean }) {
   const upload = useUpload()
-  return upload.isOpen ? <UploadDialog upload={upload} /> : null
+  return upload.isOpen ? <UploadDialog upload={upload} driveOffered={driveOffered} /> : null
 }

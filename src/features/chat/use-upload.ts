@@ -22,17 +22,24 @@ export const UPLOAD_EXPLANATIONS = {
     'Upload adds the file to your library; Upload to Drive puts it in your Google Drive, which syncs it into your library.',
 } as const
 
+/** The same, on a server without Google Drive (D133): no 'Upload to Drive' to explain. */
+export const UPLOAD_EXPLANATIONS_WITHOUT_DRIVE = {
+  conversation: 'Upload adds the file to this conversation and your library.',
+  newChat: 'Upload attaches the file to your first message; it joins your library too.',
+  library: 'Upload adds the file to your library.',
+} as const satisfies Record<keyof typeof UPLOAD_EXPLANATIONS, string>
+
 export function useUpload() {
   const upload = UploadActor.useActorRef()
   const conversationId = ChatActor.useSelector(selectedConversationIdOf)
   const into = useSelector(upload, (snapshot) => snapshot.context.into)
   return {
-    explanation:
-      into === 'library'
-        ? UPLOAD_EXPLANATIONS.library
-        : conversationId
-          ? UPLOAD_EXPLANATIONS.conversation
-          : UPLOAD_EXPLANATIONS.newChat,
+    /** Where 'Upload' puts the file, which the dialog's explanation names. */
+    place: (into === 'library'
+      ? 'library'
+      : conversationId
+        ? 'conversation'
+        : 'newChat') as keyof typeof UPLOAD_EXPLANATIONS,
     isOpen: useSelector(upload, (snapshot) => snapshot.hasTag('open')),
     /** A valid file is chosen and nothing is under way: the upload buttons are enabled. */
     ready: useSelector(upload, (snapshot) => snapshot.hasTag('ready')),
