@@ -8,13 +8,21 @@
  * assistant's lock lets one through at a time anyway, and a crowd waiting on it inside
  * transactions held every connection of the pool, so the owner's own calls and the admitted
  * answers queued behind them (bench/widget, D122). Across instances the lock still decides.
+ * Asks that find the assistant full wait in one line per assistant in this process: only the
+ * first asks the database again (every BUSY_POLL_MS, for places freed by other instances), a place
+ * freed here wakes it at once, and the next follows when it leaves. A crowd of waiting asks
+ * therefore costs the database one ask per poll, not one per waiting visitor.
  */
 import { createHash } from 'node:crypto'
-import { setTimeout as sleep } from 'node:timers/promises'
 import type { Budgets } from '../../contracts/publishing.ts'
 import type { Db } from '../db/database.ts'
 import { DAY_MS, dayStart, HOUR_MS, hourStart, secondsUntil, utcDay } from '../usage/utc-windows.ts'
-import { type BudgetCounts, type BudgetsRepository, createBudgetsRepository } from './budgets-repository.ts'
+import {
+  type BudgetCounts,
+  type BudgetsRepository,
+  type BudgetWindows,
+  createBudgetsRepository,
+} from './budgets-repository.ts'
 import type { Admission, AdmitInput, RefusalReason, VisitorBudgets } from './visitor-budgets.ts'
 
 /**
@@ -94,6 +102,47 @@ export function oneAtATime() {
   }
 }
 
+type Place = { wake: (() => void) | null }
+
+/** Per key, the asks waiting for a place in arrival order; only the first polls. */
+export function waitingLines() {
+  const lines = new Map<string, Place[]>()
+  const wakeFirst = (key: string) => lines.get(key)?.[0]?.wake?.()
+  return {
+    /** Someone is already waiting: a new ask goes behind them rather than past them. */
+    busy: (key: string) => (lines.get(key)?.length ?? 0) > 0,
+    join(key: string): Place {
+      const place: Place = { wake: null }
+      lines.set(key, [...(lines.get(key) ?? []), place])
+      return place
+    },
+    /** Leaves the line; the new first is woken to ask at once (a place may be free). */
+    leave(key: string, place: Place) {
+      const line = lines.get(key) ?? []
+      const index = line.indexOf(place)
+      if (index < 0) return
+      line.splice(index, 1)
+      if (line.length === 0) lines.delete(key)
+      else if (index === 0) wakeFirst(key)
+    },
+    /** Waits until woken or, first in line, for one poll; otherwise until `leftMs` runs out. */
+    wait(key: string, place: Place, leftMs: number, pollMs: number): Promise<void> {
+      const ms = lines.get(key)?.[0] === place ? Math.min(pollMs, leftMs) : leftMs
+      return new Promise((resolve) => {
+        const done = () => {
+          clearTimeout(timer)
+          place.wake = null
+          resolve()
+        }
+        const timer = setTimeout(done, ms)
+        place.wake = done
+      })
+    },
+    /** A place was freed in this process: the first in line asks now. */
+    released: wakeFirst,
+  }
+}
+
 function visitorHash(visitorKey: string): string {
   return createHash('sha256').update(`visitor:${visitorKey}`).digest('hex')
 }
@@ -111,6 +160,7 @@ export function visitorBudgetsOn(
   const leaseMs = deps.leaseMs ?? PUBLISHED_ANSWER_LEASE_MS
   let lastSweep = Number.NEGATIVE_INFINITY
   const turn = oneAtATime()
+  const lines = waitingLines()
 
   async function sweep(at: Date): Promise<void> {
     if (at.getTime() - lastSweep < SWEEP_EVERY_MS) return
@@ -135,30 +185,42 @@ export function visitorBudgetsOn(
     return { windows, outcome }
   }
 
+  function admitted(windows: BudgetWindows, leaseId: string): Admission {
+    let finished = false
+    return {
+      kind: 'admitted',
+      async finish(tokens: number) {
+        if (finished) return
+        finished = true
+        const spent = Number.isFinite(tokens) ? Math.max(0, Math.round(tokens)) : 0
+        await repository.finish({ ...windows, leaseId, tokens: spent })
+        lines.released(windows.assistantId)
+      },
+    }
+  }
+
   return {
     async admit(input: AdmitInput): Promise<Admission> {
       const deadline = performance.now() + waitMs
-      for (;;) {
-        const at = deps.now()
-        await sweep(at)
-        const { windows, outcome } = await tryOnce(input, at)
-        if ('leaseId' in outcome) {
-          let finished = false
-          return {
-            kind: 'admitted',
-            async finish(tokens: number) {
-              if (finished) return
-              finished = true
-              const spent = Number.isFinite(tokens) ? Math.max(0, Math.round(tokens)) : 0
-              await repository.finish({ ...windows, leaseId: outcome.leaseId, tokens: spent })
-            },
+      const key = input.assistantId
+      let place = lines.busy(key) && waitMs > 0 ? lines.join(key) : null
+      try {
+        if (place) await lines.wait(key, place, waitMs, BUSY_POLL_MS)
+        for (;;) {
+          const at = deps.now()
+          await sweep(at)
+          const { windows, outcome } = await tryOnce(input, at)
+          if ('leaseId' in outcome) return admitted(windows, outcome.leaseId)
+          const reason = outcome.refused
+          const leftMs = deadline - performance.now()
+          if (reason !== 'assistant-busy' || leftMs <= 0) {
+            return { kind: 'refused', reason, retryAfterSeconds: retryAfterSeconds(reason, at) }
           }
+          place ??= lines.join(key)
+          await lines.wait(key, place, leftMs, BUSY_POLL_MS)
         }
-        const reason = outcome.refused
-        if (reason !== 'assistant-busy' || performance.now() >= deadline) {
-          return { kind: 'refused', reason, retryAfterSeconds: retryAfterSeconds(reason, at) }
-        }
-        await sleep(BUSY_POLL_MS)
+      } finally {
+        if (place) lines.leave(key, place)
       }
     },
   }

@@ -253,6 +253,47 @@ test('a full assistant makes the ask wait briefly: a place freed meanwhile answe
   expect(performance.now() - started).toBeGreaterThanOrEqual(1400)
 })
 
+test('asks waiting for a full assistant stand in one line: only the first asks the database again, and a place freed here goes to the longest waiting', async () => {
+  const clock = testClock()
+  const who = await ownerWithAssistants(app)
+  const real = createBudgetsRepository(app.db)
+  let asked = 0
+  const counted: BudgetsRepository = {
+    ...real,
+    admit(windows, decide) {
+      asked += 1
+      return real.admit(windows, decide)
+    },
+  }
+  const budgets = visitorBudgetsOn(counted, {
+    now: clock.now,
+    publishedConcurrency: 1,
+    usageTokensPerDay: 0,
+    busyWaitMs: 1200,
+  })
+  const running = await ask(budgets, who, 'running', ROOMY)
+  if (running.kind !== 'admitted') throw new Error('refused the first ask')
+  const first = ask(budgets, who, 'first-in-line', ROOMY)
+  await expect.poll(() => asked).toBe(2)
+  const crowd = Array.from({ length: 20 }, (_, i) => ask(budgets, who, `crowd-${i}`, ROOMY))
+
+  await new Promise((resolve) => setTimeout(resolve, 600))
+  // Polling each on its own, 21 waiting asks would have asked ~6 times each by now (over 120).
+  expect(asked).toBeLessThan(2 + 20 + 10)
+  const settled = new Set<number>()
+  crowd.forEach((admission, i) => admission.then(() => settled.add(i)))
+  await running.finish(0)
+  // The place goes to the ask that waited longest, not to whichever of the crowd polled first.
+  const firstAdmission = await first
+  expect(firstAdmission.kind).toBe('admitted')
+  expect(settled.size).toBe(0)
+
+  if (firstAdmission.kind === 'admitted') await firstAdmission.finish(0)
+  const rest = await Promise.all(crowd)
+  expect(admitted(rest).length).toBeGreaterThanOrEqual(1)
+  expect(reasons(rest)).toEqual(['assistant-busy'])
+})
+
 test("an answer never finished (its instance died) holds its places only until its lease expires on the app's clock", async () => {
   const clock = testClock()
   const who = await ownerWithAssistants(app)
