@@ -14,6 +14,7 @@ import {
   withReply,
 } from './chat-model.ts'
 import type { MessageItem, OpenConversationContext } from './chat-types.ts'
+import { citedSoFar } from './listed-sources.ts'
 
 type Context = OpenConversationContext
 type Change = Partial<Context>
@@ -86,10 +87,18 @@ export function dropExchange(context: Context, tempId: string): Change {
   return withMessages(context, withoutMessage(withoutMessage(context.messages, tempId), answerIdOf(tempId)))
 }
 
-/** Stopped: the question and the answer so far stay, the answer marked as stopped. */
+/**
+ * Stopped: the question and the answer so far stay, the answer marked as stopped; of the
+ * passages it might have cited it keeps those it did (as the server stores it).
+ */
 export function markStopped(context: Context, tempId: string): Change {
-  const messages = mapMessage(context, answerIdOf(tempId), (m) => ({ ...m, streaming: false, stopped: true }))
-  return { messages }
+  const messages = mapMessage(context, answerIdOf(tempId), (m) => ({
+    ...m,
+    sources: citedSoFar(m.sources, m.content),
+    streaming: false,
+    stopped: true,
+  }))
+  return withMessages(context, messages)
 }
 
 /**
@@ -139,12 +148,13 @@ export function stopRegenerated(context: Context, previous: MessageItem, maxVers
   const versionCount = Math.min(previous.versionCount + 1, maxVersions)
   const messages = mapMessage(context, previous.id, (m) => ({
     ...m,
+    sources: citedSoFar(m.sources, m.content),
     streaming: false,
     stopped: true,
     version: versionCount,
     versionCount,
   }))
-  return { messages }
+  return withMessages(context, messages)
 }
 
 /**

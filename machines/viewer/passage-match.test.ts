@@ -23,3 +23,9 @@ test('a ligature matches its letters; a passage from elsewhere marks nothing', (
   expect(itemsHolding(page, 'Nothing of the sort appears on this page at all.')).toEqual([])
   expect(itemsHolding(page, '   ')).toEqual([])
 })
+
+test('a passage whose words were joined across a hyphenated line end still marks its items', () => {
+  const items = ['Pump maintenance', 'The procedure is docu-', 'mented in the blue binder.', 'Next page.']
+
+  expect(itemsHolding(items, 'The procedure is documented in the blue binder.')).toEqual([1, 2])
+})

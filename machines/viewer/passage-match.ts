@@ -1,13 +1,14 @@
 /**
  * Where a cited passage stands among a PDF page's text items (pdf.js's text layer renders one
  * element per item). The passage was extracted from the same page by the same library, but the
- * chunker re-flowed its whitespace, so both sides are compared without any whitespace (and in
+ * chunker re-flowed its whitespace and joined words hyphenated at a line's end ("docu-" +
+ * "ment", issue 40 item 9), so both sides are compared without any whitespace or hyphens (and in
  * NFKC, so a ligature matches its letters). When the whole passage is not found verbatim, its
  * first and last 60 characters bracket it; failing that, its opening alone is marked.
  */
 const ANCHOR = 60
 
-const squash = (text: string) => text.normalize('NFKC').replace(/\s+/g, '')
+const squash = (text: string) => text.normalize('NFKC').replace(/[\s\u00AD\u2010-]+/g, '')
 
 /** The indexes of the items that hold the passage, in order; empty when it is not on the page. */
 export function itemsHolding(items: readonly string[], passage: string): number[] {

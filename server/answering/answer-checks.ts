@@ -57,3 +57,18 @@ export function quotedChecks(
     missing: [],
   }))
 }
+
+/**
+ * Of an answer written without a model, the quotations `text` holds (all of them, unless it was
+ * stopped) and the passages they quote, each check's sourceIndex counted among those.
+ */
+export function quotedIn<S>(text: string, sources: S[], checks: CitationCheck[] | null) {
+  if (checks === null) return { sources, checks }
+  const arrived = checks.filter((c) => text.includes(c.sentence))
+  const kept = sources.filter((_, i) => arrived.some((c) => c.sourceIndex === i + 1))
+  const renumbered = arrived.map((c) => {
+    const source = c.sourceIndex === null ? undefined : sources[c.sourceIndex - 1]
+    return { ...c, sourceIndex: source ? kept.indexOf(source) + 1 : c.sourceIndex }
+  })
+  return { sources: kept, checks: renumbered }
+}

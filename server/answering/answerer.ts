@@ -14,10 +14,10 @@ import { questionLanguage } from '../documents/index/languages.ts'
 import type { Passage, Turn } from '../documents/index/passages.ts'
 import type { PassageSearch } from '../documents/index/search-terms.ts'
 import { CUT_NOTE, capped, codePointsUpTo } from './answer-cap.ts'
-import { type CheckedAnswer, checkedAnswer, quotedChecks } from './answer-checks.ts'
+import { type CheckedAnswer, checkedAnswer, quotedChecks, quotedIn } from './answer-checks.ts'
 import { type CallerRequest, callOptions } from './call-options.ts'
 import type { CitationCheck } from './citation-checks/types.ts'
-import { citedOrAll, numbered, type UsedPassage, uncited } from './cited-passages.ts'
+import { citedOnly, citedOrAll, numbered, type UsedPassage, uncited } from './cited-passages.ts'
 import { type Analyse, extractiveAnswer } from './extractive.ts'
 import { type Llm, LlmAbortedError } from './llm.ts'
 import { buildPrompt, type ChatPromptMessage } from './prompt.ts'
@@ -149,8 +149,11 @@ export type AnswerDraft = {
   candidates(): UsedPassage[]
   tokens(signal?: AbortSignal): AsyncIterable<string>
   sourcesFor(content: string): UsedPassage[]
-  /** Once the last token is in: the text as stored (a repaired marker moved), its sources and checks (D129). */
-  finish(content: string): CheckedAnswer<UsedPassage>
+  /**
+   * Once the last token is in: the text as stored (a repaired marker moved), its sources and
+   * checks (D129). `stopped`: the text is what had arrived, and only the passages it cites are kept.
+   */
+  finish(content: string, stopped?: boolean): CheckedAnswer<UsedPassage>
   corrections: Correction[]
   /** What writing `content` cost the model, estimated (a stream reports no usage); null: no model was asked. */
   spent(content: string): TokenUsage | null
@@ -326,13 +329,8 @@ export function createAnswerer({
             for (const part of parts) yield part
           },
           sourcesFor: () => sources,
-          // A stopped answer keeps the quotations that arrived.
-          finish: (text) => ({
-            content: text,
-            sources,
-            checks: checks === null ? null : checks.filter((c) => text.includes(c.sentence)),
-            checkMs: 0,
-          }),
+          // A stopped answer keeps the quotations that arrived, and their passages.
+          finish: (text) => ({ content: text, ...quotedIn(text, sources, checks), checkMs: 0 }),
           corrections,
           spent: () => null,
         }
@@ -346,8 +344,10 @@ export function createAnswerer({
         candidates: () => numbered(passages),
         tokens: (signal) => capped(model.stream(prompt, { signal, ...options }), cap),
         sourcesFor: (content) => citedOrAll(content, passages),
-        finish: (content) =>
-          checkedAnswer(content, checkContext(input, found), (moved) => citedOrAll(moved, passages)),
+        finish: (content, stopped = false) =>
+          checkedAnswer(content, checkContext(input, found), (moved) =>
+            stopped ? citedOnly(moved, passages) : citedOrAll(moved, passages),
+          ),
         corrections,
         spent: (content) => estimatedUsage(prompt, content),
       }

@@ -16,13 +16,21 @@ export function uncited(p: Passage): UsedPassage {
  * marker that points at no passage names nothing and is left out.
  */
 export function citedOrAll(content: string, passages: Passage[]): UsedPassage[] {
-  const cited = new Set([...content.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])))
   const all = numbered(passages)
-  const picked = all.filter((p) => cited.has(p.citation))
+  const picked = citedOnly(content, passages)
   if (picked.length > 0) return picked
   if (!passages.some((p) => p.whole)) return all
   const seen = new Set<string>()
   return all.filter((p) => !seen.has(p.documentId) && seen.add(p.documentId))
+}
+
+/**
+ * The passages the text cites as [n], and no others: what a stopped answer keeps (issue 40,
+ * item 4), for the passages it had not cited yet are no sources of what it says.
+ */
+export function citedOnly(content: string, passages: Passage[]): UsedPassage[] {
+  const cited = new Set([...content.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])))
+  return numbered(passages).filter((p) => cited.has(p.citation))
 }
 
 /** The passages as the prompt numbers them: [1] is the first. */

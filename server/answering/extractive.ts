@@ -94,8 +94,10 @@ export async function extractiveAnswer(
   const key = (language: string, lexeme: string) => `${language}\u0000${lexeme}`
   const wanted = new Set(terms.map((t) => key(t.language, t.lexeme)))
 
-  const all = passages.flatMap((passage) =>
-    sentences(passage.text, passage.language).map((sentence) => ({ passage, sentence })),
+  const all = distinct(
+    passages.flatMap((passage) =>
+      sentences(passage.text, passage.language).map((sentence) => ({ passage, sentence })),
+    ),
   )
   const analysed = await analyse(
     all.map(({ passage, sentence }) => ({ text: sentence, language: passage.language })),
@@ -127,6 +129,26 @@ export async function extractiveAnswer(
     passage: used.find((p) => p.chunkId === s.passage.chunkId) ?? s.passage,
   }))
   return { content: [NO_MODEL_NOTE, ...quotes].join('\n\n'), used, quoted }
+}
+
+/**
+ * Each sentence once, where it first appears (issue 40, item 7): a file that repeats itself
+ * (a notice pasted twice, a header on every page) would otherwise fill every quotation with the
+ * same sentence, and count its words as common, so the sentence that answers loses to it.
+ * Sentences are the same when their letters and digits are, whatever the case, spaces and
+ * punctuation.
+ */
+function distinct<T extends { sentence: string }>(items: T[]): T[] {
+  const seen = new Set<string>()
+  return items.filter(({ sentence }) => {
+    const key = sentence
+      .toLocaleLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .trim()
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
 }
 
 function clip(sentence: string): string {

@@ -56,7 +56,7 @@ export function runOnce({ release, log, conversationId, draft, store, record }: 
         return { event: 'error', data: { message: stopped ? STOPPED_BEFORE_ANSWER : ANSWER_FAILED } }
       }
       // After the last token, before the answer is stored and `done` is sent (D129).
-      const finished = draft.finish(text)
+      const finished = draft.finish(text, stopped)
       logUnchecked(log, conversationId, finished)
       const used = finished.sources
       const stored = await store(finished.content, used.map(toSourceSnapshot), stopped, finished.checks)

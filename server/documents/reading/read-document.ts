@@ -6,6 +6,7 @@
 import { type Paragraph, paragraphsOf, type Section } from './chunker.ts'
 import { joinParagraphs } from './document-bounds.ts'
 import { DocxTextError } from './docx-text.ts'
+import { joinPdfLines } from './pdf-lines.ts'
 import { FileReadError } from './read-error.ts'
 import type { PdfOutlineEntry, ReaderKind, ReaderResult, SentSection } from './reader-process.ts'
 import { removeControlCharacters } from './text-decoding.ts'
@@ -41,15 +42,16 @@ function titlePattern(title: string): RegExp {
  * is not printed as such; the text before the first entry of a page still belongs to the section
  * above, which runs on across pages until the next entry (except above the document's first
 entry: that text, a title or a date, opens the first section). A PDF without an outline has no
- * headings, as before: its passages cite their pages. Control characters (a text layer may hold
+ * headings, as before: its passages cite their pages. Lines are joined into sentences and
+ * headings set apart (pdf-lines.ts). Control characters (a text layer may hold
  * NULs, which PostgreSQL refuses in text) are removed.
  */
 export function pdfSections(pages: readonly string[], outline: readonly PdfOutlineEntry[]): Section[] {
   const firstPage = Math.min(...outline.map((e) => e.page))
   return pages.map((raw, i) => {
-    const text = removeControlCharacters(raw)
     const page = i + 1
     const entries = outline.filter((e) => e.page === page)
+    const text = joinPdfLines(removeControlCharacters(raw), entries.length === 0)
     if (entries.length === 0) return { text, page }
     const starts: { at: number; heading: string }[] = []
     let cursor = 0

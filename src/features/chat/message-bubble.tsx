@@ -3,6 +3,7 @@ import type { DislikeReasonRequest, Feedback, Source } from '#contracts/chat.ts'
 import type { ReasonStatus } from '#machines/chat/chat-selectors.ts'
 import { clockTime } from '#machines/chat/chat-time.ts'
 import type { MessageItem } from '#machines/chat/chat-types.ts'
+import { listedSources } from '#machines/chat/listed-sources.ts'
 import { ErrorBoundary } from '#src/components/ui/error-boundary.tsx'
 import { useAppDeps } from '#src/lib/app-deps.ts'
 import { css, cx } from '../../../styled-system/css'
@@ -162,7 +163,7 @@ export const MessageBubble = memo(function MessageBubble({
           Searched for: {message.corrections.map((c) => c.to).join(', ')}
         </p>
       ) : null}
-      {mine ? null : <MessageSources sources={message.sources} onShow={show} />}
+      {mine ? null : <MessageSources groups={listedSources(message)} onShow={show} />}
       <div
         className={css({ display: 'flex', alignItems: 'center', gap: '2', fontSize: 'xs', color: 'muted' })}
       >
