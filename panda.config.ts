@@ -1,7 +1,13 @@
 import { defineConfig } from '@pandacss/dev'
 
-/** A colour for light and for dark screens: the dark one follows the system (prefers-color-scheme). */
-const scheme = (light: string, dark: string) => ({ value: { base: light, _osDark: dark } })
+/**
+ * A colour for light and for dark screens. Dark follows the system (prefers-color-scheme) unless
+ * the person chose in Settings → Appearance (D136): `data-theme` on <html> then wins, by
+ * specificity (the system's rule is on `:where(:root)`, which weighs nothing).
+ */
+const scheme = (light: string, dark: string) => ({
+  value: { base: light, _osDark: dark, _dark: dark, _light: light },
+})
 
 export default defineConfig({
   preflight: true,
@@ -9,6 +15,8 @@ export default defineConfig({
   exclude: [],
   jsxFramework: 'react',
   outdir: 'styled-system',
+  // The person's choice (src/lib/theme.ts) is an attribute on <html>, not Panda's default class.
+  conditions: { extend: { dark: '[data-theme=dark] &', light: '[data-theme=light] &' } },
   theme: {
     extend: {
       tokens: {
@@ -52,6 +60,9 @@ export default defineConfig({
   },
   globalCss: {
     html: { colorScheme: 'light dark' },
+    // Scrollbars and form controls follow the chosen scheme too.
+    'html[data-theme=dark]': { colorScheme: 'dark' },
+    'html[data-theme=light]': { colorScheme: 'light' },
     body: {
       bg: 'bg',
       color: 'text',

@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client'
 import { AppProviders } from '#src/app/providers.tsx'
 import { AppRoutes } from '#src/app/routes.tsx'
 import { createAppDeps, type Inspect } from '#src/lib/app-deps.ts'
+import { applyTheme, readTheme } from '#src/lib/theme.ts'
 
 /**
  * Opt-in XState inspector, development only (VITE_XSTATE_INSPECT=1). The DEV check is replaced
@@ -16,6 +17,8 @@ async function loadInspector(): Promise<Inspect> {
 }
 
 async function start() {
+  // Before the first paint: a page chosen dark never flashes light (D136).
+  applyTheme(readTheme())
   const container = document.getElementById('root')
   if (!container) throw new Error('index.html has no #root element')
   const deps = createAppDeps({}, await loadInspector())

@@ -30,7 +30,8 @@ export function DashboardHeader() {
         display: 'flex',
         alignItems: 'center',
         gap: '3',
-        h: '16',
+        // Lower on a phone, where every row above the conversation costs a line of it.
+        h: { base: '12', md: '16' },
         px: { base: '4', md: '6' },
         bg: 'surface',
         borderBottomWidth: '1px',

@@ -36,7 +36,7 @@ const newChatStyle = css({
   alignItems: 'center',
   justifyContent: 'center',
   gap: '2',
-  h: '10',
+  h: { base: '9', md: '10' },
   px: '4',
   flex: { base: '1', md: 'none' },
   mb: { base: '0', md: '4' },
@@ -107,7 +107,25 @@ const backdropStyle = css({
   bg: 'rgba(15, 23, 42, 0.45)',
   md: { display: 'none' },
 })
-const barStyle = css({ display: 'flex', gap: '2', alignItems: 'center', md: { display: 'block' } })
+// On wide screens "New chat" stays at the top of the sidebar however long its list grows (issue
+// 40, item 9): it sticks over the column's own padding, on the sidebar's background. A sticky top
+// is measured inside that padding, hence -4 to reach the edge.
+const barStyle = css({
+  display: 'flex',
+  gap: '2',
+  alignItems: 'center',
+  md: {
+    display: 'block',
+    position: 'sticky',
+    top: '-4',
+    zIndex: '1',
+    bg: 'surface',
+    mt: '-4',
+    pt: '4',
+    mx: '-4',
+    px: '4',
+  },
+})
 
 /**
  * The sections of product §2 (the route table's sidebar entries), each a link to its address
@@ -138,7 +156,8 @@ export function DashboardSidebar() {
         borderColor: 'border',
         borderBottomWidth: { base: '1px', md: '0' },
         borderRightWidth: { base: '0', md: '1px' },
-        p: { base: '2', md: '4' },
+        px: { base: '2', md: '4' },
+        py: { base: '1.5', md: '4' },
         minW: '0',
         minH: '0',
         overflowY: { md: 'auto' },
@@ -148,7 +167,7 @@ export function DashboardSidebar() {
         <Button
           ref={menuButton}
           variant="secondary"
-          className={css({ md: { display: 'none' } })}
+          className={css({ h: '9', md: { display: 'none' } })}
           aria-expanded={open}
           aria-controls={drawerId}
           onClick={() => setOpen(!open)}

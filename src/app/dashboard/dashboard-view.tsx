@@ -124,7 +124,8 @@ export function DashboardView() {
                 minH: '0',
                 overflowY: 'auto',
                 px: { base: '4', md: '8' },
-                py: { base: '6', md: '8' },
+                pt: { base: '3', md: '8' },
+                pb: { base: '4', md: '8' },
               })}
             >
               <SectionOutlet />

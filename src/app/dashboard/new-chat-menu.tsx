@@ -28,7 +28,7 @@ export function NewChatMenu() {
           variant="secondary"
           aria-label="New chat with an assistant"
           title="New chat with an assistant"
-          className={css({ h: '10', px: '2', mb: { base: '0', md: '4' } })}
+          className={css({ h: { base: '9', md: '10' }, px: '2', mb: { base: '0', md: '4' } })}
         >
           <svg
             aria-hidden="true"

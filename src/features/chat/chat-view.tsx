@@ -3,10 +3,12 @@ import type { Scope, Source } from '#contracts/chat.ts'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { ChatIcon } from '#src/components/ui/dashboard-icons.tsx'
 import { EmptyState } from '#src/components/ui/empty-state.tsx'
+import { PHONE_QUERY, useMediaQuery } from '#src/components/ui/use-media-query.ts'
 import { css, cx } from '../../../styled-system/css'
 import { assistantLabel } from './assistant-label.ts'
 import { ChatComposer, type ComposerHandle } from './chat-composer.tsx'
 import { CitationPanel } from './citation-panel.tsx'
+import { ConversationBar } from './conversation-bar.tsx'
 import { ConversationFiles } from './conversation-files.tsx'
 import { ConversationScope } from './conversation-scope.tsx'
 import { ConversationTitle } from './conversation-title.tsx'
@@ -26,7 +28,8 @@ const withPanelStyle = css({ md: { gridTemplateColumns: 'minmax(0, 1fr) minmax(1
  * product §2 Chat view: the conversation (or its empty state) under its title and what it searches
  * (D70), the chosen documents as chips over the composer with its `#` picker, and beside them the
  * passage a citation opened (D87). `titleActions` are the screen's controls for the open
- * conversation (Export, Share).
+ * conversation (Export, Share); on a phone the header is one bar and they are `menuItems` in its
+ * menu instead (issue 40, item 3).
  */
 const columnStyle = css({
   display: 'flex',
@@ -60,7 +63,9 @@ function NoMessagesYet({ onAsk, scope }: { onAsk: (text: string) => void; scope:
   )
 }
 
-export function ChatView({ titleActions }: { titleActions?: ReactNode } = {}) {
+type ChatViewProps = { titleActions?: ReactNode; menuItems?: ReactNode }
+
+export function ChatView({ titleActions, menuItems }: ChatViewProps = {}) {
   const chat = useConversation()
   const { messages, loading, awaitingReply, ratingMessageIds, rate, openSource } = chat
   const upload = useUpload()
@@ -80,18 +85,11 @@ export function ChatView({ titleActions }: { titleActions?: ReactNode } = {}) {
   return (
     <section aria-label="Chat with Docs" className={cx(layoutStyle, openSource ? withPanelStyle : undefined)}>
       <div className={columnStyle}>
-        {chat.title === null ? null : (
-          <ConversationTitle title={chat.title} onRename={chat.rename} actions={titleActions} />
-        )}
-        {chat.assistant ? (
-          <p className={css({ fontSize: 'sm', color: 'muted', pb: '2' })}>{assistantLabel(chat.assistant)}</p>
-        ) : null}
-        <ConversationScope
-          scope={chat.scope}
-          assistant={chat.assistant?.name ?? null}
-          saving={chat.savingScope}
+        <ConversationHeader
+          chat={chat}
           onChoose={() => composer.current?.startPicking()}
-          onSearchEverything={chat.searchEverything}
+          titleActions={titleActions}
+          menuItems={menuItems}
         />
         <ConversationFiles files={chat.files} />
         {empty && !loading ? (
@@ -149,6 +147,47 @@ export function ChatView({ titleActions }: { titleActions?: ReactNode } = {}) {
         />
       ) : null}
     </section>
+  )
+}
+
+type ConversationHeaderProps = ChatViewProps & {
+  chat: ReturnType<typeof useConversation>
+  /** Opens the composer's document picker. */
+  onChoose: () => void
+}
+
+/** Above the messages: the title's row and the scope's line, or on a phone one bar (issue 40, item 3). */
+function ConversationHeader({ chat, onChoose, titleActions, menuItems }: ConversationHeaderProps) {
+  const phone = useMediaQuery(PHONE_QUERY)
+  return (
+    <>
+      {phone ? (
+        <ConversationBar
+          title={chat.title}
+          onRename={chat.rename}
+          scope={chat.scope}
+          assistant={chat.assistant?.name ?? null}
+          saving={chat.savingScope}
+          onChoose={onChoose}
+          onSearchEverything={chat.searchEverything}
+          menuItems={menuItems}
+        />
+      ) : chat.title === null ? null : (
+        <ConversationTitle title={chat.title} onRename={chat.rename} actions={titleActions} />
+      )}
+      {chat.assistant ? (
+        <p className={css({ fontSize: 'sm', color: 'muted', pb: '2' })}>{assistantLabel(chat.assistant)}</p>
+      ) : null}
+      {phone ? null : (
+        <ConversationScope
+          scope={chat.scope}
+          assistant={chat.assistant?.name ?? null}
+          saving={chat.savingScope}
+          onChoose={onChoose}
+          onSearchEverything={chat.searchEverything}
+        />
+      )}
+    </>
   )
 }
 

@@ -34,21 +34,46 @@ export function ConversationTitle({ title, onRename, actions }: ConversationTitl
     )
   }
   return (
+    <RenameForm
+      initial={editing}
+      onSave={(text) => {
+        onRename(text)
+        setEditing(null)
+      }}
+      onCancel={() => setEditing(null)}
+    />
+  )
+}
+
+type RenameFormProps = {
+  initial: string
+  onSave: (title: string) => void
+  onCancel: () => void
+  /** From a menu (the phone's conversation bar) the field takes the focus: the button is gone. */
+  autoFocus?: boolean
+}
+
+/** The title as a field: Enter or Save keeps a non-empty title, Escape or Cancel leaves it. */
+export function RenameForm({ initial, onSave, onCancel, autoFocus = false }: RenameFormProps) {
+  const [text, setText] = useState(initial)
+  return (
     <form
       className={css({ display: 'flex', alignItems: 'center', gap: '2', pb: '3' })}
       onSubmit={(event) => {
         event.preventDefault()
-        if (editing.trim() !== '') onRename(editing)
-        setEditing(null)
+        if (text.trim() !== '') onSave(text)
+        else onCancel()
       }}
     >
       <input
         aria-label="Conversation title"
-        value={editing}
+        value={text}
         maxLength={TITLE_MAX_LENGTH}
-        onChange={(event) => setEditing(event.target.value)}
+        // biome-ignore lint/a11y/noAutofocus: the person chose Rename in a menu that closed; typing goes here
+        autoFocus={autoFocus}
+        onChange={(event) => setText(event.target.value)}
         onKeyDown={(event) => {
-          if (event.key === 'Escape') setEditing(null)
+          if (event.key === 'Escape') onCancel()
         }}
         className={css({
           flex: '1',
@@ -61,10 +86,10 @@ export function ConversationTitle({ title, onRename, actions }: ConversationTitl
           bg: 'surface',
         })}
       />
-      <Button type="submit" size="sm" disabled={editing.trim() === ''}>
+      <Button type="submit" size="sm" disabled={text.trim() === ''}>
         Save
       </Button>
-      <Button variant="ghost" size="sm" onClick={() => setEditing(null)}>
+      <Button variant="ghost" size="sm" onClick={onCancel}>
         Cancel
       </Button>
     </form>

@@ -52,12 +52,33 @@ const proseStyle = css({
   '& ul': { listStyleType: 'disc', pl: '5' },
   '& ol': { listStyleType: 'decimal', pl: '5' },
   '& code': { fontFamily: 'mono', fontSize: 'sm', bg: 'surfaceMuted', px: '1', borderRadius: 'sm' },
-  '& table': { borderCollapse: 'collapse', fontSize: 'sm', display: 'block', overflowX: 'auto' },
-  '& th, & td': { borderWidth: '1px', borderColor: 'border', px: '2', py: '1', textAlign: 'left' },
+  '& table': { borderCollapse: 'collapse', fontSize: 'sm' },
+  // The bubble breaks long words anywhere; a cell never does ("Satur/day"): a wide table scrolls
+  // sideways in its own box instead (issue 40, item 3).
+  '& th, & td': {
+    borderWidth: '1px',
+    borderColor: 'border',
+    px: '2',
+    py: '1',
+    textAlign: 'left',
+    overflowWrap: 'normal',
+    wordBreak: 'normal',
+  },
   '& th': { bg: 'surfaceMuted', fontWeight: 'semibold' },
   '& blockquote': { borderLeftWidth: '3px', borderColor: 'border', pl: '3', color: 'muted' },
   '& a': { color: 'accent', textDecoration: 'underline' },
 })
+
+const tableBoxStyle = css({ maxW: 'full', overflowX: 'auto' })
+
+/** A table in a box of its own that scrolls sideways; the table keeps its table semantics. */
+function ScrollingTable({ children }: { children?: ReactNode }) {
+  return (
+    <div className={tableBoxStyle}>
+      <table>{children}</table>
+    </div>
+  )
+}
 
 export function MarkdownAnswer({ text, citations, checks, onCite }: MarkdownAnswerProps) {
   const byMarker = markerChecks(text, checks)
@@ -73,6 +94,7 @@ export function MarkdownAnswer({ text, citations, checks, onCite }: MarkdownAnsw
             </AnswerLink>
           ),
           pre: CodeBlock,
+          table: ScrollingTable,
           img: ({ alt }) => <>{alt}</>,
         }}
       >

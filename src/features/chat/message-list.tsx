@@ -28,16 +28,25 @@ type MessageListProps = {
   onSkipReason: () => void
 }
 
+// Room left above the message brought to the top, so it never touches the conversation's bar.
+const TOP_MARGIN_PX = 8
+
 /**
  * Brings the newest message into view; called by the end marker each time it is (re)mounted. A
- * finished answer shows from its start (it is read from the top); anything else, from the end.
+ * finished answer shows from its start (it is read from the top) under the question it answers,
+ * whole, when that question takes less than half the list (issue 40, item 9: it was left half
+ * hidden under the bar); anything else, from the end.
  */
 function scrollToNewest(marker: HTMLElement | null) {
   const list = marker?.parentElement
   if (!list) return
   const last = list.querySelector<HTMLElement>('ol > li:last-child')
   if (last?.dataset.sender === 'bot' && last.dataset.streaming !== 'true') {
-    list.scrollTop += last.getBoundingClientRect().top - list.getBoundingClientRect().top
+    const question = last.previousElementSibling
+    const fits =
+      question instanceof HTMLElement && question.getBoundingClientRect().height < list.clientHeight / 2
+    const target = fits ? question : last
+    list.scrollTop += target.getBoundingClientRect().top - list.getBoundingClientRect().top - TOP_MARGIN_PX
   } else {
     list.scrollTop = list.scrollHeight
   }

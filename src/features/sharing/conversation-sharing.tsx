@@ -35,6 +35,34 @@ export function ConversationSharing({ conversationId }: { conversationId: string
   )
 }
 
+/**
+ * Export and Share as entries of the phone's conversation menu (issue 40, item 3): each export a
+ * link (a download); Share asks the screen to open the dialog, which outlives the closed menu.
+ */
+export function ConversationSharingItems({
+  conversationId,
+  onShare,
+}: {
+  conversationId: string
+  onShare: () => void
+}) {
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone
+  return (
+    <>
+      {FORMATS.map(({ format, label }) => (
+        <Menu.Item key={format} value={`export-${format}`} asChild className={menu.item}>
+          <a href={exportUrl(conversationId, format, timeZone)} download>
+            Export as {label}
+          </a>
+        </Menu.Item>
+      ))}
+      <Menu.Item value="share" className={menu.item} onSelect={onShare}>
+        Share
+      </Menu.Item>
+    </>
+  )
+}
+
 function ExportMenu({ conversationId }: { conversationId: string }) {
   const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone
   return (
@@ -66,7 +94,7 @@ function ExportMenu({ conversationId }: { conversationId: string }) {
   )
 }
 
-function ShareDialog({ conversationId, onClose }: { conversationId: string; onClose: () => void }) {
+export function ShareDialog({ conversationId, onClose }: { conversationId: string; onClose: () => void }) {
   const { shares, loaded, pendingId, problem, share, revoke } = useShares()
   const current = shares.find((s) => s.conversationId === conversationId) ?? null
   const busy = pendingId === conversationId || !loaded

@@ -3,6 +3,7 @@ import { SectionHeader } from '#src/components/ui/section-header.tsx'
 import { TextField } from '#src/components/ui/text-field.tsx'
 import { AccountDataCard } from '#src/features/account/account-data-card.tsx'
 import { ApiKeysCard } from '#src/features/account/api-keys-card.tsx'
+import { AppearanceCard } from '#src/features/account/appearance-card.tsx'
 import { ChangePasswordCard } from '#src/features/account/change-password-card.tsx'
 import { SessionsCard } from '#src/features/account/sessions-card.tsx'
 import { UsageCard } from '#src/features/account/usage-card.tsx'
@@ -23,7 +24,7 @@ const groupTitleStyle = css({ fontSize: 'xl', fontWeight: 'semibold' })
 
 /**
  * product §2 Settings view: what a Google sign-in landing here has to say (D99); the Profile card as specified (the Display Name is typed but never
- * saved, so no save action is shown); then the account's own settings (D78, D81): the password
+ * saved, so no save action is shown) and the light/dark choice (D136); then the account's own settings (D78, D81): the password
  * and where it is signed in, its API keys (issue 38), what its answers spent (D126), and its data (export, delete).
  */
 export function SettingsSection() {
@@ -46,6 +47,9 @@ export function SettingsSection() {
         <TextField label="Email" type="email" value={email ?? ''} readOnly />
         <TextField label="Display Name" name="displayName" autoComplete="nickname" defaultValue="" />
       </Card>
+      <div className={css({ mt: '4' })}>
+        <AppearanceCard />
+      </div>
       <section id={SETTINGS_ANCHORS.account} aria-labelledby="settings-account" className={groupStyle}>
         <h2 id="settings-account" className={groupTitleStyle}>
           Account
