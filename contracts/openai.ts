@@ -6,6 +6,7 @@
  * servers do; `citations` is DocChat's own field, which standard clients ignore.
  */
 import { z } from 'zod'
+import { CHECK_OUTCOMES } from './chat.ts'
 
 export const OPENAI_PREFIX = '/openai/v1'
 export const OPENAI_PATHS = {
@@ -53,12 +54,28 @@ export const ChatCompletionRequestSchema = z.looseObject({
 })
 export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequestSchema>
 
+/** How the sentences citing a passage held up against it (issue 39, D129); never "not cited". */
+export const CitationOutcomeSchema = z.enum(CHECK_OUTCOMES).exclude(['not-cited'])
+export type CitationOutcome = z.infer<typeof CitationOutcomeSchema>
+
 export const CitationSchema = z.object({
   /** The answer's [n] marker this passage is. */
   citation: z.number().int(),
   documentName: z.string(),
   page: z.number().int().nullable(),
   snippet: z.string().max(CITATION_SNIPPET_MAX_LENGTH),
+  /**
+   * The check of the sentences citing this passage (D135), the first a reader must know of
+   * unverified, repaired, checked, nothing-to-check; absent when the answer was not checked.
+   */
+  check: CitationOutcomeSchema.optional(),
+  /** With `check`: the figures, dates, codes, quotations and names the passages did not hold. */
+  missing: z.array(z.string()).optional(),
+  /**
+   * With `check: 'repaired'`: the [n] the model wrote, moved to this passage, which holds the
+   * items (the whole answer's text carries the moved marker; a stream's pieces, the model's).
+   */
+  movedFrom: z.number().int().positive().optional(),
 })
 export type Citation = z.infer<typeof CitationSchema>
 

@@ -5,7 +5,7 @@
  * unknown, unpublished or deleted public id with the same 404.
  */
 import { z } from 'zod'
-import { FeedbackSchema } from './chat.ts'
+import { CitationCheckSchema, FeedbackSchema } from './chat.ts'
 import { endpoint } from './endpoint.ts'
 import { userText } from './user-text.ts'
 
@@ -187,6 +187,12 @@ export const PublicMessageSchema = z.object({
   createdAt: z.string(),
   feedback: FeedbackSchema.nullable(),
   sources: z.array(PublicSourceSchema),
+  /**
+   * The answer's citations checked against its passages, as the app's answers carry them (D129,
+   * D135), less the sentences citing nothing (a visitor's answer keeps checks with its snippets).
+   * null: not checked. Absent on questions, and from servers before the checks.
+   */
+  checks: z.array(CitationCheckSchema).nullable().optional(),
 })
 export type PublicMessage = z.infer<typeof PublicMessageSchema>
 

@@ -3,7 +3,7 @@
  * visitor's wire shapes turned into the chat's (the sender takes and reports the chat's) and back,
  * and the sentence a failed answer shows.
  */
-import type { Message, SendMessageResponse, Source } from '#contracts/chat.ts'
+import type { CitationCheck, Message, SendMessageResponse, Source } from '#contracts/chat.ts'
 import type { PublicAssistant, PublicMessage } from '#contracts/publishing.ts'
 import { answerIdOf } from '#machines/chat/chat-model.ts'
 import type { MessageItem } from '#machines/chat/chat-types.ts'
@@ -27,6 +27,8 @@ export type VisitorMessage = {
   streaming: boolean
   /** Stopped while it was written: it holds what had arrived. */
   stopped: boolean
+  /** Its citations' checks (D135), as the stored answer carries them; null: none to show yet. */
+  checks: CitationCheck[] | null
 }
 
 export type PublicAnswer = { conversationId: string; userMessage: PublicMessage; aiMessage: PublicMessage }
@@ -67,6 +69,7 @@ export function toChatMessage(message: PublicMessage): Message {
         quote: source.snippet,
       }),
     ),
+    ...(message.checks === undefined ? {} : { checks: message.checks }),
   }
 }
 
@@ -88,6 +91,7 @@ export function visitorMessageOf(message: Message): VisitorMessage {
     })),
     streaming: false,
     stopped: message.stopped ?? false,
+    checks: message.checks ?? null,
   }
 }
 
@@ -99,7 +103,17 @@ export function visitorMessagesOf(messages: PublicMessage[]): VisitorMessage[] {
 
 export function shown(messages: VisitorMessage[], message: MessageItem): VisitorMessage[] {
   const { id, sender, content } = message
-  return [...messages, { id, sender, content, feedback: null, sources: [], streaming: false, stopped: false }]
+  const item = {
+    id,
+    sender,
+    content,
+    feedback: null,
+    sources: [],
+    streaming: false,
+    stopped: false,
+    checks: null,
+  }
+  return [...messages, item]
 }
 
 export function grew(messages: VisitorMessage[], tempId: string, answer: string): VisitorMessage[] {
@@ -113,6 +127,7 @@ export function grew(messages: VisitorMessage[], tempId: string, answer: string)
       sources: [],
       streaming: true,
       stopped: false,
+      checks: null,
     }
     return [...messages, bubble]
   }

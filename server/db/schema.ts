@@ -900,8 +900,23 @@ export const assistantPublications = pgTable(
   ],
 )
 
-/** A cited passage as the visitor was shown it (contracts/publishing.ts' PublicSource), with its name kept for the owner. */
-export type VisitorSnippet = { citation: number; documentName: string; page: number | null; snippet: string }
+/**
+ * A cited sentence's check kept with the snippet of the passage it cites (D135): `at` is its
+ * place among the answer's checks, so the answer's list is read back in the order of its sentences.
+ */
+export type VisitorSnippetCheck = StoredCheck & { at: number }
+
+/**
+ * A cited passage as the visitor was shown it (contracts/publishing.ts' PublicSource), with its
+ * name kept for the owner, and the checks of the sentences citing it (D135; absent: not checked).
+ */
+export type VisitorSnippet = {
+  citation: number
+  documentName: string
+  page: number | null
+  snippet: string
+  checks?: VisitorSnippetCheck[]
+}
 
 /**
  * A visitor's conversation with a published assistant (issue 37, D117): never in the owner's chat

@@ -3,13 +3,41 @@
  * `chat.completion.chunk` events ending in `data: [DONE]`; both carry `citations` (on the last
  * chunk when streamed), DocChat's own field, which standard clients ignore.
  */
-import type { ChatCompletion, ChatCompletionChunk, Citation, Usage } from '#contracts/openai.ts'
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  Citation,
+  CitationOutcome,
+  Usage,
+} from '#contracts/openai.ts'
+import type { VisitorSnippet } from '../db/schema.ts'
 
 export type Finished = {
   text: string
   finishReason: 'stop' | 'length'
   usage: Usage
   citations: Citation[]
+}
+
+/** The outcome a citation shows when several sentences cite it: the one a reader must know first. */
+const FIRST_TO_KNOW: readonly CitationOutcome[] = ['unverified', 'repaired', 'checked', 'nothing-to-check']
+
+/**
+ * A cited snippet as the API's citation (D135): with its sentences' check folded into one
+ * outcome, the items no passage holds, and the marker a repair moved from; no check when the
+ * answer was not checked.
+ */
+export function citationOf({ checks, ...snippet }: VisitorSnippet): Citation {
+  const outcomes = new Set(checks?.map((c) => c.outcome))
+  const check = FIRST_TO_KNOW.find((outcome) => outcomes.has(outcome))
+  if (!checks || check === undefined) return snippet
+  const movedFrom = checks.find((c) => c.movedFrom !== undefined)?.movedFrom
+  return {
+    ...snippet,
+    check,
+    missing: [...new Set(checks.flatMap((c) => c.missing))],
+    ...(movedFrom === undefined ? {} : { movedFrom }),
+  }
 }
 
 export type CompletionMeta = { id: string; created: number; model: string }

@@ -17,7 +17,7 @@ import { estimatedTokens } from '../answering/token-usage.ts'
 import { citedSnippets } from '../publishing/visitor-answers.ts'
 import type { ApiAdmission, ApiQuotas } from './api-quotas.ts'
 import { readMessages } from './chat-messages.ts'
-import { type CompletionMeta, type Finished, usageOf } from './completion-format.ts'
+import { type CompletionMeta, citationOf, type Finished, usageOf } from './completion-format.ts'
 import type { ApiCaller } from './key-access.ts'
 import { forbidden, modelNotFound, NO_CHAT_SCOPE_MESSAGE, rateLimited, serverError } from './openai-errors.ts'
 
@@ -190,11 +190,14 @@ export class OpenAiService {
       const promptTokens = asked ? estimatedTokens([...spentBefore, ...passages.map((p) => p.text)]) : 0
       const completionTokens = asked ? estimatedTokens([text]) : 0
       tokens = promptTokens + completionTokens
+      // Checked once the last piece is in (D129): the whole answer's text carries a repaired
+      // marker moved; a stream's pieces already went as the model wrote them (D135).
+      const finished = draft.finish(text.trim())
       return {
-        text,
+        text: finished.content,
         finishReason: text.endsWith(CUT_NOTE) ? 'length' : 'stop',
         usage: usageOf(promptTokens, completionTokens),
-        citations: citedSnippets(draft, text),
+        citations: citedSnippets(finished).map(citationOf),
       }
     } finally {
       await admission.finish(tokens)

@@ -255,7 +255,14 @@ export class VisitorService {
             event: 'error',
             data: { message: signal.aborted ? VISITOR_STOPPED : VISITOR_ANSWER_FAILED },
           }
-        const sources = citedSnippets(draft, text)
+        // After the last token, before the answer is stored and `done` sent, as in the app (D129).
+        const finished = draft.finish(text)
+        if (finished.checks === null)
+          log.warn(
+            { event: 'visitor.citations.unchecked', err: finished.checkError, assistantId: a.assistantId },
+            'citations not checked',
+          )
+        const sources = citedSnippets(finished)
         const stored = await this.#deps.visitors.storeVisitorExchange({
           assistantId: a.assistantId,
           ownerId: a.ownerId,
@@ -263,7 +270,13 @@ export class VisitorService {
           visitor: x.visitor,
           question: x.question,
           askedAt,
-          answer: { content: text, sources, fellBack, foundNothing: sources.length === 0, tokens },
+          answer: {
+            content: finished.content,
+            sources,
+            fellBack,
+            foundNothing: sources.length === 0,
+            tokens,
+          },
           answeredAt: new Date(Math.max(this.#deps.now().getTime(), askedAt.getTime() + 1)),
         })
         return {

@@ -23,6 +23,8 @@ type Item = {
   rating: HTMLElement | null
   /** The answer's text as last drawn from its markdown (null: not yet, or shown as plain text). */
   drawn: string | null
+  /** The checks its markers were last drawn with (D135). */
+  drawnChecks: VisitorMessage['checks']
 }
 type Markdown = typeof answerNodes
 
@@ -115,7 +117,7 @@ function createItem(message: VisitorMessage, rate: Rate): Item {
     sources,
     rating,
   )
-  return { li, text, stopped, rating, drawn: null }
+  return { li, text, stopped, rating, drawn: null, drawnChecks: null }
 }
 
 function updateText(item: Item, message: VisitorMessage, markdown: Markdown | null): void {
@@ -123,10 +125,11 @@ function updateText(item: Item, message: VisitorMessage, markdown: Markdown | nu
     setText(item.text, message.content)
     return
   }
-  if (item.drawn === message.content) return
+  if (item.drawn === message.content && item.drawnChecks === message.checks) return
   if (item.drawn === null) item.text.className = 'pc-text pc-md'
-  morphChildren(item.text, markdown(message.content))
+  morphChildren(item.text, markdown(message.content, message.checks))
   item.drawn = message.content
+  item.drawnChecks = message.checks
 }
 
 function updateItem(item: Item, message: VisitorMessage, markdown: Markdown | null): void {

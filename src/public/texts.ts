@@ -13,6 +13,10 @@ export const TEXT = {
   stopped: 'Stopped before the end.',
   sources: 'Sources',
   page: (n: number) => `page ${n}`,
+  // A checked marker's name (D135), the app's words for it less its button's "Show".
+  checked: (n: number) => `Passage ${n}, checked`,
+  repaired: (n: number, from: number) => `Passage ${n}, checked (moved here from passage ${from})`,
+  unverified: (n: number, missing: string) => `Passage ${n}: ${missing} not found in the passage`,
   rate: 'Rate this answer',
   like: 'Helpful',
   dislike: 'Not helpful',

@@ -28,7 +28,12 @@ import { buildDriveApp, consentUrl, followRedirect } from '#tests/server/support
 import { register, signIn, TEST_PASSWORD } from '#tests/server/support/helper.ts'
 import { PROVIDER } from './pact.ts'
 import { verifierSource } from './pact-broker.ts'
-import { publishedAssistantAVisitorAsked } from './publishing-states.ts'
+import {
+  aSignedVisitorAsked,
+  aVisitorAsked,
+  publishedAssistant,
+  publishedAssistantAVisitorAsked,
+} from './publishing-states.ts'
 
 let app: App
 let baseUrl: string
@@ -222,6 +227,24 @@ test('the server honours every interaction in the pact', async () => {
         cookie = await signInAs('alice@example.com', 'alice-password')
         return publishedAssistantAVisitorAsked(app, cookie, await userIdOf('alice@example.com'))
       },
+      // The visitor calls (issue 37) take no session: the owner's cookie publishes, then is dropped.
+      'an assistant of alice@example.com is published': async () => {
+        const owner = await signInAs('alice@example.com', 'alice-password')
+        return {
+          publicId: (await publishedAssistant(app, owner, await userIdOf('alice@example.com'))).publicId,
+        }
+      },
+      'a visitor asked a published assistant of alice@example.com one question': async () => {
+        const owner = await signInAs('alice@example.com', 'alice-password')
+        const visitor = await aVisitorAsked(app, owner, await userIdOf('alice@example.com'))
+        cookie = visitor.visitorCookie
+        return { publicId: visitor.publicId, messageId: visitor.messageId }
+      },
+      'a signed-in user of a host site asked a published assistant of alice@example.com one question':
+        async () => {
+          const owner = await signInAs('alice@example.com', 'alice-password')
+          return aSignedVisitorAsked(app, owner, await userIdOf('alice@example.com'), new Date())
+        },
       'alice@example.com is signed in with a shared chat session': async () => {
         cookie = await signInAs('alice@example.com', 'alice-password')
         const conversation = await createConversation(app, cookie, 'Hello')

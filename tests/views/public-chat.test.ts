@@ -60,6 +60,7 @@ function stream(content: string) {
 function visitorBackend(
   conversation: PublicMessage[] | null = null,
   askAnswer?: (content: string) => Response,
+  answered: PublicMessage = answer,
 ) {
   const asks: unknown[] = []
   const feedback: unknown[] = []
@@ -74,7 +75,7 @@ function visitorBackend(
     http.post(urlOf(publicEndpoints.ask), async ({ request }) => {
       const body = (await request.json()) as { content: string }
       asks.push(body)
-      stored = [message('q-1', true, body.content), answer]
+      stored = [message('q-1', true, body.content), answered]
       return askAnswer ? askAnswer(body.content) : stream(body.content)
     }),
     http.post(urlOf(publicEndpoints.feedback), async ({ request }) => {
@@ -152,6 +153,62 @@ test('an answer shows its markdown, not the marks it is written with, and HTML i
   ])
   expect(log.querySelector('.pc-bot b')).toBeNull()
   expect(log.textContent).not.toContain('**')
+})
+
+test('once the answer is complete its checked markers show ✓ or ⚠, named by their outcome as in the app', async () => {
+  const checked = message('a-2', false, 'Leave is 25 days [1]. Parents get 300 days [2].', {
+    sources: answer.sources,
+    checks: [
+      {
+        marker: 1,
+        sentence: 'Leave is 25 days.',
+        outcome: 'repaired',
+        sourceIndex: 1,
+        movedFrom: 2,
+        missing: [],
+      },
+      {
+        marker: 2,
+        sentence: 'Parents get 300 days.',
+        outcome: 'unverified',
+        sourceIndex: 2,
+        missing: ['300 days'],
+      },
+    ],
+  })
+  visitorBackend(
+    null,
+    (content) => {
+      const reply = {
+        conversationId: 'conv-1',
+        userMessage: message('q-1', true, content),
+        aiMessage: checked,
+      }
+      const body = [
+        `event: token\ndata: ${JSON.stringify({ text: 'Leave is 25 days [2]. Parents get 300 days [2].' })}\n\n`,
+        `event: done\ndata: ${JSON.stringify(reply)}\n\n`,
+      ].join('')
+      return new HttpResponse(body, { headers: { 'content-type': 'text/event-stream' } })
+    },
+    checked,
+  )
+  const { actor } = open()
+  stop = () => actor.stop()
+  await userEvent.type(await screen.findByRole('textbox', { name: 'Your question' }), 'Leave?{Enter}')
+
+  const log = screen.getByRole('log', { name: 'Conversation' })
+  const moved = await within(log).findByRole(
+    'img',
+    { name: 'Passage 1, checked (moved here from passage 2)' },
+    { timeout: 10_000 },
+  )
+  const missing = within(log).getByRole('img', { name: 'Passage 2: 300 days not found in the passage' })
+  expect(moved.textContent).toBe('[1✓]')
+  expect(missing.textContent).toBe('[2⚠]')
+  expect(missing.getAttribute('title')).toBe('Passage 2: 300 days not found in the passage')
+  expect(log.querySelector('.pc-bot .pc-text')?.textContent).toBe(
+    'Leave is 25 days [1✓]. Parents get 300 days [2⚠].',
+  )
 })
 
 test("over the owner's budget the owner's busy sentence shows and the question stays in the composer", async () => {

@@ -79,6 +79,34 @@ test('citation markers stay in the text, as the sources list numbers them', () =
   expect(div.querySelector('a')).toBeNull()
 })
 
+test('a checked marker shows its outcome; code keeps its brackets and the markers after it keep their checks', () => {
+  const text = 'Leave is 25 days [1]. Write `[2]` for a note. A taxi is 300 euros [2]. See [3].'
+  const into = document.createElement('div')
+  morphChildren(
+    into,
+    answerNodes(text, [
+      { marker: 1, sentence: 'Leave is 25 days.', outcome: 'checked', sourceIndex: 1, missing: [] },
+      {
+        marker: 2,
+        sentence: 'A taxi is 300 euros.',
+        outcome: 'unverified',
+        sourceIndex: 2,
+        missing: ['300 euros'],
+      },
+      { marker: 3, sentence: 'See.', outcome: 'nothing-to-check', sourceIndex: 3, missing: [] },
+    ]),
+  )
+  const marks = [...into.querySelectorAll('[role="img"]')]
+  expect(marks.map((m) => [m.textContent, m.getAttribute('aria-label')])).toEqual([
+    ['[1✓]', 'Passage 1, checked'],
+    ['[2⚠]', 'Passage 2: 300 euros not found in the passage'],
+  ])
+  expect(into.querySelector('code')?.textContent).toBe('[2]')
+  expect(into.textContent).toBe(
+    'Leave is 25 days [1✓]. Write [2] for a note. A taxi is 300 euros [2⚠]. See [3].',
+  )
+})
+
 test('drawn again as tokens arrive, the nodes already shown are kept and only changed', () => {
   const div = draw('Staff get **25')
   const paragraph = div.querySelector('p')

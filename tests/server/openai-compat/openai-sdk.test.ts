@@ -94,6 +94,9 @@ test('a completion answers with the model’s text, its usage and the cited pass
       documentName: 'Travel policy.pdf',
       page: 2,
       snippet: 'The daily meal allowance abroad is 45 euros per person.',
+      // The figure is in the passage cited (D135).
+      check: 'checked',
+      missing: [],
     },
   ])
 })
@@ -122,6 +125,9 @@ test('a streamed completion sends chunks, citations and usage on the last one, t
       documentName: 'Travel policy.pdf',
       page: 1,
       snippet: expect.stringContaining('economy class'),
+      // No figure, quotation or name to look up.
+      check: 'nothing-to-check',
+      missing: [],
     },
   ])
 })
