@@ -6,6 +6,8 @@
  * fall back) are scored on:
  * - coverage: the best of the knowledge's five best passages' share of the searched words (the
  *   rule kept so far, ≥ 0.25);
+ * - passage and document ratios: the knowledge's best passage BM25 and best document score over
+ *   the library's (bestMatch: raw scores, the same words weighed by the same library statistics);
  * - library share: the knowledge's best rank in ONE library-wide ranking of the same statement
  *   (top L passages; only document ids and ranks read) over the library's best rank;
  * - library position: where the knowledge's first passage stands in that ranking;
@@ -13,7 +15,8 @@
  *   in the library but nowhere in the knowledge.
  * Each rule is "coverage ≥ 0.25 and feature passes"; reported per threshold: home asks kept and
  * none-asks that fall back. Not a product code path: an experiment kept so it can be rerun.
- * Usage: node bench/quality-judge.ts
+ * Figures in bench/RESULTS.md ("judged against the whole library").
+ * Usage: node bench/quality-judge.ts (JUDGE_DUMP=asks.json also writes every ask, for exploring)
  */
 import { writeFileSync } from 'node:fs'
 import { sql } from 'drizzle-orm'

@@ -242,7 +242,7 @@ export function rankedPassages(db: Db, plan: RankingPlan): Promise<PassageRow[]>
  * Only the raw scores of the plan's best passage (BM25) and best document: no id, no text. Raw
  * scores of a scope and of the whole library are comparable (both weigh words by the library's
  * statistics): bench/quality-judge.ts compares an assistant's knowledge with the whole library
- * through this; answering does not call it (bench/RESULTS.md, "judged against the library").
+ * through this; answering does not call it (bench/RESULTS.md, "judged against the whole library").
  */
 export async function bestScores(db: Db, plan: RankingPlan): Promise<BestMatch | null> {
   const [row] = await queryRows<{ passage: number | null; document: number | null }>(
