@@ -1,5 +1,5 @@
 /**
- * A feature study for "Only from its documents" (issue 36, D138): does the knowledge hold the
+ * A feature study for "Only from its documents" (issue 36): does the knowledge hold the
  * answer, judged against the person's whole library? For every judged question (the tuning set
  * and both holdouts) and both folder layouts of bench/quality-assistants.ts, the folder holding
  * its answer page ("home", must pass) and every folder holding no judged page ("none", should
