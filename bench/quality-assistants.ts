@@ -45,7 +45,8 @@ function packageOf(folder: string): string {
   return folder.split('/')[0] ?? folder
 }
 
-function layoutFolders(layout: FolderLayout, names: string[]): Map<string, string> {
+/** Each document's folder under `layout`, by its name. */
+export function layoutFolders(layout: FolderLayout, names: string[]): Map<string, string> {
   if (layout === 'directories') return new Map(names.map((n) => [n, n.slice(0, n.lastIndexOf('/'))]))
   return new Map(names.map((n, i) => [n, `folder ${i % ROUND_ROBIN_FOLDERS}`]))
 }

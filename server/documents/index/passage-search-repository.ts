@@ -9,6 +9,7 @@ import type { Db } from '../../db/database.ts'
 import { queryRows } from '../../db/query-rows.ts'
 import type { PassageRow } from './passages.ts'
 import {
+  type BestMatch,
   BM25_B,
   BM25_K1,
   DOCUMENT_B,
@@ -183,14 +184,15 @@ function documentScores(averageDocument: number): SQL {
     )`
 }
 
-/** The plan's `limit` best passages, best first: the candidates scored, pooled, and ranked with their documents. */
-export function rankedPassages(db: Db, plan: RankingPlan): Promise<PassageRow[]> {
+/**
+ * The statement's common table expressions up to `ranked`: the candidates scored, pooled (the
+ * `limit` best, at least DOCUMENT_POOL), and ranked with their documents; `ranked` keeps each
+ * pooled passage's raw BM25 and its document's raw score beside the normalised rank.
+ */
+function rankingSteps(plan: RankingPlan): SQL {
   const { terms, limit } = plan
   const column = <T>(pick: (t: WeighedTerm) => T) => sql.param(terms.map(pick))
-  return queryRows<PassageRow>(
-    db,
-    sql`
-    with q as (
+  return sql`q as (
       select * from unnest(${column((t) => t.language)}::regconfig[], ${column((t) => t.lexeme)}::text[],
         ${column((t) => t.chunkIdf)}::float8[], ${column((t) => t.documentIdf)}::float8[], ${column((t) => t.average)}::float8[])
         as q(language, lexeme, chunk_idf, document_idf, average)
@@ -213,17 +215,40 @@ export function rankedPassages(db: Db, plan: RankingPlan): Promise<PassageRow[]>
     ), pool as (
       select * from scored order by score desc, id limit ${Math.max(limit, DOCUMENT_POOL)}
     ), ${documentScores(plan.averageDocument)}, ranked as (
-      select p.id, p.document_id,
+      select p.id, p.document_id, p.score as passage_score, ds.score as document_score,
         p.score / nullif(max(p.score) over (), 0)
           + ${DOCUMENT_WEIGHT}::float8 * coalesce(ds.score / nullif(max(ds.score) over (), 0), 0) as rank
       from pool p left join document_scores ds on ds.document_id = p.document_id
-    )
+    )`
+}
+
+/** The plan's `limit` best passages, best first: the candidates scored, pooled, and ranked with their documents. */
+export function rankedPassages(db: Db, plan: RankingPlan): Promise<PassageRow[]> {
+  return queryRows<PassageRow>(
+    db,
+    sql`
+    with ${rankingSteps(plan)}
     select c.id as chunk_id, c.document_id, d.name as document_name, c.page, c.heading, d.link, c.text,
       c.language::text as language, r.rank
     from ranked r
     join document_chunks c on c.id = r.id
     join documents d on d.id = c.document_id
     order by r.rank desc, c.id
-    limit ${limit}`,
+    limit ${plan.limit}`,
   )
+}
+
+/**
+ * Only the raw scores of the plan's best passage (BM25) and best document: no id, no text. Raw
+ * scores of a scope and of the whole library are comparable (both weigh words by the library's
+ * statistics): bench/quality-judge.ts compares an assistant's knowledge with the whole library
+ * through this; answering does not call it (bench/RESULTS.md, "judged against the whole library").
+ */
+export async function bestScores(db: Db, plan: RankingPlan): Promise<BestMatch | null> {
+  const [row] = await queryRows<{ passage: number | null; document: number | null }>(
+    db,
+    sql`with ${rankingSteps(plan)}
+    select max(passage_score) as passage, max(document_score) as document from ranked`,
+  )
+  return row?.passage == null ? null : { passage: Number(row.passage), document: Number(row.document ?? 0) }
 }

@@ -8,13 +8,15 @@
 import type { Db } from '../../db/database.ts'
 import type { Correction } from '../../db/schema.ts'
 import { questionLanguage } from './languages.ts'
-import { type RankingPlan, rankedPassages } from './passage-search-repository.ts'
+import { bestScores, type RankingPlan, rankedPassages } from './passage-search-repository.ts'
 import { toPassage } from './passages.ts'
 import { analyseQuestion, nearestWords, writtenForms } from './question-analysis-repository.ts'
 import {
   type Analysis,
+  type BestMatch,
   CORRECTION_WEIGHT,
   type CorrectionRow,
+  DOCUMENT_POOL,
   FULL_READ_POSTINGS,
   idf,
   MAX_CANDIDATES_READ,
@@ -144,6 +146,27 @@ export async function searchPassages(
     terms: terms.map((t) => ({ language: t.language, lexeme: t.lexeme })),
     language,
   }
+}
+
+/**
+ * The raw scores of the best passage and document for a question within `scope` (null: the whole
+ * library), analysed, corrected and weighed exactly as `searchPassages` does; null when nothing
+ * matched. Scores only, no passage: what bench/quality-judge.ts compares (not used by answering).
+ */
+export async function bestMatch(
+  db: Db,
+  userId: string,
+  question: string,
+  scope: readonly string[] | null,
+): Promise<BestMatch | null> {
+  if (question.trim() === '' || scope?.length === 0) return null
+  const language = await questionLanguage(question)
+  const analysis = await analyseQuestion(db, userId, question, language)
+  if (analysis.languages.length === 0) return null
+  const fixes = await corrected(db, userId, question, language, analysis)
+  const terms = [...analysis.terms.filter((t) => t.chunks > 0), ...fixes.terms]
+  if (terms.length === 0) return null
+  return bestScores(db, { userId, scope, limit: DOCUMENT_POOL, ...weighed(analysis, terms, scope) })
 }
 
 /**

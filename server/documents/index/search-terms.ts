@@ -95,6 +95,9 @@ export const MIN_CORRECTION_SIMILARITY = 0.5
 /** A word the search looked for: a lexeme of the question in one language of the library. */
 export type SearchedTerm = { language: string; lexeme: string }
 
+/** The raw scores of the best passage (BM25) and the best document (document-level score) a search read. */
+export type BestMatch = { passage: number; document: number }
+
 export type PassageSearch = {
   /** Best first. */
   passages: Passage[]
