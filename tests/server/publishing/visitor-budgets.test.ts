@@ -281,7 +281,9 @@ test('asks waiting for a full assistant stand in one line: only the first asks t
   // Polling each on its own, 21 waiting asks would have asked ~6 times each by now (over 120).
   expect(asked).toBeLessThan(2 + 20 + 10)
   const settled = new Set<number>()
-  crowd.forEach((admission, i) => admission.then(() => settled.add(i)))
+  for (const [i, admission] of crowd.entries()) {
+    void admission.then(() => settled.add(i))
+  }
   await running.finish(0)
   // The place goes to the ask that waited longest, not to whichever of the crowd polled first.
   const firstAdmission = await first
