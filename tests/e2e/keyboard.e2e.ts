@@ -57,6 +57,86 @@ async function press(target: Locator, key: string): Promise<void> {
   await target.press(key)
 }
 
+/** The wide layout's Export menu and Share dialog, by keyboard. */
+async function exportAndShareByKeys(page: Page, name: string): Promise<void> {
+  const main = page.getByRole('main')
+  // Export: Enter opens the menu on its first item; the arrow keys move; Escape gives the focus back.
+  const exportButton = main.getByRole('button', { name: 'Export' })
+  await press(exportButton, 'Enter')
+  const exportMenu = page.getByRole('menu', { name: 'Export the conversation' })
+  await expect(exportMenu).toBeVisible()
+  await expectHighlighted(exportMenu, exportMenu.getByRole('menuitem', { name: 'Markdown (.md)' }))
+  await page.keyboard.press('ArrowDown')
+  await expectHighlighted(exportMenu, exportMenu.getByRole('menuitem', { name: 'PDF (.pdf)' }))
+  await snap(page, `keys-${name}-export-menu`)
+  await page.keyboard.press('Escape')
+  await expect(exportMenu).toBeHidden()
+  await expect(exportButton).toBeFocused()
+  // Enter on an item downloads it; the menu closes and the focus is back on Export.
+  await page.keyboard.press('ArrowDown')
+  await expectHighlighted(exportMenu, exportMenu.getByRole('menuitem', { name: 'Markdown (.md)' }))
+  const downloading = page.waitForEvent('download')
+  await page.keyboard.press('Enter')
+  expect((await downloading).suggestedFilename()).toBe('Harbour.md')
+  await expect(exportMenu).toBeHidden()
+  await expect(exportButton).toBeFocused()
+
+  // Share: a dialog that keeps Tab inside it; Escape closes it and the focus is back on Share.
+  const shareButton = main.getByRole('button', { name: 'Share' })
+  await press(shareButton, 'Enter')
+  const dialog = page.getByRole('dialog', { name: 'Share this conversation' })
+  await expect(dialog).toBeVisible()
+  for (let i = 0; i < 6; i += 1) {
+    await page.keyboard.press('Tab')
+    expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true)
+  }
+  await page.keyboard.press('Shift+Tab')
+  expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true)
+  await snap(page, `keys-${name}-share-dialog`)
+  await page.keyboard.press('Escape')
+  await expect(dialog).toBeHidden()
+  await expect(shareButton).toBeFocused()
+}
+
+/** On a phone the same entries sit in one "Conversation options" menu (D136), by keyboard. */
+async function phoneOptionsByKeys(page: Page, name: string): Promise<void> {
+  const options = page.getByRole('main').getByRole('button', { name: 'Conversation options' })
+  await press(options, 'Enter')
+  const menu = page.getByRole('menu')
+  await expect(menu).toBeVisible()
+  await expectHighlighted(menu, menu.getByRole('menuitem', { name: 'Rename' }))
+  await page.keyboard.press('ArrowDown')
+  await expectHighlighted(menu, menu.getByRole('menuitem', { name: 'Export as Markdown (.md)' }))
+  await snap(page, `keys-${name}-options-menu`)
+  await page.keyboard.press('Escape')
+  await expect(menu).toBeHidden()
+  await expect(options).toBeFocused()
+  // Enter on an item downloads it; the menu closes and the focus is back on the options button.
+  await press(options, 'Enter')
+  await page.keyboard.press('ArrowDown')
+  const downloading = page.waitForEvent('download')
+  await page.keyboard.press('Enter')
+  expect((await downloading).suggestedFilename()).toBe('Harbour.md')
+  await expect(menu).toBeHidden()
+  await expect(options).toBeFocused()
+
+  // Share from the menu: a dialog that keeps Tab inside it; Escape closes it.
+  await press(options, 'Enter')
+  for (let i = 0; i < 3; i += 1) await page.keyboard.press('ArrowDown')
+  await expectHighlighted(menu, menu.getByRole('menuitem', { name: 'Share' }))
+  await page.keyboard.press('Enter')
+  const dialog = page.getByRole('dialog', { name: 'Share this conversation' })
+  await expect(dialog).toBeVisible()
+  for (let i = 0; i < 6; i += 1) {
+    await page.keyboard.press('Tab')
+    expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true)
+  }
+  await snap(page, `keys-${name}-share-dialog`)
+  await page.keyboard.press('Escape')
+  await expect(dialog).toBeHidden()
+  await expect(options).toBeFocused()
+}
+
 for (const { name, viewport } of LAYOUTS) {
   test(`${name}: Export menu, Share dialog, Dislike and New chat by keyboard`, async ({ page }) => {
     test.setTimeout(90_000)
@@ -64,42 +144,8 @@ for (const { name, viewport } of LAYOUTS) {
     await answeredConversation(page, `keys-chat-${name}`)
     const main = page.getByRole('main')
 
-    // Export: Enter opens the menu on its first item; the arrow keys move; Escape gives the focus back.
-    const exportButton = main.getByRole('button', { name: 'Export' })
-    await press(exportButton, 'Enter')
-    const exportMenu = page.getByRole('menu', { name: 'Export the conversation' })
-    await expect(exportMenu).toBeVisible()
-    await expectHighlighted(exportMenu, exportMenu.getByRole('menuitem', { name: 'Markdown (.md)' }))
-    await page.keyboard.press('ArrowDown')
-    await expectHighlighted(exportMenu, exportMenu.getByRole('menuitem', { name: 'PDF (.pdf)' }))
-    await snap(page, `keys-${name}-export-menu`)
-    await page.keyboard.press('Escape')
-    await expect(exportMenu).toBeHidden()
-    await expect(exportButton).toBeFocused()
-    // Enter on an item downloads it; the menu closes and the focus is back on Export.
-    await page.keyboard.press('ArrowDown')
-    await expectHighlighted(exportMenu, exportMenu.getByRole('menuitem', { name: 'Markdown (.md)' }))
-    const downloading = page.waitForEvent('download')
-    await page.keyboard.press('Enter')
-    expect((await downloading).suggestedFilename()).toBe('Harbour.md')
-    await expect(exportMenu).toBeHidden()
-    await expect(exportButton).toBeFocused()
-
-    // Share: a dialog that keeps Tab inside it; Escape closes it and the focus is back on Share.
-    const shareButton = main.getByRole('button', { name: 'Share' })
-    await press(shareButton, 'Enter')
-    const dialog = page.getByRole('dialog', { name: 'Share this conversation' })
-    await expect(dialog).toBeVisible()
-    for (let i = 0; i < 6; i += 1) {
-      await page.keyboard.press('Tab')
-      expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true)
-    }
-    await page.keyboard.press('Shift+Tab')
-    expect(await dialog.evaluate((d) => d.contains(document.activeElement))).toBe(true)
-    await snap(page, `keys-${name}-share-dialog`)
-    await page.keyboard.press('Escape')
-    await expect(dialog).toBeHidden()
-    await expect(shareButton).toBeFocused()
+    if (name === 'phone') await phoneOptionsByKeys(page, name)
+    else await exportAndShareByKeys(page, name)
 
     // Dislike: the focus goes into the question why (never to the page), and back to Dislike.
     const answer = main.locator('li[data-sender="bot"]').last()
@@ -188,11 +234,16 @@ for (const { name, viewport } of LAYOUTS) {
     await page.setViewportSize(viewport)
     await answeredConversation(page, `looks-${name}`)
     const main = page.getByRole('main')
-    await main.getByRole('button', { name: 'Export' }).click()
-    await expect(page.getByText('PDF (.pdf)')).toBeVisible()
+    // On a phone Export and Share sit in the conversation's options menu (D136).
+    const opener = name === 'phone' ? 'Conversation options' : 'Export'
+    await main.getByRole('button', { name: opener }).click()
+    await expect(page.getByText(/PDF \(\.pdf\)/)).toBeVisible()
     await snap(page, `looks-${name}-export-menu`)
     await page.keyboard.press('Escape')
-    await main.getByRole('button', { name: 'Share' }).click()
+    if (name === 'phone') {
+      await main.getByRole('button', { name: opener }).click()
+      await page.getByRole('menuitem', { name: 'Share' }).click()
+    } else await main.getByRole('button', { name: 'Share' }).click()
     await expect(page.getByRole('dialog', { name: 'Share this conversation' })).toBeVisible()
     await snap(page, `looks-${name}-share-dialog`)
     await page.keyboard.press('Escape')
