@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useState } from 'react'
 import { Button } from '#src/components/ui/button.tsx'
-import { centredNoticeStyle } from '#src/components/ui/empty-state.tsx'
+import { centredNoticeStyle } from '#src/components/ui/centred-notice.ts'
 import { ErrorBoundary } from '#src/components/ui/error-boundary.tsx'
 import { useDocumentTitle } from '#src/components/ui/use-document-title.ts'
 import { useAppDeps } from '#src/lib/app-deps.ts'

@@ -2,20 +2,22 @@ import { Suspense } from 'react'
 import { Redirect, Route, Switch } from 'wouter'
 import { FullPageMessage } from '#src/components/ui/full-page-message.tsx'
 import { LoginView } from '#src/features/auth/login-view.tsx'
-import { RegisterView } from '#src/features/auth/register-view.tsx'
 import { SessionGuard } from '#src/features/auth/session-guard.tsx'
 import { retryableLazy } from '#src/lib/lazy-chunk.tsx'
 import { paths } from '#src/lib/paths.ts'
 import { RouteBoundary } from './route-boundary.tsx'
 
-// /login must stay light (≤ 135 KB gz): the dashboard and the mailed-link pages load on demand,
-// from one file (on-demand-pages.ts says why one).
+// /login must stay light (≤ 135 KB gz): the dashboard loads on demand, and so do the other
+// account screens, from a file of their own (account-pages.ts, D139).
 const onDemand = () => import('./on-demand-pages.ts')
 const dashboard = retryableLazy(onDemand, (module) => module.DashboardView)
-const forgotPassword = retryableLazy(onDemand, (module) => module.ForgotPasswordView)
-const resetPassword = retryableLazy(onDemand, (module) => module.ResetPasswordView)
-const confirmEmail = retryableLazy(onDemand, (module) => module.ConfirmEmailView)
+const accountPages = () => import('./account-pages.ts')
+const register = retryableLazy(accountPages, (module) => module.RegisterView)
+const forgotPassword = retryableLazy(accountPages, (module) => module.ForgotPasswordView)
+const resetPassword = retryableLazy(accountPages, (module) => module.ResetPasswordView)
+const confirmEmail = retryableLazy(accountPages, (module) => module.ConfirmEmailView)
 const linkPages = [
+  { path: paths.register, area: 'The sign-up page', page: register },
   { path: paths.forgotPassword, area: 'The forgotten-password page', page: forgotPassword },
   { path: paths.resetPassword, area: 'The new-password page', page: resetPassword },
   { path: paths.confirmEmail, area: 'The email confirmation page', page: confirmEmail },
@@ -32,11 +34,6 @@ export function AppRoutes() {
       <Route path={paths.login}>
         <RouteBoundary area="The sign-in page" page>
           <LoginView />
-        </RouteBoundary>
-      </Route>
-      <Route path={paths.register}>
-        <RouteBoundary area="The sign-up page" page>
-          <RegisterView />
         </RouteBoundary>
       </Route>
       {linkPages.map(({ path, area, page }) => (

@@ -7,7 +7,7 @@ import { expect, type Page, test } from '@playwright/test'
 import { snap } from './screens.ts'
 import { signUpAndIn, uniqueEmail } from './session.ts'
 
-// The dashboard's file: it holds the mailed-link pages too (src/app/on-demand-pages.ts).
+// The dashboard's file (src/app/on-demand-pages.ts); the account screens are a file of their own.
 const DASHBOARD_CHUNK = '**/assets/on-demand-pages-*.js'
 
 const SECTIONS = [

@@ -2,7 +2,7 @@ import { Link } from 'wouter'
 import { Button } from '#src/components/ui/button.tsx'
 import { LogOutIcon, SettingsIcon } from '#src/components/ui/dashboard-icons.tsx'
 import { LogoMark } from '#src/components/ui/icons.tsx'
-import { useCurrentUserEmail, useLogout } from '#src/features/auth/use-auth.ts'
+import { useCurrentUserEmail, useLogout } from '#src/features/auth/use-signed-in.ts'
 import { css } from '../../../styled-system/css'
 import { useDashboard } from './use-dashboard.ts'
 

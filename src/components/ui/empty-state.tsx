@@ -1,20 +1,8 @@
 import type { ReactNode } from 'react'
 import { css } from '../../../styled-system/css'
+import { centredNoticeStyle } from './centred-notice.ts'
 
 type EmptyStateProps = { icon: ReactNode; title: string; children: ReactNode }
-
-/** A short message centred in its area: an empty state, or what went wrong. */
-export const centredNoticeStyle = css({
-  display: 'flex',
-  flexDirection: 'column',
-  alignItems: 'center',
-  textAlign: 'center',
-  gap: '3',
-  py: '12',
-  px: '6',
-  maxW: 'md',
-  mx: 'auto',
-})
 
 /** What a section says when there is nothing in it yet. */
 export function EmptyState({ icon, title, children }: EmptyStateProps) {

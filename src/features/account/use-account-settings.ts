@@ -12,7 +12,7 @@ import { provideSessionsMachine } from '#machines/settings/sessions-machine.ts'
 import { provideUsageMachine } from '#machines/settings/usage-machine.ts'
 import { createAccountApi } from '#src/api/account.ts'
 import { createUsageApi } from '#src/api/usage.ts'
-import { useSessionEnded } from '#src/features/auth/use-auth.ts'
+import { useSessionEnded } from '#src/features/auth/use-signed-in.ts'
 import { useAppDeps } from '#src/lib/app-deps.ts'
 import { fromRoot, loginNotices } from '#src/lib/paths.ts'
 

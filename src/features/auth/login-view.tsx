@@ -9,7 +9,7 @@ import { TextField } from '#src/components/ui/text-field.tsx'
 import { paths } from '#src/lib/paths.ts'
 import { css } from '../../../styled-system/css'
 import { AuthLayout, formStyle, linkStyle } from './auth-layout.tsx'
-import { GoogleSignInButton } from './google-sign-in-button.tsx'
+import { GoogleSignIn } from './google-sign-in.tsx'
 import { useLoginNotice } from './login-notice.ts'
 import { useRegisteredEmail } from './use-auth.ts'
 import { useAuthOptions } from './use-auth-options.ts'
@@ -69,7 +69,7 @@ export function LoginView() {
         <Button type="submit" size="lg" block disabled={busy}>
           {busy ? 'Signing in...' : 'Sign In'}
         </Button>
-        {options?.google ? <GoogleSignInButton /> : null}
+        {options?.google ? <GoogleSignIn /> : null}
       </form>
     </AuthLayout>
   )

@@ -6,7 +6,7 @@ import { Button } from '#src/components/ui/button.tsx'
 import { TextField } from '#src/components/ui/text-field.tsx'
 import { paths } from '#src/lib/paths.ts'
 import { AuthLayout, formStyle, linkStyle } from './auth-layout.tsx'
-import { GoogleSignInButton } from './google-sign-in-button.tsx'
+import { GoogleSignIn } from './google-sign-in.tsx'
 import { useAuthOptions } from './use-auth-options.ts'
 import { useRegister } from './use-register.ts'
 
@@ -44,7 +44,7 @@ export function RegisterView() {
         <Button type="submit" size="lg" block disabled={busy}>
           {busy ? 'Creating account...' : 'Create Account'}
         </Button>
-        {options?.google ? <GoogleSignInButton /> : null}
+        {options?.google ? <GoogleSignIn /> : null}
       </form>
     </AuthLayout>
   )

@@ -1,6 +1,6 @@
 /**
- * Facade over the app-wide auth actor: what the guard, the header and the logout button need.
- * Views call these intents; they never send raw events.
+ * Facade over the app-wide auth actor for the guard and the sign-in screen (the signed-in app's
+ * intents are in use-signed-in.ts, so they load with it). Views call these; they never send raw events.
  */
 import { useEffect } from 'react'
 import { useLocation } from 'wouter'
@@ -38,25 +38,4 @@ export function useRegisteredEmail(): string | undefined {
 /** The session check cannot reach the server and is retrying (a network error or a 5xx, §8). */
 export function useServerUnreachable(): boolean {
   return AuthActor.useSelector((snapshot) => snapshot.context.unreachable)
-}
-
-export function useCurrentUserEmail(): string | undefined {
-  return AuthActor.useSelector((snapshot) => snapshot.context.user?.email)
-}
-
-export function useLogout() {
-  const auth = AuthActor.useActorRef()
-  const loggingOut = AuthActor.useSelector((snapshot) => snapshot.hasTag('busy'))
-  return {
-    loggingOut,
-    logout() {
-      auth.send({ type: 'auth.logout' })
-    },
-  }
-}
-
-/** Tells the app the session is over without a logout call (the account was just deleted). */
-export function useSessionEnded(): () => void {
-  const auth = AuthActor.useActorRef()
-  return () => auth.send({ type: 'auth.ended' })
 }

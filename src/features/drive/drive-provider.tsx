@@ -3,7 +3,7 @@ import { provideDriveMachine } from '#machines/drive/drive-machine.ts'
 import type { DriveInput } from '#machines/drive/drive-types.ts'
 import { createAuthApi } from '#src/api/auth.ts'
 import { createDriveApi } from '#src/api/drive.ts'
-import { useCurrentUserEmail } from '#src/features/auth/use-auth.ts'
+import { useCurrentUserEmail } from '#src/features/auth/use-signed-in.ts'
 import { useAppDeps } from '#src/lib/app-deps.ts'
 import { createBrowserDriveEffects } from './browser-drive-effects.ts'
 

@@ -8,7 +8,7 @@ import { ChangePasswordCard } from '#src/features/account/change-password-card.t
 import { SessionsCard } from '#src/features/account/sessions-card.tsx'
 import { UsageCard } from '#src/features/account/usage-card.tsx'
 import { GoogleSignedInNotice } from '#src/features/auth/google-sign-in-notice.tsx'
-import { useCurrentUserEmail } from '#src/features/auth/use-auth.ts'
+import { useCurrentUserEmail } from '#src/features/auth/use-signed-in.ts'
 import { css } from '../../../../styled-system/css'
 
 /** Where the sidebar's settings card leads (Account Settings, Preferences, Privacy): anchors on this page. */
