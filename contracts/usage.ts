@@ -1,6 +1,7 @@
 /**
  * What a person's answers spent (issue 38, D126): per UTC day, the model tokens and the answers of
- * the app, the API and their published assistants, and this month's totals. Settings → Usage
+ * the app, the API and their published assistants, and this month's totals, also per API key and
+ * per assistant (D134). Settings → Usage
  * draws it; the same rows hold everyone to USAGE_TOKENS_PER_DAY.
  */
 import { z } from 'zod'
@@ -31,11 +32,34 @@ export const UsageDaySchema = z.object({
 })
 export type UsageDay = z.infer<typeof UsageDaySchema>
 
+/** This month's figures of one personal API key (D134); name and prefix null once it is gone. */
+export const UsageByKeySchema = UsageFiguresSchema.extend({
+  id: z.string(),
+  name: z.string().nullable(),
+  prefix: z.string().nullable(),
+})
+export type UsageByKey = z.infer<typeof UsageByKeySchema>
+
+/** This month's figures of one assistant (app, API and published answers); name null once deleted. */
+export const UsageByAssistantSchema = UsageFiguresSchema.extend({
+  id: z.string(),
+  name: z.string().nullable(),
+})
+export type UsageByAssistant = z.infer<typeof UsageByAssistantSchema>
+
 export const UsageReportSchema = z.object({
   /** Every day of the window, oldest first, today last (days without answers are zeros). */
   days: z.array(UsageDaySchema),
-  /** This UTC month so far (`YYYY-MM`), per source. */
-  month: z.object({ month: z.string(), sources: UsageBySourceSchema }),
+  /**
+   * This UTC month so far (`YYYY-MM`), per source, and per API key and per assistant (those with
+   * answers this month, most tokens first).
+   */
+  month: z.object({
+    month: z.string(),
+    sources: UsageBySourceSchema,
+    keys: z.array(UsageByKeySchema),
+    assistants: z.array(UsageByAssistantSchema),
+  }),
   /** USAGE_TOKENS_PER_DAY across every source; 0: no limit. */
   tokensPerDay: z.number(),
 })

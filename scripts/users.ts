@@ -7,7 +7,8 @@
  *   npm run users -- enable <email>
  *   npm run users -- delete <email>      the account and everything it holds (its Google grant revoked)
  *   npm run users -- reset-link <email>  prints a password reset link (30 minutes, single use)
- *   npm run users -- usage <email>       the last 30 days' tokens and answers (app, API, published) and this month's
+ *   npm run users -- usage <email>       the last 30 days' tokens and answers (app, API, published) and this month's,
+ *                                        also per API key and per assistant
  *
  * With the embedded database the server must be stopped first (one process per data directory);
  * with PostgreSQL it may run, and a disabled account's sessions end on every instance at once.
@@ -24,7 +25,10 @@ const figures = (s: UsageBySource) =>
     String,
   )
 
-/** One line a day, oldest first, tab-separated, then this month's totals (D126). */
+/**
+ * One line a day, oldest first, tab-separated, then this month's totals (D126), then this month's
+ * figures per API key and per assistant, most tokens first (D134).
+ */
 export function usageLines(email: string, report: UsageReport): string[] {
   const header = [
     'day',
@@ -41,8 +45,22 @@ export function usageLines(email: string, report: UsageReport): string[] {
     header.join('\t'),
     ...report.days.map((d) => [d.day, ...figures(d.sources)].join('\t')),
     [report.month.month, ...figures(report.month.sources)].join('\t'),
+    `This month per API key:`,
+    ['key', 'prefix', 'tokens', 'answers'].join('\t'),
+    ...orNone(
+      report.month.keys.map((k) =>
+        [k.name ?? '(deleted key)', k.prefix ?? '', k.tokens, k.answers].join('\t'),
+      ),
+    ),
+    `This month per assistant:`,
+    ['assistant', 'tokens', 'answers'].join('\t'),
+    ...orNone(
+      report.month.assistants.map((a) => [a.name ?? '(deleted assistant)', a.tokens, a.answers].join('\t')),
+    ),
   ]
 }
+
+const orNone = (lines: string[]) => (lines.length > 0 ? lines : ['(none)'])
 
 export async function runUsersCommand(
   args: string[],

@@ -6,7 +6,12 @@ import { provideUsageMachine, USAGE_CHART_DAYS, USAGE_ERRORS } from './usage-mac
 const none = { tokens: 0, answers: 0 }
 const report = (tokens: number): UsageReport => ({
   days: [{ day: '2026-01-02', sources: { app: { tokens, answers: 1 }, api: none, published: none } }],
-  month: { month: '2026-01', sources: { app: { tokens, answers: 1 }, api: none, published: none } },
+  month: {
+    month: '2026-01',
+    sources: { app: { tokens, answers: 1 }, api: none, published: none },
+    keys: [],
+    assistants: [],
+  },
   tokensPerDay: 1_000_000,
 })
 

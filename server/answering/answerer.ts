@@ -22,7 +22,7 @@ import { type Analyse, extractiveAnswer } from './extractive.ts'
 import { type Llm, LlmAbortedError } from './llm.ts'
 import { buildPrompt, type ChatPromptMessage } from './prompt.ts'
 import { searchQuery, standsAlone } from './query-rewrite.ts'
-import { estimatedUsage, type TokenUsage } from './token-usage.ts'
+import { addedUsage, estimatedUsage, type TokenUsage } from './token-usage.ts'
 
 /** The most passages in a prompt (and so in an answer's sources); RETRIEVAL_TOKEN_BUDGET usually stops earlier. */
 export const PASSAGES_PER_ANSWER = 10
@@ -155,8 +155,13 @@ export type AnswerDraft = {
    */
   finish(content: string, stopped?: boolean): CheckedAnswer<UsedPassage>
   corrections: Correction[]
-  /** What writing `content` cost the model, estimated (a stream reports no usage); null: no model was asked. */
+  /**
+   * What writing `content` cost the model, estimated (a stream reports no usage), with the
+   * follow-up's rewrite (`rewriteSpent`); null: no model was asked.
+   */
   spent(content: string): TokenUsage | null
+  /** What rewriting a follow-up into a search cost (D134); null or absent: no rewrite was asked. */
+  rewriteSpent?: TokenUsage | null
 }
 
 export type Answerer = {
@@ -198,7 +203,8 @@ async function gather(
   { search, readWhole, llm }: Parts,
   { userId, question, history, signal }: Question,
   { scope, chosen, judge }: Plan,
-  timer?: StageTimer,
+  timer: StageTimer | undefined,
+  spent: Spent,
 ): Promise<{ found: Found; turns: Turn[] }> {
   const options = { chosen, judge }
   if (scope !== null && readWhole) {
@@ -208,7 +214,7 @@ async function gather(
       const language = llm ? await questionLanguage(question) : null
       if (llm && language && !judge)
         return { found: { corrections: [], terms: [], language, passages: whole }, turns }
-      const query = await searched(llm, question, turns, language, signal, timer)
+      const query = await searched(llm, question, turns, language, signal, timer, spent)
       const searchedFor = await search(userId, query, PASSAGES_PER_ANSWER, scope, options)
       return { found: { ...searchedFor, passages: whole }, turns }
     }
@@ -224,7 +230,7 @@ async function gather(
   }
   const turns = await history
   stopIfAborted(signal)
-  const query = await searched(llm, question, turns, language, signal, timer)
+  const query = await searched(llm, question, turns, language, signal, timer, spent)
   const found = await timed(timer, 'retrieve', search(userId, query, PASSAGES_PER_ANSWER, scope, options))
   stopIfAborted(signal)
   return { found, turns }
@@ -238,9 +244,13 @@ async function searched(
   language: string | null,
   signal: AbortSignal | undefined,
   timer: StageTimer | undefined,
+  spent: Spent,
 ): Promise<string> {
   if (!llm || !language || standsAlone(question, language)) return question
-  return timed(timer, 'rewrite', searchQuery(llm, question, turns, language, signal))
+  const heard = (usage: TokenUsage) => {
+    spent.rewrite = usage
+  }
+  return timed(timer, 'rewrite', searchQuery(llm, question, turns, language, signal, heard))
 }
 
 /**
@@ -271,24 +281,23 @@ async function extractive(analyse: Analyse, found: Found, scope: Scope, drive: b
 }
 
 /** What is known before the model is asked: a fixed answer, or the prompt and its passages. */
-async function prepare(
-  parts: Parts,
-  input: Question,
-  timer?: StageTimer,
-): Promise<Answer | { prompt: ChatPromptMessage[]; found: Found; settings: AnswerSettings | null }> {
+async function prepare(parts: Parts, input: Question, timer?: StageTimer): Promise<Answer | Prepared> {
   const planned = await plan(input)
   if ('content' in planned) return planned
-  const { found, turns } = await gather(parts, input, planned, timer)
+  const spent: Spent = { rewrite: null }
+  const { found, turns } = await gather(parts, input, planned, timer, spent)
   const { settings } = planned
-  if (settings?.policy === 'documents-only' && !isMatched(found))
-    return { ...fallbackAnswer(settings), corrections: found.corrections }
+  if (settings?.policy === 'documents-only' && !isMatched(found)) {
+    const usage = spent.rewrite ? { usage: spent.rewrite } : {}
+    return { ...fallbackAnswer(settings), corrections: found.corrections, ...usage }
+  }
   if (!parts.llm) return extractive(parts.analyse, found, planned.scope, parts.drive ?? true)
   const prompt = buildPrompt(input.question, found.passages, turns, {
     scoped: planned.chosen && planned.scope !== null,
     ...(settings ? { assistant: { instructions: settings.instructions, policy: settings.policy } } : {}),
     ...(input.caller ? { callerInstructions: input.caller.instructions } : {}),
   })
-  return { prompt, found, settings }
+  return { prompt, found, settings, rewrite: spent.rewrite }
 }
 
 export function createAnswerer({
@@ -303,7 +312,7 @@ export function createAnswerer({
     async answer(input) {
       const prepared = await prepare(parts, input)
       if ('content' in prepared || !llm) return prepared as Answer
-      const { prompt, found, settings } = prepared
+      const { prompt, found, settings, rewrite } = prepared
       const options = callOptions(settings, input.caller, llm.maxTokens)
       const maxTokens = options.maxTokens ?? llm.maxTokens
       const done = await llm.complete(prompt, { signal: input.signal, ...options })
@@ -314,13 +323,14 @@ export function createAnswerer({
       const checked = checkedAnswer(written, checkContext(input, found), (content) =>
         citedOrAll(content, found.passages),
       )
-      return { ...checked, corrections: found.corrections, usage: done.usage ?? estimatedUsage(prompt, text) }
+      const usage = addedUsage(done.usage ?? estimatedUsage(prompt, text), rewrite) ?? undefined
+      return { ...checked, corrections: found.corrections, ...(usage ? { usage } : {}) }
     },
 
     async draft(input, timer) {
       const prepared = await prepare(parts, input, timer)
       if ('content' in prepared || !llm) {
-        const { content, sources, corrections, checks } = prepared as Answer
+        const { content, sources, corrections, checks, usage } = prepared as Answer
         return {
           candidates: () => sources,
           // One event per paragraph: the UI has one path whether or not a model answers.
@@ -332,10 +342,12 @@ export function createAnswerer({
           // A stopped answer keeps the quotations that arrived, and their passages.
           finish: (text) => ({ content: text, ...quotedIn(text, sources, checks), checkMs: 0 }),
           corrections,
-          spent: () => null,
+          // A fixed answer asked no model, unless a follow-up was rewritten before it.
+          spent: () => usage ?? null,
+          rewriteSpent: usage ?? null,
         }
       }
-      const { prompt, found, settings } = prepared
+      const { prompt, found, settings, rewrite } = prepared
       const { passages, corrections } = found
       const model = llm
       const options = callOptions(settings, input.caller, model.maxTokens)
@@ -349,11 +361,17 @@ export function createAnswerer({
             stopped ? citedOnly(moved, passages) : citedOrAll(moved, passages),
           ),
         corrections,
-        spent: (content) => estimatedUsage(prompt, content),
+        spent: (content) => addedUsage(estimatedUsage(prompt, content), rewrite),
+        rewriteSpent: rewrite,
       }
     },
   }
 }
+
+/** Where the follow-up's rewrite leaves what it cost (D134), for the answer's usage. */
+type Spent = { rewrite: TokenUsage | null }
+/** What the model is asked, with what it was given to ask, and what the follow-up's rewrite cost. */
+type Prepared = { prompt: ChatPromptMessage[]; found: Found; settings: AnswerSettings | null } & Spent
 
 /** How a conversation is answered: what is searched, whether it was chosen, whether a match is needed. */
 type Plan = { scope: Scope; chosen: boolean; judge: boolean; settings: AnswerSettings | null }

@@ -8,6 +8,7 @@
 
 import type { Turn } from '../documents/index/passages.ts'
 import { type Llm, LlmAbortedError } from './llm.ts'
+import { estimatedUsage, type TokenUsage } from './token-usage.ts'
 
 /** Turns of the conversation the rewrite sees (the newest), and how much of each. */
 const REWRITE_TURNS = 4
@@ -130,7 +131,8 @@ export function standsAlone(question: string, language = 'english'): boolean {
  * when it stands alone; otherwise the question followed by the model's standalone rewrite (the
  * question's own words stay, so a rewrite that drifts cannot lose them), or, if the model fails,
  * by the last question the person asked before. Aborting `signal` (Stop) ends the rewrite and
- * throws LlmAbortedError: nothing is searched for an answer nobody waits for.
+ * throws LlmAbortedError: nothing is searched for an answer nobody waits for. `spent` hears what a
+ * rewrite cost (the model's reported usage, else the estimate, D134): the answer's usage counts it.
  */
 export async function searchQuery(
   llm: Llm | null,
@@ -138,6 +140,7 @@ export async function searchQuery(
   history: Turn[],
   language = 'english',
   signal?: AbortSignal,
+  spent?: (usage: TokenUsage) => void,
 ): Promise<string> {
   if (!llm || history.length === 0 || standsAlone(question, language)) return question
   const recent = history
@@ -146,13 +149,15 @@ export async function searchQuery(
     .join('\n')
   const timeout = AbortSignal.timeout(REWRITE_TIMEOUT_MS)
   try {
-    const { text } = await llm.complete(
-      [
-        { role: 'system', content: REWRITE_PROMPT },
-        { role: 'user', content: `Conversation:\n${recent}\n\nLast question: ${question}` },
-      ],
-      { maxTokens: REWRITE_MAX_TOKENS, signal: signal ? AbortSignal.any([signal, timeout]) : timeout },
-    )
+    const prompt = [
+      { role: 'system' as const, content: REWRITE_PROMPT },
+      { role: 'user' as const, content: `Conversation:\n${recent}\n\nLast question: ${question}` },
+    ]
+    const { text, usage } = await llm.complete(prompt, {
+      maxTokens: REWRITE_MAX_TOKENS,
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    })
+    spent?.(usage ?? estimatedUsage(prompt, text))
     return `${question}\n${text.replace(/\s+/g, ' ').trim().slice(0, MAX_QUERY_CHARS)}`
   } catch {
     if (signal?.aborted) throw new LlmAbortedError()

@@ -22,3 +22,21 @@ export function estimatedUsage(prompt: readonly { content: string }[], answer: s
     completionTokens: estimatedTokens([answer]),
   }
 }
+
+/** Two calls' usage together (an answer and the rewrite of its follow-up, D134); either may be absent. */
+export function addedUsage(
+  a: TokenUsage | null | undefined,
+  b: TokenUsage | null | undefined,
+): TokenUsage | null {
+  if (!a) return b ?? null
+  if (!b) return a
+  return {
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens,
+  }
+}
+
+/** A usage's tokens, prompt and completion together; 0 when absent. */
+export function totalTokens(usage: TokenUsage | null | undefined): number {
+  return usage ? usage.promptTokens + usage.completionTokens : 0
+}

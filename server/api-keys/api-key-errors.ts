@@ -43,12 +43,15 @@ export type ApiKeyRefusalCode =
   | 'api_key_in_query'
   | 'cookie_and_api_key'
   | 'insufficient_scope'
+  | 'rate_limit_exceeded'
 
 export type ApiKeyRefusal = {
   refused: true
-  status: 400 | 401 | 403
+  status: 400 | 401 | 403 | 429
   code: ApiKeyRefusalCode
   message: string
+  /** A 429's wait: the seconds until the key's minute ends (Retry-After). */
+  retryAfterSeconds?: number
 }
 
 export const MISSING_API_KEY = 'This call needs an API key: send it as "Authorization: Bearer dc_…".'
@@ -65,6 +68,14 @@ export const missingScope = (scope: ApiKeyScope) =>
   scope === 'library'
     ? 'This API key may not use the library. Make a key with the "library" permission in Settings → API keys.'
     : 'This API key may not chat with your assistants. Make a key with the "chat" permission in Settings → API keys.'
+
+export const KEY_REQUESTS_SPENT =
+  'This API key has made as many requests this minute as it may. Try again in a moment.'
+
+/** The key's requests this minute are spent (D134): 429 until the minute ends. */
+export function tooManyRequests(retryAfterSeconds: number): ApiKeyRefusal {
+  return { ...refusal(429, 'rate_limit_exceeded', KEY_REQUESTS_SPENT), retryAfterSeconds }
+}
 
 export function refusal(
   status: ApiKeyRefusal['status'],

@@ -12,13 +12,15 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import fp from 'fastify-plugin'
 import type { ApiKeyScope } from '#contracts/api-keys.ts'
-import { Forbidden, Invalid, Unauthorized } from '../http/domain-errors.ts'
+import { Forbidden, Invalid, TooMany, Unauthorized } from '../http/domain-errors.ts'
 import type { ApiKeyRefusal } from './api-key-errors.ts'
 import { createApiKeysRepository } from './api-keys-repository.ts'
 import { apiKeysRoutes } from './api-keys-routes.ts'
 import { type ApiKeyPrincipal, ApiKeysService } from './api-keys-service.ts'
 import { authenticateApiKey, bearerToken, isRefusal } from './key-authentication.ts'
 import { createKeyHasher } from './key-material.ts'
+import { createKeyRate } from './key-rate.ts'
+import { createKeyRateRepository } from './key-rate-repository.ts'
 
 type AuthHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>
 
@@ -28,7 +30,7 @@ declare module 'fastify' {
       /** The request's key, checked (with `scope`, that it has it), or why it is refused; sets nothing. */
       authenticate(request: FastifyRequest, scope?: ApiKeyScope): Promise<ApiKeyPrincipal | ApiKeyRefusal>
     }
-    /** onRequest/preHandler hook: a valid key with `scope` or the refusal (400/401/403 with its sentence). */
+    /** onRequest/preHandler hook: a valid key with `scope` or the refusal (400/401/403/429 with its sentence). */
     requireApiKey(scope: ApiKeyScope): AuthHook
     /** onRequest hook of `defineRoute`'s `apiKey` routes: the session as `app.authenticate`, or a key with `scope`. */
     sessionOrApiKey(
@@ -48,6 +50,7 @@ export const apiKeysPlugin = fp<{ now: () => Date }>(
       hash: createKeyHasher(app.config.appSecret),
       now: opts.now,
       limits: app.config.apiKeyLimits,
+      rate: createKeyRate(createKeyRateRepository(app.db)),
     })
     const apiKeys = Object.assign(service, {
       authenticate: (request: FastifyRequest, scope?: ApiKeyScope) =>
@@ -101,6 +104,7 @@ export const apiKeysPlugin = fp<{ now: () => Date }>(
 )
 
 function refusalError(refused: ApiKeyRefusal): Error {
+  if (refused.status === 429) return new TooMany(refused.message, refused.retryAfterSeconds ?? 60)
   if (refused.status === 403) return new Forbidden(refused.message)
   if (refused.status === 400) return new Invalid(refused.message)
   return new Unauthorized(refused.message)

@@ -20,9 +20,11 @@ import {
   REVOKED_API_KEY,
   refusal,
   TooManyApiKeys,
+  tooManyRequests,
 } from './api-key-errors.ts'
 import type { ApiKeyRecord, ApiKeysRepository } from './api-keys-repository.ts'
 import { isKeyShaped, type KeyHasher, newKey } from './key-material.ts'
+import type { KeyRate } from './key-rate.ts'
 
 const DAY_MS = 24 * 60 * 60_000
 /** Whose keys: the calls need only the person's id. */
@@ -51,6 +53,8 @@ export type ApiKeysDeps = {
   now: () => Date
   /** The operator's limits: a key may set lower ones, never higher. */
   limits: ApiKeyLimits
+  /** Counts every verified call against the key's requests a minute (D134). */
+  rate: KeyRate
 }
 
 export class ApiKeysService {
@@ -106,7 +110,8 @@ export class ApiKeysService {
 
   /**
    * The principal `key` speaks for, or why not: unknown, revoked, expired, its account disabled
-   * or gone, or (with `scope`) not allowed that. Records the use.
+   * or gone, (with `scope`) not allowed that, or its requests this minute spent (429): every
+   * call made with a key is counted here, whichever route it calls (D134). Records the use.
    */
   async verify(key: string, scope?: ApiKeyScope): Promise<ApiKeyPrincipal | ApiKeyRefusal> {
     if (!isKeyShaped(key)) return refusal(401, 'invalid_api_key', INVALID_API_KEY)
@@ -122,6 +127,14 @@ export class ApiKeysService {
     if (found.lastUsedAt === null || now.getTime() - found.lastUsedAt.getTime() >= LAST_USED_EVERY_MS) {
       await rows.touchKey(found.id, now, new Date(now.getTime() - LAST_USED_EVERY_MS))
     }
+    const requestsPerMinute = found.requestsPerMinute ?? limits.requestsPerMinute
+    const wait = await this.#deps.rate.admit({
+      keyId: found.id,
+      userId: found.owner.id,
+      requestsPerMinute,
+      at: now,
+    })
+    if (wait !== null) return tooManyRequests(wait)
     const { id, email, createdAt } = found.owner
     return {
       keyId: found.id,
@@ -129,7 +142,7 @@ export class ApiKeysService {
       owner: { id, email, createdAt },
       scopes: found.scopes,
       assistantId: found.assistantId,
-      requestsPerMinute: found.requestsPerMinute ?? limits.requestsPerMinute,
+      requestsPerMinute,
       tokensPerDay: found.tokensPerDay ?? limits.tokensPerDay,
     }
   }

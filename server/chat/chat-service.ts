@@ -116,10 +116,14 @@ export class ChatService {
     return { until, release: () => this.#chats.releaseAnswering(user.id, conversationId, until) }
   }
 
-  /** One answer of the app's and what it spent (nothing: no model was asked). */
-  #record(userId: string, spent: TokenUsage | null | undefined): Promise<void> {
+  /**
+   * One answer of the app's and what it spent (nothing: no model was asked), against the person
+   * and the conversation's assistant (D134).
+   */
+  async #record(userId: string, conversationId: string, spent: TokenUsage | null | undefined): Promise<void> {
     const tokens = spent ?? { promptTokens: 0, completionTokens: 0 }
-    return this.#usage.recordAnswer({ ownerId: userId, source: 'app', ...tokens })
+    const assistantId = await this.#chats.assistantOf(userId, conversationId)
+    await this.#usage.recordAnswer({ ownerId: userId, source: 'app', assistantId, ...tokens })
   }
 
   /**
@@ -201,7 +205,7 @@ export class ChatService {
       })
       // Deleted while the assistant was thinking: nothing was stored, the conversation is gone.
       if (!stored) throw new ConversationNotFound()
-      await this.#record(user.id, answer.usage).catch((error: unknown) =>
+      await this.#record(user.id, conversationId, answer.usage).catch((error: unknown) =>
         log.error({ event: 'usage.record-failed', err: error, conversationId }, 'recording usage failed'),
       )
       logAnswered(log, conversationId, answer.sources.length, started, false, answer.checkMs)
@@ -256,7 +260,7 @@ export class ChatService {
         log,
         conversationId,
         draft,
-        record: (text) => this.#record(user.id, draft.spent(text)),
+        record: (text) => this.#record(user.id, conversationId, draft.spent(text)),
         store: async (text, sources, stopped, checks) => {
           const stored = await chats.storeExchange({
             userId: user.id,
@@ -338,7 +342,7 @@ export class ChatService {
         if (added === 'limit') throw new Error(TOO_MANY_VERSIONS)
         return added && { userMessage: toMessageDto(question), aiMessage: toMessageDto(added) }
       }
-      const record = (text: string) => this.#record(user.id, draft.spent(text))
+      const record = (text: string) => this.#record(user.id, conversationId, draft.spent(text))
       return runOnce({ release, log, conversationId, draft, store, record })
     } catch (error) {
       await release()

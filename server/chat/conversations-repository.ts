@@ -14,6 +14,7 @@ import {
   type MissingDocuments,
   refusedAsMissing,
 } from '../documents/library/missing-documents.ts'
+import { answersAtOnce, lockAnswersOf } from '../usage/answers-at-once-repository.ts'
 
 export type { MissingDocuments }
 
@@ -307,8 +308,8 @@ export async function search(db: Db, userId: string, q: string): Promise<SearchR
 /**
  * Claims the conversation for one answer until `until`, on the database, so every app
  * instance sees it: 'busy' while another claim on it has not lapsed, 'limit' while the person
- * has `limit` claims on other conversations (answers being written anywhere, D84), null when
- * it is not theirs. The person's claims are taken one at a time (a transaction-scoped advisory
+ * has `limit` answers being written elsewhere (the app's claims and the API's, D84, D134), null
+ * when it is not theirs. The person's claims are taken one at a time (a transaction-scoped advisory
  * lock on their id), so two instances cannot both take the last place.
  */
 export async function claimAnswering(
@@ -320,11 +321,8 @@ export async function claimAnswering(
   limit: number,
 ): Promise<'claimed' | 'busy' | 'limit' | null> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`chat-answers:${userId}`}, 0))`)
-    const live = sql`(
-      select count(*) from chat_sessions others
-      where others.user_id = ${userId} and others.answering_until > ${now.toISOString()}::timestamptz
-    )`
+    await lockAnswersOf(tx, userId)
+    const live = answersAtOnce(userId, now)
     const claimed = await tx
       .update(chatConversations)
       .set({ answeringUntil: until })

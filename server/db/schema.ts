@@ -1074,6 +1074,48 @@ export const apiKeyCounters = pgTable(
 )
 
 /**
+ * What answers spent per API key and per assistant (issue 38, D134), beside usage_days, whose
+ * per-person rows alone hold USAGE_TOKENS_PER_DAY: one row per person, UTC day, kind and subject,
+ * added in the same transaction as the person's day. No foreign key on the subject: a revoked or
+ * deleted key's, a deleted assistant's figures stay in the month they were spent in; they go with
+ * their person.
+ */
+export const usageSubjectDays = pgTable(
+  'usage_subject_days',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    kind: text('kind').$type<'key' | 'assistant'>().notNull(),
+    subjectId: uuid('subject_id').notNull(),
+    answers: integer('answers').notNull().default(0),
+    tokens: bigint('tokens', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.day, t.kind, t.subjectId] }),
+    check('usage_subject_days_kind_check', sql`${t.kind} in ('key', 'assistant')`),
+  ],
+)
+
+/**
+ * The API's answers being written (D134): a lease per answer, counted with the app's
+ * conversations' claims (chat_sessions.answering_until) against LLM_CONCURRENCY_PER_USER under
+ * the person's lock. Released when the answer ends; a lease only lapses when an instance dies.
+ */
+export const apiAnswerLeases = pgTable(
+  'api_answer_leases',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    until: timestamptz('until').notNull(),
+  },
+  (t) => [index('api_answer_leases_user_id_idx').on(t.userId)],
+)
+
+/**
  * Proof-of-work solutions already accepted (ALTCHA, D119), by a hash of their challenge's
  * signature, kept until the challenge expires: a solution counts once, on every instance.
  */

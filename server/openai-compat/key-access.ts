@@ -13,8 +13,7 @@ export type ApiCaller = {
   scopes: readonly string[]
   /** The one assistant the key may ask; null: every assistant of the person's and the whole library. */
   assistantId: string | null
-  /** The key's own lower limits; null: the operator's defaults. */
-  requestsPerMinute: number | null
+  /** The key's own lower limit; null: the operator's default. (Its requests a minute are the keys domain's, D134.) */
   tokensPerDay: number | null
 }
 
@@ -29,7 +28,6 @@ export function callerOf(principal: ApiKeyPrincipal): ApiCaller {
     userId: principal.ownerId,
     scopes: principal.scopes,
     assistantId: principal.assistantId,
-    requestsPerMinute: principal.requestsPerMinute,
     tokensPerDay: principal.tokensPerDay,
   }
 }

@@ -43,7 +43,11 @@ export const openAiCompatPlugin = fp<OpenAiCompatOptions>(
         settings: (userId, id) => app.assistants.answerSettings(userId, id),
       },
       quotas: createApiQuotas({ db: app.db, now: opts.now }),
-      limits: { ...config.apiKeyLimits, usageTokensPerDay: config.usageTokensPerDay },
+      limits: {
+        tokensPerDay: config.apiKeyLimits.tokensPerDay,
+        usageTokensPerDay: config.usageTokensPerDay,
+        answersAtOnce: config.llmConcurrencyPerUser,
+      },
       now: opts.now,
       modelAnswers: config.llm !== null,
     })

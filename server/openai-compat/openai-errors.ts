@@ -46,10 +46,17 @@ export const NO_CHAT_SCOPE_MESSAGE = 'This API key may not chat: create a key wi
 
 /**
  * A key the keys domain refused, in OpenAI's words: 401 `invalid_api_key` (missing, wrong, expired,
- * revoked), 403 `insufficient_permissions` (no `chat` scope), 400 with the keys domain's own code
- * (a key beside a session cookie).
+ * revoked), 403 `insufficient_permissions` (no `chat` scope), 429 `rate_limit_exceeded` (the key's
+ * requests this minute spent, D134), 400 with the keys domain's own code (a key beside a session
+ * cookie).
  */
-export function keyRefused(refusal: { status: number; code: string; message: string }): OpenAiError {
+export function keyRefused(refusal: {
+  status: number
+  code: string
+  message: string
+  retryAfterSeconds?: number
+}): OpenAiError {
+  if (refusal.status === 429) return rateLimited(refusal.message, 'requests', refusal.retryAfterSeconds ?? 60)
   if (refusal.status === 401)
     return new OpenAiError(401, refusal.message, { type: 'invalid_request_error', code: 'invalid_api_key' })
   if (refusal.status === 403) return forbidden(refusal.message)

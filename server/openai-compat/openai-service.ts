@@ -26,10 +26,12 @@ export const LIBRARY_MODEL_NAME = 'Whole library'
 export const ONE_ASSISTANT_MESSAGE =
   'This API key may only ask its one assistant; use that assistant as the model.'
 export const QUOTA_MESSAGES = {
-  'key-requests': 'This API key has made as many requests this minute as it may. Try again in a moment.',
   'key-tokens': 'This API key has used all its tokens for today. Try again tomorrow (UTC).',
   'person-tokens': 'Your answers have used all the tokens you may use today. Try again tomorrow (UTC).',
 } as const
+/** LLM_CONCURRENCY_PER_USER reached by the person's answers, the app's and the API's together (D134). */
+export const answersAtOnceMessage = (limit: number) =>
+  `You already have ${limit === 1 ? 'an answer' : `${limit} answers`} being written, in DocChat or through the API. Wait for one to finish, then ask again.`
 
 export type AssistantsPort = {
   /** The person's assistants; `changedAt` in seconds (a model's `created`). */
@@ -43,8 +45,8 @@ type Deps = {
   answerer: Answerer
   assistants: AssistantsPort
   quotas: ApiQuotas
-  /** The operator's defaults: API_KEY_REQUESTS_PER_MINUTE, API_KEY_TOKENS_PER_DAY, USAGE_TOKENS_PER_DAY. */
-  limits: { requestsPerMinute: number; tokensPerDay: number; usageTokensPerDay: number }
+  /** The operator's API_KEY_TOKENS_PER_DAY, USAGE_TOKENS_PER_DAY and LLM_CONCURRENCY_PER_USER. */
+  limits: { tokensPerDay: number; usageTokensPerDay: number; answersAtOnce: number }
   now: () => Date
   /** Whether a language model answers (without one, answers cost no tokens). */
   modelAnswers: boolean
@@ -94,7 +96,7 @@ export class OpenAiService {
     this.#requireChat(caller)
     const read = readMessages(request.messages)
     const assistantId = await this.#assistantFor(caller, request.model)
-    const admission = await this.#admit(caller)
+    const admission = await this.#admit(caller, assistantId)
     try {
       const settings = assistantId ? await this.#deps.assistants.settings(caller.userId, assistantId) : null
       const maxTokens = lowest(request.max_tokens, request.max_completion_tokens)
@@ -146,21 +148,26 @@ export class OpenAiService {
     return found.id
   }
 
-  async #admit(caller: ApiCaller): Promise<Extract<ApiAdmission, { kind: 'admitted' }>> {
+  async #admit(
+    caller: ApiCaller,
+    assistantId: string | null,
+  ): Promise<Extract<ApiAdmission, { kind: 'admitted' }>> {
     const { limits } = this.#deps
     const admission = await this.#deps.quotas.admit({
       keyId: caller.keyId,
       userId: caller.userId,
+      assistantId,
       limits: {
-        requestsPerMinute:
-          lowest(caller.requestsPerMinute, limits.requestsPerMinute) ?? limits.requestsPerMinute,
         tokensPerDay: lowest(caller.tokensPerDay, limits.tokensPerDay) ?? limits.tokensPerDay,
         usageTokensPerDay: limits.usageTokensPerDay,
+        answersAtOnce: limits.answersAtOnce,
       },
     })
     if (admission.kind === 'refused') {
-      const kind = admission.reason === 'key-requests' ? 'requests' : 'tokens'
-      throw rateLimited(QUOTA_MESSAGES[admission.reason], kind, admission.retryAfterSeconds)
+      const { reason, retryAfterSeconds } = admission
+      if (reason === 'answers-at-once')
+        throw rateLimited(answersAtOnceMessage(limits.answersAtOnce), 'requests', retryAfterSeconds)
+      throw rateLimited(QUOTA_MESSAGES[reason], 'tokens', retryAfterSeconds)
     }
     return admission
   }
@@ -187,8 +194,12 @@ export class OpenAiService {
       const passages = draft.candidates()
       const fellBack = settings !== null && passages.length === 0 && text.trim() === settings.fallback.trim()
       const asked = this.#deps.modelAnswers && !fellBack && text.length > 0
-      const promptTokens = asked ? estimatedTokens([...spentBefore, ...passages.map((p) => p.text)]) : 0
-      const completionTokens = asked ? estimatedTokens([text]) : 0
+      // A follow-up's rewrite was paid for whatever the answer turned out to be (D134).
+      const rewrite = draft.rewriteSpent
+      const promptTokens =
+        (rewrite?.promptTokens ?? 0) +
+        (asked ? estimatedTokens([...spentBefore, ...passages.map((p) => p.text)]) : 0)
+      const completionTokens = (rewrite?.completionTokens ?? 0) + (asked ? estimatedTokens([text]) : 0)
       tokens = promptTokens + completionTokens
       // Checked once the last piece is in (D129): the whole answer's text carries a repaired
       // marker moved; a stream's pieces already went as the model wrote them (D135).

@@ -44,6 +44,22 @@ export type BudgetsRepository = ReturnType<typeof createBudgetsRepository>
 
 const ASSISTANT = ''
 
+/** A published answer's usage: the owner's day and the assistant's (D134). */
+const publishedUsage = (
+  ownerId: string,
+  assistantId: string,
+  day: string,
+  answers: number,
+  tokens: number,
+) => ({
+  userId: ownerId,
+  day,
+  source: 'published' as const,
+  answers,
+  tokens,
+  assistantId,
+})
+
 export function createBudgetsRepository(db: Db) {
   const c = publishedCounters
   const l = publishedAnswerLeases
@@ -98,7 +114,7 @@ export function createBudgetsRepository(db: Db) {
         await countAnswer(tx, w, ASSISTANT, 'day')
         await countAnswer(tx, w, w.visitorHash, 'hour')
         await countAnswer(tx, w, w.visitorHash, 'day')
-        await addUsage(tx, { userId: w.ownerId, day: w.day, source: 'published', answers: 1, tokens: 0 })
+        await addUsage(tx, publishedUsage(w.ownerId, w.assistantId, w.day, 1, 0))
         const [lease] = await tx
           .insert(l)
           .values({ assistantId: w.assistantId, visitorHash: w.visitorHash, expiresAt: w.leaseUntil })
@@ -131,13 +147,7 @@ export function createBudgetsRepository(db: Db) {
               eq(c.windowStart, input.dayStart),
             ),
           )
-        await addUsage(tx, {
-          userId: input.ownerId,
-          day: input.day,
-          source: 'published',
-          answers: 0,
-          tokens: input.tokens,
-        })
+        await addUsage(tx, publishedUsage(input.ownerId, input.assistantId, input.day, 0, input.tokens))
       })
     },
 

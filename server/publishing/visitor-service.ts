@@ -15,7 +15,7 @@ import type {
 import type { AnswerDraft, Answerer, AnswerSettings } from '../answering/answerer.ts'
 import { LlmAbortedError, LlmUnavailableError } from '../answering/llm.ts'
 import { MAX_HISTORY_TURNS } from '../answering/prompt.ts'
-import { estimatedTokens } from '../answering/token-usage.ts'
+import { estimatedTokens, totalTokens } from '../answering/token-usage.ts'
 import { UpstreamFailed } from '../http/domain-errors.ts'
 import type { ProofOfWork } from './challenge.ts'
 import {
@@ -248,8 +248,10 @@ export class VisitorService {
         text = text.trim()
         const passages = draft.candidates()
         const fellBack = passages.length === 0 && text === x.settings.fallback.trim()
+        // A follow-up's rewrite was paid for whatever the answer turned out to be (D134).
+        tokens = totalTokens(draft.rewriteSpent)
         if (this.#deps.modelAnswers && !fellBack && text.length > 0)
-          tokens = estimatedTokens([...x.spentBefore, ...passages.map((p) => p.text), text])
+          tokens += estimatedTokens([...x.spentBefore, ...passages.map((p) => p.text), text])
         if (text.length === 0)
           return {
             event: 'error',

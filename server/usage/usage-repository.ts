@@ -1,19 +1,65 @@
 /**
  * What a person's answers spent, per UTC day and source (usage_days, D119, D126):
  * USAGE_TOKENS_PER_DAY is checked against the day's sum, and Settings → Usage reads the same rows.
+ * The same write adds the answer to its API key's and its assistant's day (usage_subject_days,
+ * D134), which only the usage report reads.
  * The published source is recorded by the visitor budgets inside their own transaction
  * (`addUsage`); the app's answers and the API's through the usage service (usage-service.ts).
  */
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, gte, sql } from 'drizzle-orm'
 import type { Db } from '../db/database.ts'
-import { usageDays } from '../db/schema.ts'
+import { apiKeys, assistants, usageDays, usageSubjectDays } from '../db/schema.ts'
 
 export type UsageSource = 'app' | 'published' | 'api'
 
-export type UsageEntry = { userId: string; day: string; source: UsageSource; answers: number; tokens: number }
+export type UsageEntry = {
+  userId: string
+  day: string
+  source: UsageSource
+  answers: number
+  tokens: number
+  /** The API key that asked, when one did. */
+  keyId?: string | null
+  /** The assistant that answered, when one did. */
+  assistantId?: string | null
+}
 
-/** Adds answers and tokens to a person's day (inside the caller's transaction when given one). */
+/** One key's or assistant's figures for a month: its name (null once deleted) and key prefix. */
+export type SubjectTotal = {
+  kind: 'key' | 'assistant'
+  id: string
+  name: string | null
+  prefix: string | null
+  answers: number
+  tokens: number
+}
+
+/**
+ * Adds answers and tokens to a person's day, and to the day of the key and the assistant named
+ * (inside the caller's transaction when given one, else in one of its own).
+ */
 export async function addUsage(db: Db, entry: UsageEntry): Promise<void> {
+  const { keyId, assistantId, ...day } = entry
+  const { userId, answers, tokens } = entry
+  const subjects = [
+    ...(keyId ? [{ kind: 'key' as const, subjectId: keyId }] : []),
+    ...(assistantId ? [{ kind: 'assistant' as const, subjectId: assistantId }] : []),
+  ]
+  if (subjects.length === 0) return addDay(db, day)
+  await db.transaction(async (tx) => {
+    await addDay(tx, day)
+    const s = usageSubjectDays
+    await tx
+      .insert(s)
+      .values(subjects.map((subject) => ({ ...subject, userId, day: day.day, answers, tokens })))
+      .onConflictDoUpdate({
+        target: [s.userId, s.day, s.kind, s.subjectId],
+        set: { answers: sql`${s.answers} + ${answers}`, tokens: sql`${s.tokens} + ${tokens}` },
+      })
+  })
+}
+
+async function addDay(db: Db, entry: Omit<UsageEntry, 'keyId' | 'assistantId'>): Promise<void> {
   const t = usageDays
   await db
     .insert(t)
@@ -47,6 +93,36 @@ export function createUsageRepository(db: Db) {
         .from(t)
         .where(and(eq(t.userId, userId), sql`${t.day} >= ${fromDay}::date`))
         .orderBy(t.day, t.source)
+    },
+
+    /** A person's figures per key and per assistant from `fromDay` on, with their names as now. */
+    async subjects(userId: string, fromDay: string): Promise<SubjectTotal[]> {
+      const s = usageSubjectDays
+      const rows = await db
+        .select({
+          kind: s.kind,
+          id: s.subjectId,
+          keyName: apiKeys.name,
+          prefix: apiKeys.prefix,
+          assistantName: assistants.name,
+          answers: sql<number>`sum(${s.answers})::float8`,
+          tokens: sql<number>`sum(${s.tokens})::float8`,
+        })
+        .from(s)
+        .leftJoin(apiKeys, and(eq(s.kind, 'key'), eq(apiKeys.id, s.subjectId), eq(apiKeys.userId, userId)))
+        .leftJoin(
+          assistants,
+          and(eq(s.kind, 'assistant'), eq(assistants.id, s.subjectId), eq(assistants.userId, userId)),
+        )
+        .where(and(eq(s.userId, userId), gte(s.day, fromDay)))
+        .groupBy(s.kind, s.subjectId, apiKeys.name, apiKeys.prefix, assistants.name)
+      return rows.map(({ keyName, assistantName, ...row }) => ({
+        ...row,
+        name: (row.kind === 'key' ? keyName : assistantName) ?? null,
+        prefix: row.kind === 'key' ? (row.prefix ?? null) : null,
+        answers: Number(row.answers),
+        tokens: Number(row.tokens),
+      }))
     },
   }
 }

@@ -5,16 +5,25 @@
  * tokens today, every source together, reach USAGE_TOKENS_PER_DAY. The counts live in the
  * database (usage_days), so every instance reads the same day.
  */
-import type { UsageBySource, UsageDay, UsageReport, UsageSource } from '#contracts/usage.ts'
+import type {
+  UsageByAssistant,
+  UsageByKey,
+  UsageBySource,
+  UsageDay,
+  UsageReport,
+  UsageSource,
+} from '#contracts/usage.ts'
 import { DailyTokensSpent } from './usage-errors.ts'
-import type { UsageRepository } from './usage-repository.ts'
+import type { SubjectTotal, UsageRepository } from './usage-repository.ts'
 import { DAY_MS, dayStart, secondsUntil, utcDay } from './utc-windows.ts'
 
 export type AnswerUsage = {
   ownerId: string
   source: UsageSource
-  /** The assistant that answered, when one did (usage_days counts per person and source). */
+  /** The assistant that answered, when one did (its own figures, usage_subject_days, D134). */
   assistantId?: string | null
+  /** The API key that asked, when one did. */
+  keyId?: string | null
   promptTokens: number
   completionTokens: number
 }
@@ -52,9 +61,11 @@ export class UsageService implements UsageMeter {
     throw new DailyTokensSpent(secondsUntil(at, new Date(dayStart(at).getTime() + DAY_MS)))
   }
 
-  async recordAnswer({ ownerId, source, promptTokens, completionTokens }: AnswerUsage): Promise<void> {
+  async recordAnswer(answer: AnswerUsage): Promise<void> {
+    const { ownerId, source, promptTokens, completionTokens, assistantId, keyId } = answer
     const tokens = whole(promptTokens) + whole(completionTokens)
-    await this.#rows.record({ userId: ownerId, day: utcDay(this.#now()), source, answers: 1, tokens })
+    const day = utcDay(this.#now())
+    await this.#rows.record({ userId: ownerId, day, source, answers: 1, tokens, assistantId, keyId })
   }
 
   /** The last `days` UTC days (today last, every day present) and this month so far. */
@@ -63,12 +74,15 @@ export class UsageService implements UsageMeter {
     const first = new Date(today.getTime() - (days - 1) * DAY_MS)
     const monthStart = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1))
     const from = first < monthStart ? first : monthStart
-    const rows = await this.#rows.days(ownerId, utcDay(from))
+    const monthFrom = utcDay(monthStart)
+    const [rows, subjects] = await Promise.all([
+      this.#rows.days(ownerId, utcDay(from)),
+      this.#rows.subjects(ownerId, monthFrom),
+    ])
     const perDay = new Map<string, UsageBySource>()
     for (let t = first.getTime(); t <= today.getTime(); t += DAY_MS)
       perDay.set(utcDay(new Date(t)), emptySources())
     const month = emptySources()
-    const monthFrom = utcDay(monthStart)
     for (const row of rows) {
       const add = (into: UsageBySource) => {
         into[row.source].tokens += Number(row.tokens)
@@ -81,8 +95,23 @@ export class UsageService implements UsageMeter {
     const list: UsageDay[] = [...perDay].map(([day, sources]) => ({ day, sources }))
     return {
       days: list,
-      month: { month: monthFrom.slice(0, 7), sources: month },
+      month: { month: monthFrom.slice(0, 7), sources: month, ...bySubject(subjects) },
       tokensPerDay: this.#tokensPerDay,
     }
+  }
+}
+
+/** The month's figures per key and per assistant, most tokens first (then most answers, then name). */
+function bySubject(subjects: SubjectTotal[]): { keys: UsageByKey[]; assistants: UsageByAssistant[] } {
+  const sorted = [...subjects].sort(
+    (a, b) => b.tokens - a.tokens || b.answers - a.answers || (a.name ?? '').localeCompare(b.name ?? ''),
+  )
+  return {
+    keys: sorted
+      .filter((s) => s.kind === 'key')
+      .map(({ id, name, prefix, tokens, answers }) => ({ id, name, prefix, tokens, answers })),
+    assistants: sorted
+      .filter((s) => s.kind === 'assistant')
+      .map(({ id, name, tokens, answers }) => ({ id, name, tokens, answers })),
   }
 }

@@ -18,6 +18,7 @@ import {
   documents,
   libraryDocuments,
   refreshTokenFamilies,
+  usageSubjectDays,
   users,
 } from '#server/db/schema.ts'
 import { completeConsent } from '#tests/fakes/google/consent.ts'
@@ -223,6 +224,32 @@ test('the server honours every interaction in the pact', async () => {
         })
         return { keyId: created._id }
       },
+      // One key's and one assistant's answers this month (recorded as an API answer would be);
+      // alice's earlier figures per key and assistant are cleared, as those keys and assistants
+      // other states remove would show with a null name.
+      'alice@example.com is signed in and spent tokens through an API key and an assistant this month':
+        async () => {
+          cookie = await signInAs('alice@example.com', 'alice-password')
+          const alice = { id: await userIdOf('alice@example.com') }
+          await app.db.delete(usageSubjectDays).where(eq(usageSubjectDays.userId, alice.id))
+          const key = await app.apiKeys.create(alice, {
+            name: 'Sync script',
+            scopes: ['chat'],
+            expiresInDays: 30,
+          })
+          const assistant = await app.assistants.create(alice, {
+            name: 'HR bot',
+            fallbackAnswer: 'Not in my documents.',
+          })
+          await app.usage.recordAnswer({
+            ownerId: alice.id,
+            source: 'api',
+            keyId: key._id,
+            assistantId: assistant._id,
+            promptTokens: 100,
+            completionTokens: 20,
+          })
+        },
       'alice@example.com is signed in with a published assistant that one visitor asked': async () => {
         cookie = await signInAs('alice@example.com', 'alice-password')
         return publishedAssistantAVisitorAsked(app, cookie, await userIdOf('alice@example.com'))

@@ -217,6 +217,8 @@ test('Settings → Usage draws the last days by source, with this month and ever
           month: {
             month: '2026-01',
             sources: { app: { tokens: 1200, answers: 2 }, api: none, published: { tokens: 300, answers: 1 } },
+            keys: [],
+            assistants: [],
           },
           tokensPerDay: 5000,
         },
@@ -248,6 +250,49 @@ test('Settings → Usage draws the last days by source, with this month and ever
   ).toEqual(['1,200', '0', '300', '2', '0', '1'])
 })
 
+test('Settings → Usage shows this month per API key and per assistant, below the charts', async () => {
+  server.use(
+    signedIn(),
+    http.get(urlOf(usageEndpoints.usage), () =>
+      HttpResponse.json({
+        success: true,
+        data: {
+          days: [usageDay('2026-01-02', 1200, 300)],
+          month: {
+            month: '2026-01',
+            sources: { app: { tokens: 1200, answers: 2 }, api: none, published: { tokens: 300, answers: 1 } },
+            keys: [
+              { id: 'k1', name: 'Slack bot', prefix: 'dc_AbCd1234', tokens: 1834, answers: 7 },
+              { id: 'k2', name: null, prefix: null, tokens: 12, answers: 1 },
+            ],
+            assistants: [],
+          },
+          tokensPerDay: 0,
+        },
+      }),
+    ),
+  )
+  renderApp('/dashboard/settings')
+  const usage = await screen.findByRole('region', { name: 'Usage' })
+  const keys = await within(usage).findByRole('table', { name: 'January 2026, per API key' })
+  const rows = within(keys)
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) => [
+      row.querySelector('th')?.textContent,
+      ...within(row)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ])
+  expect(rows).toEqual([
+    ['Slack bot (dc_AbCd1234…)', '1,834', '7'],
+    ['Deleted key', '12', '1'],
+  ])
+  const assistants = within(usage).getByRole('region', { name: 'January 2026, per assistant' })
+  expect(within(assistants).queryByRole('table')).toBeNull()
+  expect(within(assistants).getByText('No answers by an assistant this month.')).toBeTruthy()
+})
+
 test('Settings → Usage says when it cannot load, and loads on Try again', async () => {
   let calls = 0
   server.use(
@@ -263,6 +308,8 @@ test('Settings → Usage says when it cannot load, and loads on Try again', asyn
           month: {
             month: '2026-01',
             sources: { app: { tokens: 42, answers: 2 }, api: none, published: none },
+            keys: [],
+            assistants: [],
           },
           tokensPerDay: 0,
         },

@@ -54,6 +54,8 @@ export const server = setupServer(
           api: { tokens: 0, answers: 0 },
           published: { tokens: 0, answers: 0 },
         },
+        keys: [],
+        assistants: [],
       },
       tokensPerDay: 1_000_000,
     },

@@ -3,27 +3,13 @@ import { Alert } from '#src/components/ui/alert.tsx'
 import { Button } from '#src/components/ui/button.tsx'
 import { Card } from '#src/components/ui/card.tsx'
 import { css } from '../../../styled-system/css'
-import { cardStyle, cardTitleStyle, hintStyle } from './settings-styles.ts'
-import { formatCount, SOURCE_LABELS, UsageChart, UsageLegend } from './usage-chart.tsx'
+import { cardStyle, cardTitleStyle, hintStyle, usageTableStyle as tableStyle } from './settings-styles.ts'
+import { formatCount, monthName, SOURCE_LABELS, UsageChart, UsageLegend } from './usage-chart.tsx'
+import { UsageByAssistantTable, UsageByKeyTable } from './usage-subjects.tsx'
 import { useUsage } from './use-account-settings.ts'
-
-const tableStyle = css({
-  fontSize: 'sm',
-  borderCollapse: 'collapse',
-  '& th, & td': { px: '2', py: '1', textAlign: 'right' },
-  '& th:first-child': { textAlign: 'left', whiteSpace: 'nowrap' },
-})
 
 const sum = (s: UsageBySource, measure: 'tokens' | 'answers') =>
   USAGE_SOURCES.reduce((n, k) => n + s[k][measure], 0)
-
-/** "November 2026" for `2026-11`, in UTC as the days are counted. */
-const monthName = (month: string) =>
-  new Date(`${month}-01T00:00:00Z`).toLocaleString('en-US', {
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  })
 
 function MonthTotals({ month, sources }: { month: string; sources: UsageBySource }) {
   const parts = (measure: 'tokens' | 'answers') =>
@@ -84,7 +70,7 @@ function UsageTable({ days }: { days: UsageDay[] }) {
   )
 }
 
-/** Settings → Usage (D126): the last 30 days per source, and this month so far. */
+/** Settings → Usage (D126): the last 30 days per source, and this month so far, also per key and assistant (D134). */
 export function UsageCard() {
   const { loading, failed, report, error, retry } = useUsage()
   return (
@@ -113,6 +99,8 @@ export function UsageCard() {
           <UsageChart days={report.days} measure="tokens" title="Tokens per day" />
           <UsageChart days={report.days} measure="answers" title="Answers per day" />
           <UsageTable days={report.days} />
+          <UsageByKeyTable month={report.month.month} keys={report.month.keys} />
+          <UsageByAssistantTable month={report.month.month} assistants={report.month.assistants} />
         </>
       ) : null}
     </Card>

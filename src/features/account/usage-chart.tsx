@@ -27,6 +27,14 @@ const swatchStyle = css({ display: 'inline-block', w: '3', h: '3', borderRadius:
 
 export const formatCount = (n: number) => n.toLocaleString('en-US')
 
+/** "November 2026" for `2026-11`, in UTC as the days are counted. */
+export const monthName = (month: string) =>
+  new Date(`${month}-01T00:00:00Z`).toLocaleString('en-US', {
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  })
+
 export type Measure = 'tokens' | 'answers'
 
 const total = (day: UsageDay, measure: Measure) =>

@@ -100,12 +100,33 @@ test('list, disable, enable, reset-link and delete, on the embedded database', a
   expect((await users('list')).out).not.toContain(BOB)
 }, 120_000)
 
-test("usage prints the last 30 days, a line a day by source, and this month's totals", async () => {
+test("usage prints the last 30 days, a line a day by source, and this month's totals, also per key and assistant", async () => {
   const cat = 'cat@example.com'
+  let prefix = ''
   await withServer(async (app) => {
     const { _id } = await register(app, cat)
+    const owner = { id: _id }
+    const assistantId = (
+      await app.assistants.create(owner, { name: 'Helpdesk', fallbackAnswer: 'Not here.' })
+    )._id
+    const key = await app.apiKeys.create(owner, { name: "Cat's bot", scopes: ['chat'], expiresInDays: null })
+    prefix = key.prefix
     await app.usage.recordAnswer({ ownerId: _id, source: 'app', promptTokens: 10, completionTokens: 2 })
-    await app.usage.recordAnswer({ ownerId: _id, source: 'published', promptTokens: 30, completionTokens: 0 })
+    await app.usage.recordAnswer({
+      ownerId: _id,
+      source: 'published',
+      assistantId,
+      promptTokens: 30,
+      completionTokens: 0,
+    })
+    await app.usage.recordAnswer({
+      ownerId: _id,
+      source: 'api',
+      assistantId,
+      keyId: key._id,
+      promptTokens: 30,
+      completionTokens: 10,
+    })
   })
   const { code, out } = await users('usage', cat)
   expect(code).toBe(0)
@@ -114,10 +135,17 @@ test("usage prints the last 30 days, a line a day by source, and this month's to
   expect(lines[1]).toBe(
     'day\tapp tokens\tapp answers\tapi tokens\tapi answers\tpublished tokens\tpublished answers',
   )
-  expect(lines).toHaveLength(2 + 30 + 1)
   const today = new Date().toISOString().slice(0, 10)
-  expect(lines[31]).toBe(`${today}\t12\t1\t0\t0\t30\t1`)
-  expect(lines[32]).toBe(`${today.slice(0, 7)}\t12\t1\t0\t0\t30\t1`)
+  expect(lines[31]).toBe(`${today}\t12\t1\t40\t1\t30\t1`)
+  expect(lines[32]).toBe(`${today.slice(0, 7)}\t12\t1\t40\t1\t30\t1`)
+  expect(lines.slice(33)).toEqual([
+    'This month per API key:',
+    'key\tprefix\ttokens\tanswers',
+    `Cat's bot\t${prefix}\t40\t1`,
+    'This month per assistant:',
+    'assistant\ttokens\tanswers',
+    'Helpdesk\t70\t2',
+  ])
 }, 60_000)
 
 test('an unknown email, or a wrong command, says so and fails', async () => {

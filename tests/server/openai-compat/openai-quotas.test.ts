@@ -2,7 +2,7 @@
  * The API's quotas at their edge (D130): a key's requests a minute under 50 parallel requests
  * answer exactly that many (the rest 429 with Retry-After), on one instance and, on PostgreSQL,
  * on two instances sharing the database; a key's tokens a day and the person's
- * USAGE_TOKENS_PER_DAY refuse once spent.
+ * USAGE_TOKENS_PER_DAY refuse once spent; answers at once (D134) are counted exactly between two counters.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { OPENAI_PATHS } from '#contracts/openai.ts'
@@ -26,7 +26,8 @@ let app: App
 beforeAll(async () => {
   llm = await startFakeLlm()
   app = await buildTestApp({
-    env: modelEnv(llm, { USAGE_TOKENS_PER_DAY: '400' }),
+    // Many answers at once, so only the quota a test names refuses.
+    env: modelEnv(llm, { USAGE_TOKENS_PER_DAY: '400', LLM_CONCURRENCY_PER_USER: '100' }),
     now: clock,
   })
 }, 120_000)
@@ -82,14 +83,16 @@ test('the person’s USAGE_TOKENS_PER_DAY refuses every key of theirs once spent
   expect(refused.json().error.message).toContain('Your answers have used all the tokens')
 })
 
-test('two quota counters on one database admit exactly the quota between them', async () => {
+test('two quota counters on one database admit exactly the answers at once between them', async () => {
   const { userId, cookie } = await newPerson(app)
   const keyId = (await createApiKeyOk(app, cookie, { scopes: ['chat'] }))._id
   const one = createApiQuotas({ db: app.db, now: clock })
   const two = createApiQuotas({ db: app.db, now: clock })
-  const limits = { requestsPerMinute: 12, tokensPerDay: 1000, usageTokensPerDay: 0 }
+  const limits = { tokensPerDay: 1000, usageTokensPerDay: 0, answersAtOnce: 12 }
   const results = await Promise.all(
-    Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? one : two).admit({ keyId, userId, limits })),
+    Array.from({ length: 50 }, (_, i) =>
+      (i % 2 === 0 ? one : two).admit({ keyId, userId, assistantId: null, limits }),
+    ),
   )
   expect(results.filter((r) => r.kind === 'admitted')).toHaveLength(12)
 })
@@ -98,7 +101,7 @@ test.skipIf(!TEST_DATABASE_URL)(
   `on PostgreSQL: 50 parallel requests over two instances answer exactly the key's quota${POSTGRES_SKIP_NOTE}`,
   async () => {
     const database = await createTestDatabase()
-    const options = { env: { DATABASE_URL: database.url }, now: clock }
+    const options = { env: { DATABASE_URL: database.url, LLM_CONCURRENCY_PER_USER: '100' }, now: clock }
     const [a, b] = await Promise.all([buildTestApp(options), buildTestApp(options)])
     try {
       const { key } = await personWithKey(a, { requestsPerMinute: 9 })

@@ -1,7 +1,7 @@
 /**
  * The app's own answers and usage (issue 38, D126): every answer the chat makes (send, stream,
  * regenerate) records its tokens under 'app', model-reported when the model reports usage, else
- * estimated; GET /usage reads them back per day and for the month; and a person whose answers
+ * estimated, with a follow-up's rewrite (D134); GET /usage reads them back per day and for the month; and a person whose answers
  * spent USAGE_TOKENS_PER_DAY today (every source together) is refused until the next UTC day.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest'
@@ -118,6 +118,34 @@ test('send, stream and regenerate each record one app answer with its tokens, an
   expect(today?.sources.published).toEqual({ answers: 0, tokens: 0 })
 })
 
+test('a follow-up’s rewrite is counted in its answer’s tokens: model-reported when the model reports usage', async () => {
+  offsetMs = 0
+  const me = await person()
+  const conversation = await createConversation(app, me.cookie, 'Follow-up')
+  llm.reply({ kind: 'text', text: 'Economy class [1].' })
+  await sendOk(app, me.cookie, conversation._id, 'Which class do I fly in?')
+  const asked = llm.requests.length
+
+  // "and abroad?" refers back: one short whole call rewrites it (the fake reports 1 + 1 tokens),
+  // then the answer is streamed (estimated).
+  const streamed = await call(app, chatEndpoints.streamMessage, {
+    cookie: me.cookie,
+    params: { id: conversation._id },
+    body: { content: 'and abroad?', isUser: true, messageType: 'text' },
+  })
+  const answer = streamDone(streamed.body).aiMessage
+  expect(llm.requests.length).toBe(asked + 2)
+  expect(llm.requests.at(-2)?.body.stream).toBeFalsy()
+  const prompt = llm.requests.at(-1)?.body.messages ?? []
+  const estimate = estimatedUsage(prompt, answer.content)
+
+  const today = (await report(me.cookie)).days.at(-1)
+  expect(today?.sources.app).toEqual({
+    answers: 2,
+    tokens: 2 + 2 + estimate.promptTokens + estimate.completionTokens,
+  })
+})
+
 test("past USAGE_TOKENS_PER_DAY, every source together, the app's answers are refused with 429 until the next UTC day", async () => {
   offsetMs = 0
   const me = await person()
@@ -186,6 +214,8 @@ test('the usage call: every day of the window with zeros, this month so far, and
       api: { answers: 1, tokens: 40 },
       published: { answers: 0, tokens: 0 },
     },
+    keys: [],
+    assistants: [],
   })
   expect((await report(me.cookie, '?days=1')).days).toHaveLength(1)
   expect((await report(me.cookie, '?days=90')).days).toHaveLength(90)
