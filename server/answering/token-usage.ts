@@ -22,3 +22,12 @@ export function estimatedUsage(prompt: readonly { content: string }[], answer: s
     completionTokens: estimatedTokens([answer]),
   }
 }
+
+/** What two calls spent together; `extra` null: the first alone. */
+export function plusUsage(usage: TokenUsage, extra: TokenUsage | null): TokenUsage {
+  if (!extra) return usage
+  return {
+    promptTokens: usage.promptTokens + extra.promptTokens,
+    completionTokens: usage.completionTokens + extra.completionTokens,
+  }
+}

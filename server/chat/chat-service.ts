@@ -20,13 +20,14 @@ import {
 import { type Answerer, type AnswerSettings, type StageTimer, timed } from '../answering/answerer.ts'
 import { LlmUnavailableError } from '../answering/llm.ts'
 import { MAX_HISTORY_TURNS } from '../answering/prompt.ts'
-import type { TokenUsage } from '../answering/token-usage.ts'
+import { plusUsage, type TokenUsage } from '../answering/token-usage.ts'
 import type { StoredCheck } from '../db/schema.ts'
 import type { UsageMeter } from '../usage/usage-service.ts'
 import {
   type AnswerRun,
   logAnswered,
   logUnchecked,
+  logUnjudged,
   runOnce,
   stoppedOr,
   strictlyAfter,
@@ -117,8 +118,12 @@ export class ChatService {
   }
 
   /** One answer of the app's and what it spent (nothing: no model was asked). */
-  #record(userId: string, spent: TokenUsage | null | undefined): Promise<void> {
-    const tokens = spent ?? { promptTokens: 0, completionTokens: 0 }
+  #record(
+    userId: string,
+    spent: TokenUsage | null | undefined,
+    judge: TokenUsage | null = null,
+  ): Promise<void> {
+    const tokens = plusUsage(spent ?? { promptTokens: 0, completionTokens: 0 }, judge)
     return this.#usage.recordAnswer({ ownerId: userId, source: 'app', ...tokens })
   }
 
@@ -187,6 +192,7 @@ export class ChatService {
         throw new ModelUnavailable(error.message)
       }
       logUnchecked(log, conversationId, answer)
+      logUnjudged(log, conversationId, answer)
       const stored = await this.#chats.storeExchange({
         userId: user.id,
         conversationId,
@@ -204,7 +210,7 @@ export class ChatService {
       await this.#record(user.id, answer.usage).catch((error: unknown) =>
         log.error({ event: 'usage.record-failed', err: error, conversationId }, 'recording usage failed'),
       )
-      logAnswered(log, conversationId, answer.sources.length, started, false, answer.checkMs)
+      logAnswered(log, conversationId, answer.sources.length, started, false, answer.checkMs, answer.judgeMs)
       return { userMessage: toMessageDto(stored.question), aiMessage: toMessageDto(stored.answer) }
     } finally {
       await release()
@@ -256,7 +262,7 @@ export class ChatService {
         log,
         conversationId,
         draft,
-        record: (text) => this.#record(user.id, draft.spent(text)),
+        record: (text, judge) => this.#record(user.id, draft.spent(text), judge),
         store: async (text, sources, stopped, checks) => {
           const stored = await chats.storeExchange({
             userId: user.id,
@@ -338,7 +344,8 @@ export class ChatService {
         if (added === 'limit') throw new Error(TOO_MANY_VERSIONS)
         return added && { userMessage: toMessageDto(question), aiMessage: toMessageDto(added) }
       }
-      const record = (text: string) => this.#record(user.id, draft.spent(text))
+      const record = (text: string, judge: TokenUsage | null) =>
+        this.#record(user.id, draft.spent(text), judge)
       return runOnce({ release, log, conversationId, draft, store, record })
     } catch (error) {
       await release()
