@@ -126,6 +126,9 @@ export type Correction = z.infer<typeof CorrectionSchema>
 
 export const CHECK_OUTCOMES = ['checked', 'repaired', 'unverified', 'nothing-to-check', 'not-cited'] as const
 
+/** What the optional model judge (CITATION_JUDGE=model, D140) said of a sentence it was asked about. */
+export const JUDGE_VERDICTS = ['supported', 'not-supported'] as const
+
 /**
  * One cited sentence of an answer, its figures, dates, codes, quotations and names looked up in
  * the passages the model was given (issue 39, D128, D129). `checked`: all in the cited passage;
@@ -134,7 +137,9 @@ export const CHECK_OUTCOMES = ['checked', 'repaired', 'unverified', 'nothing-to-
  * the passages do not hold; `nothing-to-check`; `not-cited`: a sentence with a figure and no
  * marker (marker and sourceIndex null). Numbers are 1-based like the markers. An answer written
  * without a model quotes its passages: each quoted sentence is checked, sourceIndex its place
- * among the answer's sources, marker null.
+ * among the answer's sources, marker null. `judge`: on a nothing-to-check or unverified sentence,
+ * what the configured model said when the server asks it (CITATION_JUDGE=model, D140): the
+ * model's opinion, never a check; the outcome stays as it was.
  */
 export const CitationCheckSchema = z.object({
   marker: z.number().int().positive().nullable(),
@@ -143,6 +148,7 @@ export const CitationCheckSchema = z.object({
   sourceIndex: z.number().int().positive().nullable(),
   movedFrom: z.number().int().positive().optional(),
   missing: z.array(z.string()),
+  judge: z.enum(JUDGE_VERDICTS).optional(),
 })
 export type CitationCheck = z.infer<typeof CitationCheckSchema>
 

@@ -140,6 +140,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}) {
       retrieval: config.retrieval,
       embedding: config.embedding,
       drive: config.google !== null,
+      citationJudge: config.citationJudge,
     })
     await app.register(jobsPlugin, { now, ...options.jobs })
     // Below every domain whose answers it counts (the chat, publishing, the API).

@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path'
 import { EnvSchema } from './config/env-schema.ts'
 import {
   accountsConfig,
+  citationJudgeConfig,
   embeddingConfig,
   googleConfig,
   llmConfig,
@@ -83,6 +84,7 @@ export function loadConfig(env: Env = process.env): Config {
     nodeEnv: e.NODE_ENV,
     isProduction,
     llm: llmConfig(e),
+    citationJudge: citationJudgeConfig(e),
     llmConcurrencyPerUser: e.LLM_CONCURRENCY_PER_USER,
     publishedConcurrency: e.PUBLISHED_CONCURRENCY,
     usageTokensPerDay: e.USAGE_TOKENS_PER_DAY,

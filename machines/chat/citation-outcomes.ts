@@ -31,7 +31,8 @@ export function markerChecks(text: string, checks: readonly CitationCheck[] | nu
 
 /**
  * What a marker says to a screen reader (and in its tooltip), from its sentence's check: what it
- * does first, as every marker says, then the outcome.
+ * does first, as every marker says, then the outcome, then the model judge's verdict (D140),
+ * always said to be the model's.
  */
 export function markerLabel(n: number, check: CitationCheck | null): string {
   switch (check?.outcome) {
@@ -40,10 +41,37 @@ export function markerLabel(n: number, check: CitationCheck | null): string {
     case 'repaired':
       return `Show passage ${n}, checked (moved here from passage ${check.movedFrom})`
     case 'unverified':
-      return `Show passage ${n}: ${listed(check.missing)} not found in the passage`
+      return `Show passage ${n}: ${listed(check.missing)} not found in the passage${judgedAs(check, '; ')}`
     default:
-      return `Show passage ${n}`
+      return `Show passage ${n}${check ? judgedAs(check, ': ') : ''}`
   }
+}
+
+/** The model judge's verdict in words (D140), after `lead`; nothing when it gave none. */
+function judgedAs(check: CitationCheck, lead: string): string {
+  if (check.judge === 'supported') return `${lead}the model judged it supported, not checked`
+  if (check.judge === 'not-supported') return `${lead}the model judged it not supported`
+  return ''
+}
+
+/**
+ * The sign a marker shows (D129, D140): ✓ checked or moved and checked, ⚠ unverified or judged
+ * not supported by the model, ◇ judged supported by the model (never a check mark: it was not
+ * checked against the passage's words); null: none.
+ */
+export function markerSign(check: CitationCheck | null): { sign: string; warn: boolean } | null {
+  if (check?.outcome === 'checked' || check?.outcome === 'repaired') return { sign: '✓', warn: false }
+  if (check?.outcome === 'unverified' || check?.judge === 'not-supported') return { sign: '⚠', warn: true }
+  if (check?.judge === 'supported') return { sign: '◇', warn: false }
+  return null
+}
+
+/** The sentences citing passage `citation` that the model judged (D140), with its verdict. */
+export function judgedAt(
+  checks: readonly CitationCheck[] | null | undefined,
+  citation: number | null | undefined,
+) {
+  return (checks ?? []).filter((c) => c.judge !== undefined && c.sourceIndex === citation)
 }
 
 /** "a", "a and b", "a, b and c". */

@@ -17,6 +17,7 @@ import { CUT_NOTE, capped, codePointsUpTo } from './answer-cap.ts'
 import { type CheckedAnswer, checkedAnswer, quotedChecks, quotedIn } from './answer-checks.ts'
 import { type CallerRequest, callOptions } from './call-options.ts'
 import type { CitationCheck } from './citation-checks/types.ts'
+import { type JudgedAnswer, judgedAnswer } from './citation-judge.ts'
 import { citedOnly, citedOrAll, numbered, type UsedPassage, uncited } from './cited-passages.ts'
 import { type Analyse, extractiveAnswer } from './extractive.ts'
 import { type Llm, LlmAbortedError } from './llm.ts'
@@ -107,7 +108,8 @@ export type { UsedPassage } from './cited-passages.ts'
 /**
  * `corrections`: the question's words that are in none of the person's documents, and what was
  * searched instead; `usage`: the model's tokens (reported, or estimated), absent when no model was asked.
- * `checks`: its citations checked (D129); null when the check failed (`checkError`, for the caller to log).
+ * `checks`: its citations checked (D129); null when the check failed (`checkError`, for the caller to log);
+ * with the model judge's verdicts when CITATION_JUDGE=model (D140; its tokens are in `usage`).
  */
 export type Answer = {
   content: string
@@ -117,6 +119,9 @@ export type Answer = {
   checks: CitationCheck[] | null
   checkError?: unknown
   checkMs?: number
+  /** The model judge's failure (D140), for the caller to log; its verdicts are then absent. */
+  judgeError?: unknown
+  judgeMs?: number
 }
 
 /**
@@ -154,6 +159,16 @@ export type AnswerDraft = {
    * checks (D129). `stopped`: the text is what had arrived, and only the passages it cites are kept.
    */
   finish(content: string, stopped?: boolean): CheckedAnswer<UsedPassage>
+  /**
+   * After `finish`, before the answer is stored: with CITATION_JUDGE=model, the sentences the
+   * check could not vouch for are asked of the model once (D140), bounded by its timeout and
+   * `signal`; never throws. Its `judgeUsage` is added to what the answer spent; `judgeError` is logged.
+   * Absent on stand-in drafts with nothing to judge; callers call `judgedDraft`, which allows for that.
+   */
+  judge?(
+    finished: CheckedAnswer<UsedPassage>,
+    signal?: AbortSignal,
+  ): Promise<JudgedAnswer<CheckedAnswer<UsedPassage>>>
   corrections: Correction[]
   /**
    * What writing `content` cost the model, estimated (a stream reports no usage), with the
@@ -191,6 +206,8 @@ type Parts = {
   analyse: Analyse
   /** This server has Google Drive (a Google OAuth client): the extractive answer may point to it. */
   drive?: boolean
+  /** CITATION_JUDGE=model: the model judges what the check could not vouch for (D140). */
+  citationJudge?: boolean
 }
 
 /**
@@ -306,8 +323,10 @@ export function createAnswerer({
   llm,
   analyse,
   drive = true,
+  citationJudge = false,
 }: Omit<Parts, 'readWhole'> & { readWhole?: ReadWhole | null }): Answerer {
   const parts: Parts = { search, readWhole, llm, analyse, drive }
+  const judge = citationJudge ? llm : null
   return {
     async answer(input) {
       const prepared = await prepare(parts, input)
@@ -323,8 +342,12 @@ export function createAnswerer({
       const checked = checkedAnswer(written, checkContext(input, found), (content) =>
         citedOrAll(content, found.passages),
       )
-      const usage = addedUsage(done.usage ?? estimatedUsage(prompt, text), rewrite) ?? undefined
-      return { ...checked, corrections: found.corrections, ...(usage ? { usage } : {}) }
+      const judged = await judgedAnswer(judge, checked, texts(found), input.signal)
+      const usage = addedUsage(
+        addedUsage(done.usage ?? estimatedUsage(prompt, text), rewrite),
+        judged.judgeUsage,
+      )
+      return { ...judged, corrections: found.corrections, usage }
     },
 
     async draft(input, timer) {
@@ -360,6 +383,7 @@ export function createAnswerer({
           checkedAnswer(content, checkContext(input, found), (moved) =>
             stopped ? citedOnly(moved, passages) : citedOrAll(moved, passages),
           ),
+        judge: (finished, signal) => judgedAnswer(judge, finished, texts(found), signal),
         corrections,
         spent: (content) => addedUsage(estimatedUsage(prompt, content), rewrite),
         rewriteSpent: rewrite,
@@ -387,6 +411,8 @@ const checkContext = (input: Question, found: Found) => ({
   language: found.language,
   passages: found.passages,
 })
+
+const texts = (found: Found) => found.passages.map((p) => p.text)
 
 const isMatched = (found: Found) => found.matched ?? found.passages.some((p) => !p.whole)
 

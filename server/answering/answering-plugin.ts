@@ -28,6 +28,8 @@ export type AnsweringPluginOptions = {
   embedding?: Config['embedding']
   /** A Google OAuth client is set: answers without a model may point to Google Drive (D133). */
   drive?: boolean
+  /** CITATION_JUDGE=model: the model judges what the citation check cannot vouch for (D140). */
+  citationJudge?: boolean
 }
 
 export const answeringPlugin = fp<AnsweringPluginOptions>(
@@ -70,6 +72,7 @@ export const answeringPlugin = fp<AnsweringPluginOptions>(
       readWhole: measured(createWholeDocumentReader(app.db, opts.retrieval.wholeDocumentTokenBudget)),
       analyse: (items) => analyseTexts(app.db, items),
       drive: opts.drive ?? true,
+      citationJudge: opts.citationJudge ?? false,
       llm: opts.llm ? createLlm(opts.llm, metrics ? (usage) => metrics.model(usage) : undefined) : null,
     })
     app.decorate('answerer', answerer)

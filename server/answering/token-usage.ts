@@ -23,7 +23,15 @@ export function estimatedUsage(prompt: readonly { content: string }[], answer: s
   }
 }
 
-/** Two calls' usage together (an answer and the rewrite of its follow-up, D134); either may be absent. */
+/**
+ * What two calls spent together (an answer and the rewrite of its follow-up, D134, or its citation
+ * judge, D140); either may be absent.
+ */
+export function addedUsage(a: TokenUsage, b: TokenUsage | null | undefined): TokenUsage
+export function addedUsage(
+  a: TokenUsage | null | undefined,
+  b: TokenUsage | null | undefined,
+): TokenUsage | null
 export function addedUsage(
   a: TokenUsage | null | undefined,
   b: TokenUsage | null | undefined,

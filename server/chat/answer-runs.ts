@@ -7,7 +7,9 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { SendMessageResponse, Source } from '#contracts/chat.ts'
 import type { AnswerDraft } from '../answering/answerer.ts'
+import { judgedDraft } from '../answering/citation-judge.ts'
 import { LlmAbortedError, LlmUnavailableError } from '../answering/llm.ts'
+import type { TokenUsage } from '../answering/token-usage.ts'
 import type { StoredCheck } from '../db/schema.ts'
 import { toSourceDto, toSourceSnapshot } from './chat-dto.ts'
 import { ANSWER_FAILED, CONVERSATION_NOT_FOUND, STOPPED_BEFORE_ANSWER } from './chat-errors.ts'
@@ -37,8 +39,8 @@ type RunContext = {
   conversationId: string
   draft: AnswerDraft
   store: StoreAnswer
-  /** Records what the stored answer spent (usage, D126). */
-  record: (text: string) => Promise<void>
+  /** Records what the stored answer spent (usage, D126), with what its judge spent (D140). */
+  record: (text: string, judge: TokenUsage | null) => Promise<void>
 }
 
 /** After `after`, even on a coarse or frozen clock, so the order of messages is certain. */
@@ -56,18 +58,21 @@ export function runOnce({ release, log, conversationId, draft, store, record }: 
         return { event: 'error', data: { message: stopped ? STOPPED_BEFORE_ANSWER : ANSWER_FAILED } }
       }
       // After the last token, before the answer is stored and `done` is sent (D129).
-      const finished = draft.finish(text, stopped)
-      logUnchecked(log, conversationId, finished)
+      const checked = draft.finish(text, stopped)
+      logUnchecked(log, conversationId, checked)
+      // The model judge, when on, within its bound: the verdicts are stored and sent with the answer (D140).
+      const finished = await judgedDraft(draft, checked, signal)
+      logUnjudged(log, conversationId, finished)
       const used = finished.sources
       const stored = await store(finished.content, used.map(toSourceSnapshot), stopped, finished.checks)
       // Deleted while the assistant was writing: nothing was stored, the conversation is gone.
       if (!stored) return { event: 'error', data: { message: CONVERSATION_NOT_FOUND } }
       // Stored, so spent: a failure to count it is logged, never the person's answer lost.
-      await record(text).catch((error: unknown) =>
+      await record(text, finished.judgeUsage).catch((error: unknown) =>
         log.error({ event: 'usage.record-failed', err: error, conversationId }, 'recording usage failed'),
       )
       sink.sources(stored.aiMessage.sources)
-      logAnswered(log, conversationId, used.length, started, stopped, finished.checkMs)
+      logAnswered(log, conversationId, used.length, started, stopped, finished.checkMs, finished.judgeMs)
       return { event: 'done', data: stored }
     } catch (error) {
       log.error({ event: 'chat.answer.failed', err: error, conversationId }, 'answer failed')
@@ -140,10 +145,20 @@ export function logAnswered(
   started: number,
   stopped = false,
   checkMs = 0,
+  judgeMs = 0,
 ) {
   const ms = Math.round(performance.now() - started)
+  const tenths = (n: number) => Math.round(n * 10) / 10
   log.info(
-    { event: 'chat.answered', conversationId, sources, stopped, ms, checkMs: Math.round(checkMs * 10) / 10 },
+    {
+      event: 'chat.answered',
+      conversationId,
+      sources,
+      stopped,
+      ms,
+      checkMs: tenths(checkMs),
+      ...(judgeMs > 0 ? { judgeMs: Math.round(judgeMs) } : {}),
+    },
     'question answered',
   )
 }
@@ -158,5 +173,23 @@ export function logUnchecked(
   log.warn(
     { event: 'chat.citations.unchecked', err: answer.checkError, conversationId },
     'citations not checked',
+  )
+}
+
+/** The model judge failed (timed out, erred, or answered no verdict): the answer keeps its checks unjudged (D140). */
+export function logUnjudged(
+  log: FastifyBaseLogger,
+  conversationId: string,
+  answer: { judgeError?: unknown; judgeMs?: number },
+) {
+  if (answer.judgeError === undefined) return
+  log.warn(
+    {
+      event: 'chat.citations.unjudged',
+      err: answer.judgeError,
+      conversationId,
+      ms: Math.round(answer.judgeMs ?? 0),
+    },
+    'citations not judged',
   )
 }

@@ -20,13 +20,14 @@ import {
 import { type Answerer, type AnswerSettings, type StageTimer, timed } from '../answering/answerer.ts'
 import { LlmUnavailableError } from '../answering/llm.ts'
 import { MAX_HISTORY_TURNS } from '../answering/prompt.ts'
-import type { TokenUsage } from '../answering/token-usage.ts'
+import { addedUsage, type TokenUsage } from '../answering/token-usage.ts'
 import type { StoredCheck } from '../db/schema.ts'
 import type { UsageMeter } from '../usage/usage-service.ts'
 import {
   type AnswerRun,
   logAnswered,
   logUnchecked,
+  logUnjudged,
   runOnce,
   stoppedOr,
   strictlyAfter,
@@ -117,11 +118,16 @@ export class ChatService {
   }
 
   /**
-   * One answer of the app's and what it spent (nothing: no model was asked), against the person
-   * and the conversation's assistant (D134).
+   * One answer of the app's and what it spent (nothing: no model was asked), with its citation
+   * judge's (D140), against the person and the conversation's assistant (D134).
    */
-  async #record(userId: string, conversationId: string, spent: TokenUsage | null | undefined): Promise<void> {
-    const tokens = spent ?? { promptTokens: 0, completionTokens: 0 }
+  async #record(
+    userId: string,
+    conversationId: string,
+    spent: TokenUsage | null | undefined,
+    judge: TokenUsage | null = null,
+  ): Promise<void> {
+    const tokens = addedUsage(spent ?? { promptTokens: 0, completionTokens: 0 }, judge)
     const assistantId = await this.#chats.assistantOf(userId, conversationId)
     await this.#usage.recordAnswer({ ownerId: userId, source: 'app', assistantId, ...tokens })
   }
@@ -191,6 +197,7 @@ export class ChatService {
         throw new ModelUnavailable(error.message)
       }
       logUnchecked(log, conversationId, answer)
+      logUnjudged(log, conversationId, answer)
       const stored = await this.#chats.storeExchange({
         userId: user.id,
         conversationId,
@@ -208,7 +215,7 @@ export class ChatService {
       await this.#record(user.id, conversationId, answer.usage).catch((error: unknown) =>
         log.error({ event: 'usage.record-failed', err: error, conversationId }, 'recording usage failed'),
       )
-      logAnswered(log, conversationId, answer.sources.length, started, false, answer.checkMs)
+      logAnswered(log, conversationId, answer.sources.length, started, false, answer.checkMs, answer.judgeMs)
       return { userMessage: toMessageDto(stored.question), aiMessage: toMessageDto(stored.answer) }
     } finally {
       await release()
@@ -260,7 +267,7 @@ export class ChatService {
         log,
         conversationId,
         draft,
-        record: (text) => this.#record(user.id, conversationId, draft.spent(text)),
+        record: (text, judge) => this.#record(user.id, conversationId, draft.spent(text), judge),
         store: async (text, sources, stopped, checks) => {
           const stored = await chats.storeExchange({
             userId: user.id,
@@ -342,7 +349,8 @@ export class ChatService {
         if (added === 'limit') throw new Error(TOO_MANY_VERSIONS)
         return added && { userMessage: toMessageDto(question), aiMessage: toMessageDto(added) }
       }
-      const record = (text: string) => this.#record(user.id, conversationId, draft.spent(text))
+      const record = (text: string, judge: TokenUsage | null) =>
+        this.#record(user.id, conversationId, draft.spent(text), judge)
       return runOnce({ release, log, conversationId, draft, store, record })
     } catch (error) {
       await release()

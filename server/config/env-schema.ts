@@ -68,6 +68,12 @@ export const EnvSchema = z.object({
     .min(LLM_MAX_TOKENS_RANGE.min, `LLM_MAX_TOKENS must be at least ${LLM_MAX_TOKENS_RANGE.min} tokens`)
     .max(LLM_MAX_TOKENS_RANGE.max, `LLM_MAX_TOKENS must be at most ${LLM_MAX_TOKENS_RANGE.max} tokens`)
     .default(DEFAULT_LLM_MAX_TOKENS),
+  CITATION_JUDGE: z
+    .enum(['off', 'model'], {
+      error:
+        'CITATION_JUDGE must be off or model (the configured model judges the citations the check cannot vouch for)',
+    })
+    .default('off'),
   LLM_CONCURRENCY_PER_USER: z.coerce
     .number({ error: 'LLM_CONCURRENCY_PER_USER must be a number of answers' })
     .int('LLM_CONCURRENCY_PER_USER must be a whole number of answers')

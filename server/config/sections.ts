@@ -142,6 +142,17 @@ export function llmConfig(e: CheckedEnv): LlmConfig | null {
   }
 }
 
+/** CITATION_JUDGE=model asks the configured model, so it needs one (D140). */
+export function citationJudgeConfig(e: CheckedEnv): boolean {
+  if (e.CITATION_JUDGE === 'off') return false
+  if (e.LLM_BASE_URL === undefined) {
+    throw new ConfigError(
+      'Invalid configuration:\n  CITATION_JUDGE: model needs a model: set LLM_BASE_URL and LLM_MODEL, or CITATION_JUDGE=off',
+    )
+  }
+  return true
+}
+
 /** EMBEDDING_MODEL turns hybrid retrieval on; the endpoint and key default to the LLM_* ones. */
 export function embeddingConfig(e: CheckedEnv): EmbeddingConfig | null {
   if (e.EMBEDDING_MODEL === undefined) return null

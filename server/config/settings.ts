@@ -52,6 +52,11 @@ export type Config = {
   /** The OpenAI-compatible model answers come from; null: extractive answers, no model. */
   llm: LlmConfig | null
   /**
+   * CITATION_JUDGE=model: after an answer is checked, the sentences the check cannot vouch for are
+   * asked of the model once, its verdict shown as the model's (D140). Needs a model.
+   */
+  citationJudge: boolean
+  /**
    * Answers one person may have written at once (each makes at most one model call at a time);
    * one more is refused with 429 until one ends (D84).
    */

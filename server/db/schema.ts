@@ -196,6 +196,8 @@ export type StoredCheck = {
   sourceIndex: number | null
   movedFrom?: number
   missing: string[]
+  /** The model judge's verdict (D140); never changes the outcome. */
+  judge?: 'supported' | 'not-supported'
 }
 
 export const chatMessages = pgTable(

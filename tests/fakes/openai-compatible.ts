@@ -2,7 +2,8 @@
  * A stand-in for an OpenAI-compatible chat-completions and embeddings endpoint on 127.0.0.1 (we
  * cannot reach a paid model from tests); /embeddings answers deterministic vectors (fakeEmbedding). It records every request and answers what the test scripts: whole, or
  * streamed (`stream: true`) word by word after a first-token delay, ending as finished or as cut
- * at its token limit; or it hangs, before any token or after some. It counts the calls whose
+ * at its token limit; or it hangs, before any token or after some. A kind of request (known by
+ * words in its messages) may be scripted apart from the rest. It counts the calls whose
  * client went away before the end (aborted calls). It can refuse `max_tokens` as OpenAI's
  * reasoning models do.
  */
@@ -18,6 +19,7 @@ export type RecordedCompletion = {
     messages: { role: string; content: string }[]
     max_tokens?: number
     max_completion_tokens?: number
+    temperature?: number
   }
 }
 
@@ -96,6 +98,11 @@ export type FakeLlm = {
   /** Calls whose client closed the connection before the answer ended. */
   aborted: () => number
   reply: (next: Reply) => void
+  /**
+   * Requests with a message containing `contains` get `reply` (every time, until set to null)
+   * instead of the next reply: a second kind of call (the citation judge) scripted on its own.
+   */
+  replyTo: (contains: string, reply: Reply | null) => void
   /** While on, a call naming `max_tokens` is refused (400) as OpenAI's reasoning models do. */
   refuseMaxTokens: (on: boolean) => void
   close: () => Promise<void>
@@ -141,17 +148,18 @@ export async function startFakeLlm(options: { port?: number; host?: string } = {
   const requests: RecordedCompletion[] = []
   const embeddingRequests: RecordedEmbedding[] = []
   let embeddingFailures = 0
-  let next: Reply = { kind: 'text', text: 'A reply from the fake model.' }
+  let nextReply: Reply = { kind: 'text', text: 'A reply from the fake model.' }
   const hanging: ServerResponse[] = []
   let aborted = 0
   let refusingMaxTokens = false
+  const replies = new Map<string, Reply>()
 
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = []
     for await (const c of req) chunks.push(c as Buffer)
     // e2e runs script the fake from the browser test: the next reply, as JSON.
     if (req.method === 'POST' && req.url === '/__fake/reply') {
-      next = JSON.parse(Buffer.concat(chunks).toString()) as Reply
+      nextReply = JSON.parse(Buffer.concat(chunks).toString()) as Reply
       res.writeHead(204).end()
       return
     }
@@ -203,6 +211,10 @@ export async function startFakeLlm(options: { port?: number; host?: string } = {
       )
       return
     }
+    const scripted = [...replies].find(([contains]) =>
+      body.messages.some((m) => m.content.includes(contains)),
+    )
+    const next = scripted?.[1] ?? nextReply
     if (next.kind === 'hang') {
       hanging.push(res)
       return
@@ -245,7 +257,11 @@ export async function startFakeLlm(options: { port?: number; host?: string } = {
     },
     aborted: () => aborted,
     reply: (r) => {
-      next = r
+      nextReply = r
+    },
+    replyTo: (contains, r) => {
+      if (r) replies.set(contains, r)
+      else replies.delete(contains)
     },
     refuseMaxTokens: (on) => {
       refusingMaxTokens = on

@@ -1,7 +1,8 @@
 /**
  * An answer's citation checks on screen (issue 39, D129): each marker says its sentence's
  * outcome (✓ checked, ⚠ unverified, in its accessible name), a figure cited nowhere is marked in
- * words, and the panel highlights the items found in the passage and lists the missing ones.
+ * words, and the panel highlights the items found in the passage and lists the missing ones. The
+ * model judge's verdict (D140) is shown as the model's, never as a check.
  */
 import { screen, within } from '@testing-library/react'
 import { expect, test } from 'vitest'
@@ -107,4 +108,84 @@ test('an answer not checked shows its markers as before', async () => {
 
   expect((await within(main).findByRole('button', { name: 'Show passage 1' })).textContent).toBe('[1]')
   expect(within(main).queryByRole('list', { name: 'Not cited' })).toBeNull()
+})
+
+test("the model judge's verdict is shown as the model's: its own sign and words, never a check", async () => {
+  const judged: CitationCheck[] = [
+    {
+      marker: 1,
+      sentence: 'Meals are arranged locally.',
+      outcome: 'nothing-to-check',
+      sourceIndex: 1,
+      missing: [],
+      judge: 'supported',
+    },
+    {
+      marker: 2,
+      sentence: 'Hotels are free.',
+      outcome: 'nothing-to-check',
+      sourceIndex: 2,
+      missing: [],
+      judge: 'not-supported',
+    },
+    {
+      marker: 2,
+      sentence: 'A taxi is 300 euros.',
+      outcome: 'unverified',
+      sourceIndex: 2,
+      missing: ['300 euros'],
+      judge: 'supported',
+    },
+  ]
+  const backend = chatBackend({
+    conversations: [chatConversation('s1')],
+    messages: {
+      s1: [
+        chatMessage('q1', true, 'What allowances are there?'),
+        chatMessage(
+          'a1',
+          false,
+          'Meals are arranged locally [1]. Hotels are free [2]. A taxi is 300 euros [2].',
+          {
+            sources: [
+              source({ citation: 1, chunkId: 'c1', quote: MEALS }),
+              source({ citation: 2, chunkId: 'c2', quote: HOTEL }),
+            ],
+            checks: judged,
+          },
+        ),
+      ],
+    },
+  })
+  const { user, main } = await openChat(backend)
+  await user.click(within(screen.getByRole('region', { name: 'Recent Conversations' })).getByRole('link'))
+
+  const supported = await within(main).findByRole('button', {
+    name: 'Show passage 1: the model judged it supported, not checked',
+  })
+  expect(supported.textContent).toBe('[1◇]')
+  expect(
+    within(main).getByRole('button', { name: 'Show passage 2: the model judged it not supported' })
+      .textContent,
+  ).toBe('[2⚠]')
+  expect(
+    within(main).getByRole('button', {
+      name: 'Show passage 2: 300 euros not found in the passage; the model judged it supported, not checked',
+    }).textContent,
+  ).toBe('[2⚠]')
+
+  await user.click(supported)
+  const meals = within(main).getByRole('region', { name: 'Passage 1 from Quarterly report.pdf' })
+  expect(
+    within(meals).getByText(
+      "The model judged this supported (not checked against the passage's words): “Meals are arranged locally.”",
+    ),
+  ).toBeTruthy()
+  await user.click(
+    within(main).getByRole('button', { name: 'Show passage 2: the model judged it not supported' }),
+  )
+  const hotel = within(main).getByRole('region', { name: 'Passage 2 from Quarterly report.pdf' })
+  expect(
+    within(hotel).getByText('The model judged this not supported by the passage: “Hotels are free.”'),
+  ).toBeTruthy()
 })

@@ -15,6 +15,9 @@ export type Item = {
 
 export type CheckOutcome = 'checked' | 'repaired' | 'unverified' | 'nothing-to-check' | 'not-cited'
 
+/** What the optional model judge (CITATION_JUDGE=model, D140) said of a sentence: the model's word, not a check. */
+export type JudgeVerdict = 'supported' | 'not-supported'
+
 /** One sentence's check; `marker`, `sourceIndex` and `movedFrom` are 1-based like the [n] markers. */
 export type CitationCheck = {
   /** The [n] the sentence carries (its first when it carries several); null when it has none. */
@@ -26,6 +29,8 @@ export type CitationCheck = {
   movedFrom?: number
   /** The items found in no passage given (unverified) or not in the cited one. */
   missing: string[]
+  /** The model judge's verdict (D140), on nothing-to-check and unverified sentences it was asked about. */
+  judge?: JudgeVerdict
 }
 
 /** A passage as the check needs it: its text and the configuration it is indexed in (D82). */

@@ -4,6 +4,7 @@ import type { CitationCheck, Source } from '#contracts/chat.ts'
 import {
   foundItems,
   highlightedPieces,
+  judgedAt,
   listed,
   missingFrom,
   type Part,
@@ -143,6 +144,14 @@ export function CitationPanel({ source, answer, checks, onClose }: CitationPanel
       {moved.map((check) => (
         <p key={check.sentence} className={css({ color: 'muted', fontSize: 'xs' })}>
           Moved here from passage {check.movedFrom}: “{check.sentence}”
+        </p>
+      ))}
+      {judgedAt(checks, source.citation).map((check) => (
+        <p key={check.sentence} className={css({ color: 'muted', fontSize: 'xs' })}>
+          {check.judge === 'supported'
+            ? "The model judged this supported (not checked against the passage's words)"
+            : 'The model judged this not supported by the passage'}
+          : “{check.sentence}”
         </p>
       ))}
       {source.mode === 'whole-document' ? (

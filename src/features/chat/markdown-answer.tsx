@@ -3,13 +3,14 @@
  * answer shows): headings, lists, emphasis, tables and code blocks with a copy button. Raw HTML is
  * shown as text, never as HTML; links open only for http(s): and mailto:, in a new tab without
  * opener or referrer. A citation marker `[n]` becomes a button that shows passage n, with its
- * sentence's check (D129: ✓ checked, ⚠ unverified, said in its accessible name); a marker
- * pointing at no passage is left out.
+ * sentence's check (D129: ✓ checked, ⚠ unverified, said in its accessible name) or the model
+ * judge's verdict (D140: ◇ judged supported, ⚠ judged not supported, said as the model's); a
+ * marker pointing at no passage is left out.
  */
 import type { ComponentProps, ReactNode } from 'react'
 import ReactMarkdown from 'react-markdown'
 import type { CitationCheck } from '#contracts/chat.ts'
-import { MARKER, markerChecks, markerLabel } from '#machines/chat/citation-outcomes.ts'
+import { MARKER, markerChecks, markerLabel, markerSign } from '#machines/chat/citation-outcomes.ts'
 import { Button } from '#src/components/ui/button.tsx'
 import { useCopyText } from '#src/components/ui/use-copy-text.ts'
 import { css } from '../../../styled-system/css'
@@ -104,8 +105,6 @@ export function MarkdownAnswer({ text, citations, checks, onCite }: MarkdownAnsw
   )
 }
 
-const OUTCOME_MARK = { checked: '✓', repaired: '✓', unverified: '⚠' } as const
-
 function AnswerLink({
   href,
   children,
@@ -121,8 +120,7 @@ function AnswerLink({
   if (cite) {
     const n = Number(cite[1])
     const check = byMarker[Number(cite[2])] ?? null
-    const outcome = check?.outcome
-    const mark = outcome === 'checked' || outcome === 'repaired' || outcome === 'unverified' ? outcome : null
+    const mark = markerSign(check)
     const label = markerLabel(n, check)
     return (
       <button
@@ -130,10 +128,11 @@ function AnswerLink({
         aria-label={label}
         title={mark ? label : undefined}
         data-citation={n}
-        data-outcome={mark ?? undefined}
+        data-outcome={mark ? check?.outcome : undefined}
+        data-judge={check?.judge}
         onClick={(event) => onCite(n, event.currentTarget)}
         className={css({
-          color: mark === 'unverified' ? 'danger' : 'accent',
+          color: mark?.warn ? 'danger' : 'accent',
           fontSize: 'xs',
           verticalAlign: 'super',
           cursor: 'pointer',
@@ -141,7 +140,7 @@ function AnswerLink({
         })}
       >
         [{n}
-        {mark ? <span aria-hidden="true">{OUTCOME_MARK[mark]}</span> : null}]
+        {mark ? <span aria-hidden="true">{mark.sign}</span> : null}]
       </button>
     )
   }
