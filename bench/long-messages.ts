@@ -9,7 +9,7 @@
  * Usage: node bench/long-messages.ts [rounds] [long MB]   (DATABASE_URL=postgres://… for PostgreSQL)
  */
 import { performance } from 'node:perf_hooks'
-import { ANSWER_CHARS_PER_TOKEN } from '../server/answering/answerer.ts'
+import { ANSWER_CHARS_PER_TOKEN } from '../server/answering/answer-shapes.ts'
 import { buildApp } from '../server/app.ts'
 import { DEFAULT_LLM_MAX_TOKENS, loadConfig } from '../server/config.ts'
 import { chatConversations, chatMessages } from '../server/db/schema.ts'

@@ -12,7 +12,8 @@
  * the model and whether it is called, never what a model would write.
  */
 import { sql } from 'drizzle-orm'
-import { type AnswerSettings, createAnswerer } from '../server/answering/answerer.ts'
+import type { AnswerSettings } from '../server/answering/answer-shapes.ts'
+import { createAnswerer } from '../server/answering/answerer.ts'
 import type { Analyse } from '../server/answering/extractive.ts'
 import type { Llm } from '../server/answering/llm.ts'
 import { createSearch, createWholeDocumentReader } from '../server/answering/retrieval.ts'

@@ -9,7 +9,8 @@
  * a scope.
  */
 import { sql } from 'drizzle-orm'
-import { createAnswerer, PASSAGES_PER_ANSWER, type Scope } from '../server/answering/answerer.ts'
+import { PASSAGES_PER_ANSWER, type Scope } from '../server/answering/answer-shapes.ts'
+import { createAnswerer } from '../server/answering/answerer.ts'
 import type { Analyse } from '../server/answering/extractive.ts'
 import { createRetriever, createSearch, createWholeDocumentReader } from '../server/answering/retrieval.ts'
 import { DEFAULT_WHOLE_DOCUMENT_TOKEN_BUDGET } from '../server/config.ts'

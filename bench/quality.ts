@@ -20,7 +20,7 @@
  * Usage: node bench/quality.ts [--per-question] [questions.json, default quality/questions.json]
  */
 import { performance } from 'node:perf_hooks'
-import { PASSAGES_PER_ANSWER } from '../server/answering/answerer.ts'
+import { PASSAGES_PER_ANSWER } from '../server/answering/answer-shapes.ts'
 import { createRetriever, passageTokens } from '../server/answering/retrieval.ts'
 import { DEFAULT_RETRIEVAL_TOKEN_BUDGET } from '../server/config.ts'
 import { createDocumentsRepository } from '../server/documents/index/documents-repository.ts'

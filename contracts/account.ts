@@ -11,7 +11,7 @@ import {
   PASSWORDS_MUST_MATCH,
   passwordsMatch,
 } from './auth.ts'
-import { CitationCheckSchema } from './chat.ts'
+import { CitationCheckSchema } from './citation-checks.ts'
 import { endpoint } from './endpoint.ts'
 
 export const AccountSchema = z.object({

@@ -6,7 +6,7 @@
  * servers do; `citations` is DocChat's own field, which standard clients ignore.
  */
 import { z } from 'zod'
-import { CHECK_OUTCOMES } from './chat.ts'
+import { CHECK_OUTCOMES } from './citation-checks.ts'
 
 export const OPENAI_PREFIX = '/openai/v1'
 export const OPENAI_PATHS = {

@@ -5,7 +5,8 @@
  * unknown, unpublished or deleted public id with the same 404.
  */
 import { z } from 'zod'
-import { CitationCheckSchema, FeedbackSchema } from './chat.ts'
+import { FeedbackSchema } from './chat.ts'
+import { CitationCheckSchema } from './citation-checks.ts'
 import { endpoint } from './endpoint.ts'
 import { userText } from './user-text.ts'
 

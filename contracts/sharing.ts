@@ -5,7 +5,8 @@
  * shared snapshot is the only call here open to everyone.
  */
 import { z } from 'zod'
-import { CitationCheckSchema, IdParamsSchema } from './chat.ts'
+import { IdParamsSchema } from './chat.ts'
+import { CitationCheckSchema } from './citation-checks.ts'
 import { endpoint } from './endpoint.ts'
 import { FileBodySchema } from './file-body.ts'
 

@@ -4,7 +4,6 @@
  * the effects provideChatMachine(deps) injects.
  */
 import type {
-  CitationCheck,
   Conversation,
   ConversationAssistant,
   Correction,
@@ -17,6 +16,7 @@ import type {
   SendMessageResponse,
   Source,
 } from '#contracts/chat.ts'
+import type { CitationCheck } from '#contracts/citation-checks.ts'
 import type { LibraryDocument } from '#contracts/documents.ts'
 import type { Logger } from '#machines/shared/effects.ts'
 import type { FileFacts } from '#machines/upload/upload-rules.ts'

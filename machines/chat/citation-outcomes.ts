@@ -4,7 +4,7 @@
  * answer found in a passage (to highlight) and those missing from it (to list). Pure; the server
  * decided the outcomes.
  */
-import type { CitationCheck } from '#contracts/chat.ts'
+import type { CitationCheck } from '#contracts/citation-checks.ts'
 import type { Span } from './cited-words.ts'
 
 /** The markers as the answer's markdown links them (markdown-answer.tsx). */

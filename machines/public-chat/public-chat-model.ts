@@ -3,7 +3,8 @@
  * visitor's wire shapes turned into the chat's (the sender takes and reports the chat's) and back,
  * and the sentence a failed answer shows.
  */
-import type { CitationCheck, Message, SendMessageResponse, Source } from '#contracts/chat.ts'
+import type { Message, SendMessageResponse, Source } from '#contracts/chat.ts'
+import type { CitationCheck } from '#contracts/citation-checks.ts'
 import type { PublicAssistant, PublicMessage } from '#contracts/publishing.ts'
 import { answerIdOf } from '#machines/chat/chat-model.ts'
 import type { MessageItem } from '#machines/chat/chat-types.ts'

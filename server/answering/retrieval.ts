@@ -14,7 +14,7 @@ import type { Passage } from '../documents/index/passages.ts'
 import { analyseTexts } from '../documents/index/question-analysis-repository.ts'
 import { fuse } from '../documents/index/rank-fusion.ts'
 import { vectorSearch } from '../documents/index/vectors-repository.ts'
-import type { Found, ReadWhole, Retrieve, Search } from './answerer.ts'
+import type { Found, ReadWhole, Retrieve, Search } from './answer-shapes.ts'
 import { bestCoverage, RELEVANT_COVERAGE } from './relevance.ts'
 
 /** How often retrieval asks for a user's passages without vectors to be embedded (background). */

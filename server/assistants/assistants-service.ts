@@ -20,7 +20,7 @@ import {
   type PublishingRequest,
   PublishingRequestSchema,
 } from '#contracts/publishing.ts'
-import type { AnswerSettings } from '../answering/answerer.ts'
+import type { AnswerSettings } from '../answering/answer-shapes.ts'
 import type { DriveFolders } from '../drive/drive-folders.ts'
 import {
   AssistantNotFound,

@@ -6,7 +6,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify'
 import type { SendMessageResponse, Source } from '#contracts/chat.ts'
-import type { AnswerDraft } from '../answering/answerer.ts'
+import type { AnswerDraft } from '../answering/answer-shapes.ts'
 import { judgedDraft } from '../answering/citation-judge.ts'
 import { LlmAbortedError, LlmUnavailableError } from '../answering/llm.ts'
 import type { TokenUsage } from '../answering/token-usage.ts'

@@ -1,6 +1,6 @@
 /** Records to wire shapes (contracts/chat.ts), field by field: nothing leaves as the table has it. */
 import type { Conversation, Message, Source } from '#contracts/chat.ts'
-import type { UsedPassage } from '../answering/answerer.ts'
+import type { UsedPassage } from '../answering/answer-shapes.ts'
 import type { SourceSnapshot } from '../db/schema.ts'
 import type { ConversationRecord, ConversationSummary, MessageRecord } from './chat-repository.ts'
 

@@ -17,7 +17,8 @@ import {
   type SendMessageRequest,
   type SendMessageResponse,
 } from '#contracts/chat.ts'
-import { type Answerer, type AnswerSettings, type StageTimer, timed } from '../answering/answerer.ts'
+import type { Answerer, AnswerSettings, StageTimer } from '../answering/answer-shapes.ts'
+import { timed } from '../answering/answerer.ts'
 import { LlmUnavailableError } from '../answering/llm.ts'
 import { MAX_HISTORY_TURNS } from '../answering/prompt.ts'
 import { addedUsage, type TokenUsage } from '../answering/token-usage.ts'
@@ -50,6 +51,7 @@ import {
 } from './chat-errors.ts'
 import type { ChatRepository } from './chat-repository.ts'
 import { refuseMissing, scopeIds, shortTitle } from './conversation-fields.ts'
+import { explainDislike, setFeedback, showVersion } from './message-ratings.ts'
 
 /**
  * How long a claim on a conversation (one answer being written) lasts at most. Released as soon as
@@ -379,29 +381,17 @@ export class ChatService {
     }))
   }
 
-  async setFeedback(user: Owner, messageId: string, feedback: Feedback): Promise<Message> {
-    const result = await this.#chats.setFeedback(user.id, messageId, feedback)
-    if (result === null) throw new MessageNotFound()
-    if (result === 'not-an-answer') throw new NotAnAnswer(ONLY_ANSWERS_RATED)
-    return toMessageDto(result)
+  setFeedback(user: Owner, messageId: string, feedback: Feedback): Promise<Message> {
+    return setFeedback(this.#chats, user.id, messageId, feedback)
   }
 
   /** Shows another version of an answer (D93), stored so every device shows the same one. */
-  async showVersion(user: Owner, messageId: string, version: number): Promise<Message> {
-    const result = await this.#chats.showVersion(user.id, messageId, version, this.#now())
-    if (result === null) throw new MessageNotFound()
-    if (result === 'not-an-answer') throw new NotAnAnswer(ONLY_ANSWERS_HAVE_VERSIONS)
-    if (result === 'busy') throw new AnswerInProgress()
-    if ('noSuchVersion' in result) throw new NoSuchVersion(result.noSuchVersion)
-    return toMessageDto(result)
+  showVersion(user: Owner, messageId: string, version: number): Promise<Message> {
+    return showVersion(this.#chats, user.id, messageId, version, this.#now())
   }
 
   /** Why a disliked answer did not help (D93); replaces what was said before. */
-  async explainDislike(user: Owner, messageId: string, { reason, note }: DislikeReasonRequest) {
-    const result = await this.#chats.explainDislike(user.id, messageId, reason ?? null, note ? note : null)
-    if (result === null) throw new MessageNotFound()
-    if (result === 'not-an-answer') throw new NotAnAnswer(ONLY_ANSWERS_RATED)
-    if (result === 'not-disliked') throw new NotDisliked()
-    return toMessageDto(result)
+  explainDislike(user: Owner, messageId: string, why: DislikeReasonRequest): Promise<Message> {
+    return explainDislike(this.#chats, user.id, messageId, why)
   }
 }

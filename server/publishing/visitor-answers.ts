@@ -7,10 +7,10 @@
  * answer's quoted passages are what it cites. Each snippet keeps the citation checks of the
  * sentences citing it (D129, D135), read back as the answer's `checks` in their sentences' order.
  */
-import type { CitationCheck } from '#contracts/chat.ts'
+import type { CitationCheck } from '#contracts/citation-checks.ts'
 import type { PublicMessage } from '#contracts/publishing.ts'
 import type { CheckedAnswer } from '../answering/answer-checks.ts'
-import type { UsedPassage } from '../answering/answerer.ts'
+import type { UsedPassage } from '../answering/answer-shapes.ts'
 import type { VisitorSnippet } from '../db/schema.ts'
 import { citingSentences, snippetAround } from './cited-snippet.ts'
 import type { VisitorMessageRecord } from './visitor-repository.ts'

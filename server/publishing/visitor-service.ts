@@ -12,7 +12,7 @@ import type {
   PublicChallenge,
   PublicStreamEvent,
 } from '#contracts/publishing.ts'
-import type { AnswerDraft, Answerer, AnswerSettings } from '../answering/answerer.ts'
+import type { AnswerDraft, Answerer, AnswerSettings } from '../answering/answer-shapes.ts'
 import { LlmAbortedError, LlmUnavailableError } from '../answering/llm.ts'
 import { MAX_HISTORY_TURNS } from '../answering/prompt.ts'
 import { estimatedTokens, totalTokens } from '../answering/token-usage.ts'

@@ -6,7 +6,7 @@
  */
 import { screen, within } from '@testing-library/react'
 import { expect, test } from 'vitest'
-import type { CitationCheck } from '#contracts/chat.ts'
+import type { CitationCheck } from '#contracts/citation-checks.ts'
 import { chatBackend, chatConversation, chatMessage, openChat, source } from './chat-fixtures.ts'
 
 const MEALS = 'Travel is booked through the portal. The daily meal allowance abroad is 45 euros per person.'

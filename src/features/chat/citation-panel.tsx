@@ -1,6 +1,7 @@
 import type { KeyboardEvent, ReactNode } from 'react'
 import { Link } from 'wouter'
-import type { CitationCheck, Source } from '#contracts/chat.ts'
+import type { Source } from '#contracts/chat.ts'
+import type { CitationCheck } from '#contracts/citation-checks.ts'
 import {
   foundItems,
   highlightedPieces,

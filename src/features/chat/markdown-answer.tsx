@@ -9,7 +9,7 @@
  */
 import type { ComponentProps, ReactNode } from 'react'
 import ReactMarkdown from 'react-markdown'
-import type { CitationCheck } from '#contracts/chat.ts'
+import type { CitationCheck } from '#contracts/citation-checks.ts'
 import { MARKER, markerChecks, markerLabel, markerSign } from '#machines/chat/citation-outcomes.ts'
 import { Button } from '#src/components/ui/button.tsx'
 import { useCopyText } from '#src/components/ui/use-copy-text.ts'

@@ -1,4 +1,4 @@
-import type { CitationCheck } from '#contracts/chat.ts'
+import type { CitationCheck } from '#contracts/citation-checks.ts'
 import { uncited } from '#machines/chat/citation-outcomes.ts'
 import { css } from '../../../styled-system/css'
 

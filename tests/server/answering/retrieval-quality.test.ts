@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { PASSAGES_PER_ANSWER } from '#server/answering/answerer.ts'
+import { PASSAGES_PER_ANSWER } from '#server/answering/answer-shapes.ts'
 import { createRetriever } from '#server/answering/retrieval.ts'
 import type { App } from '#server/app.ts'
 import { createDocumentsRepository } from '#server/documents/index/documents-repository.ts'

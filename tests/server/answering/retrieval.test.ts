@@ -4,7 +4,7 @@
  */
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import type { Retrieve } from '#server/answering/answerer.ts'
+import type { Retrieve } from '#server/answering/answer-shapes.ts'
 import { createRetriever, passageTokens } from '#server/answering/retrieval.ts'
 import type { App } from '#server/app.ts'
 import { queryRows } from '#server/db/query-rows.ts'

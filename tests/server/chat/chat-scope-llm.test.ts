@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { chatEndpoints, type StreamEvent } from '#contracts/chat.ts'
 import { parseEventStream } from '#contracts/event-stream.ts'
-import { PASSAGES_PER_ANSWER } from '#server/answering/answerer.ts'
+import { PASSAGES_PER_ANSWER } from '#server/answering/answer-shapes.ts'
 import { SCOPED_CONTEXT, WHOLE_CONTEXT } from '#server/answering/prompt.ts'
 import {
   createRetriever,

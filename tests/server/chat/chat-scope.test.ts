@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { chatEndpoints, SCOPE_MAX_DOCUMENTS } from '#contracts/chat.ts'
 import { documentEndpoints } from '#contracts/documents.ts'
-import { EMPTY_SCOPE_REPLY } from '#server/answering/answerer.ts'
+import { EMPTY_SCOPE_REPLY } from '#server/answering/answer-shapes.ts'
 import { NO_MODEL_NOTE, NOTHING_FOUND_IN_SCOPE_REPLY } from '#server/answering/extractive.ts'
 import type { App } from '#server/app.ts'
 import { notInLibrary } from '#server/chat/chat-errors.ts'
