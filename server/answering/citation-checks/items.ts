@@ -5,6 +5,7 @@
  */
 
 import { codes, holdsCode } from './codes.ts'
+import { contentStems } from './content-words.ts'
 import { dates, passageDateKeys } from './dates.ts'
 import { holdsName, type Known, names } from './names.ts'
 import { alnumRuns, comparableWords, normaliseText } from './normalise.ts'
@@ -24,6 +25,8 @@ export type PassageIndex = {
   /** Its words, each after a space: for names at the start of a compound. */
   joined: string
   runs: string[]
+  /** Its content words, as content-words.ts compares them. */
+  stems: Set<string>
 }
 
 export function indexPassage(passage: CheckedPassage): PassageIndex {
@@ -34,7 +37,14 @@ export function indexPassage(passage: CheckedPassage): PassageIndex {
   for (const d of dates(text)) for (const k of passageDateKeys(d.value.keys)) keys.add(k)
   for (const f of figures(text, passage.language === 'french'))
     for (const k of passageFigureKeys(f.value)) keys.add(k)
-  return { keys, words, wordSet: new Set(words), joined: ` ${words.join(' ')}`, runs: alnumRuns(text) }
+  return {
+    keys,
+    words,
+    wordSet: new Set(words),
+    joined: ` ${words.join(' ')}`,
+    runs: alnumRuns(text),
+    stems: contentStems(text),
+  }
 }
 
 export function sentenceItems(sentence: string, language: string, known: Known): SentenceItem[] {
