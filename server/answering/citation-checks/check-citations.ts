@@ -7,6 +7,8 @@
  * passage lacks); nothing-to-check; not-cited (a sentence with a figure and no marker). Pure and
  * synchronous; it never throws (a failure is returned, for the caller to log).
  */
+
+import { contentStems, passageByWords } from './content-words.ts'
 import {
   holds,
   indexPassage,
@@ -15,7 +17,6 @@ import {
   type SentenceItem,
   sentenceItems,
 } from './items.ts'
-import { contentStems, passageByWords } from './content-words.ts'
 import { type MarkerMove, moveMarkers } from './move-markers.ts'
 import type { Known } from './names.ts'
 import { comparableWords } from './normalise.ts'
