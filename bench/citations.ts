@@ -15,10 +15,16 @@ import { checkCitations } from '../server/answering/citation-checks/check-citati
 import type { CitationCheck } from '../server/answering/citation-checks/types.ts'
 import { passageLanguages } from '../server/documents/index/languages.ts'
 import { chunkDocument } from '../server/documents/reading/chunker.ts'
-import { type Case, type Language, makeCases } from './citation-cases.ts'
+import { type Case, germanNames, type Language, makeCases } from './citation-cases.ts'
 import { type CorpusName, corpusPages } from './quality-corpus.ts'
 
 const COUNT = Number(process.argv[2] ?? 400)
+/**
+ * The generator before 2026-11-28's second change (D141): German "names" were any capitalised
+ * word inside a sentence not after an article, which in German is mostly a noun ("dieser
+ * Kleinschmidt" for "dieser Option"). Kept to compare: `--old-names`.
+ */
+const OLD_NAMES = process.argv.includes('--old-names')
 const CORPORA: [CorpusName, Language][] = [
   ['docs', 'english'],
   ['manpages-de', 'german'],
@@ -49,7 +55,11 @@ const rows: string[] = []
 const allCases: Case[] = []
 for (const [corpus, language] of CORPORA) {
   const passages = await passagesOf(corpus, language)
-  const cases = makeCases(passages, language, COUNT, 39)
+  const names =
+    language === 'german' && !OLD_NAMES
+      ? germanNames(passages, await passagesOf('manpages-fr', 'french'))
+      : undefined
+  const cases = makeCases(passages, language, COUNT, 39, names)
   allCases.push(...cases)
   for (const half of ['tuning', 'held-out'] as const) {
     const recall = tally()
