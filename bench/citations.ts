@@ -8,7 +8,8 @@
  * looked at while the check was built, and the held-out half, not): recall of corrupted sentences
  * (anything but checked / nothing-to-check), false alarms on faithful ones (unverified or
  * repaired), repairs to the right passage, and the check's time on answers of 10 sentences and 10
- * passages. Usage: node bench/citations.ts [cases per language, default 400]
+ * passages. Usage: node bench/citations.ts [cases per language, default 400] [--old-names]
+ * [--failures]
  */
 import { performance } from 'node:perf_hooks'
 import { checkCitations } from '../server/answering/citation-checks/check-citations.ts'

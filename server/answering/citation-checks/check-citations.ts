@@ -4,8 +4,10 @@
  * second model. Outcomes: checked (every item in a cited passage); repaired (not there, but every
  * item in one other passage given: the marker moves there); unverified (the items no passage
  * given holds, or, when each is somewhere but no one passage holds them all, the ones the cited
- * passage lacks); nothing-to-check; not-cited (a sentence with a figure and no marker). Pure and
- * synchronous; it never throws (a failure is returned, for the caller to log).
+ * passage lacks); nothing-to-check; not-cited (a sentence with a figure and no marker). A
+ * sentence whose words are another passage's and hardly the cited one's is repaired too, items or
+ * not (content-words.ts, D141). Pure and synchronous; it never throws (a failure is returned, for
+ * the caller to log).
  */
 
 import { contentStems, passageByWords } from './content-words.ts'
