@@ -65,6 +65,9 @@ const NAME_POOL: Record<Language, string[]> = {
   french: ['Beaumarchais', 'Montreuil', 'Lavallière', 'Roquefort', 'Villeneuve', 'Dufresne'],
 }
 
+/** Acronyms none of the corpora writes, for an acronym changed (the new German generator). */
+const ACRONYMS = ['QSF', 'ZRT', 'KMW', 'VXB', 'JTQ', 'WQP']
+
 const words = (s: string) => s.split(/\s+/).filter(Boolean)
 
 function clean(sentence: string): string {
@@ -113,7 +116,17 @@ function frame(s: string, language: Language, pick: <T>(xs: T[]) => T): string {
 type Source = { text: string; id: number }
 
 /** Cases from one language's passages: faithful ones and each kind of corruption. */
-export function makeCases(passages: Source[], language: Language, count: number, seed: number): Case[] {
+/**
+ * `names`: the only words a "name" corruption may change (germanNames for German, whose nouns
+ * are all capitalised); without it, any capitalised word inside a sentence (English, French).
+ */
+export function makeCases(
+  passages: Source[],
+  language: Language,
+  count: number,
+  seed: number,
+  names?: ReadonlySet<string>,
+): Case[] {
   const next = random(seed)
   const pick = <T>(xs: T[]): T => xs[Math.floor(next() * xs.length)] as T
   const out: Case[] = []
@@ -160,7 +173,7 @@ export function makeCases(passages: Source[], language: Language, count: number,
       out.push({ ...base, kind, faithful: false, answer: cite(changed) })
     }
     corrupt(...changeFigure(restated, source.text, next))
-    const renamed = changeName(sentence, source.text, language, pick)
+    const renamed = changeName(sentence, source.text, language, pick, names)
     corrupt('name', renamed && frame(reformatFigure(renamed, language), language, pick))
     const changedQuote = changeWord(stretch, source.text, next)
     if (changedQuote)
@@ -197,20 +210,68 @@ function changeFigure(s: string, passage: string, next: () => number): [Kind, st
   return [kind, s.slice(0, token.index) + changed + s.slice(token.index + text.length)]
 }
 
-/** A capitalised word inside the sentence, after a lower-case word or a comma, replaced by a name from the pool. */
-function changeName(s: string, passage: string, language: Language, pick: <T>(xs: T[]) => T): string | null {
-  const found = [...s.matchAll(/(?<=[\p{Ll},]\s)\p{Lu}[\p{Ll}\p{Lu}]+/gu)].filter((m) => m.index > 0)
+/** German articles and determiners (with one adjective between): the noun after them is no name. */
+const GERMAN_DETERMINER =
+  /(?:^|\s)(?:der|die|das|den|dem|des|ein|eine|einen|einem|einer|eines|im|am|vom|zum|zur|beim|ins|dies\p{Ll}*|jed\p{Ll}*|all\p{Ll}*|kein\p{Ll}*|ihr\p{Ll}*|sein\p{Ll}*|mein\p{Ll}*|unser\p{Ll}*|welch\p{Ll}*|manch\p{Ll}*)\s+(?:\p{Ll}+\s+)?$/u
+const GERMAN_DETERMINER_ANY_CASE = new RegExp(GERMAN_DETERMINER.source, 'iu')
+/** A capitalised word after a lower-case word or a comma: not capitalised for opening a sentence. */
+const INSIDE_CAPITALISED = /(?<=[\p{Ll},]\s)\p{Lu}[\p{Ll}\p{Lu}]+/gu
+
+/**
+ * The words of the German manuals that are names (GNU, Debian, SELinux, Moolenaar), told without
+ * the check's own rule: capitalised inside a sentence of the French translation of the same
+ * manuals (French capitalises names, not nouns), never a French noun (after le, la, un…), and
+ * never written after a German article or determiner (a German noun: "das System").
+ */
+export function germanNames(german: readonly Source[], french: readonly Source[]): Set<string> {
+  const capitalisedInFrench = new Set(
+    french.flatMap((p) => [...p.text.matchAll(INSIDE_CAPITALISED)].map((m) => m[0])),
+  )
+  const frenchNouns = new Set(
+    french.flatMap((p) =>
+      [...p.text.matchAll(/\b(?:le|la|les|un|une|des|du|de|l')\s*(\p{Ll}+)/gu)].map((m) => m[1]),
+    ),
+  )
+  const germanNouns = new Set<string>()
+  for (const p of german)
+    for (const m of p.text.matchAll(/(?<=\s)\p{Lu}\p{L}+(?![-\p{L}])/gu))
+      if (GERMAN_DETERMINER.test(p.text.slice(Math.max(0, m.index - 40), m.index))) germanNouns.add(m[0])
+  return new Set(
+    [...capitalisedInFrench].filter((w) => !frenchNouns.has(w.toLowerCase()) && !germanNouns.has(w)),
+  )
+}
+
+/**
+ * A capitalised word inside the sentence, after a lower-case word or a comma, replaced by a name
+ * from the pool; with `names`, only one of those. The draws are the same with or without `names`
+ * (two when the sentence has a capitalised word at all), so the other cases stay the same.
+ */
+function changeName(
+  s: string,
+  passage: string,
+  language: Language,
+  pick: <T>(xs: T[]) => T,
+  names?: ReadonlySet<string>,
+): string | null {
+  const found = [...s.matchAll(INSIDE_CAPITALISED)].filter((m) => m.index > 0)
   // Not a word the passage also writes in lower case; in German (nouns are capitalised) not one after an article either.
   const article =
     /(?:^|\s)(?:der|die|das|den|dem|des|ein|eine|einen|einem|einer|eines|im|am|vom|zum|zur)\s+(?:\p{Ll}+\s+)?$/u
-  const names = found.filter(
+  const capitalised = found.filter(
     (m) =>
       !passage.includes(m[0].toLowerCase()) && !(language === 'german' && article.test(s.slice(0, m.index))),
   )
-  if (names.length === 0) return null
-  const m = pick(names)
+  if (capitalised.length === 0) return null
+  const candidates = names
+    ? capitalised.filter((m) => names.has(m[0]) && !GERMAN_DETERMINER_ANY_CASE.test(s.slice(0, m.index)))
+    : capitalised
+  const m = pick(candidates.length > 0 ? candidates : capitalised)
   const replacement = pick(NAME_POOL[language].filter((n) => !passage.includes(n)))
-  return s.slice(0, m.index) + replacement + s.slice(m.index + m[0].length)
+  if (candidates.length === 0) return null
+  // A name is changed into one of its kind: an acronym into another acronym (LZMA → QSF).
+  const acronym = names !== undefined && /^\p{Lu}{2,}$/u.test(m[0])
+  const changed = acronym ? (ACRONYMS[replacement.length % ACRONYMS.length] as string) : replacement
+  return s.slice(0, m.index) + changed + s.slice(m.index + m[0].length)
 }
 
 /** One word of at least three letters inside the quotation replaced by another word of the passage. */

@@ -8,17 +8,24 @@
  * looked at while the check was built, and the held-out half, not): recall of corrupted sentences
  * (anything but checked / nothing-to-check), false alarms on faithful ones (unverified or
  * repaired), repairs to the right passage, and the check's time on answers of 10 sentences and 10
- * passages. Usage: node bench/citations.ts [cases per language, default 400]
+ * passages. Usage: node bench/citations.ts [cases per language, default 400] [--old-names]
+ * [--failures]
  */
 import { performance } from 'node:perf_hooks'
 import { checkCitations } from '../server/answering/citation-checks/check-citations.ts'
 import type { CitationCheck } from '../server/answering/citation-checks/types.ts'
 import { passageLanguages } from '../server/documents/index/languages.ts'
 import { chunkDocument } from '../server/documents/reading/chunker.ts'
-import { type Case, type Language, makeCases } from './citation-cases.ts'
+import { type Case, germanNames, type Language, makeCases } from './citation-cases.ts'
 import { type CorpusName, corpusPages } from './quality-corpus.ts'
 
 const COUNT = Number(process.argv[2] ?? 400)
+/**
+ * The generator before 2026-11-28's second change (D141): German "names" were any capitalised
+ * word inside a sentence not after an article, which in German is mostly a noun ("dieser
+ * Kleinschmidt" for "dieser Option"). Kept to compare: `--old-names`.
+ */
+const OLD_NAMES = process.argv.includes('--old-names')
 const CORPORA: [CorpusName, Language][] = [
   ['docs', 'english'],
   ['manpages-de', 'german'],
@@ -49,7 +56,11 @@ const rows: string[] = []
 const allCases: Case[] = []
 for (const [corpus, language] of CORPORA) {
   const passages = await passagesOf(corpus, language)
-  const cases = makeCases(passages, language, COUNT, 39)
+  const names =
+    language === 'german' && !OLD_NAMES
+      ? germanNames(passages, await passagesOf('manpages-fr', 'french'))
+      : undefined
+  const cases = makeCases(passages, language, COUNT, 39, names)
   allCases.push(...cases)
   for (const half of ['tuning', 'held-out'] as const) {
     const recall = tally()

@@ -4,9 +4,13 @@
  * second model. Outcomes: checked (every item in a cited passage); repaired (not there, but every
  * item in one other passage given: the marker moves there); unverified (the items no passage
  * given holds, or, when each is somewhere but no one passage holds them all, the ones the cited
- * passage lacks); nothing-to-check; not-cited (a sentence with a figure and no marker). Pure and
- * synchronous; it never throws (a failure is returned, for the caller to log).
+ * passage lacks); nothing-to-check; not-cited (a sentence with a figure and no marker). A
+ * sentence whose words are another passage's and hardly the cited one's is repaired too, items or
+ * not (content-words.ts, D141). Pure and synchronous; it never throws (a failure is returned, for
+ * the caller to log).
  */
+
+import { contentStems, passageByWords } from './content-words.ts'
 import {
   holds,
   indexPassage,
@@ -91,13 +95,22 @@ function judge(
 ): CitationCheck {
   const marker = markers[0] as number
   const base = { marker, sentence, sourceIndex: marker, missing: [] as string[] }
-  if (items.length === 0) return { ...base, outcome: 'nothing-to-check' }
   // A name the question gave is the person's own word, whatever the passages say.
   const inQuestion = (item: SentenceItem) => item.kind === 'name' && question.has(item.nameKey ?? '')
   const found = indexes.map((p) => items.map((item) => inQuestion(item) || holds(p, item)))
   const cited = markers.filter((m) => m >= 1 && m <= indexes.length)
   const inCited = (i: number) => cited.some((m) => found[m - 1]?.[i])
   if (items.every((_, i) => inCited(i))) {
+    // The items may be in the cited passage by chance (a common word, a small figure) while its
+    // words are another passage's: moved there, when that one holds the items too (D141).
+    const byWords = passageByWords(
+      contentStems(sentence),
+      cited,
+      indexes.map((p) => p.stems),
+      (p) => found[p - 1]?.every(Boolean) ?? false,
+    )
+    if (byWords !== null) return { ...base, outcome: 'repaired', sourceIndex: byWords, movedFrom: marker }
+    if (items.length === 0) return { ...base, outcome: 'nothing-to-check' }
     const best = [...cited].sort((a, b) => count(found[b - 1]) - count(found[a - 1]))[0] ?? marker
     return { ...base, outcome: 'checked', sourceIndex: best }
   }

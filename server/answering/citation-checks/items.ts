@@ -5,6 +5,7 @@
  */
 
 import { codes, holdsCode } from './codes.ts'
+import { contentStems } from './content-words.ts'
 import { dates, passageDateKeys } from './dates.ts'
 import { holdsName, type Known, names } from './names.ts'
 import { alnumRuns, comparableWords, normaliseText } from './normalise.ts'
@@ -24,7 +25,17 @@ export type PassageIndex = {
   /** Its words, each after a space: for names at the start of a compound. */
   joined: string
   runs: string[]
+  /**
+   * Its words as a reader sees them in markdown, link targets left out ("[Vercel](https://…)
+   * supports" reads "Vercel supports"): a quotation may follow either (D141).
+   */
+  prose: string[] | null
+  /** Its content words, as content-words.ts compares them. */
+  stems: Set<string>
 }
+
+/** A markdown link's or image's target: `](url)`, `](url "title")`, one level of parentheses inside. */
+const LINK_TARGET = /\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g
 
 export function indexPassage(passage: CheckedPassage): PassageIndex {
   const text = normaliseText(passage.text)
@@ -34,7 +45,15 @@ export function indexPassage(passage: CheckedPassage): PassageIndex {
   for (const d of dates(text)) for (const k of passageDateKeys(d.value.keys)) keys.add(k)
   for (const f of figures(text, passage.language === 'french'))
     for (const k of passageFigureKeys(f.value)) keys.add(k)
-  return { keys, words, wordSet: new Set(words), joined: ` ${words.join(' ')}`, runs: alnumRuns(text) }
+  return {
+    keys,
+    words,
+    wordSet: new Set(words),
+    joined: ` ${words.join(' ')}`,
+    runs: alnumRuns(text),
+    prose: LINK_TARGET.test(text) ? comparableWords(text.replace(LINK_TARGET, ']')) : null,
+    stems: contentStems(text),
+  }
 }
 
 export function sentenceItems(sentence: string, language: string, known: Known): SentenceItem[] {
@@ -60,7 +79,11 @@ export function sentenceItems(sentence: string, language: string, known: Known):
 export function holds(passage: PassageIndex, item: SentenceItem): boolean {
   switch (item.kind) {
     case 'quote':
-      return item.quote ? holdsQuote(passage.words, item.quote) : false
+      if (!item.quote) return false
+      return (
+        holdsQuote(passage.words, item.quote) ||
+        (passage.prose !== null && holdsQuote(passage.prose, item.quote))
+      )
     case 'code':
       return item.runs ? holdsCode(passage.runs, item.runs) : false
     case 'name':

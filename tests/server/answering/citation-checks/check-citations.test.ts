@@ -221,3 +221,12 @@ test('the check never throws: a failure is returned for the caller to log', () =
   const result = checkCitations({ answer: 'The deposit is 4,250 euros [1].', passages })
   expect(result.ok).toBe(false)
 })
+
+test('a quotation of a markdown link’s words is found in the passage as stored; a changed word still is not', () => {
+  const passages = en(
+    '## Vercel\n\n[Vercel](https://vercel.com/home) fully supports deploying Fastify applications, see [the guide](https://vercel.com/docs/(frameworks) "Guide") for more.',
+  )
+  const answer =
+    'The page says “Vercel fully supports deploying Fastify applications” [1]. It says “see the guide for more” [1]. It says “Vercel fully supports running Fastify applications” [1].'
+  expect(outcomes({ answer, passages })).toEqual(['checked', 'checked', 'unverified'])
+})
