@@ -12,6 +12,7 @@ import type { ChatCompletionRequest, ModelList } from '#contracts/openai.ts'
 import { LIBRARY_MODEL } from '#contracts/openai.ts'
 import { CUT_NOTE } from '../answering/answer-cap.ts'
 import type { AnswerDraft, Answerer, AnswerSettings } from '../answering/answer-shapes.ts'
+import { judgedDraft } from '../answering/citation-judge.ts'
 import { LlmAbortedError, LlmUnavailableError } from '../answering/llm.ts'
 import { estimatedTokens } from '../answering/token-usage.ts'
 import { citedSnippets } from '../publishing/visitor-answers.ts'
@@ -199,15 +200,21 @@ export class OpenAiService {
       const promptTokens =
         (rewrite?.promptTokens ?? 0) +
         (asked ? estimatedTokens([...spentBefore, ...passages.map((p) => p.text)]) : 0)
-      const completionTokens = (rewrite?.completionTokens ?? 0) + (asked ? estimatedTokens([text]) : 0)
-      tokens = promptTokens + completionTokens
       // Checked once the last piece is in (D129): the whole answer's text carries a repaired
-      // marker moved; a stream's pieces already went as the model wrote them (D135).
-      const finished = draft.finish(text.trim())
+      // marker moved; a stream's pieces already went as the model wrote them (D135). With
+      // CITATION_JUDGE=model, what the check cannot vouch for is asked of the model (D140).
+      const finished = await judgedDraft(draft, draft.finish(text.trim()), signal)
+      const judge = finished.judgeUsage
+      const completionTokens =
+        (rewrite?.completionTokens ?? 0) +
+        (asked ? estimatedTokens([text]) : 0) +
+        (judge?.completionTokens ?? 0)
+      const allPromptTokens = promptTokens + (judge?.promptTokens ?? 0)
+      tokens = allPromptTokens + completionTokens
       return {
         text: finished.content,
         finishReason: text.endsWith(CUT_NOTE) ? 'length' : 'stop',
-        usage: usageOf(promptTokens, completionTokens),
+        usage: usageOf(allPromptTokens, completionTokens),
         citations: citedSnippets(finished).map(citationOf),
       }
     } finally {

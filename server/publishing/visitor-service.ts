@@ -13,6 +13,7 @@ import type {
   PublicStreamEvent,
 } from '#contracts/publishing.ts'
 import type { AnswerDraft, Answerer, AnswerSettings } from '../answering/answer-shapes.ts'
+import { judgedDraft } from '../answering/citation-judge.ts'
 import { LlmAbortedError, LlmUnavailableError } from '../answering/llm.ts'
 import { MAX_HISTORY_TURNS } from '../answering/prompt.ts'
 import { estimatedTokens, totalTokens } from '../answering/token-usage.ts'
@@ -258,12 +259,20 @@ export class VisitorService {
             data: { message: signal.aborted ? VISITOR_STOPPED : VISITOR_ANSWER_FAILED },
           }
         // After the last token, before the answer is stored and `done` sent, as in the app (D129).
-        const finished = draft.finish(text)
-        if (finished.checks === null)
+        const checked = draft.finish(text)
+        if (checked.checks === null)
           log.warn(
-            { event: 'visitor.citations.unchecked', err: finished.checkError, assistantId: a.assistantId },
+            { event: 'visitor.citations.unchecked', err: checked.checkError, assistantId: a.assistantId },
             'citations not checked',
           )
+        // With CITATION_JUDGE=model, what the check cannot vouch for is asked of the model (D140).
+        const finished = await judgedDraft(draft, checked, signal)
+        if (finished.judgeError !== undefined)
+          log.warn(
+            { event: 'visitor.citations.unjudged', err: finished.judgeError, assistantId: a.assistantId },
+            'citations not judged',
+          )
+        tokens += totalTokens(finished.judgeUsage)
         const sources = citedSnippets(finished)
         const stored = await this.#deps.visitors.storeVisitorExchange({
           assistantId: a.assistantId,
