@@ -28,11 +28,12 @@ export async function scopedQuality(
   documents: ReturnType<typeof createDocumentsRepository>,
   analyse: Analyse,
 ): Promise<Row[]> {
-  const rows = await queryRows<{ id: string; external_id: string }>(
+  const rows = await queryRows<{ id: string; external_id: string; name: string }>(
     db,
-    sql`select id, external_id from documents where user_id = ${userId}`,
+    sql`select id, external_id, name from documents where user_id = ${userId}`,
   )
-  const idOf = new Map(rows.map((r) => [r.external_id, r.id]))
+  // Judged pages are named by the corpus's ids, distractors by the names retrieval shows: both resolve.
+  const idOf = new Map(rows.flatMap((r) => [[r.name, r.id] as const, [r.external_id, r.id] as const]))
   const retrieve = createRetriever(db)
   const search = createSearch(db)
   const readWhole = createWholeDocumentReader(db, DEFAULT_WHOLE_DOCUMENT_TOKEN_BUDGET)
