@@ -44,6 +44,8 @@ export async function scopedQuality(
   for (const { question, relevant } of questions) {
     const answerPages = Object.keys(relevant).filter((page) => relevant[page] === 2)
     const answer = answerPages[0] as string
+    // A judged page this machine's corpus lacks (a manual its Debian packages no longer ship) is no scope to test.
+    if (!idOf.has(answer)) continue
     const ranked = await documents.search(userId, question, 100)
     const distractors = [...new Set(ranked.map((p) => p.documentName))]
       .filter((page) => !(page in relevant))
@@ -55,7 +57,7 @@ export async function scopedQuality(
     }
     for (const kind of kinds) {
       const pages = scopes[kind]
-      const scope: Scope = pages ? pages.map((page) => idOf.get(page) ?? '') : null
+      const scope: Scope = pages ? pages.flatMap((page) => idOf.get(page) ?? []) : null
       // What the assistant puts into the prompt: the documents whole when they fit, else ranked passages.
       const whole = scope ? await readWhole(userId, scope) : null
       const prompt = whole ?? (await retrieve(userId, question, PASSAGES_PER_ANSWER, scope))
