@@ -94,29 +94,30 @@ async function answered(first = 'Economy class on short flights [1].', asked = '
 }
 
 test('regenerate keeps the earlier answer: version 2 of 2 is shown, and version 1 comes back with its sources and feedback', async () => {
+  // Asked both, the model is given the meal allowance's page as [1] and economy class's as [2].
   const { conversationId, question, answer } = await answered(
-    'Economy class on short flights [1].',
+    'Economy class on short flights [2].',
     'Which class do I fly in, and what is the meal allowance abroad?',
   )
   expect(answer).toMatchObject({ version: 1, versionCount: 1, feedbackReason: null, feedbackNote: null })
-  expect(answer.sources).toEqual([expect.objectContaining({ citation: 1 })])
+  expect(answer.sources).toEqual([expect.objectContaining({ citation: 2 })])
   await rate(answer._id, 'dislike')
   expect(
     (await explain(answer._id, { reason: 'incomplete', note: 'Says nothing about long flights.' }))
       .statusCode,
   ).toBe(200)
 
-  // No figure or name to check: the citation check (D129) leaves its marker where it is.
-  const second = await regenerate(conversationId, answer._id, 'Meals abroad are paid by the day [2].')
+  // Each cites the passage that holds its words: the citation check (D129, D141) leaves its marker.
+  const second = await regenerate(conversationId, answer._id, 'Meals abroad are paid by the day [1].')
   expect(second).toMatchObject({
     _id: answer._id,
-    content: 'Meals abroad are paid by the day [2].',
+    content: 'Meals abroad are paid by the day [1].',
     version: 2,
     versionCount: 2,
     feedback: null,
     feedbackReason: null,
   })
-  expect(second.sources).toEqual([expect.objectContaining({ citation: 2 })])
+  expect(second.sources).toEqual([expect.objectContaining({ citation: 1 })])
   expect(second.sources[0]?.chunkId).not.toBe(answer.sources[0]?.chunkId)
 
   const back = await showVersion(answer._id, { version: 1 })
@@ -132,7 +133,7 @@ test('regenerate keeps the earlier answer: version 2 of 2 is shown, and version 
   // Stored: another device, a reload and the conversation list read the version shown.
   expect(await listMessages(app, otherDevice, conversationId)).toEqual([question, messageOf(back)])
   const listed = (await listConversations(app, otherDevice)).find((c) => c._id === conversationId)
-  expect(listed?.lastMessage).toBe('Economy class on short flights [1].')
+  expect(listed?.lastMessage).toBe('Economy class on short flights [2].')
 
   // The conversation's export (issue 21) reads what is shown too.
   const exported = await app.inject({
