@@ -7,13 +7,7 @@
  * markers; its check goes, and so does a snippet no sentence left cites; a closing note says how
  * many sentences were left out.
  */
-import {
-  FENCE,
-  LINE_PREFIX,
-  MARKER,
-  type SentenceSpan,
-  sentenceSpans,
-} from '../answering/citation-checks/sentences.ts'
+import { FENCE, MARKER, type SentenceSpan, sentenceSpans } from '../answering/citation-checks/sentences.ts'
 import type { VisitorSnippet } from '../db/schema.ts'
 
 /**
@@ -24,6 +18,8 @@ import type { VisitorSnippet } from '../db/schema.ts'
 const SPLITTINGS = ['english', 'german', 'french', 'simple'] as const
 /** Marks where a sentence was cut, to tidy its line afterwards (never in an answer's text). */
 const CUT = '\u0000'
+/** A line with nothing left but a bullet, number, heading or quote mark, or a table's bars. */
+const BARE_LINE = /^\s*(?:#{1,6}|>|[-*+•]|\d{1,3}[.)])?[\s|]*$/
 
 type Answer = { content: string; sources: VisitorSnippet[] }
 
@@ -107,7 +103,7 @@ function tidied(text: string): string {
       continue
     }
     const rest = line.replaceAll(CUT, '')
-    dropped = rest.replace(LINE_PREFIX, '').replace(/[|\s]/g, '') === ''
+    dropped = BARE_LINE.test(rest)
     if (!dropped) out.push(rest)
   }
   while ((out[0] ?? 'x').trim() === '') out.shift()

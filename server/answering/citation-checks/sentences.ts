@@ -27,7 +27,7 @@ export const MARKER = /\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g
 /** A line that opens or closes fenced code, whose markers are not the answer's. */
 export const FENCE = /^\s*(```|~~~)/
 const LEADING_MARKERS = /^(?:\s*\[\d{1,3}(?:\s*,\s*\d{1,3})*\])+[.,;:]?/
-export const LINE_PREFIX = /^\s*(?:#{1,6}\s+|>\s*|[-*+•]\s+|\d{1,3}[.)]\s+|\|)?/
+const LINE_PREFIX = /^\s*(?:#{1,6}\s+|>\s*|[-*+•]\s+|\d{1,3}[.)]\s+|\|)?/
 
 type Piece = { text: string; start: number }
 
