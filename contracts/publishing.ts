@@ -63,6 +63,8 @@ export const PublishingRequestSchema = z.strictObject({
   publicPage: z.boolean({ error: 'publicPage must be true or false' }),
   allowIndexing: z.boolean({ error: 'allowIndexing must be true or false' }),
   showSourceNames: z.boolean({ error: 'showSourceNames must be true or false' }),
+  /** Leave out of a visitor's answers the sentences the citation check could not find in the documents (issue 39). */
+  hideUnverified: z.boolean({ error: 'hideUnverified must be true or false' }),
   busyMessage: userText(
     z
       .string()
@@ -107,6 +109,7 @@ export const DEFAULT_PUBLISHING: Publishing = {
   publicPage: true,
   allowIndexing: false,
   showSourceNames: true,
+  hideUnverified: false,
   busyMessage: DEFAULT_BUSY_MESSAGE,
   privacyNotice: '',
   budgets: DEFAULT_BUDGETS,

@@ -11,6 +11,7 @@ const PUBLISHING: PublishingRequest = {
   publicPage: true,
   allowIndexing: false,
   showSourceNames: true,
+  hideUnverified: false,
   busyMessage: 'Busy, back soon.',
   privacyNotice: '',
   budgets: DEFAULT_BUDGETS,

@@ -884,6 +884,7 @@ export const assistantPublications = pgTable(
     publicPage: boolean('public_page').notNull().default(true),
     allowIndexing: boolean('allow_indexing').notNull().default(false),
     showSourceNames: boolean('show_source_names').notNull().default(true),
+    hideUnverified: boolean('hide_unverified').notNull().default(false),
     busyMessage: text('busy_message').notNull(),
     privacyNotice: text('privacy_notice').notNull().default(''),
     budgets: jsonb('budgets').$type<PublishingBudgets>().notNull(),

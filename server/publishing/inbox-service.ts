@@ -141,7 +141,10 @@ export class InboxService {
     ])
     return {
       conversation: toConversation(found),
-      messages: messages.map((m) => toPublicMessage(m, showNames)),
+      // The owner reads every answer whole, its unverified sentences marked, whatever visitors get.
+      messages: messages.map((m) =>
+        toPublicMessage(m, { showSourceNames: showNames, hideUnverified: false }),
+      ),
     }
   }
 

@@ -16,6 +16,7 @@ export type PublicationSettings = {
   publicPage: boolean
   allowIndexing: boolean
   showSourceNames: boolean
+  hideUnverified: boolean
   busyMessage: string
   privacyNotice: string
   budgets: Budgets
@@ -46,6 +47,7 @@ const settingsColumns = {
   publicPage: assistantPublications.publicPage,
   allowIndexing: assistantPublications.allowIndexing,
   showSourceNames: assistantPublications.showSourceNames,
+  hideUnverified: assistantPublications.hideUnverified,
   busyMessage: assistantPublications.busyMessage,
   privacyNotice: assistantPublications.privacyNotice,
   budgets: assistantPublications.budgets,

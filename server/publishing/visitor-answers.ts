@@ -13,6 +13,7 @@ import type { CheckedAnswer } from '../answering/answer-checks.ts'
 import type { UsedPassage } from '../answering/answer-shapes.ts'
 import type { VisitorSnippet } from '../db/schema.ts'
 import { citingSentences, snippetAround } from './cited-snippet.ts'
+import { withoutUnverified } from './unverified-sentences.ts'
 import type { VisitorMessageRecord } from './visitor-repository.ts'
 
 /** The finished answer's cited snippets (its text as stored: a repaired marker moved, D129). */
@@ -55,19 +56,27 @@ export function checksOf(sources: readonly VisitorSnippet[]): CitationCheck[] | 
     .map(({ at: _at, ...check }) => check)
 }
 
-export function toPublicMessage(m: VisitorMessageRecord, showSourceNames: boolean): PublicMessage {
+/**
+ * A stored message as its visitor gets it, under the owner's settings as they are now (so they
+ * hold for answers stored before): source names shown or not, unverified sentences left out or not.
+ */
+export function toPublicMessage(
+  m: VisitorMessageRecord,
+  settings: { showSourceNames: boolean; hideUnverified: boolean },
+): PublicMessage {
+  const { content, sources } = !m.isUser && settings.hideUnverified ? withoutUnverified(m) : m
   return {
     _id: m.id,
     isUser: m.isUser,
-    content: m.content,
+    content,
     createdAt: m.createdAt.toISOString(),
     feedback: m.feedback,
-    sources: m.sources.map((s) => ({
+    sources: sources.map((s) => ({
       citation: s.citation,
-      documentName: showSourceNames ? s.documentName : null,
+      documentName: settings.showSourceNames ? s.documentName : null,
       page: s.page,
       snippet: s.snippet,
     })),
-    ...(m.isUser ? {} : { checks: checksOf(m.sources) }),
+    ...(m.isUser ? {} : { checks: checksOf(sources) }),
   }
 }

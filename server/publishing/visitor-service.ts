@@ -94,7 +94,7 @@ export class VisitorService {
     const id = key && (await this.#deps.visitors.latestConversation(a.assistantId, key))
     if (!id) throw new VisitorConversationNotFound()
     const messages = await this.#deps.visitors.listVisitorMessages(id)
-    return { conversationId: id, messages: messages.map((m) => toPublicMessage(m, a.showSourceNames)) }
+    return { conversationId: id, messages: messages.map((m) => toPublicMessage(m, a)) }
   }
 
   async feedback(
@@ -294,8 +294,8 @@ export class VisitorService {
           event: 'done',
           data: {
             conversationId: stored.conversationId,
-            userMessage: toPublicMessage(stored.question, a.showSourceNames),
-            aiMessage: toPublicMessage(stored.answer, a.showSourceNames),
+            userMessage: toPublicMessage(stored.question, a),
+            aiMessage: toPublicMessage(stored.answer, a),
           },
         }
       } catch (error) {

@@ -37,6 +37,7 @@ const assistantMatcher = (name: string, publishing: Record<string, unknown> = {}
   publicPage: like(true),
   allowIndexing: like(false),
   showSourceNames: like(true),
+  hideUnverified: like(false),
   busyMessage: string(DEFAULT_BUSY_MESSAGE),
   privacyNotice: string(''),
   budgets: like(DEFAULT_BUDGETS),
@@ -143,6 +144,7 @@ test('publishing an assistant answers it with its settings and the public id it 
     published: true,
     allowedOrigins: ['https://intranet.example.com', 'https://*.example.org'],
     showSourceNames: false,
+    hideUnverified: true,
     busyMessage: 'Too many questions today, sorry!',
     privacyNotice: 'Questions are kept 90 days.',
     budgets: {
@@ -166,6 +168,7 @@ test('publishing an assistant answers it with its settings and the public id it 
           allowedOrigins: publish.allowedOrigins,
           published: true,
           showSourceNames: false,
+          hideUnverified: true,
           budgets: publish.budgets,
           busyMessage: string(publish.busyMessage),
           privacyNotice: string(publish.privacyNotice),

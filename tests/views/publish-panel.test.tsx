@@ -38,6 +38,23 @@ test('publishing is saved with the PATCH, and an empty list of sites says the wi
   expect(after.getByText(/data-assistant="pub-hr-7Qx"/)).toBeTruthy()
 })
 
+test('hiding unverified sentences is off until ticked, then saved with the PATCH and shown ticked', async () => {
+  const { user, backend, panel } = await openPublish()
+  const hide = panel.getByRole('checkbox', {
+    name: /^Hide sentences the check could not find in the documents/,
+  })
+  expect((hide as HTMLInputElement).checked).toBe(false)
+
+  await user.click(hide)
+  await user.click(panel.getByRole('button', { name: 'Save publishing' }))
+
+  expect(await screen.findByText('Publishing saved.')).toBeTruthy()
+  expect(backend.calls.updated).toEqual([expect.objectContaining({ hideUnverified: true })])
+  const after = within(screen.getByRole('region', { name: 'Publish' }))
+  const saved = after.getByRole('checkbox', { name: /^Hide sentences the check could not find/ })
+  expect((saved as HTMLInputElement).checked).toBe(true)
+})
+
 test("an allowed site that is not an origin says the contract's sentence, and nothing is saved", async () => {
   const { user, backend, panel } = await openPublish()
 

@@ -24,6 +24,7 @@ export const PublishFormSchema = z.object({
   publicPage: fields.publicPage,
   allowIndexing: fields.allowIndexing,
   showSourceNames: fields.showSourceNames,
+  hideUnverified: fields.hideUnverified,
   busyMessage: fields.busyMessage,
   privacyNotice: fields.privacyNotice,
   budgets: z.object({
@@ -46,6 +47,7 @@ export function publishValuesOf(assistant: Assistant): PublishFormValues {
     publicPage: assistant.publicPage,
     allowIndexing: assistant.allowIndexing,
     showSourceNames: assistant.showSourceNames,
+    hideUnverified: assistant.hideUnverified,
     busyMessage: assistant.busyMessage,
     privacyNotice: assistant.privacyNotice,
     budgets: {

@@ -148,6 +148,16 @@ function VisitorFields({ form }: { form: PublishFormApi }) {
           />
         )}
       </form.Field>
+      <form.Field name="hideUnverified">
+        {(field) => (
+          <CheckboxField
+            label="Hide sentences the check could not find in the documents"
+            hint="Visitors get the answer without them and a short note saying how many were left out. Your inbox still shows every answer whole."
+            checked={field.state.value}
+            onChange={field.handleChange}
+          />
+        )}
+      </form.Field>
       <form.Field name="busyMessage">
         {(field) => (
           <TextAreaField

@@ -1,0 +1,1 @@
+ALTER TABLE "assistant_publications" ADD COLUMN "hide_unverified" boolean DEFAULT false NOT NULL;
