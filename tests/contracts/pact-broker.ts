@@ -84,8 +84,9 @@ export async function runBrokerCli(
   return { status: code ?? 1, output }
 }
 
-export function publishArgs(version: GitVersion): string[] {
-  return ['publish', PACT_DIR, '--consumer-app-version', version.commit, '--branch', version.branch]
+/** `dir`: where the pacts are (the consumer tests write them to PACT_DIR). */
+export function publishArgs(version: GitVersion, dir = PACT_DIR): string[] {
+  return ['publish', dir, '--consumer-app-version', version.commit, '--branch', version.branch]
 }
 
 export function canIDeployArgs(version: GitVersion, pacticipant: string, environment: string): string[] {

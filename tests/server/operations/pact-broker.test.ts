@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { Verifier } from '@pact-foundation/pact'
@@ -25,13 +25,36 @@ afterEach(async () => {
   await broker.close()
 })
 
+/**
+ * A pact of its own to publish: the consumer tests rewrite contracts/pacts/ while this file runs
+ * beside them (their global setup deletes it first), so the committed one may be missing just then.
+ */
+function pactToPublish(): { dir: string; interactions: number } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'docchat-pact-'))
+  const interactions = [1, 2].map((n) => ({
+    type: 'Synchronous/HTTP',
+    description: `call ${n}`,
+    request: { method: 'GET', path: `/api/v1/health/${n}` },
+    response: { status: 200 },
+  }))
+  const pact = {
+    consumer: { name: CONSUMER },
+    provider: { name: PROVIDER },
+    interactions,
+    metadata: { pactSpecification: { version: '4.0' } },
+  }
+  writeFileSync(path.join(dir, `${CONSUMER}-${PROVIDER}.json`), JSON.stringify(pact))
+  return { dir, interactions: interactions.length }
+}
+
 function cliEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { PATH: process.env.PATH, HOME: process.env.HOME, PACT_BROKER_BASE_URL: broker.url, ...extra }
 }
 
 test('publish sends the pact file as this commit on this branch, with the bearer token', async () => {
+  const pact = pactToPublish()
   const { status, output } = await runBrokerCli(
-    publishArgs(VERSION),
+    publishArgs(VERSION, pact.dir),
     cliEnv({ PACT_BROKER_TOKEN: 's3cret' }),
     'pipe',
   )
@@ -51,14 +74,13 @@ test('publish sends the pact file as this commit on this branch, with the bearer
   const [contract] = body.contracts
   expect(contract?.providerName).toBe(PROVIDER)
   const sent = JSON.parse(Buffer.from(contract?.content ?? '', 'base64').toString('utf8'))
-  const local = JSON.parse(readFileSync(path.join(PACT_DIR, `${CONSUMER}-${PROVIDER}.json`), 'utf8'))
-  expect(sent.interactions).toHaveLength(local.interactions.length)
+  expect(sent.interactions).toHaveLength(pact.interactions)
 })
 
 test('publish with a username and password sends basic auth', async () => {
   const env = cliEnv({ PACT_BROKER_USERNAME: 'ci', PACT_BROKER_PASSWORD: 'pw' })
 
-  const { status, output } = await runBrokerCli(publishArgs(VERSION), env, 'pipe')
+  const { status, output } = await runBrokerCli(publishArgs(VERSION, pactToPublish().dir), env, 'pipe')
 
   expect(status, output).toBe(0)
   const publish = broker.requests.find((r) => r.path === '/contracts/publish')
