@@ -162,7 +162,11 @@ for (const [device, viewport] of Object.entries(VIEWPORTS)) {
         data: { content: 'What is the harbour code?', isUser: true, messageType: 'text' },
       })
       await page.goto(`/dashboard/c/${conversationId}`)
-      await main.getByRole('button', { name: 'Share' }).click()
+      // On a phone Share sits in the conversation's options menu (D136).
+      if (viewport.width < 768) {
+        await main.getByRole('button', { name: 'Conversation options' }).click()
+        await page.getByRole('menuitem', { name: 'Share' }).click()
+      } else await main.getByRole('button', { name: 'Share' }).click()
       await page.getByRole('button', { name: 'Create link' }).click()
       const link = page.getByRole('textbox', { name: 'Read-only link' })
       await expect(link).toHaveValue(/\/s\//)

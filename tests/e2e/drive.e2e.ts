@@ -36,7 +36,11 @@ test('connect Drive in the popup, list, ingest, and get an answer from a documen
   await input.fill('What is the Zephyr project launch code?')
   await input.press('Enter')
   await expect(main.getByText(/AURORA-7731/).last()).toBeVisible()
-  await expect(main.getByRole('link', { name: 'zephyr-project-brief.pdf p. 2', exact: true })).toBeVisible()
+  // The source names the document (its Drive link) and the cited page (issue 40, item 4).
+  await expect(main.getByRole('link', { name: 'zephyr-project-brief.pdf', exact: true }).last()).toBeVisible()
+  await expect(
+    main.getByRole('link', { name: 'View in document: zephyr-project-brief.pdf p. 2' }).last(),
+  ).toBeVisible()
   // Without a model the answer quotes the passages, rendered as quotations (not raw '>' lines).
   await expect(main.locator('blockquote').filter({ hasText: 'AURORA-7731' })).toBeVisible()
   await snap(page, '24-answer-from-drive')

@@ -55,7 +55,9 @@ test('the library shows each file’s outcome; an uploaded PDF is cited, once de
   await input.fill('What is the buoy code in the harbour survey?')
   await input.press('Enter')
   await expect(main.getByText(/PELICAN-6620/).last()).toBeVisible()
-  await expect(main.getByText('harbour-survey.pdf p. 2').last()).toBeVisible()
+  await expect(
+    main.getByRole('link', { name: 'View in document: harbour-survey.pdf p. 2' }).last(),
+  ).toBeVisible()
   await snap(page, '31-answer-from-upload')
 
   // A misspelled word finds the passage too, and the answer says what it searched for (D83).
@@ -78,7 +80,7 @@ test('the library shows each file’s outcome; an uploaded PDF is cited, once de
   await input.fill('What is the buoy code PELICAN in the harbour survey?')
   await input.press('Enter')
   await expect(main.getByText(/No language model is configured|couldn't find/).last()).toBeVisible()
-  await expect(main.getByText('harbour-survey.pdf p. 2')).toHaveCount(0)
+  await expect(main.getByRole('link', { name: 'View in document: harbour-survey.pdf p. 2' })).toHaveCount(0)
   await snap(page, '32-deleted-upload-not-cited')
 
   // Disconnect Drive, removing its documents: the tokens are gone, so Drive says to connect again.

@@ -39,7 +39,9 @@ test('a scanned PDF uploaded through the dialog is read by OCR, the answer quote
   await input.fill('What is the deposit for the lighthouse lens?')
   await input.press('Enter')
   await expect(main.getByText(/4,250 euros/).last()).toBeVisible()
-  await expect(main.getByText('signed-contract.pdf p. 2').last()).toBeVisible()
+  await expect(
+    main.getByRole('link', { name: 'View in document: signed-contract.pdf p. 2' }).last(),
+  ).toBeVisible()
   await snap(page, '35-answer-from-scanned-pdf')
 
   await page.getByRole('link', { name: 'Documents', exact: true }).click()
