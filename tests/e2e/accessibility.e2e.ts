@@ -47,8 +47,8 @@ for (const [device, viewport] of Object.entries(VIEWPORTS)) {
   for (const colorScheme of SCHEMES) {
     test(`every screen passes axe on a ${device}, ${colorScheme} scheme`, async ({ page }) => {
       // Every screen, each checked by axe and for reflow: about a minute; the first test of a fresh
-    // server also pays for its cold start.
-    test.setTimeout(150_000)
+      // server also pays for its cold start.
+      test.setTimeout(150_000)
       await page.setViewportSize(viewport)
       await page.emulateMedia({ colorScheme })
       const check = async (screen: string, controls: string[] = []) => {
