@@ -111,7 +111,8 @@ test('kill -9 mid-ingest: the next process finishes the queued files, and no doc
           })
           return documentEndpoints.listDocuments.response.parse(list.json()).data.progress
         },
-        { timeout: 30_000, interval: 100 },
+        // 29 files read after a restart: seconds alone, more on a busy machine with PostgreSQL.
+        { timeout: 60_000, interval: 100 },
       )
       .toEqual({ running: false, done: 29, total: 29 })
 
