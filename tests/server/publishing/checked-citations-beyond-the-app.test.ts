@@ -12,23 +12,12 @@ import { ChatCompletionChunkSchema, ChatCompletionSchema, OPENAI_PATHS } from '#
 import { publicEndpoints, publishingEndpoints } from '#contracts/publishing.ts'
 import type { App } from '#server/app.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
-import { createAssistantOk } from '../support/assistant-helpers.ts'
+import { HOTEL, MEALS, publishedAllowancesBot, QUESTION } from '../support/allowances-bot.ts'
 import { call, modelEnv } from '../support/chat-helpers.ts'
-import { newPerson, type Person } from '../support/drive-helpers.ts'
+import type { Person } from '../support/drive-helpers.ts'
 import { buildTestApp } from '../support/helper.ts'
-import { addLibraryDocument } from '../support/library-helpers.ts'
 import { newKey } from '../support/openai-helpers.ts'
-import {
-  askPublic,
-  doneOf,
-  parsePublicStream,
-  patchAssistantOk,
-  visitorCookie,
-} from '../support/publishing-helpers.ts'
-
-const QUESTION = 'What allowance do I get?'
-const HOTEL = 'The hotel allowance is 120 euros a night.'
-const MEALS = 'The daily meal allowance abroad is 45 euros per person.'
+import { askPublic, doneOf, parsePublicStream, visitorCookie } from '../support/publishing-helpers.ts'
 
 let llm: FakeLlm
 let app: App
@@ -78,14 +67,7 @@ const expectedChecks = () => [
 beforeAll(async () => {
   llm = await startFakeLlm()
   app = await buildTestApp({ env: modelEnv(llm, { WHOLE_DOCUMENT_TOKEN_BUDGET: '0' }) })
-  owner = await newPerson(app, 'checks-owner')
-  const allowances = await addLibraryDocument(app, owner.id, { name: 'Allowances.pdf', text: [HOTEL, MEALS] })
-  const created = await createAssistantOk(app, owner.cookie, {
-    name: 'Allowances bot',
-    knowledge: { documentIds: [allowances], folderIds: [] },
-  })
-  const published = await patchAssistantOk(app, owner.cookie, created._id, { published: true })
-  bot = { id: created._id, publicId: published.publicId ?? '' }
+  ;({ owner, bot } = await publishedAllowancesBot(app, 'checks-owner'))
   // An answer citing both passages shows both snippets: their numbers, for the script.
   llm.reply({ kind: 'text', text: 'See [1] and [2].' })
   const probe = doneOf(await askPublic(app, bot.publicId, { content: QUESTION }))

@@ -10,16 +10,12 @@ import { fillPath } from '#contracts/endpoint.ts'
 import { publicEndpoints, publishingEndpoints } from '#contracts/publishing.ts'
 import type { App } from '#server/app.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
-import { createAssistantOk } from '../support/assistant-helpers.ts'
+import { HOTEL, MEALS, publishedAllowancesBot, QUESTION } from '../support/allowances-bot.ts'
 import { call, modelEnv } from '../support/chat-helpers.ts'
-import { newPerson, type Person } from '../support/drive-helpers.ts'
+import type { Person } from '../support/drive-helpers.ts'
 import { buildTestApp } from '../support/helper.ts'
-import { addLibraryDocument } from '../support/library-helpers.ts'
 import { askPublic, doneOf, patchAssistantOk, visitorCookie } from '../support/publishing-helpers.ts'
 
-const QUESTION = 'What allowance do I get?'
-const HOTEL = 'The hotel allowance is 120 euros a night.'
-const MEALS = 'The daily meal allowance abroad is 45 euros per person.'
 const NOTE = "(One sentence was left out: the assistant's documents do not support it.)"
 
 let llm: FakeLlm
@@ -53,14 +49,7 @@ const unverified = () => ({
 beforeAll(async () => {
   llm = await startFakeLlm()
   app = await buildTestApp({ env: modelEnv(llm, { WHOLE_DOCUMENT_TOKEN_BUDGET: '0' }) })
-  owner = await newPerson(app, 'hide-owner')
-  const allowances = await addLibraryDocument(app, owner.id, { name: 'Allowances.pdf', text: [HOTEL, MEALS] })
-  const created = await createAssistantOk(app, owner.cookie, {
-    name: 'Allowances bot',
-    knowledge: { documentIds: [allowances], folderIds: [] },
-  })
-  const published = await patchAssistantOk(app, owner.cookie, created._id, { published: true })
-  bot = { id: created._id, publicId: published.publicId ?? '' }
+  ;({ owner, bot } = await publishedAllowancesBot(app, 'hide-owner'))
   llm.reply({ kind: 'text', text: 'See [1] and [2].' })
   const probe = doneOf(await askPublic(app, bot.publicId, { content: QUESTION }))
   hotel = probe.aiMessage.sources.find((s) => s.snippet === HOTEL)?.citation ?? 0

@@ -12,17 +12,13 @@ import { JUDGE_INSTRUCTIONS } from '#server/answering/citation-judge.ts'
 import { estimatedTokens } from '#server/answering/token-usage.ts'
 import type { App } from '#server/app.ts'
 import { type FakeLlm, startFakeLlm } from '#tests/fakes/openai-compatible.ts'
-import { createAssistantOk } from '../support/assistant-helpers.ts'
+import { publishedAllowancesBot, QUESTION } from '../support/allowances-bot.ts'
 import { modelEnv } from '../support/chat-helpers.ts'
-import { newPerson, type Person } from '../support/drive-helpers.ts'
+import type { Person } from '../support/drive-helpers.ts'
 import { buildTestApp } from '../support/helper.ts'
-import { addLibraryDocument } from '../support/library-helpers.ts'
 import { newKey } from '../support/openai-helpers.ts'
-import { askPublic, doneOf, patchAssistantOk, visitorCookie } from '../support/publishing-helpers.ts'
+import { askPublic, doneOf, visitorCookie } from '../support/publishing-helpers.ts'
 
-const QUESTION = 'What allowance do I get?'
-const HOTEL = 'The hotel allowance is 120 euros a night.'
-const MEALS = 'The daily meal allowance abroad is 45 euros per person.'
 const JUDGE = JUDGE_INSTRUCTIONS.slice(0, 40)
 
 let llm: FakeLlm
@@ -37,14 +33,7 @@ beforeAll(async () => {
   app = await buildTestApp({
     env: modelEnv(llm, { WHOLE_DOCUMENT_TOKEN_BUDGET: '0', CITATION_JUDGE: 'model' }),
   })
-  owner = await newPerson(app, 'judged-owner')
-  const allowances = await addLibraryDocument(app, owner.id, { name: 'Allowances.pdf', text: [HOTEL, MEALS] })
-  const created = await createAssistantOk(app, owner.cookie, {
-    name: 'Allowances bot',
-    knowledge: { documentIds: [allowances], folderIds: [] },
-  })
-  const published = await patchAssistantOk(app, owner.cookie, created._id, { published: true })
-  bot = { id: created._id, publicId: published.publicId ?? '' }
+  ;({ owner, bot } = await publishedAllowancesBot(app, 'judged-owner'))
 }, 60_000)
 afterAll(async () => {
   await app?.close()
