@@ -1,9 +1,10 @@
 /**
  * The calls behind the links DocChat mails (D76): ask for a password reset link, set a new
  * password with one, confirm an email with one. Apart from contracts/auth.ts so that /login,
- * which only links to these screens, does not carry them (they load on demand).
+ * which only links to these screens, does not carry them (they load on demand). zod/mini, as
+ * auth.ts (D142): the screens that load this file need no other zod.
  */
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import {
   ConfirmPasswordSchema,
   EmailSchema,
@@ -19,9 +20,11 @@ export type ForgotPasswordRequest = z.infer<typeof ForgotPasswordRequestSchema>
 /** A mailed link's token: 256 random bits, base64url (43 characters); anything far off is refused early. */
 const LinkTokenSchema = z
   .string({ error: 'The link is incomplete. Open it again from the mail.' })
-  .min(20, 'The link is incomplete. Open it again from the mail.')
-  .max(200, 'The link is not valid.')
-  .regex(/^[A-Za-z0-9_-]+$/, 'The link is not valid.')
+  .check(
+    z.minLength(20, 'The link is incomplete. Open it again from the mail.'),
+    z.maxLength(200, 'The link is not valid.'),
+    z.regex(/^[A-Za-z0-9_-]+$/, 'The link is not valid.'),
+  )
 
 export const ResetPasswordRequestSchema = z
   .strictObject({
@@ -29,7 +32,7 @@ export const ResetPasswordRequestSchema = z
     password: NewPasswordSchema,
     confirmPassword: ConfirmPasswordSchema,
   })
-  .refine(passwordsMatch, PASSWORDS_MUST_MATCH)
+  .check(z.refine(passwordsMatch, PASSWORDS_MUST_MATCH))
 export type ResetPasswordRequest = z.infer<typeof ResetPasswordRequestSchema>
 
 export const ConfirmEmailRequestSchema = z.strictObject({ token: LinkTokenSchema })

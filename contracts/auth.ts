@@ -1,8 +1,10 @@
 /**
  * Accounts and sessions: product §5 validation rules and the five /auth calls of §7.
  * The same schemas validate the sign-in and sign-up forms and the server's request bodies.
+ * Written with zod/mini (D142): /login loads this module, and zod's classic API, once imported,
+ * brings every schema kind it has (~13 KB gz) into /login's file.
  */
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import { API_PREFIX, endpoint, okEnvelope } from './endpoint.ts'
 
 export const PASSWORD_MIN_LENGTH = 6
@@ -10,39 +12,40 @@ export const PASSWORD_MIN_LENGTH = 6
 export const PASSWORD_MAX_LENGTH = 256
 export const EMAIL_MAX_LENGTH = 254
 
-export const EmailSchema = z
-  .string({ error: 'Email is required' })
-  .trim()
-  .min(1, 'Email is required')
-  .max(EMAIL_MAX_LENGTH, 'Email is too long')
-  .pipe(z.email('Invalid email'))
+export const EmailSchema = z.pipe(
+  z
+    .string({ error: 'Email is required' })
+    .check(z.trim(), z.minLength(1, 'Email is required'), z.maxLength(EMAIL_MAX_LENGTH, 'Email is too long')),
+  z.email('Invalid email'),
+)
 
 export const LoginRequestSchema = z.strictObject({
   email: EmailSchema,
   password: z
     .string({ error: 'Password is required' })
-    .min(1, 'Password is required')
-    .max(PASSWORD_MAX_LENGTH, 'Password is too long'),
+    .check(z.minLength(1, 'Password is required'), z.maxLength(PASSWORD_MAX_LENGTH, 'Password is too long')),
 })
 export type LoginRequest = z.infer<typeof LoginRequestSchema>
 
 /** A new password, with product §5's rules and texts (sign-up, reset, change). */
 export const NewPasswordSchema = z
   .string({ error: 'Password is required' })
-  .min(1, 'Password is required')
-  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
-  .max(PASSWORD_MAX_LENGTH, 'Password is too long')
+  .check(
+    z.minLength(1, 'Password is required'),
+    z.minLength(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`),
+    z.maxLength(PASSWORD_MAX_LENGTH, 'Password is too long'),
+  )
 /** The check and the message every new-password form shares (product §5). */
 export const passwordsMatch = (v: { password: string; confirmPassword: string }) =>
   v.password === v.confirmPassword
 export const PASSWORDS_MUST_MATCH = { message: 'Passwords must match', path: ['confirmPassword'] }
 export const ConfirmPasswordSchema = z
   .string({ error: 'Confirm Password is required' })
-  .min(1, 'Confirm Password is required')
+  .check(z.minLength(1, 'Confirm Password is required'))
 
 export const RegisterRequestSchema = z
   .strictObject({ email: EmailSchema, password: NewPasswordSchema, confirmPassword: ConfirmPasswordSchema })
-  .refine(passwordsMatch, PASSWORDS_MUST_MATCH)
+  .check(z.refine(passwordsMatch, PASSWORDS_MUST_MATCH))
 export type RegisterRequest = z.infer<typeof RegisterRequestSchema>
 
 /** What the account screens offer on this server (D76, D77, D79). */

@@ -4,8 +4,9 @@
  * call carries: its path parameters, body, query and answer. The client infers its arguments from
  * the object (src/api/client.ts) and the server declares its route from it (server/http/define-route.ts),
  * so a wrong body or a missing path parameter fails `tsc` on either side.
+ * Written with zod/mini, as contracts/auth.ts (D142); an endpoint takes schemas of either API.
  */
-import { z } from 'zod'
+import * as z from 'zod/mini'
 
 export const API_PREFIX = '/api/v1'
 
@@ -25,7 +26,8 @@ export type PathParamNames<P extends string> = P extends `${string}:${infer Name
     ? Name
     : never
 
-type Schema = z.ZodType
+/** Any zod schema, classic (most contracts) or mini (what /login loads, D142). */
+type Schema = z.core.$ZodType
 type Maybe<S> = S | undefined
 
 export type Endpoint<
@@ -58,7 +60,7 @@ export type Endpoint<
 
 type ParamsFor<P extends string> = [PathParamNames<P>] extends [never]
   ? { params?: undefined }
-  : { params: z.ZodType<{ [K in PathParamNames<P>]: string }> }
+  : { params: z.core.$ZodType<{ [K in PathParamNames<P>]: string }> }
 
 type Definition<
   M extends HttpMethod,
@@ -141,7 +143,7 @@ export function fillPath(path: string, params: Record<string, string> = {}): str
  * One envelope for the whole API: success is `{ success: true, data }`, failure is
  * `{ success: false, message }` with a sentence a person can read.
  */
-export function okEnvelope<T extends z.ZodType>(data: T) {
+export function okEnvelope<T extends Schema>(data: T) {
   return z.object({ success: z.literal(true), data })
 }
 

@@ -47,7 +47,7 @@ export type AppInstance = FastifyInstance<
 >
 
 type Auth = 'user' | 'public'
-type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined
+type Parsed<S> = S extends z.core.$ZodType ? z.output<S> : undefined
 
 /** What a handler is given: the validated input, typed from the endpoint, and the user when signed in. */
 export type RouteInput<E extends Endpoint, A extends Auth> = {
@@ -70,7 +70,7 @@ export type RouteResult<E extends Endpoint> =
       ? Readable
       : E['kind'] extends 'file'
         ? FileReply
-        : E['data'] extends z.ZodType
+        : E['data'] extends z.core.$ZodType
           ? z.input<E['data']>
           : z.input<E['response']>)
 

@@ -19,7 +19,7 @@ export const OPENAPI_VERSION = '3.1.0'
  * A contract schema as JSON Schema. A transform or custom check has no JSON Schema: it is
  * described as what it accepts (`{}`) rather than refusing the whole document.
  */
-export function jsonSchemaOf(schema: z.ZodType, io: Io): JsonSchema {
+export function jsonSchemaOf(schema: z.core.$ZodType, io: Io): JsonSchema {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
     target: 'draft-2020-12',
     io,

@@ -3,6 +3,7 @@
  * checked against its contract. Every failure becomes an ApiError with the HTTP status (0 when
  * the server could not be reached) and the server's message.
  */
+import { safeParse } from 'zod/mini'
 import {
   type CallArgs,
   type Endpoint,
@@ -76,7 +77,7 @@ export function createHttp({
     }
     const json: unknown = await response.json().catch(() => undefined)
     if (!response.ok) throw apiErrorOf(response, json)
-    const parsed = endpoint.response.safeParse(json)
+    const parsed = safeParse(endpoint.response, json)
     if (!parsed.success) throw new ApiError(response.status, `Unexpected response from ${endpoint.path}`)
     return parsed.data as ResponseOf<E>
   }

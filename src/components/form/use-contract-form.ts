@@ -6,7 +6,7 @@
  */
 import { revalidateLogic, useForm } from '@tanstack/react-form'
 import { type ChangeEvent, createElement, type FormEvent, useRef, useState } from 'react'
-import type { z } from 'zod'
+import { parse, type z } from 'zod/mini'
 import { PasswordField } from '#src/components/ui/password-field.tsx'
 
 type FieldLike = {
@@ -39,7 +39,7 @@ export function bindField(field: FieldLike) {
 }
 
 export function useContractForm<Values extends Record<string, string>, Output>(
-  schema: z.ZodType<Output, Values>,
+  schema: z.core.$ZodType<Output, Values>,
   defaultValues: Values,
   onValid: (value: Output) => void,
 ) {
@@ -48,7 +48,7 @@ export function useContractForm<Values extends Record<string, string>, Output>(
     defaultValues,
     validationLogic: revalidateLogic(),
     validators: { onDynamic: schema },
-    onSubmit: ({ value }) => onValid(schema.parse(value)),
+    onSubmit: ({ value }) => onValid(parse(schema, value)),
     onSubmitInvalid: () => {
       // The invalid marks render after this callback; move the focus once they are in the DOM.
       setTimeout(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus(), 0)

@@ -37,7 +37,7 @@ async function everyContract(): Promise<CataloguedEndpoint[]> {
 }
 
 /** The schema as the contract validates it, in JSON Schema (without the dialect line). */
-function schemaOf(schema: z.ZodType, io: 'input' | 'output') {
+function schemaOf(schema: z.core.$ZodType, io: 'input' | 'output') {
   const { $schema: _, ...rest } = z.toJSONSchema(schema, {
     target: 'draft-2020-12',
     io,
