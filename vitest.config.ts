@@ -1,6 +1,9 @@
 import { availableParallelism } from 'node:os'
 import { defineConfig } from 'vitest/config'
 
+// Server test files that vi.mock a server module: they run isolated (project server-mocked).
+const MOCKS_A_MODULE = ['tests/server/chat/citation-checks-failure.test.ts']
+
 export default defineConfig({
   test: {
     // Vitest's default is one worker fewer than the cores: one worker on our two-core machines, with
@@ -24,9 +27,24 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['tests/server/**/*.test.ts'],
+          exclude: MOCKS_A_MODULE,
           environment: 'node',
           testTimeout: 20_000,
           // beforeAll builds apps; on a loaded machine, or with a database created per app, 10 s is tight.
+          hookTimeout: 30_000,
+          // A worker imports the server and opens the migrated PGlite template once for all its files
+          // instead of once per file (a quarter of the suite's time was imports). Every file builds
+          // its own app, database and fakes and closes them; no server module keeps state a test
+          // changes. Files that replace a module with vi.mock need their own module graph: below.
+          isolate: false,
+        },
+      },
+      {
+        test: {
+          name: 'server-mocked',
+          include: MOCKS_A_MODULE,
+          environment: 'node',
+          testTimeout: 20_000,
           hookTimeout: 30_000,
         },
       },
