@@ -213,7 +213,11 @@ export type AnsweringSetup = { scope: string[] | null; assistantId: string | nul
  * assistant it is with (D113), its id live or deleted, or null. Both null for a conversation
  * that is not theirs.
  */
-export async function answeringSetup(db: Db, userId: string, conversationId: string): Promise<AnsweringSetup> {
+export async function answeringSetup(
+  db: Db,
+  userId: string,
+  conversationId: string,
+): Promise<AnsweringSetup> {
   const rows = await queryRows<{ scoped: boolean; assistant_id: string | null; document_id: string | null }>(
     db,
     sql`
