@@ -147,7 +147,7 @@ try {
   let scopedOutside = 0
   for (const q of questions) {
     const t = performance.now()
-    const scope = (await chats.scopeOf(mainUser, conversation.id)) ?? []
+    const scope = (await chats.answeringSetup(mainUser, conversation.id)).scope ?? []
     scopeReads.push(performance.now() - t)
     const found =
       (await readWhole(mainUser, scope)) ?? (await retrieve(mainUser, q, PASSAGES_PER_ANSWER, scope))

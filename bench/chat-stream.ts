@@ -38,7 +38,10 @@ async function signIn(page: Page, url: string) {
 type Timing = {
   ownMessage: number
   firstToken: number
-  /** Enter → the stream request leaves; request → its first bytes (headers + first token). */
+  /**
+   * Enter → the stream request leaves; request → its first bytes (the headers, sent when the
+   * stream opens, before the model is asked: D143; before that they came with the first token).
+   */
   requestStart: number
   firstBytes: number
   /** The server's Server-Timing stages (claim, history, rewrite, retrieve, ready). */
@@ -136,7 +139,7 @@ function report(label: string, measured: Timing[]): number[] {
   const stageNames = [...new Set(measured.flatMap((t) => Object.keys(t.stages)))]
   console.log(
     `  medians: Enter -> request sent ${median(measured.map((t) => t.requestStart)).toFixed(0)} ms, ` +
-      `request -> first bytes ${median(measured.map((t) => t.firstBytes)).toFixed(0)} ms` +
+      `request -> first bytes (headers) ${median(measured.map((t) => t.firstBytes)).toFixed(0)} ms` +
       (stageNames.length > 0
         ? `; server stages (Server-Timing) ${stageNames
             .map((name) => `${name} ${median(measured.map((t) => t.stages[name] ?? 0)).toFixed(1)}`)

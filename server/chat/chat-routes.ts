@@ -189,5 +189,8 @@ function streamAnswer(
     body.end()
   })
   if (stages) reply.header('server-timing', stages.header())
+  // The headers leave now, not with the first token: the browser sets up its reader while the
+  // model thinks, so the first token is only parsed and painted when it comes (D143).
+  body.write(': open\n\n')
   return body
 }

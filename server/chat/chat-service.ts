@@ -100,37 +100,41 @@ export class ChatService {
    * Claims the conversation for one answer (not found when it is not theirs, in progress while one
    * is written in it, too many while the person has answersPerPerson being written elsewhere).
    * `until` names the claim, so the write that stores the answer can end it too. A person whose
-   * answers spent USAGE_TOKENS_PER_DAY today is refused first (429 until the next UTC day, D126).
+   * answers spent USAGE_TOKENS_PER_DAY today is refused first (429 until the next UTC day, D126):
+   * that check is read beside the claim (one round trip fewer before the model is asked, D143),
+   * and a claim taken meanwhile is given back.
    */
   async #claim(user: Owner, conversationId: string): Promise<Claim> {
-    await this.#usage.checkDailyTokens(user.id)
     const at = this.#now()
     const until = new Date(at.getTime() + ANSWER_LEASE_MS)
-    const claimed = await this.#chats.claimAnswering(
-      user.id,
-      conversationId,
-      at,
-      until,
-      this.#answersPerPerson,
-    )
-    if (claimed === null) throw new ConversationNotFound()
-    if (claimed === 'busy') throw new AnswerInProgress()
-    if (claimed === 'limit') throw new TooManyAnswers(this.#answersPerPerson)
-    return { until, release: () => this.#chats.releaseAnswering(user.id, conversationId, until) }
+    const release = () => this.#chats.releaseAnswering(user.id, conversationId, until)
+    const [spent, claimed] = await Promise.allSettled([
+      this.#usage.checkDailyTokens(user.id),
+      this.#chats.claimAnswering(user.id, conversationId, at, until, this.#answersPerPerson),
+    ])
+    if (spent.status === 'rejected') {
+      if (claimed.status === 'fulfilled' && claimed.value === 'claimed') await release()
+      throw spent.reason
+    }
+    if (claimed.status === 'rejected') throw claimed.reason
+    if (claimed.value === null) throw new ConversationNotFound()
+    if (claimed.value === 'busy') throw new AnswerInProgress()
+    if (claimed.value === 'limit') throw new TooManyAnswers(this.#answersPerPerson)
+    return { until, release }
   }
 
   /**
    * One answer of the app's and what it spent (nothing: no model was asked), with its citation
-   * judge's (D140), against the person and the conversation's assistant (D134).
+   * judge's (D140), against the person and the conversation's assistant (D134), read when the
+   * answer began (a conversation keeps its assistant).
    */
   async #record(
     userId: string,
-    conversationId: string,
+    assistantId: string | null,
     spent: TokenUsage | null | undefined,
     judge: TokenUsage | null = null,
   ): Promise<void> {
     const tokens = addedUsage(spent ?? { promptTokens: 0, completionTokens: 0 }, judge)
-    const assistantId = await this.#chats.assistantOf(userId, conversationId)
     await this.#usage.recordAnswer({ ownerId: userId, source: 'app', assistantId, ...tokens })
   }
 
@@ -138,8 +142,7 @@ export class ChatService {
    * The settings of the assistant the conversation is with, its knowledge resolved now (D113);
    * null for a conversation with the whole library (or not the person's).
    */
-  async #settings(userId: string, conversationId: string): Promise<AnswerSettings | null> {
-    const assistantId = await this.#chats.assistantOf(userId, conversationId)
+  async #settings(userId: string, assistantId: string | null): Promise<AnswerSettings | null> {
     return assistantId ? this.#assistants.answerSettings(userId, assistantId) : null
   }
 
@@ -186,8 +189,8 @@ export class ChatService {
     const { until, release } = await this.#claim(user, conversationId)
     try {
       const history = await this.#chats.recentTurns(user.id, conversationId, MAX_HISTORY_TURNS)
-      const scope = await this.#chats.scopeOf(user.id, conversationId)
-      const settings = await this.#settings(user.id, conversationId)
+      const { scope, assistantId } = await this.#chats.answeringSetup(user.id, conversationId)
+      const settings = await this.#settings(user.id, assistantId)
       const askedAt = this.#now()
       const started = performance.now()
       let answer: Awaited<ReturnType<Answerer['answer']>>
@@ -214,7 +217,7 @@ export class ChatService {
       })
       // Deleted while the assistant was thinking: nothing was stored, the conversation is gone.
       if (!stored) throw new ConversationNotFound()
-      await this.#record(user.id, conversationId, answer.usage).catch((error: unknown) =>
+      await this.#record(user.id, assistantId, answer.usage).catch((error: unknown) =>
         log.error({ event: 'usage.record-failed', err: error, conversationId }, 'recording usage failed'),
       )
       logAnswered(log, conversationId, answer.sources.length, started, false, answer.checkMs, answer.judgeMs)
@@ -246,9 +249,10 @@ export class ChatService {
     // A refused claim (404, 409, 429) rejects the history too, perhaps before the draft asks for
     // it: the refusal is answered below, so this rejection is not left unhandled.
     history.catch(() => {})
-    // Owner-filtered like every read, so it need not wait for the claim: null for anyone else's.
-    const scope = timed(timer, 'scope', chats.scopeOf(user.id, conversationId))
-    const settings = this.#settings(user.id, conversationId)
+    // Owner-filtered like every read, so it need not wait for the claim: nulls for anyone else's.
+    const setup = timed(timer, 'scope', chats.answeringSetup(user.id, conversationId))
+    const scope = setup.then((s) => s.scope)
+    const settings = setup.then((s) => this.#settings(user.id, s.assistantId))
     const drafted = this.#answerer.draft(
       { userId: user.id, question: content, history, scope, settings, signal },
       timer,
@@ -264,12 +268,13 @@ export class ChatService {
     const askedAt = this.#now()
     try {
       const draft = await stoppedOr(drafted)
+      const { assistantId } = await setup
       return runOnce({
         release: held.release,
         log,
         conversationId,
         draft,
-        record: (text, judge) => this.#record(user.id, conversationId, draft.spent(text), judge),
+        record: (text, judge) => this.#record(user.id, assistantId, draft.spent(text), judge),
         store: async (text, sources, stopped, checks) => {
           const stored = await chats.storeExchange({
             userId: user.id,
@@ -318,13 +323,14 @@ export class ChatService {
       if (answer.versionCount >= MAX_ANSWER_VERSIONS) throw new TooManyVersions()
       const turns = await chats.recentTurns(user.id, conversationId, MAX_HISTORY_TURNS + 2)
       // The conversation's scope as it is now: a document deleted since is no longer searched.
+      const { scope, assistantId } = await chats.answeringSetup(user.id, conversationId)
       const draft = await stoppedOr(
         this.#answerer.draft({
           userId: user.id,
           question: question.content,
           history: turns.slice(0, -2),
-          scope: await chats.scopeOf(user.id, conversationId),
-          settings: await this.#settings(user.id, conversationId),
+          scope,
+          settings: await this.#settings(user.id, assistantId),
           signal,
         }),
       )
@@ -352,7 +358,7 @@ export class ChatService {
         return added && { userMessage: toMessageDto(question), aiMessage: toMessageDto(added) }
       }
       const record = (text: string, judge: TokenUsage | null) =>
-        this.#record(user.id, conversationId, draft.spent(text), judge)
+        this.#record(user.id, assistantId, draft.spent(text), judge)
       return runOnce({ release, log, conversationId, draft, store, record })
     } catch (error) {
       await release()

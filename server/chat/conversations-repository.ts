@@ -204,30 +204,31 @@ export async function updateConversation(
   )
 }
 
+/** What an answer in a conversation is made with: see `answeringSetup`. */
+export type AnsweringSetup = { scope: string[] | null; assistantId: string | null }
+
 /**
- * What the conversation searches: null for the whole library (or a conversation that is not
- * theirs), else the ids of its chosen documents still in the library (possibly none).
+ * What the conversation searches and who answers in it, in one read: `scope` null for the whole
+ * library, else the ids of its chosen documents still in the library (possibly none); the
+ * assistant it is with (D113), its id live or deleted, or null. Both null for a conversation
+ * that is not theirs.
  */
-export async function scopeOf(db: Db, userId: string, conversationId: string): Promise<string[] | null> {
-  const rows = await queryRows<{ scoped: boolean; document_id: string | null }>(
+export async function answeringSetup(
+  db: Db,
+  userId: string,
+  conversationId: string,
+): Promise<AnsweringSetup> {
+  const rows = await queryRows<{ scoped: boolean; assistant_id: string | null; document_id: string | null }>(
     db,
     sql`
-    select c.scoped, s.document_id
+    select c.scoped, c.assistant_id, s.document_id
     from chat_sessions c left join chat_scope_documents s on s.conversation_id = c.id
     where c.id = ${conversationId} and c.user_id = ${userId}
     order by s.position`,
   )
-  if (!rows[0]?.scoped) return null
-  return rows.flatMap((r) => (r.document_id ? [r.document_id] : []))
-}
-
-/** The assistant the conversation is with (D113): its id, live or deleted; null for none or not theirs. */
-export async function assistantOf(db: Db, userId: string, conversationId: string): Promise<string | null> {
-  const [row] = await db
-    .select({ assistantId: chatConversations.assistantId })
-    .from(chatConversations)
-    .where(ownConversation(userId, conversationId))
-  return row?.assistantId ?? null
+  const assistantId = rows[0]?.assistant_id ?? null
+  if (!rows[0]?.scoped) return { scope: null, assistantId }
+  return { scope: rows.flatMap((r) => (r.document_id ? [r.document_id] : [])), assistantId }
 }
 
 /**
@@ -360,8 +361,7 @@ export async function releaseAnswering(
 export const conversationQueries = {
   createConversation,
   updateConversation,
-  scopeOf,
-  assistantOf,
+  answeringSetup,
   listConversations,
   findConversation,
   deleteConversation,

@@ -51,6 +51,7 @@ export async function analyseQuestion(
         from ts_debug(${language}::regconfig, ${question})
           with ordinality as t(alias, description, token, dictionaries, dictionary, lexemes, n)
         where cardinality(t.dictionaries) > 0
+          and exists (select from retrieval_languages l where l.user_id = ${userId} and l.chunk_count > 0)
       ) as t
       where t.token = any(${sql.param(questionWords(language))}::text[])
     ), kept as (
