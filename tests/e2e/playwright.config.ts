@@ -65,7 +65,9 @@ export default defineConfig({
     { name: 'no-shared-fake', testMatch: TOUCHES_NO_SHARED_FAKE, workers: 1 },
   ],
   retries: 0,
-  timeout: 30_000,
+  // Two lanes on two cores: a test of several sign-ins and page loads took 25–31 s on CI and on
+  // a busy machine; its steps keep their own 10 s limit, so a real hang still fails at that step.
+  timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
   use: {
@@ -79,7 +81,9 @@ export default defineConfig({
       cwd: '../..',
       url: `http://127.0.0.1:${SMTP_PORT + 1}/health`,
       reuseExistingServer: false,
-      timeout: 30_000,
+      // Two lanes on two cores: a test of several sign-ins and page loads took 25–31 s on CI and on
+  // a busy machine; its steps keep their own 10 s limit, so a real hang still fails at that step.
+  timeout: 60_000,
       stdout: 'ignore',
       stderr: 'pipe',
       env: { SMTP_CAPTURE_PORT: String(SMTP_PORT) },
@@ -89,7 +93,9 @@ export default defineConfig({
       cwd: '../..',
       url: `${GOOGLE_URL}/.well-known/openid-configuration`,
       reuseExistingServer: false,
-      timeout: 30_000,
+      // Two lanes on two cores: a test of several sign-ins and page loads took 25–31 s on CI and on
+  // a busy machine; its steps keep their own 10 s limit, so a real hang still fails at that step.
+  timeout: 60_000,
       stdout: 'ignore',
       stderr: 'pipe',
       env: { GOOGLE_EMULATOR_PORT: String(GOOGLE_PORT), GOOGLE_EMULATOR_HOST: '127.0.0.1' },
@@ -121,7 +127,9 @@ export default defineConfig({
       cwd: '../..',
       url: `http://127.0.0.1:${FAKE_LLM_PORT}/__fake/health`,
       reuseExistingServer: false,
-      timeout: 30_000,
+      // Two lanes on two cores: a test of several sign-ins and page loads took 25–31 s on CI and on
+  // a busy machine; its steps keep their own 10 s limit, so a real hang still fails at that step.
+  timeout: 60_000,
       stdout: 'ignore',
       stderr: 'pipe',
       env: { FAKE_LLM_PORT: String(FAKE_LLM_PORT) },
