@@ -95,7 +95,9 @@ export function MessageList({
             atVersionLimit={
               message === last && message.sender === 'bot' && message.versionCount >= MAX_ANSWER_VERSIONS
             }
-            versionsBusy={busy || switchingVersionIds.includes(message.id)}
+            // Only an answer with versions shows their arrows: the others keep their props (and
+            // their memoised bubbles) when an answer starts or ends.
+            versionsBusy={message.versionCount > 1 && (busy || switchingVersionIds.includes(message.id))}
             onShowVersion={onShowVersion}
             reasonStatus={reasonAsk?.messageId === message.id ? reasonAsk.status : null}
             onExplainDislike={onExplainDislike}
