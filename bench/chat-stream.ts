@@ -2,7 +2,8 @@
  * Time to first token, as a person sees it: real Chromium, the built app, the real server; from
  * the Enter key to the first piece of the answer painted on screen. With a model (the
  * OpenAI-compatible fake, streaming its first token after a fixed delay D) the target is
- * p95 <= D + 50 ms; with no model configured (the extractive answer) the figure is reported.
+ * p95 <= D + 25 ms (issue 40); with no model configured (the extractive answer) the figure is
+ * reported.
  * Usage: npm run bench:stream   (build first: npm run build)
  *   BENCH_ROUNDS (20), BENCH_FIRST_TOKEN_MS (D, 300), BENCH_BASELINE_ROOT (a built checkout of
  *   another commit: measured in the same run, interleaved, for ratios)
@@ -15,6 +16,8 @@ import { startApp } from './lib.ts'
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20)
 const WARMUP = 2
 const D = Number(process.env.BENCH_FIRST_TOKEN_MS ?? 300)
+/** Issue 40: the first token's p95 at most this much over the model's own delay D. */
+const TARGET_OVER_D_MS = 25
 const PASSWORD = 'bench-password'
 
 const percentile = (sorted: number[], p: number) =>
@@ -197,7 +200,7 @@ try {
   ])
   const over = (sorted: number[] | undefined, p: number) => percentile(sorted ?? [], p) - D
   console.log(
-    `  p95 - D = ${over(mine, 95).toFixed(0)} ms (target <= 50 ms): ${over(mine, 95) <= 50 ? 'met' : 'NOT met'}`,
+    `  p95 - D = ${over(mine, 95).toFixed(0)} ms (target <= ${TARGET_OVER_D_MS} ms): ${over(mine, 95) <= TARGET_OVER_D_MS ? 'met' : 'NOT met'}`,
   )
   if (theirs) {
     console.log(

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react'
+import { useCallback, useMemo, useSyncExternalStore } from 'react'
 
 /** Below Panda's `md` breakpoint (768 px): the phone layout. */
 export const PHONE_QUERY = '(max-width: 767.98px)'
@@ -11,14 +11,19 @@ const hasMatchMedia = () => typeof window !== 'undefined' && typeof window.match
  * nothing matches: the wide layout.
  */
 export function useMediaQuery(query: string): boolean {
-  return useSyncExternalStore(
-    (onChange) => {
-      if (!hasMatchMedia()) return () => {}
-      const list = window.matchMedia(query)
-      list.addEventListener('change', onChange)
-      return () => list.removeEventListener('change', onChange)
+  // One list per query for the component's life: matchMedia builds (and evaluates) a new one each
+  // call, and an inline subscribe made React unsubscribe and subscribe again on every render.
+  const list = useMemo(() => (hasMatchMedia() ? window.matchMedia(query) : null), [query])
+  const subscribe = useCallback(
+    (onChange: () => void) => {
+      list?.addEventListener('change', onChange)
+      return () => list?.removeEventListener('change', onChange)
     },
-    () => hasMatchMedia() && window.matchMedia(query).matches,
+    [list],
+  )
+  return useSyncExternalStore(
+    subscribe,
+    () => list?.matches ?? false,
     () => false,
   )
 }

@@ -1,4 +1,4 @@
-import { type ReactNode, useCallback, useMemo, useRef } from 'react'
+import { type ComponentProps, type ReactNode, useCallback, useMemo, useRef } from 'react'
 import type { Scope, Source } from '#contracts/chat.ts'
 import { Alert } from '#src/components/ui/alert.tsx'
 import { ChatIcon } from '#src/components/ui/dashboard-icons.tsx'
@@ -16,7 +16,7 @@ import { FirstRun } from './first-run.tsx'
 import { MessageList } from './message-list.tsx'
 import { MissingConversation } from './missing-conversation.tsx'
 import { ScopeChips } from './scope-chips.tsx'
-import { useConversation } from './use-chat.ts'
+import { useConversation, useConversationMessages } from './use-chat.ts'
 import { useDocumentPicker } from './use-document-picker.ts'
 import { useUpload } from './use-upload.ts'
 
@@ -67,7 +67,7 @@ type ChatViewProps = { titleActions?: ReactNode; menuItems?: ReactNode }
 
 export function ChatView({ titleActions, menuItems }: ChatViewProps = {}) {
   const chat = useConversation()
-  const { messages, loading, awaitingReply, ratingMessageIds, rate, openSource } = chat
+  const { empty, loading, awaitingReply, ratingMessageIds, rate, openSource } = chat
   const upload = useUpload()
   const picker = useDocumentPicker()
   const composer = useRef<ComposerHandle>(null)
@@ -80,7 +80,6 @@ export function ChatView({ titleActions, menuItems }: ChatViewProps = {}) {
     },
     [returnFocus, showSource],
   )
-  const empty = messages.length === 0
   if (chat.missing) return <MissingConversation />
   return (
     <section aria-label="Chat with Docs" className={cx(layoutStyle, openSource ? withPanelStyle : undefined)}>
@@ -95,8 +94,7 @@ export function ChatView({ titleActions, menuItems }: ChatViewProps = {}) {
         {empty && !loading ? (
           <NoMessagesYet onAsk={chat.send} scope={chat.scope} />
         ) : (
-          <MessageList
-            messages={messages}
+          <ConversationMessages
             awaitingReply={awaitingReply}
             ratingMessageIds={ratingMessageIds}
             onRate={rate}
@@ -148,6 +146,15 @@ export function ChatView({ titleActions, menuItems }: ChatViewProps = {}) {
       ) : null}
     </section>
   )
+}
+
+/**
+ * The conversation's messages, read here and not in ChatView: each token of an answer draws the
+ * list again (its earlier bubbles memoised), not the header, the chips and the composer.
+ */
+function ConversationMessages(props: Omit<ComponentProps<typeof MessageList>, 'messages'>) {
+  const messages = useConversationMessages()
+  return <MessageList messages={messages} {...props} />
 }
 
 type ConversationHeaderProps = ChatViewProps & {

@@ -1,4 +1,4 @@
-import { type ComponentProps, lazy, memo, Suspense } from 'react'
+import { type ComponentProps, lazy, memo, Suspense, useCallback, useMemo } from 'react'
 import type { DislikeReasonRequest, Feedback, Source } from '#contracts/chat.ts'
 import type { ReasonStatus } from '#machines/chat/chat-selectors.ts'
 import { clockTime } from '#machines/chat/chat-time.ts'
@@ -43,9 +43,10 @@ export function preloadMarkdown(): void {
 
 /**
  * An answer as markdown: directly once the renderer is loaded, its raw text until then, and its
- * raw text for good when the renderer could not be loaded (the answer still reads).
+ * raw text for good when the renderer could not be loaded (the answer still reads). Memoised: a
+ * bubble drawn again for its actions (rated, no longer the last) does not parse its text again.
  */
-function AnswerMarkdown(props: ComponentProps<MarkdownComponent>) {
+const AnswerMarkdown = memo(function AnswerMarkdown(props: ComponentProps<MarkdownComponent>) {
   const { log } = useAppDeps()
   const Loaded = loadedMarkdown
   if (Loaded) return <Loaded {...props} />
@@ -60,7 +61,7 @@ function AnswerMarkdown(props: ComponentProps<MarkdownComponent>) {
       </Suspense>
     </ErrorBoundary>
   )
-}
+})
 
 type MessageBubbleProps = {
   message: MessageItem
@@ -118,13 +119,20 @@ export const MessageBubble = memo(function MessageBubble({
   const mine = message.sender === 'user'
   // An answer still being written (or not yet stored) has no actions: there is nothing to rate yet.
   const settled = !message.streaming && !message.id.startsWith('temp-')
+  const { id, sources } = message
+  const citations = useMemo(() => sources.flatMap((s) => (s.citation ? [s.citation] : [])), [sources])
+  const show = useCallback(
+    (source: Source, opener: HTMLElement) => onShowSource(id, source, opener),
+    [id, onShowSource],
+  )
+  const cite = useCallback(
+    (n: number, opener: HTMLElement) => {
+      const source = sources.find((s) => s.citation === n)
+      if (source) show(source, opener)
+    },
+    [sources, show],
+  )
   if (message.streaming && message.content === '') return null
-  const citations = message.sources.flatMap((s) => (s.citation ? [s.citation] : []))
-  const show = (source: Source, opener: HTMLElement) => onShowSource(message.id, source, opener)
-  const cite = (n: number, opener: HTMLElement) => {
-    const source = message.sources.find((s) => s.citation === n)
-    if (source) show(source, opener)
-  }
   return (
     <li
       data-sender={message.sender}

@@ -30,16 +30,35 @@ type MessageListProps = {
 
 // Room left above the message brought to the top, so it never touches the conversation's bar.
 const TOP_MARGIN_PX = 8
+// The messages one under another: as blocks with a margin, not a column flexbox with a gap (the
+// same look): a flexbox measures every item again whenever one grows, and an answer grows with
+// each token (~40% of a frame's layout at 60 messages).
+const listStyle = css({ '& > li + li': { mt: '4' } })
+/** Lists whose scroll to the newest message waits for the next frame. */
+const scrollPending = new WeakSet<HTMLElement>()
 
 /**
- * Brings the newest message into view; called by the end marker each time it is (re)mounted. A
- * finished answer shows from its start (it is read from the top) under the question it answers,
- * whole, when that question takes less than half the list (issue 40, item 9: it was left half
- * hidden under the bar); anything else, from the end.
+ * Brings the newest message into view; asked by the end marker each time it is (re)mounted, and
+ * done once per frame, just before it is drawn: measuring forces the browser to lay the page out
+ * there and then, and answers' tokens arrive faster than frames (each one paid a full layout, and
+ * the first token waited for the second's before it was painted). A finished answer shows from
+ * its start (it is read from the top) under the question it answers, whole, when that question
+ * takes less than half the list (issue 40, item 9: it was left half hidden under the bar);
+ * anything else, from the end.
  */
-function scrollToNewest(marker: HTMLElement | null) {
+function scrollToNewestSoon(marker: HTMLElement | null) {
   const list = marker?.parentElement
-  if (!list) return
+  if (!list || scrollPending.has(list)) return
+  scrollPending.add(list)
+  const scroll = () => {
+    scrollPending.delete(list)
+    if (list.isConnected) scrollToNewest(list)
+  }
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(scroll)
+  else scroll()
+}
+
+function scrollToNewest(list: HTMLElement) {
   const last = list.querySelector<HTMLElement>('ol > li:last-child')
   if (last?.dataset.sender === 'bot' && last.dataset.streaming !== 'true') {
     const question = last.previousElementSibling
@@ -83,7 +102,7 @@ export function MessageList({
         pb: '4',
       })}
     >
-      <ol className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}>
+      <ol className={listStyle}>
         {messages.map((message) => (
           <MessageBubble
             key={message.id}
@@ -95,7 +114,9 @@ export function MessageList({
             atVersionLimit={
               message === last && message.sender === 'bot' && message.versionCount >= MAX_ANSWER_VERSIONS
             }
-            versionsBusy={busy || switchingVersionIds.includes(message.id)}
+            // Only an answer with versions shows their arrows: the others keep their props (and
+            // their memoised bubbles) when an answer starts or ends.
+            versionsBusy={message.versionCount > 1 && (busy || switchingVersionIds.includes(message.id))}
             onShowVersion={onShowVersion}
             reasonStatus={reasonAsk?.messageId === message.id ? reasonAsk.status : null}
             onExplainDislike={onExplainDislike}
@@ -107,7 +128,7 @@ export function MessageList({
       {/* A new key on every change remounts the marker, and its ref scrolls to the newest message. */}
       <div
         key={`${messages.length}:${awaitingReply}:${last?.streaming ? last.content.length : last?.id}`}
-        ref={scrollToNewest}
+        ref={scrollToNewestSoon}
         aria-hidden="true"
       />
     </div>

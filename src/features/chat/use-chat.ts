@@ -97,7 +97,8 @@ export function useConversation() {
     [chat],
   )
   return {
-    messages: ChatActor.useSelector((snapshot) => conversationOf(snapshot).messages),
+    /** Nothing said yet in the chat on screen (its messages are read by useConversationMessages). */
+    empty: ChatActor.useSelector((snapshot) => conversationOf(snapshot).messages.length === 0),
     /** product §2: the input is disabled while loading (a reply, or a conversation's messages). */
     loading: ChatActor.useSelector(isLoading),
     /** The address named a conversation that does not exist (or was deleted) for this person. */
@@ -133,6 +134,14 @@ export function useConversation() {
     savingScope: ChatActor.useSelector(isSavingScope),
     ...intents,
   }
+}
+
+/**
+ * The messages of the chat on screen, apart from useConversation: they change with every token
+ * of an answer, and only the list needs drawing again then, not the header, chips and composer.
+ */
+export function useConversationMessages() {
+  return ChatActor.useSelector((snapshot) => conversationOf(snapshot).messages)
 }
 
 function sameReasonAsk(a: ReturnType<typeof reasonAskOf>, b: ReturnType<typeof reasonAskOf>) {
