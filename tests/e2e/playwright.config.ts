@@ -81,9 +81,7 @@ export default defineConfig({
       cwd: '../..',
       url: `http://127.0.0.1:${SMTP_PORT + 1}/health`,
       reuseExistingServer: false,
-      // Two lanes on two cores: a test of several sign-ins and page loads took 25–31 s on CI and on
-  // a busy machine; its steps keep their own 10 s limit, so a real hang still fails at that step.
-  timeout: 60_000,
+      timeout: 30_000,
       stdout: 'ignore',
       stderr: 'pipe',
       env: { SMTP_CAPTURE_PORT: String(SMTP_PORT) },
@@ -93,9 +91,7 @@ export default defineConfig({
       cwd: '../..',
       url: `${GOOGLE_URL}/.well-known/openid-configuration`,
       reuseExistingServer: false,
-      // Two lanes on two cores: a test of several sign-ins and page loads took 25–31 s on CI and on
-  // a busy machine; its steps keep their own 10 s limit, so a real hang still fails at that step.
-  timeout: 60_000,
+      timeout: 30_000,
       stdout: 'ignore',
       stderr: 'pipe',
       env: { GOOGLE_EMULATOR_PORT: String(GOOGLE_PORT), GOOGLE_EMULATOR_HOST: '127.0.0.1' },
@@ -127,9 +123,7 @@ export default defineConfig({
       cwd: '../..',
       url: `http://127.0.0.1:${FAKE_LLM_PORT}/__fake/health`,
       reuseExistingServer: false,
-      // Two lanes on two cores: a test of several sign-ins and page loads took 25–31 s on CI and on
-  // a busy machine; its steps keep their own 10 s limit, so a real hang still fails at that step.
-  timeout: 60_000,
+      timeout: 30_000,
       stdout: 'ignore',
       stderr: 'pipe',
       env: { FAKE_LLM_PORT: String(FAKE_LLM_PORT) },
