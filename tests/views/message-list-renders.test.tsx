@@ -6,6 +6,7 @@
 import { render, screen } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { expect, test, vi } from 'vitest'
+import { shownMessage } from '#machines/chat/chat-model.ts'
 import type { MessageItem } from '#machines/chat/chat-types.ts'
 import { AppDepsContext, createAppDeps } from '#src/lib/app-deps.ts'
 import { MessageList } from '../../src/features/chat/message-list.tsx'
@@ -18,22 +19,9 @@ vi.mock('../../src/features/chat/markdown-answer.tsx', () => ({
   },
 }))
 
-function item(id: string, sender: MessageItem['sender'], content: string, more: Partial<MessageItem> = {}) {
-  return {
-    id,
-    sender,
-    content,
-    time: '2026-03-01T10:15:00.000Z',
-    feedback: null,
-    sources: [],
-    corrections: [],
-    stopped: false,
-    streaming: false,
-    version: 1,
-    versionCount: 1,
-    ...more,
-  } satisfies MessageItem
-}
+const TIME = '2026-03-01T10:15:00.000Z'
+const item = (id: string, sender: MessageItem['sender'], content: string, more: Partial<MessageItem> = {}) =>
+  shownMessage(id, sender, content, TIME, more)
 
 const noop = () => {}
 const deps = createAppDeps()
